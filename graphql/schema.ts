@@ -1,0 +1,9 @@
+// Assembles the schema from the type modules (each registers itself on the builder).
+import { builder } from './builder.js';
+import './types/enums.js';
+import './types/message.js';
+import './types/turn.js';
+import './types/session.js';
+import './types/dialogue.js';
+
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,60 @@
+import { builder } from '../builder.js';
+import type { ChatRef, Dialogue } from '../../src/domain/model.js';
+import { keysetConnection } from '../pagination.js';
+import { apiError } from '../errors.js';
+import { DialogueTypeEnum, PlatformEnum } from './enums.js';
+import { SessionType } from './session.js';
+import { MessageType } from './message.js';
+
+const ChatRefType = builder.objectRef<ChatRef>('ChatRef').implement({
+  fields: (t) => ({
+    platform: t.expose('platform', { type: PlatformEnum }),
+    chatId: t.exposeString('chatId'),
+    threadId: t.exposeString('threadId', { nullable: true }),
+  }),
+});
+
+export const DialogueType = builder.objectRef<Dialogue>('Dialogue').implement({
+  fields: (t) => ({
+    id: t.exposeID('_id'),
+    type: t.expose('type', { type: DialogueTypeEnum }),
+    chat: t.field({ type: ChatRefType, resolve: (d) => d.chat }),
+    humanIds: t.exposeStringList('humanIds'),
+    agentIds: t.exposeStringList('agentIds'),
+    title: t.exposeString('title', { nullable: true }),
+    status: t.exposeString('status'),
+    messageCount: t.exposeInt('messageCount'),
+    lastActivityAt: t.field({ type: 'DateTime', resolve: (d) => d.lastActivityAt }),
+    createdAt: t.field({ type: 'DateTime', resolve: (d) => d.createdAt }),
+    sessions: t.connection({
+      type: SessionType,
+      resolve: (d, args, ctx) => keysetConnection(ctx.store.c.sessions, { dialogueId: d._id }, 'startedAt', 1, args),
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  dialogues: t.connection({
+    type: DialogueType,
+    description: 'All dialogues, most recently active first.',
+    resolve: (_root, args, ctx) => keysetConnection(ctx.store.c.dialogues, {}, 'lastActivityAt', -1, args),
+  }),
+  dialogue: t.field({
+    type: DialogueType,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => {
+      const d = await ctx.store.dialogues.get(String(id));
+      if (!d) throw apiError('CONVERSATION_NOT_FOUND', `no dialogue with id ${String(id)}`);
+      return d;
+    },
+  }),
+  message: t.field({
+    type: MessageType,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, ctx) => {
+      const m = await ctx.store.messages.get(String(id));
+      if (!m) throw apiError('MESSAGE_NOT_FOUND', `no message with id ${String(id)}`);
+      return m;
+    },
+  }),
+}));

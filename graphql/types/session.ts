@@ -1,0 +1,27 @@
+import { builder } from '../builder.js';
+import type { Session } from '../../src/domain/model.js';
+import { keysetConnection } from '../pagination.js';
+import { TurnType } from './turn.js';
+
+const SessionStatsType = builder.objectRef<Session['stats']>('SessionStats').implement({
+  fields: (t) => ({ messageCount: t.exposeInt('messageCount'), turnCount: t.exposeInt('turnCount') }),
+});
+
+export const SessionType = builder.objectRef<Session>('Session').implement({
+  fields: (t) => ({
+    id: t.exposeID('_id'),
+    dialogueId: t.exposeID('dialogueId'),
+    kind: t.exposeString('kind'),
+    status: t.exposeString('status'),
+    startedAt: t.field({ type: 'DateTime', resolve: (s) => s.startedAt }),
+    lastActivityAt: t.field({ type: 'DateTime', resolve: (s) => s.lastActivityAt }),
+    endedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.endedAt ?? null }),
+    closeReason: t.exposeString('closeReason', { nullable: true }),
+    summary: t.exposeString('summary', { nullable: true }),
+    stats: t.field({ type: SessionStatsType, resolve: (s) => s.stats }),
+    turns: t.connection({
+      type: TurnType,
+      resolve: (s, args, ctx) => keysetConnection(ctx.store.c.turns, { sessionId: s._id }, 'startedAt', 1, args),
+    }),
+  }),
+});

@@ -1,0 +1,36 @@
+// The respond queue: one job per turn that needs an AI reply. Job ids are derived from the
+// turn, so enqueuing the same turn twice (redelivery, sweeper) is a no-op.
+import { Queue, type ConnectionOptions } from 'bullmq';
+import { z } from 'zod';
+
+export const RESPOND_QUEUE = 'respond';
+
+export const respondJobSchema = z.object({ turnId: z.string().min(1), dialogueId: z.string().min(1) });
+export type RespondJob = z.infer<typeof respondJobSchema>;
+
+export const respondJobId = (turnId: string) => `respond-${turnId}`;
+
+export class RespondQueue {
+  readonly queue: Queue<RespondJob>;
+
+  constructor(connection: ConnectionOptions, prefix: string) {
+    this.queue = new Queue<RespondJob>(RESPOND_QUEUE, {
+      connection,
+      prefix,
+      defaultJobOptions: {
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: { age: 24 * 3600, count: 10_000 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
+    });
+  }
+
+  async enqueue(job: RespondJob): Promise<void> {
+    await this.queue.add('respond', job, { jobId: respondJobId(job.turnId) });
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}

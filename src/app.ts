@@ -1,0 +1,123 @@
+// Composition root: builds every role this process runs from validated config and reachable
+// services. `main.ts` decides the roles and the services; tests call startApp directly.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Redis } from 'ioredis';
+import OpenAI from 'openai';
+import type { Worker } from 'bullmq';
+import type { Env } from './config/env.js';
+import type { Logger } from './log.js';
+import { Store } from './store/store.js';
+import type { Outbounds } from './delivery/outbound.js';
+import { handleInbound } from './gateway/handleInbound.js';
+import { RespondQueue } from '../jobs/respondQueue.js';
+import { startRespondWorker } from '../jobs/respondWorker.js';
+import { TelegramGateway } from '../adapters/telegram/bot.js';
+import { TelegramOutbound } from '../adapters/telegram/outbound.js';
+import { createApiServer } from '../graphql/server.js';
+
+export const ROLES = ['gateway', 'worker', 'api'] as const;
+export type ProcessRole = (typeof ROLES)[number];
+
+export interface RunningApp {
+  store: Store;
+  /** Base URL of the API server when this process runs the api role. */
+  apiUrl?: string;
+  stop(): Promise<void>;
+}
+
+export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; log: Logger; mongoUri: string; redisUrl: string }): Promise<RunningApp> {
+  const { log } = o;
+  const stops: Array<() => Promise<unknown>> = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch((err: unknown) => log.error({ err }, 'error while stopping'));
+  };
+  try {
+    const store = await Store.connect(o.mongoUri, env.MONGODB_DB);
+    stops.push(() => store.close());
+    await store.participants.ensureDefaultAgent(env.AGENT_NAME, env.AGENT_PERSONA);
+
+    const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+    stops.push(() => redis.quit());
+    const queue = new RespondQueue(redis, env.QUEUE_PREFIX);
+    stops.push(() => queue.close());
+
+    const outbounds: Outbounds = {};
+    if (env.TELEGRAM_BOT_TOKEN) outbounds.telegram = new TelegramOutbound(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT);
+    else log.info('TELEGRAM_BOT_TOKEN is not set: the Telegram adapter is disabled');
+    if (env.DISCORD_BOT_TOKEN) log.warn('DISCORD_BOT_TOKEN is set but the Discord adapter is not built yet: it stays disabled');
+
+    let worker: Worker | undefined;
+    if (o.roles.has('worker')) {
+      if (!env.OPENAI_API_KEY) log.warn('OPENAI_API_KEY is not set: replies will fail unless OPENAI_BASE_URL needs no key (e.g. Ollama)');
+      const openai = new OpenAI({ apiKey: env.OPENAI_API_KEY ?? 'no-key', baseURL: env.OPENAI_BASE_URL });
+      worker = startRespondWorker({
+        connection: redis,
+        redis,
+        prefix: env.QUEUE_PREFIX,
+        concurrency: env.WORKER_CONCURRENCY,
+        log,
+        deps: {
+          store,
+          openai,
+          outbounds,
+          log,
+          model: env.LLM_MODEL,
+          llmTimeoutMs: env.LLM_TIMEOUT_MS,
+          recentMessages: env.CONTEXT_RECENT_MESSAGES,
+          streamEditIntervalMs: env.STREAM_EDIT_INTERVAL_MS,
+          locale: env.DEFAULT_LOCALE,
+        },
+      });
+      const w = worker;
+      stops.push(() => w.close());
+    }
+
+    if (o.roles.has('gateway') && env.TELEGRAM_BOT_TOKEN) {
+      const telegram = new TelegramGateway({
+        token: env.TELEGRAM_BOT_TOKEN,
+        apiRoot: env.TELEGRAM_API_ROOT,
+        log,
+        onInbound: async (event) => {
+          await handleInbound(
+            {
+              store,
+              outbounds,
+              log,
+              defaultLocale: env.DEFAULT_LOCALE,
+              sessionGapMs: env.SESSION_GAP_MS,
+              responseWindowMs: env.RESPONSE_WINDOW_MS,
+              enqueueReply: (job) => queue.enqueue(job),
+            },
+            event,
+          );
+        },
+      });
+      await telegram.start();
+      stops.push(() => telegram.stop());
+      log.info('Telegram adapter polling for updates');
+    }
+
+    let apiUrl: string | undefined;
+    if (o.roles.has('api')) {
+      if (env.OPS_TOKENS.length === 0) log.warn('OPS_TOKENS is empty: every GraphQL request will be rejected (UNAUTHENTICATED)');
+      const server: Server = createApiServer({
+        store,
+        opsTokens: env.OPS_TOKENS,
+        log,
+        graphiql: env.NODE_ENV !== 'production',
+        readiness: { redis: async () => (await redis.ping()) === 'PONG' },
+      });
+      await new Promise<void>((res) => server.listen(env.PORT, '0.0.0.0', res));
+      const port = (server.address() as AddressInfo).port;
+      apiUrl = `http://127.0.0.1:${port}`;
+      stops.push(() => new Promise<void>((res) => { server.closeAllConnections(); server.close(() => res()); }));
+      log.info({ url: `${apiUrl}/graphql` }, 'API listening');
+    }
+
+    return { store, apiUrl, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

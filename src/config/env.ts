@@ -1,0 +1,112 @@
+// Every setting comes from the environment and is validated here, once, at start.
+// A bad value stops the process with one line naming the variable (never echoing secrets).
+import { z } from 'zod';
+
+const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
+  z.preprocess((v) => (v === '' || v === undefined ? fallback : v), schema);
+
+export const OPS_ROLES = ['viewer', 'operator', 'admin'] as const;
+export type OpsRole = (typeof OPS_ROLES)[number];
+export interface OpsToken {
+  name: string;
+  role: OpsRole;
+  token: string;
+}
+
+/** `name:role:token` entries separated by commas; tokens are at least 16 characters. */
+const opsTokens = z.preprocess(
+  (v) => (v === undefined || v === '' ? [] : String(v).split(',').map((s) => s.trim()).filter(Boolean)),
+  z
+    .array(
+      z.string().transform((entry, ctx): OpsToken => {
+        const [name, role, ...rest] = entry.split(':');
+        const token = rest.join(':');
+        if (!name || !role || !token) {
+          ctx.addIssue({ code: 'custom', message: 'each entry must be name:role:token' });
+          return z.NEVER;
+        }
+        if (!(OPS_ROLES as readonly string[]).includes(role)) {
+          ctx.addIssue({ code: 'custom', message: `role of "${name}" must be one of ${OPS_ROLES.join(', ')}` });
+          return z.NEVER;
+        }
+        if (token.length < 16) {
+          ctx.addIssue({ code: 'custom', message: `token of "${name}" must be at least 16 characters` });
+          return z.NEVER;
+        }
+        return { name, role: role as OpsRole, token };
+      }),
+    )
+    .refine((list) => new Set(list.map((t) => t.token)).size === list.length, 'tokens must be distinct'),
+);
+
+const url = z.string().url('must be a URL');
+const positiveMs = z.coerce.number().int().positive('must be a positive whole number of milliseconds');
+
+export const envSchema = z.object({
+  NODE_ENV: withDefault(z.enum(['development', 'production', 'test']), 'development'),
+  LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+  PORT: withDefault(z.coerce.number().int().min(0).max(65535), 4000),
+
+  MONGODB_URI: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+  ),
+  MONGODB_DB: withDefault(z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'letters, digits, _ and - only'), 'rainbow'),
+  REDIS_URL: withDefault(z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://'), 'redis://127.0.0.1:6379'),
+  /** `auto` starts FerretDB / redis-server when the configured ones are unreachable; `off` never does. */
+  LOCAL_SERVICES: withDefault(z.enum(['auto', 'off']), 'auto'),
+
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: withDefault(url, 'https://api.openai.com/v1'),
+  LLM_MODEL: withDefault(z.string().min(1), 'gpt-4o-mini'),
+  /** BR-004: a streamed reply that takes longer than this ends as GENERATION_TIMEOUT. */
+  LLM_TIMEOUT_MS: withDefault(positiveMs, 60_000),
+
+  TELEGRAM_BOT_TOKEN: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'must look like 123456:ABC-DEF… (from @BotFather)').optional(),
+  ),
+  TELEGRAM_API_ROOT: withDefault(url, 'https://api.telegram.org'),
+  DISCORD_BOT_TOKEN: optionalString,
+
+  OPS_TOKENS: opsTokens,
+
+  /** Language of system notices when the platform does not tell the user's language. */
+  DEFAULT_LOCALE: withDefault(z.enum(['zh-CN', 'en']), 'zh-CN'),
+
+  AGENT_NAME: withDefault(z.string().min(1).max(64), 'Rainbow'),
+  AGENT_PERSONA: withDefault(
+    z.string().min(1).max(8_000),
+    'You are Rainbow, a warm and attentive AI companion. Answer in the language the person writes in.',
+  ),
+  /** SPEC §3: a new dialogue session starts when the gap since the last activity exceeds this. */
+  SESSION_GAP_MS: withDefault(positiveMs, 60 * 60 * 1000),
+  /** SPEC §3: a turn left unanswered this long becomes `unresponded`. */
+  RESPONSE_WINDOW_MS: withDefault(positiveMs, 3 * 60 * 60 * 1000),
+  /** How many recent messages of the session go into the prompt. */
+  CONTEXT_RECENT_MESSAGES: withDefault(z.coerce.number().int().min(1).max(200), 20),
+  /** Minimum time between two edits of a streaming platform message (Telegram flood limits). */
+  STREAM_EDIT_INTERVAL_MS: withDefault(z.coerce.number().int().min(50).max(60_000), 1_000),
+  /** Concurrent replies per worker process (different dialogues). */
+  WORKER_CONCURRENCY: withDefault(z.coerce.number().int().min(1).max(256), 8),
+  /** Prefix of every BullMQ key, so several deployments (or tests) can share one Redis. */
+  QUEUE_PREFIX: withDefault(z.string().regex(/^[A-Za-z0-9_:-]{1,64}$/), 'rainbow'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID';
+}
+
+/** Parses the environment; the error message names every bad variable, one per line. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => {
+    const name = issue.path[0] === undefined ? '(environment)' : String(issue.path[0]);
+    return `${name}: ${issue.message}`;
+  });
+  throw new ConfigError(`Invalid configuration — ${lines.join('; ')}`);
+}

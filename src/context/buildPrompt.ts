@@ -1,0 +1,46 @@
+// The prompt for one turn, rebuilt every time from the store (SPEC §5). This first version has
+// the persona and the recent raw messages; later parts slot in between in the SPEC's order.
+import { createHash } from 'node:crypto';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { Agent, Message } from '../domain/model.js';
+
+export interface PromptInput {
+  agent: Pick<Agent, 'name' | 'basePersona' | 'evolvedPersona'>;
+  /** Recent messages of the session, oldest first, including the turn's own input. */
+  history: Message[];
+  now: Date;
+}
+
+export interface BuiltPrompt {
+  messages: ChatCompletionMessageParam[];
+  /** Characters per part, for the trace. */
+  parts: Record<string, number>;
+  /** Hash of the full prompt, so two builds can be compared at a glance. */
+  hash: string;
+}
+
+/** AI messages that never carried real text (errors, timeouts, empties) stay out of the prompt. */
+const usableAiStates = new Set(['complete', 'interrupted', 'streaming']);
+
+export function buildPrompt(input: PromptInput): BuiltPrompt {
+  const system = [
+    input.agent.basePersona,
+    input.agent.evolvedPersona ? `\n${input.agent.evolvedPersona}` : '',
+    `\nCurrent time (UTC): ${input.now.toISOString()}`,
+  ].join('');
+
+  const history: ChatCompletionMessageParam[] = [];
+  for (const m of input.history) {
+    if (m.senderRole === 'human') history.push({ role: 'user', content: m.content });
+    else if (m.senderRole === 'ai' && m.content && usableAiStates.has(m.delivery?.state ?? 'complete')) {
+      history.push({ role: 'assistant', content: m.content });
+    }
+  }
+  const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: system }, ...history];
+  const hash = createHash('sha256').update(JSON.stringify(messages)).digest('hex').slice(0, 16);
+  return {
+    messages,
+    parts: { system: system.length, recentMessages: history.reduce((n, m) => n + String(m.content).length, 0) },
+    hash,
+  };
+}

@@ -1,0 +1,182 @@
+// The conversation record (SPEC §3), as plain data. Collections store exactly these shapes;
+// ids are strings, times are UTC Dates.
+
+export type Platform = 'telegram' | 'discord';
+export type Role = 'human' | 'ai' | 'system';
+
+/** Where a dialogue lives on a platform. threadId is a forum topic or Discord thread. */
+export interface ChatRef {
+  platform: Platform;
+  chatId: string;
+  threadId?: string;
+}
+
+/** Seed 000's seven types; ① ② (human only) are not mediated, so they have no value here. */
+export type DialogueType = 'human_ai' | 'ai_ai' | 'ai_self' | 'lio_group' | 'group';
+
+export interface Dialogue {
+  _id: string;
+  type: DialogueType;
+  chat: ChatRef;
+  humanIds: string[];
+  agentIds: string[];
+  roomId?: string;
+  title?: string;
+  status: 'active' | 'archived';
+  messageCount: number;
+  currentSessionId?: string;
+  lastActivityAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type SessionKind = 'dialogue' | 'self_reflection';
+export type SessionCloseReason = 'timeout' | 'manual' | 'task_completed' | 'summarized';
+
+export interface Session {
+  _id: string;
+  dialogueId: string;
+  kind: SessionKind;
+  status: 'open' | 'closed';
+  startedAt: Date;
+  lastActivityAt: Date;
+  endedAt?: Date;
+  closeReason?: SessionCloseReason;
+  summary?: string;
+  stats: { messageCount: number; turnCount: number };
+}
+
+export type TurnStatus = 'pending' | 'responded' | 'unresponded';
+
+export interface Turn {
+  _id: string;
+  dialogueId: string;
+  sessionId: string;
+  kind: 'dialogue' | 'introspection';
+  initiatorRole: Role;
+  initiatorId: string;
+  responderRole: Role;
+  responderId: string;
+  startedAt: Date;
+  responseWindowMs: number;
+  deadlineAt: Date;
+  status: TurnStatus;
+  /** Set when the responder starts answering; later initiator messages open a new turn. */
+  replyStartedAt?: Date;
+  closedAt?: Date;
+  /** Milliseconds from startedAt to the responder's message. */
+  responseTime?: number;
+  /** How the reply ended, mirrored from the reply message for fast listing. */
+  outcome?: DeliveryState;
+}
+
+export const CONTENT_TYPES = [
+  'text',
+  'image',
+  'audio',
+  'file',
+  'markdown',
+  'quote_reply',
+  'tool_input',
+  'tool_output',
+  'prompt',
+  'system_context',
+  'command',
+] as const;
+export type ContentType = (typeof CONTENT_TYPES)[number];
+
+export type DeliveryState = 'streaming' | 'complete' | 'interrupted' | 'empty' | 'error' | 'timeout';
+
+/** A platform message id: unique per (platform, chatId). */
+export interface PlatformRef {
+  platform: Platform;
+  chatId: string;
+  messageId: string;
+}
+
+export interface ContentMeta {
+  caption?: string;
+  transcription?: string;
+  mime?: string;
+  size?: number;
+  duration?: number;
+  fileRef?: string;
+}
+
+export interface Delivery {
+  state: DeliveryState;
+  /** Platform message ids carrying this message, in order (long replies are split). */
+  platformMessageIds: string[];
+  /** Stable code and plain text when state is error/timeout. */
+  error?: { code: string; message: string };
+  completedAt?: Date;
+}
+
+export interface Message {
+  _id: string;
+  dialogueId: string;
+  sessionId: string;
+  /** Absent for messages outside any turn (e.g. a rejected input and its notice). */
+  turnId?: string;
+  senderRole: Role;
+  senderId: string;
+  contentType: ContentType;
+  content: string;
+  contentMeta?: ContentMeta;
+  mentions: string[];
+  replyTo?: string;
+  visible: boolean;
+  platformRef?: PlatformRef;
+  delivery?: Delivery;
+  /** Set when ingest refused the content (BR-001); the message is kept, not answered. */
+  rejected?: { code: string };
+  /** When the platform says the message was sent (createdAt is when we received it). */
+  sentAt?: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type EventKind =
+  | 'context_built'
+  | 'llm_call'
+  | 'tool_call'
+  | 'system_utterance'
+  | 'warning'
+  | 'delivery';
+
+export interface EventLog {
+  _id: string;
+  kind: EventKind;
+  dialogueId: string;
+  sessionId?: string;
+  turnId?: string;
+  messageId?: string;
+  at: Date;
+  /** Kind-specific payload (full prompt, tokens, errors…); see src/trace for the shapes. */
+  data: Record<string, unknown>;
+}
+
+export interface PlatformIdentity {
+  platform: Platform;
+  userId: string;
+  username?: string;
+  displayName?: string;
+}
+
+export interface Human {
+  _id: string;
+  identities: PlatformIdentity[];
+  displayName: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Agent {
+  _id: string;
+  name: string;
+  basePersona: string;
+  evolvedPersona?: string;
+  isDefault: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,32 @@
+// Stable error codes (SPEC §10: seed 004's list plus our own). Clients and logs match on
+// `code`, never on message text.
+export const ERROR_CODES = [
+  'CONVERSATION_NOT_FOUND',
+  'MESSAGE_NOT_FOUND',
+  'NOT_FOUND',
+  'MESSAGE_CONTENT_REQUIRED',
+  'MESSAGE_TOO_LONG',
+  'GENERATION_TIMEOUT',
+  'GENERATION_ABORTED',
+  'LLM_SERVICE_ERROR',
+  'PROMPT_TOO_LONG',
+  'CONFIG_INVALID',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'BAD_REQUEST',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export class GatewayError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'GatewayError';
+  }
+}
+
+export const isGatewayError = (e: unknown): e is GatewayError => e instanceof GatewayError;

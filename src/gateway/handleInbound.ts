@@ -1,0 +1,78 @@
+// What the gateway does with one inbound event: ingest it and, when ingest refuses the content
+// (BR-001), tell the user plainly. The notice is stored as a system message before it is sent.
+import type { Logger } from 'pino';
+import type { Store } from '../store/store.js';
+import type { Outbounds } from '../delivery/outbound.js';
+import { inboundEventSchema, type InboundEvent } from '../ingest/inboundEvent.js';
+import { ingest, type IngestDeps, type IngestResult } from '../ingest/ingest.js';
+import { pickLocale, text, type Locale } from '../i18n/texts.js';
+import { derivedId } from '../domain/ids.js';
+
+export interface HandleInboundDeps extends IngestDeps {
+  store: Store;
+  outbounds: Outbounds;
+  log: Logger;
+  defaultLocale: Locale;
+}
+
+export async function handleInbound(deps: HandleInboundDeps, raw: InboundEvent): Promise<IngestResult> {
+  const ev = inboundEventSchema.parse(raw);
+  const result = await withTransientRetry(() => ingest(deps, ev), deps.log);
+  if (result.kind === 'rejected') await sendRejectionNotice(deps, ev, result);
+  if (result.kind !== 'accepted') deps.log.info({ platform: ev.platform, result: result.kind, ...('code' in result ? { code: result.code } : {}) }, 'inbound not answered');
+  return result;
+}
+
+async function sendRejectionNotice(
+  deps: HandleInboundDeps,
+  ev: InboundEvent,
+  r: Extract<IngestResult, { kind: 'rejected' }>,
+): Promise<void> {
+  const outbound = deps.outbounds[ev.platform];
+  const content = text(r.code, pickLocale(ev.sender.languageCode, deps.defaultLocale));
+  const now = new Date();
+  const noticeId = derivedId('msg', 'notice', r.messageId);
+  const inserted = await deps.store.messages.insertOnce({
+    _id: noticeId,
+    dialogueId: r.dialogueId,
+    sessionId: r.sessionId,
+    senderRole: 'system',
+    senderId: 'gateway',
+    contentType: 'text',
+    content,
+    mentions: [],
+    replyTo: r.messageId,
+    visible: true,
+    delivery: { state: 'complete', platformMessageIds: [] },
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (inserted === 'duplicate' || !outbound) return;
+  await deps.store.events.record({ kind: 'system_utterance', dialogueId: r.dialogueId, sessionId: r.sessionId, messageId: noticeId, data: { code: r.code, content } });
+  const sent = await outbound.send(r.chat, content);
+  await deps.store.messages.recordPlatformMessage(noticeId, sent.platformMessageId);
+}
+
+/** Mongo or Redis restarting should delay an update, not lose it. */
+async function withTransientRetry<T>(op: () => Promise<T>, log: Logger, attempts = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await op();
+    } catch (err) {
+      if (i >= attempts || !isTransient(err)) throw err;
+      log.warn({ attempt: i, err }, 'ingest failed on a transient error; retrying');
+      await new Promise((r) => setTimeout(r, 200 * 2 ** i));
+    }
+  }
+}
+
+function isTransient(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const name = err.name;
+  return (
+    name === 'MongoNetworkError' ||
+    name === 'MongoServerSelectionError' ||
+    name === 'MongoNotConnectedError' ||
+    /ECONNREFUSED|ECONNRESET|Connection is closed|ETIMEDOUT/.test(err.message)
+  );
+}

@@ -1,0 +1,96 @@
+// Builds (once, cached by source hash) and starts the embedded FerretDB launcher: a
+// MongoDB-wire server for machines where real MongoDB cannot be installed. Dev and tests only.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+const launcherDir = join(dirname(fileURLToPath(import.meta.url)), 'ferretdb');
+export const projectRoot = resolve(launcherDir, '..', '..', '..');
+const binDir = join(projectRoot, '.local', 'bin');
+
+export interface RunningFerretDB {
+  uri: string;
+  stop(): Promise<void>;
+}
+
+function sourceHash(): string {
+  const h = createHash('sha256');
+  for (const f of ['main.go', 'go.mod', 'go.sum']) h.update(readFileSync(join(launcherDir, f)));
+  return h.digest('hex').slice(0, 12);
+}
+
+/** Returns the launcher binary path, building it with the Go toolchain when missing. */
+export function ensureFerretBinary(log: (line: string) => void = () => {}): string {
+  const bin = join(binDir, `ferretdb-launcher-${sourceHash()}`);
+  if (existsSync(bin)) return bin;
+  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
+  if (go.status !== 0) {
+    throw new Error(
+      'No MongoDB reachable and the Go toolchain is missing, so the local FerretDB server cannot be built. ' +
+        'Set MONGODB_URI to a running MongoDB, or run `docker compose up -d mongo redis`.',
+    );
+  }
+  mkdirSync(binDir, { recursive: true });
+  log('building the local FerretDB launcher (first run only, about two minutes)');
+  const build = spawnSync('go', ['build', '-o', bin, '.'], {
+    cwd: launcherDir,
+    encoding: 'utf8',
+    env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod -buildvcs=false' },
+  });
+  if (build.status !== 0) {
+    throw new Error(`building the FerretDB launcher failed:\n${build.stderr}`);
+  }
+  return bin;
+}
+
+/** Starts FerretDB (sqlite handler) listening on host:port with data in dataDir. */
+export async function startFerretDB(opts: {
+  port: number;
+  dataDir: string;
+  log?: (line: string) => void;
+}): Promise<RunningFerretDB> {
+  const bin = ensureFerretBinary(opts.log);
+  mkdirSync(opts.dataDir, { recursive: true });
+  const child = spawn(
+    bin,
+    ['-listen', `127.0.0.1:${opts.port}`, '-sqlite-url', `file:${opts.dataDir.replace(/\/?$/, '/')}`],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const stderr: string[] = [];
+  child.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
+  const uri = await waitForReady(child, stderr);
+  return { uri, stop: () => stopChild(child) };
+}
+
+function waitForReady(child: ChildProcess, stderr: string[]): Promise<string> {
+  return new Promise((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`FerretDB did not start in 30 s: ${stderr.join('')}`)), 30_000);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const m = /^READY (\S+)/.exec(line);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        res(m[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      rej(new Error(`FerretDB exited with code ${code}: ${stderr.join('')}`));
+    });
+  });
+}
+
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((res) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      res();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,58 @@
+// Command ferretdb-launcher runs an embedded FerretDB (MongoDB wire protocol) for local
+// development and tests, because real MongoDB cannot be installed on every machine.
+// Production uses real MongoDB; this binary is never deployed.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+)
+
+func main() {
+	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
+	handler := flag.String("handler", "sqlite", "backend handler: sqlite or postgresql")
+	sqliteURL := flag.String("sqlite-url", "file:.local/ferretdb/", "SQLite directory URI (sqlite handler)")
+	pgURL := flag.String("postgresql-url", "postgres://127.0.0.1:5432/ferretdb", "PostgreSQL URL (postgresql handler)")
+	logLevel := flag.String("log-level", "warn", "debug, info, warn or error")
+	flag.Parse()
+
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(os.Stderr, "ferretdb-launcher: bad -log-level %q\n", *logLevel)
+		os.Exit(2)
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+
+	f, err := ferretdb.New(&ferretdb.Config{
+		Listener:      ferretdb.ListenerConfig{TCP: *listen},
+		Logger:        logger,
+		Handler:       *handler,
+		SQLiteURL:     *sqliteURL,
+		PostgreSQLURL: *pgURL,
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ferretdb-launcher: %v\n", err)
+		os.Exit(1)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	done := make(chan error, 1)
+	go func() { done <- f.Run(ctx) }()
+
+	// The parent process waits for this line before connecting.
+	fmt.Printf("READY %s\n", f.MongoDBURI())
+
+	if err := <-done; err != nil {
+		fmt.Fprintf(os.Stderr, "ferretdb-launcher: %v\n", err)
+		os.Exit(1)
+	}
+}

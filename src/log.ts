@@ -1,0 +1,46 @@
+// Structured logs (pino). Secrets never reach a log line: known secret keys are redacted and
+// any string that looks like a bot token or API key is masked, wherever it appears.
+import { pino, type Logger } from 'pino';
+
+const SECRET_PATTERNS: RegExp[] = [
+  /\b\d{5,}:[A-Za-z0-9_-]{20,}\b/g, // Telegram bot token (also inside Bot API URLs)
+  /\bsk-[A-Za-z0-9_-]{10,}\b/g, // OpenAI-style API key
+  /\b[MN][A-Za-z\d_-]{23,25}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,}\b/g, // Discord bot token
+  /Bearer\s+[A-Za-z0-9._~+/=-]+/gi,
+];
+
+export function maskSecrets(text: string): string {
+  return SECRET_PATTERNS.reduce((t, re) => t.replace(re, '[redacted]'), text);
+}
+
+function scrub(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return maskSecrets(value);
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) {
+    return { type: value.name, message: maskSecrets(value.message), stack: value.stack && maskSecrets(value.stack) };
+  }
+  if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = scrub(v, depth + 1);
+  return out;
+}
+
+export function createLogger(level: string, name = 'rainbow'): Logger {
+  return pino({
+    name,
+    level,
+    redact: {
+      paths: ['token', '*.token', 'apiKey', '*.apiKey', 'authorization', '*.authorization', 'headers.authorization'],
+      censor: '[redacted]',
+    },
+    formatters: { log: (obj) => scrub(obj) as Record<string, unknown> },
+    hooks: {
+      logMethod(args, method) {
+        const masked = args.map((a: unknown) => (typeof a === 'string' ? maskSecrets(a) : a));
+        method.apply(this, masked as Parameters<typeof method>);
+      },
+    },
+  });
+}
+
+export type { Logger };

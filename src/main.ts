@@ -1,0 +1,65 @@
+// Process entrypoint: `npm start [-- --role gateway|worker|api]`. Validates config, makes sure
+// MongoDB and Redis are reachable (starting local stand-ins in development), runs the roles.
+import { parseArgs } from 'node:util';
+import { loadEnv, ConfigError } from './config/env.js';
+import { createLogger } from './log.js';
+import { ensureLocalServices } from './localServices/index.js';
+import { ROLES, startApp, type ProcessRole } from './app.js';
+import { redisReachable, mongoReachable } from './localServices/reachability.js';
+
+function parseRoles(): Set<ProcessRole> {
+  const { values } = parseArgs({ options: { role: { type: 'string', multiple: true } }, allowPositionals: false });
+  const roles = values.role ?? [...ROLES];
+  for (const r of roles) {
+    if (!(ROLES as readonly string[]).includes(r)) throw new ConfigError(`--role must be one of ${ROLES.join(', ')} (got "${r}")`);
+  }
+  return new Set(roles as ProcessRole[]);
+}
+
+async function main(): Promise<void> {
+  let env;
+  let roles;
+  try {
+    env = loadEnv();
+    roles = parseRoles();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger(env.LOG_LEVEL);
+
+  let mongoUri = env.MONGODB_URI;
+  let redisUrl = env.REDIS_URL;
+  let stopLocal = async () => {};
+  if (env.LOCAL_SERVICES === 'auto') {
+    const local = await ensureLocalServices({ mongoUri, redisUrl, log: (line) => log.info(line) });
+    ({ mongoUri, redisUrl } = local);
+    stopLocal = local.stop;
+  } else {
+    if (!mongoUri || !(await mongoReachable(mongoUri))) throw new Error('MONGODB_URI is unset or unreachable and LOCAL_SERVICES=off');
+    if (!(await redisReachable(redisUrl))) throw new Error('REDIS_URL is unreachable and LOCAL_SERVICES=off');
+  }
+
+  const app = await startApp(env, { roles, log, mongoUri, redisUrl });
+  log.info({ roles: [...roles] }, 'rainbow gateway started');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    await app.stop();
+    await stopLocal();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`rainbow gateway failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,72 @@
+// Typed handles on every collection and the indexes they need. Only features both MongoDB ≥ 6
+// and FerretDB 1.24 support (SPEC §3): no partial indexes, transactions or change streams.
+import type { Collection, Db, IndexDescription } from 'mongodb';
+import type { Agent, Dialogue, EventLog, Human, Message, Session, Turn } from '../domain/model.js';
+
+export interface Collections {
+  dialogues: Collection<Dialogue>;
+  sessions: Collection<Session>;
+  turns: Collection<Turn>;
+  messages: Collection<Message>;
+  events: Collection<EventLog>;
+  humans: Collection<Human>;
+  agents: Collection<Agent>;
+}
+
+export function collections(db: Db): Collections {
+  return {
+    dialogues: db.collection<Dialogue>('dialogues'),
+    sessions: db.collection<Session>('sessions'),
+    turns: db.collection<Turn>('turns'),
+    messages: db.collection<Message>('messages'),
+    events: db.collection<EventLog>('events'),
+    humans: db.collection<Human>('humans'),
+    agents: db.collection<Agent>('agents'),
+  };
+}
+
+const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
+  dialogues: [
+    { key: { 'chat.platform': 1, 'chat.chatId': 1, 'chat.threadId': 1 }, name: 'chat_unique', unique: true },
+    { key: { lastActivityAt: -1, _id: -1 }, name: 'recent' },
+    { key: { humanIds: 1 }, name: 'humans' },
+  ],
+  sessions: [{ key: { dialogueId: 1, startedAt: 1, _id: 1 }, name: 'by_dialogue' }],
+  turns: [
+    { key: { sessionId: 1, startedAt: 1, _id: 1 }, name: 'by_session' },
+    { key: { dialogueId: 1, status: 1, startedAt: 1 }, name: 'by_dialogue_status' },
+  ],
+  messages: [
+    // Redelivered platform updates hit this and never create a second message. Sparse:
+    // messages the gateway authored have no inbound platform reference.
+    {
+      key: { 'platformRef.platform': 1, 'platformRef.chatId': 1, 'platformRef.messageId': 1 },
+      name: 'platform_ref_unique',
+      unique: true,
+      sparse: true,
+    },
+    { key: { turnId: 1, createdAt: 1, _id: 1 }, name: 'by_turn' },
+    { key: { sessionId: 1, createdAt: 1, _id: 1 }, name: 'by_session' },
+    { key: { dialogueId: 1, createdAt: 1, _id: 1 }, name: 'by_dialogue' },
+  ],
+  events: [
+    { key: { turnId: 1, at: 1, _id: 1 }, name: 'by_turn' },
+    { key: { dialogueId: 1, at: 1 }, name: 'by_dialogue' },
+  ],
+  humans: [{ key: { 'identities.platform': 1, 'identities.userId': 1 }, name: 'identity' }],
+  agents: [{ key: { isDefault: 1 }, name: 'default' }],
+};
+
+export async function ensureIndexes(c: Collections): Promise<void> {
+  await Promise.all(
+    (Object.keys(INDEXES) as Array<keyof Collections>).map(async (name) => {
+      const specs = INDEXES[name];
+      if (specs.length > 0) await c[name].createIndexes(specs);
+    }),
+  );
+}
+
+/** MongoDB's duplicate-key error, the signal of an idempotent write that already happened. */
+export function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === 11000;
+}

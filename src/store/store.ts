@@ -1,0 +1,53 @@
+// The conversation store: one MongoDB database, one repository per collection.
+import { MongoClient, type Db } from 'mongodb';
+import { collections, ensureIndexes, type Collections } from './collections.js';
+import { DialogueRepo } from './dialogues.js';
+import { SessionRepo } from './sessions.js';
+import { TurnRepo } from './turns.js';
+import { MessageRepo } from './messages.js';
+import { EventRepo } from './events.js';
+import { ParticipantRepo } from './participants.js';
+
+export class Store {
+  readonly c: Collections;
+  readonly dialogues: DialogueRepo;
+  readonly sessions: SessionRepo;
+  readonly turns: TurnRepo;
+  readonly messages: MessageRepo;
+  readonly events: EventRepo;
+  readonly participants: ParticipantRepo;
+
+  private constructor(
+    readonly client: MongoClient,
+    readonly db: Db,
+  ) {
+    this.c = collections(db);
+    this.dialogues = new DialogueRepo(this.c);
+    this.sessions = new SessionRepo(this.c);
+    this.turns = new TurnRepo(this.c);
+    this.messages = new MessageRepo(this.c);
+    this.events = new EventRepo(this.c);
+    this.participants = new ParticipantRepo(this.c);
+  }
+
+  static async connect(uri: string, dbName: string): Promise<Store> {
+    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000, appName: 'rainbow-gateway' });
+    await client.connect();
+    const store = new Store(client, client.db(dbName));
+    await ensureIndexes(store.c);
+    return store;
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.db.command({ ping: 1 });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}
