@@ -27,6 +27,16 @@ export function createApiServer(o: ApiServerOptions): Server {
     landingPage: false,
     maskedErrors: true,
     logging: false,
+    plugins: [
+      {
+        // Unauthenticated requests end here with 401, before parsing or any resolver.
+        onRequest({ request, url, endResponse, fetchAPI }) {
+          if (url.pathname !== '/graphql' || authenticate(request.headers.get('authorization'), o.opsTokens)) return;
+          const body = { errors: [{ message: 'a valid bearer token is required', extensions: { code: 'UNAUTHENTICATED' } }] };
+          endResponse(new fetchAPI.Response(JSON.stringify(body), { status: 401, headers: { 'content-type': 'application/json' } }));
+        },
+      },
+    ],
     context: ({ request }): GraphQLContext => {
       const viewer = authenticate(request.headers.get('authorization'), o.opsTokens);
       if (!viewer) throw apiError('UNAUTHENTICATED', 'a valid bearer token is required');

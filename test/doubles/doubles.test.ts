@@ -1,0 +1,234 @@
+// Proves the doubles speak the real wire formats: the unmodified `openai` and `grammy` clients drive them.
+import { Bot, GrammyError } from 'grammy';
+import OpenAI from 'openai';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { privatePhoto, privateSticker, privateText } from '../fixtures/telegramUpdates.js';
+import { startFakeOpenAI, type FakeOpenAI } from './fakeOpenAI.js';
+import { startFakeTelegram, type FakeTelegram } from './fakeTelegram.js';
+
+describe('fakeOpenAI with the real openai client', () => {
+  let fake: FakeOpenAI;
+  let client: OpenAI;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    client = new OpenAI({ apiKey: 'test', baseURL: fake.baseURL, maxRetries: 0 }); // retries would eat script steps
+  });
+  afterEach(() => fake.reset());
+  afterAll(() => fake.close());
+
+  it('streams a scripted reply whose chunks concatenate, with usage when requested', async () => {
+    fake.enqueue({ kind: 'reply', chunks: ['Hel', 'lo', ' world'], chunkDelayMs: 5 });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'say hello' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('Hello world');
+    expect(chunks[0]?.choices[0]?.delta.role).toBe('assistant');
+    expect(chunks.at(-2)?.choices[0]?.finish_reason).toBe('stop');
+    const last = chunks.at(-1);
+    expect(last?.choices).toEqual([]);
+    expect(last?.usage?.total_tokens).toBe((last?.usage?.prompt_tokens ?? 0) + (last?.usage?.completion_tokens ?? 0));
+    expect(last?.usage?.completion_tokens).toBeGreaterThan(0);
+    expect(chunks.slice(0, -1).every((c) => c.usage === null)).toBe(true);
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]?.body).toMatchObject({
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: 'say hello' }],
+    });
+  });
+
+  it('echoes the last user message by default, non-streamed', async () => {
+    const res = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi there' },
+      ],
+    });
+    expect(res.object).toBe('chat.completion');
+    expect(res.choices[0]?.message.content).toBe('echo: hi there');
+    expect(res.choices[0]?.finish_reason).toBe('stop');
+    expect(res.usage?.total_tokens).toBeGreaterThan(0);
+  });
+
+  it('streams tool calls that the client accumulates into complete calls', async () => {
+    const args = JSON.stringify({ city: 'Lisbon', unit: 'celsius' });
+    fake.enqueue({
+      kind: 'tool_calls',
+      calls: [
+        { id: 'call_weather', name: 'get_weather', arguments: args },
+        { name: 'get_time', arguments: '{}' },
+      ],
+    });
+    const stream = client.chat.completions.stream({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'weather?' }],
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } }],
+    });
+    const done = await stream.finalChatCompletion();
+
+    expect(done.choices[0]?.finish_reason).toBe('tool_calls');
+    const calls = done.choices[0]?.message.tool_calls ?? [];
+    expect(calls.map((c) => (c.type === 'function' ? [c.id, c.function.name, c.function.arguments] : []))).toEqual([
+      ['call_weather', 'get_weather', args],
+      [expect.stringMatching(/^call_/), 'get_time', '{}'],
+    ]);
+    expect(fake.requests[0]?.body.tools).toHaveLength(1);
+  });
+
+  it('surfaces an error step as OpenAI.APIError with its status and message', async () => {
+    fake.enqueue({ kind: 'error', status: 429, message: 'Rate limit reached, slow down' });
+    const err: unknown = await client.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    expect(err).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(429);
+    expect((err as Error).message).toContain('Rate limit reached, slow down');
+  });
+
+  it('makes stream iteration throw when the socket breaks mid-stream', async () => {
+    fake.enqueue({ kind: 'break', chunks: ['par', 'tial'] });
+    const stream = await client.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+    });
+    let text = '';
+    const iterate = async (): Promise<void> => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    };
+    await expect(iterate()).rejects.toThrow();
+    expect(text).toBe('partial');
+  });
+
+  it('times out a hanging request on the client side', async () => {
+    fake.enqueue({ kind: 'hang' });
+    const impatient = new OpenAI({ apiKey: 'test', baseURL: fake.baseURL, maxRetries: 0, timeout: 150 });
+    const call = impatient.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+    await expect(call).rejects.toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
+  });
+
+  it('lists models, and answers 401 without a key and 404 on unknown paths', async () => {
+    const models = await client.models.list();
+    expect(models.data.map((m) => m.id)).toContain('gpt-4o-mini');
+    const noKey = await fetch(`${fake.baseURL}/models`);
+    expect(noKey.status).toBe(401);
+    expect(await noKey.json()).toMatchObject({ error: { type: 'invalid_request_error' } });
+    const unknown = await fetch(`${fake.baseURL}/nope`, { headers: { authorization: 'Bearer test' } });
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe('fakeTelegram with a real grammY bot', () => {
+  const token = '123456:TEST-token';
+  let tg: FakeTelegram;
+  let bot: Bot | undefined;
+  let running: Promise<void> | undefined;
+
+  beforeEach(async () => {
+    tg = await startFakeTelegram();
+  });
+  afterEach(async () => {
+    if (bot?.isRunning()) await bot.stop();
+    await running; // surfaces a crashed polling loop as a test failure
+    bot = running = undefined;
+    await tg.close();
+  });
+
+  /** Starts long polling and resolves once the first long poll is open. */
+  async function startBot(setup: (b: Bot) => void): Promise<Bot> {
+    const b = new Bot(token, { client: { apiRoot: tg.apiRoot } });
+    setup(b);
+    bot = b;
+    running = b.start();
+    await tg.waitFor((calls) => calls.some((c) => c.method === 'getUpdates'));
+    return b;
+  }
+
+  it('delivers a pushed update by long polling and records the ctx.reply', async () => {
+    const replies: number[] = [];
+    await startBot((b) =>
+      b.on('message:text', async (ctx) => {
+        const sent = await ctx.reply(`you said: ${ctx.message.text}`);
+        replies.push(sent.message_id);
+      }),
+    );
+    tg.pushUpdate(privateText({ updateId: 10, chatId: 42, text: 'hello' }));
+    await tg.waitFor((calls) => calls.some((c) => c.method === 'sendMessage'));
+
+    expect(tg.sentText(42)).toEqual(['you said: hello']);
+    expect(tg.callsOf('sendMessage')[0]).toMatchObject({ token, params: { chat_id: 42, text: 'you said: hello' } });
+    expect(tg.callsOf('getMe')).toHaveLength(1);
+    expect(tg.callsOf('deleteWebhook')).toHaveLength(1);
+    await expect.poll(() => replies).toEqual([11]); // ids are shared with the user's message 10
+
+    await bot?.stop();
+    expect(tg.callsOf('getUpdates').at(-1)?.params).toMatchObject({ offset: 11 }); // confirms the update
+  });
+
+  it('delivers photo and sticker fixtures that grammY filters recognise', async () => {
+    const seen: string[] = [];
+    await startBot((b) => {
+      b.on('message:photo', (ctx) => void seen.push(`photo ${ctx.message.photo.length} ${ctx.message.caption ?? ''}`));
+      b.on('message:sticker', (ctx) => void seen.push(`sticker ${ctx.message.sticker.emoji ?? ''}`));
+    });
+    tg.pushUpdate(privatePhoto({ updateId: 1, caption: 'look' }));
+    tg.pushUpdate(privateSticker({ updateId: 2, emoji: '🐱' }));
+    await expect.poll(() => seen).toEqual(['photo 4 look', 'sticker 🐱']);
+  });
+
+  it('applies editMessageText to sentText and rejects an unchanged edit', async () => {
+    const api = new Bot(token, { client: { apiRoot: tg.apiRoot } }).api;
+    const first = await api.sendMessage(-100777, 'draft');
+    expect(first).toMatchObject({ message_id: 1, chat: { id: -100777, type: 'supergroup' }, from: { is_bot: true } });
+    await api.sendMessage(-100777, 'second');
+    const edited = await api.editMessageText(-100777, first.message_id, 'final');
+
+    expect(edited).toMatchObject({ text: 'final' });
+    expect(edited !== true && typeof edited.edit_date).toBe('number');
+    expect(tg.sentText(-100777)).toEqual(['final', 'second']);
+    const err: unknown = await api.editMessageText(-100777, first.message_id, 'final').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GrammyError);
+    expect((err as GrammyError).description).toContain('message is not modified');
+  });
+
+  it('answers 400 for oversized or empty text, and failNext with retry_after', async () => {
+    const api = new Bot(token, { client: { apiRoot: tg.apiRoot } }).api;
+    const tooLong: unknown = await api.sendMessage(42, 'x'.repeat(4097)).catch((e: unknown) => e);
+    expect(tooLong).toBeInstanceOf(GrammyError);
+    expect(tooLong).toMatchObject({ error_code: 400, description: 'Bad Request: message is too long' });
+    await expect(api.sendMessage(42, ' ')).rejects.toMatchObject({
+      error_code: 400,
+      description: 'Bad Request: message text is empty',
+    });
+    await expect(api.sendMessage(42, 'x'.repeat(4096))).resolves.toMatchObject({ message_id: 1 });
+
+    tg.failNext('sendMessage', { error_code: 429, description: 'Too Many Requests: retry after 7', retry_after: 7 });
+    await expect(api.sendMessage(42, 'hi')).rejects.toMatchObject({ error_code: 429, parameters: { retry_after: 7 } });
+    await expect(api.sendMessage(42, 'hi')).resolves.toMatchObject({ message_id: 2 });
+    expect(tg.sentText(42)).toEqual(['x'.repeat(4096), 'hi']);
+  });
+
+  it('holds getUpdates open until an update is pushed, and 404s unknown methods', async () => {
+    const api = new Bot(token, { client: { apiRoot: tg.apiRoot } }).api;
+    const started = Date.now();
+    const poll = api.getUpdates({ timeout: 5 });
+    await tg.waitFor((calls) => calls.some((c) => c.method === 'getUpdates'));
+    setTimeout(() => tg.pushUpdate(privateText({ updateId: 5, text: 'late' })), 100);
+    const got = await poll;
+    expect(got.map((u) => u.update_id)).toEqual([5]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    await expect(api.getUpdates({ offset: 6, timeout: 0 })).resolves.toEqual([]);
+
+    const res = await fetch(`${tg.apiRoot}/bot${token}/noSuchMethod`, { method: 'POST' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ ok: false, error_code: 404, description: 'Not Found' });
+  });
+});

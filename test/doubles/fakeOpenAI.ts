@@ -1,0 +1,259 @@
+// An OpenAI-compatible HTTP server on 127.0.0.1 so the real `openai` client runs against it unmodified.
+// Each POST /v1/chat/completions consumes one scripted step; with an empty script it echoes the user.
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+
+export type ToolCallSpec = { id?: string; name: string; arguments: string };
+export type ScriptStep =
+  | { kind: 'reply'; chunks: string[]; chunkDelayMs?: number; firstByteDelayMs?: number }
+  | { kind: 'tool_calls'; calls: ToolCallSpec[] }
+  | { kind: 'error'; status: number; message: string }
+  | { kind: 'hang' }
+  | { kind: 'break'; chunks: string[] };
+
+const messageSchema = z.looseObject({
+  role: z.string(),
+  content: z.union([z.string(), z.array(z.unknown()), z.null()]).optional(),
+});
+const chatRequestSchema = z.looseObject({
+  model: z.string(),
+  messages: z.array(messageSchema),
+  stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  tools: z.array(z.unknown()).optional(),
+});
+const textPartSchema = z.object({ type: z.literal('text'), text: z.string() });
+
+/** The request body as the client sent it; unknown fields are kept. */
+export type ChatRequestBody = z.infer<typeof chatRequestSchema>;
+export interface RecordedChatRequest {
+  body: ChatRequestBody;
+  receivedAt: number;
+}
+export interface FakeOpenAI {
+  baseURL: string;
+  enqueue(...steps: ScriptStep[]): void;
+  requests: RecordedChatRequest[];
+  waitForRequests(n: number, timeoutMs?: number): Promise<void>;
+  reset(): void;
+  close(): Promise<void>;
+}
+export interface FakeOpenAIOptions {
+  defaultReply?: (body: ChatRequestBody) => string;
+}
+
+const MODELS = ['gpt-4o-mini', 'gpt-4o', 'fake-model'];
+const nowSec = (): number => Math.floor(Date.now() / 1000);
+const randomId = (): string => randomBytes(12).toString('hex');
+const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((p) => textPartSchema.safeParse(p).data?.text ?? '').join('');
+}
+
+/** `echo: <last user message>` split on word boundaries, so it streams in a few chunks. */
+function echoReply(body: ChatRequestBody): string {
+  const lastUser = body.messages.findLast((m) => m.role === 'user');
+  return `echo: ${contentText(lastUser?.content)}`;
+}
+const splitWords = (text: string): string[] => text.split(/(?<=\s)/).filter((s) => s.length > 0);
+function splitInto(text: string, parts: number): string[] {
+  const size = Math.max(1, Math.ceil(text.length / parts));
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+function usageFor(body: ChatRequestBody, completion: string) {
+  const prompt_tokens = estimateTokens(body.messages.map((m) => contentText(m.content)).join('\n'));
+  const completion_tokens = estimateTokens(completion);
+  return {
+    prompt_tokens,
+    completion_tokens,
+    total_tokens: prompt_tokens + completion_tokens,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
+  };
+}
+
+function errorType(status: number): string {
+  if (status === 429) return 'rate_limit_exceeded';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_${randomId()}` });
+  res.end(JSON.stringify(body));
+}
+function sendError(res: ServerResponse, status: number, message: string, code: string | null = null): void {
+  sendJson(res, status, { error: { message, type: errorType(status), param: null, code } });
+}
+
+/** Resolves after `ms`, or early once `signal` aborts (client gone or server closing). */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(Buffer.isBuffer(part) ? part : Buffer.from(String(part)));
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** Writes one chat completion (streamed or not) for a step; `signal` stops it when the peer is gone. */
+async function answer(step: ScriptStep, body: ChatRequestBody, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  if (step.kind === 'hang') return; // never answered; close() destroys the socket
+  if (step.kind === 'error') return sendError(res, step.status, step.message);
+  if (step.kind === 'reply') await sleep(step.firstByteDelayMs ?? 0, signal);
+  if (signal.aborted) return;
+
+  const id = `chatcmpl-${randomId()}`;
+  const base = { id, created: nowSec(), model: body.model, system_fingerprint: 'fp_fake' };
+  const calls = step.kind === 'tool_calls' ? step.calls.map((c) => ({ ...c, id: c.id ?? `call_${randomId()}` })) : [];
+  const text = step.kind === 'tool_calls' ? '' : step.chunks.join('');
+  const finish = step.kind === 'tool_calls' ? 'tool_calls' : 'stop';
+
+  if (!body.stream) {
+    if (step.kind === 'break') return void res.socket?.destroy();
+    const toolCalls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    const message = {
+      role: 'assistant',
+      content: step.kind === 'tool_calls' ? null : text,
+      refusal: null,
+      annotations: [],
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    };
+    const completion = { ...base, object: 'chat.completion', service_tier: 'default' };
+    const choices = [{ index: 0, message, logprobs: null, finish_reason: finish }];
+    return sendJson(res, 200, { ...completion, choices, usage: usageFor(body, text + JSON.stringify(toolCalls)) });
+  }
+
+  // With include_usage every chunk carries `usage: null` and one extra chunk carries the totals.
+  const includeUsage = body.stream_options?.include_usage === true;
+  const write = (choices: unknown[], usage: unknown = null): Promise<void> =>
+    new Promise((resolve) => {
+      if (res.destroyed) return resolve();
+      const chunk = { ...base, object: 'chat.completion.chunk', choices, ...(includeUsage ? { usage } : {}) };
+      res.write(`data: ${JSON.stringify(chunk)}\n\n`, () => resolve());
+    });
+  const delta = (d: object, finish_reason: string | null = null) => [{ index: 0, delta: d, logprobs: null, finish_reason }];
+
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-request-id': `req_${randomId()}`,
+  });
+  if (step.kind === 'tool_calls') {
+    for (const [index, call] of calls.entries()) {
+      const head = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
+      const first = index === 0 ? { role: 'assistant', content: null, refusal: null } : {};
+      await write(delta({ ...first, tool_calls: [head] }));
+      for (const piece of splitInto(call.arguments, 3)) {
+        await write(delta({ tool_calls: [{ index, function: { arguments: piece } }] }));
+      }
+    }
+  } else {
+    await write(delta({ role: 'assistant', content: '', refusal: null }));
+    for (const [i, piece] of step.chunks.entries()) {
+      if (i > 0 && step.kind === 'reply') await sleep(step.chunkDelayMs ?? 0, signal);
+      if (signal.aborted) return;
+      await write(delta({ content: piece }));
+    }
+    if (step.kind === 'break') return void res.socket?.destroy(); // chunks flushed; cut before the terminator
+  }
+  await write(delta({}, finish));
+  if (includeUsage) await write([], usageFor(body, text + calls.map((c) => c.name + c.arguments).join('')));
+  res.end('data: [DONE]\n\n');
+}
+
+export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+  const script: ScriptStep[] = [];
+  const requests: RecordedChatRequest[] = [];
+  const closing = new AbortController();
+
+  const defaultStep = (body: ChatRequestBody): ScriptStep => ({
+    kind: 'reply',
+    chunks: splitWords((opts.defaultReply ?? echoReply)(body)),
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://x').pathname.replace(/\/+$/, '');
+    if (!/^Bearer \S+/.test(req.headers.authorization ?? '')) {
+      return sendError(res, 401, "You didn't provide an API key. Provide it in an Authorization header (Bearer auth).");
+    }
+    if (req.method === 'GET' && path === '/v1/models') {
+      const data = MODELS.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'system' }));
+      return sendJson(res, 200, { object: 'list', data });
+    }
+    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+      return sendError(res, 404, `Invalid URL (${req.method ?? 'GET'} ${path})`, 'unknown_url');
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(await readBody(req));
+    } catch {
+      return sendError(res, 400, 'We could not parse the JSON body of your request.');
+    }
+    const parsed = chatRequestSchema.safeParse(json);
+    if (!parsed.success) return sendError(res, 400, `Invalid request: ${parsed.error.issues[0]?.message ?? 'bad body'}`);
+    requests.push({ body: parsed.data, receivedAt: Date.now() });
+
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    const step = script.shift() ?? defaultStep(parsed.data);
+    await answer(step, parsed.data, res, AbortSignal.any([gone.signal, closing.signal]));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendError(res, 500, `fake server error: ${String(err)}`);
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  let closed: Promise<void> | undefined;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    enqueue: (...steps) => void script.push(...steps),
+    requests,
+    async waitForRequests(n, timeoutMs = 2000) {
+      const deadline = Date.now() + timeoutMs;
+      while (requests.length < n) {
+        if (Date.now() > deadline) throw new Error(`fakeOpenAI: expected ${n} requests, got ${requests.length}`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    },
+    reset() {
+      script.length = 0;
+      requests.length = 0; // in place: callers may hold the array
+    },
+    close() {
+      closed ??= new Promise<void>((resolve, reject) => {
+        closing.abort();
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections(); // ends hanging and keep-alive sockets
+      });
+      return closed;
+    },
+  };
+}
