@@ -36,7 +36,13 @@ export function keysetConnection<T extends Keyed>(
   direction: 1 | -1,
   args: DefaultConnectionArguments,
 ): Promise<Connection<T>> {
-  const toCursor = (doc: unknown) => encodeCursor((doc as T)[field] as Date, (doc as T)._id);
+  // Pothos hands nodes back as unknown; they are the documents returned below.
+  const toCursor = (doc: unknown) => {
+    const node = doc as T;
+    const value: unknown = node[field];
+    if (!(value instanceof Date)) throw new Error(`cursor field ${field} is not a date`);
+    return encodeCursor(value, node._id);
+  };
   return resolveCursorConnection({ args, toCursor, defaultSize: 20, maxSize: 100 }, async ({ after, before, limit, inverted }) => {
     const dir: 1 | -1 = inverted ? (direction === 1 ? -1 : 1) : direction;
     const bounds: Filter<T>[] = [];

@@ -30,10 +30,11 @@ export function createApiServer(o: ApiServerOptions): Server {
     plugins: [
       {
         // Unauthenticated requests end here with 401, before parsing or any resolver.
-        onRequest({ request, url, endResponse, fetchAPI }) {
+        onRequest(payload) {
+          const { request, url, fetchAPI } = payload;
           if (url.pathname !== '/graphql' || authenticate(request.headers.get('authorization'), o.opsTokens)) return;
           const body = { errors: [{ message: 'a valid bearer token is required', extensions: { code: 'UNAUTHENTICATED' } }] };
-          endResponse(new fetchAPI.Response(JSON.stringify(body), { status: 401, headers: { 'content-type': 'application/json' } }));
+          payload.endResponse(new fetchAPI.Response(JSON.stringify(body), { status: 401, headers: { 'content-type': 'application/json' } }));
         },
       },
     ],

@@ -16,7 +16,7 @@ export interface OpsToken {
 
 /** `name:role:token` entries separated by commas; tokens are at least 16 characters. */
 const opsTokens = z.preprocess(
-  (v) => (v === undefined || v === '' ? [] : String(v).split(',').map((s) => s.trim()).filter(Boolean)),
+  (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v === undefined ? [] : v),
   z
     .array(
       z.string().transform((entry, ctx): OpsToken => {

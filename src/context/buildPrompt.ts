@@ -30,17 +30,18 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   ].join('');
 
   const history: ChatCompletionMessageParam[] = [];
+  let historyChars = 0;
   for (const m of input.history) {
-    if (m.senderRole === 'human') history.push({ role: 'user', content: m.content });
-    else if (m.senderRole === 'ai' && m.content && usableAiStates.has(m.delivery?.state ?? 'complete')) {
-      history.push({ role: 'assistant', content: m.content });
-    }
+    const include = m.senderRole === 'human' || (m.senderRole === 'ai' && m.content.length > 0 && usableAiStates.has(m.delivery?.state ?? 'complete'));
+    if (!include) continue;
+    history.push({ role: m.senderRole === 'human' ? 'user' : 'assistant', content: m.content });
+    historyChars += m.content.length;
   }
   const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: system }, ...history];
   const hash = createHash('sha256').update(JSON.stringify(messages)).digest('hex').slice(0, 16);
   return {
     messages,
-    parts: { system: system.length, recentMessages: history.reduce((n, m) => n + String(m.content).length, 0) },
+    parts: { system: system.length, recentMessages: historyChars },
     hash,
   };
 }

@@ -13,7 +13,7 @@ const binDir = join(projectRoot, '.local', 'bin');
 
 export interface RunningFerretDB {
   uri: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 function sourceHash(): string {

@@ -10,7 +10,7 @@ export interface LocalServices {
   redisUrl: string;
   /** Which stand-ins this process started (and will stop). */
   started: Array<'ferretdb' | 'redis'>;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export interface LocalServicesOptions {

@@ -6,7 +6,7 @@ import { redisReachable, waitUntil } from './reachability.js';
 
 export interface RunningRedis {
   url: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 function haveRedisServer(): boolean {

@@ -110,11 +110,11 @@ export async function respondToTurn(deps: RespondDeps, turnId: string): Promise<
 
   const finishedAt = new Date();
   await store.messages.finishReply(reply._id, { state: outcome.state, content: outcome.stored, ...(outcome.error ? { error: outcome.error } : {}) }, finishedAt);
-  let deliveryError: unknown;
+  let deliveryError: Error | undefined;
   try {
     await streamer.finish(outcome.shown);
   } catch (err) {
-    deliveryError = err;
+    deliveryError = err instanceof Error ? err : new Error(String(err));
   }
   await store.events.record({
     ...trace,
@@ -122,7 +122,7 @@ export async function respondToTurn(deps: RespondDeps, turnId: string): Promise<
     data: {
       platform: dialogue.chat.platform,
       ok: deliveryError === undefined,
-      error: deliveryError === undefined ? null : isGatewayError(deliveryError) ? deliveryError.code : String(deliveryError),
+      error: deliveryError === undefined ? null : isGatewayError(deliveryError) ? deliveryError.code : deliveryError.message,
     },
   });
   if (deliveryError !== undefined) throw deliveryError; // the job retries; the outbox prevents duplicates

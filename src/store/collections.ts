@@ -68,5 +68,5 @@ export async function ensureIndexes(c: Collections): Promise<void> {
 
 /** MongoDB's duplicate-key error, the signal of an idempotent write that already happened. */
 export function isDuplicateKey(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === 11000;
+  return typeof err === 'object' && err !== null && 'code' in err && err.code === 11000;
 }
