@@ -1,0 +1,14 @@
+# The gateway image: one image, the role chosen by the command (see docker-compose.yml).
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production LOCAL_SERVICES=off
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+COPY adapters ./adapters
+COPY graphql ./graphql
+COPY jobs ./jobs
+USER node
+EXPOSE 4000
+CMD ["npm", "start"]
