@@ -2,7 +2,7 @@
 // MongoDB-wire server for machines where real MongoDB cannot be installed. Dev and tests only.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
@@ -35,7 +35,9 @@ export function ensureFerretBinary(log: (line: string) => void = () => {}): stri
   }
   mkdirSync(binDir, { recursive: true });
   log('building the local FerretDB launcher (first run only, about two minutes)');
-  const build = spawnSync('go', ['build', '-o', bin, '.'], {
+  // Build beside the target and rename, so an interrupted build never leaves a broken binary.
+  const tmp = `${bin}.tmp-${process.pid}`;
+  const build = spawnSync('go', ['build', '-o', tmp, '.'], {
     cwd: launcherDir,
     encoding: 'utf8',
     env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=mod -buildvcs=false' },
@@ -43,6 +45,7 @@ export function ensureFerretBinary(log: (line: string) => void = () => {}): stri
   if (build.status !== 0) {
     throw new Error(`building the FerretDB launcher failed:\n${build.stderr}`);
   }
+  renameSync(tmp, bin);
   return bin;
 }
 
@@ -56,8 +59,9 @@ export async function startFerretDB(opts: {
   mkdirSync(opts.dataDir, { recursive: true });
   const child = spawn(
     bin,
-    ['-listen', `127.0.0.1:${opts.port}`, '-sqlite-url', `file:${opts.dataDir.replace(/\/?$/, '/')}`],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    ['-listen', `127.0.0.1:${opts.port}`, '-sqlite-url', `file:${opts.dataDir.replace(/\/?$/, '/')}`, '-exit-on-stdin-eof'],
+    // stdin stays open as a lifeline: if this process dies, FerretDB sees EOF and exits.
+    { stdio: ['pipe', 'pipe', 'pipe'] },
   );
   const stderr: string[] = [];
   child.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));

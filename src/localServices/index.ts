@@ -21,8 +21,11 @@ export interface LocalServicesOptions {
   /** Preferred port for a started FerretDB; a free one is picked when taken. */
   mongoPort?: number;
   log?: (line: string) => void;
+  /** Whether to look for a server on the default port before starting one (off in tests). */
+  probeDefaultMongo?: boolean;
 }
 
+const DEFAULT_LOCAL_MONGO = 'mongodb://127.0.0.1:27017/';
 const isLoopback = (host: string) => ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host);
 
 export async function ensureLocalServices(opts: LocalServicesOptions): Promise<LocalServices> {
@@ -33,7 +36,9 @@ export async function ensureLocalServices(opts: LocalServicesOptions): Promise<L
     for (const s of stops.reverse()) await s();
   };
   try {
-    let mongoUri = opts.mongoUri;
+    // With no MONGODB_URI, a server already on the default local port (a local mongod, or a
+    // FerretDB from an earlier run) is used rather than starting a second one on the same data.
+    let mongoUri = opts.mongoUri ?? (opts.probeDefaultMongo === false ? undefined : DEFAULT_LOCAL_MONGO);
     if (!mongoUri || !(await mongoReachable(mongoUri))) {
       if (mongoUri) log(`MONGODB_URI is not reachable; starting the local FerretDB server instead`);
       const preferred = opts.mongoPort ?? 27017;

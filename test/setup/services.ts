@@ -22,6 +22,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     dataDir,
     mongoPort: await freePort(),
+    probeDefaultMongo: false,
     log: (line) => process.stdout.write(`[test services] ${line}\n`),
   });
   project.provide('mongoUri', services.mongoUri);

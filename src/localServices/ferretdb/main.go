@@ -7,6 +7,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -21,6 +22,7 @@ func main() {
 	sqliteURL := flag.String("sqlite-url", "file:.local/ferretdb/", "SQLite directory URI (sqlite handler)")
 	pgURL := flag.String("postgresql-url", "postgres://127.0.0.1:5432/ferretdb", "PostgreSQL URL (postgresql handler)")
 	logLevel := flag.String("log-level", "warn", "debug, info, warn or error")
+	watchStdin := flag.Bool("exit-on-stdin-eof", false, "exit when stdin closes (the parent process died)")
 	flag.Parse()
 
 	var level slog.Level
@@ -44,6 +46,14 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+
+	if *watchStdin {
+		// The parent holds our stdin open; EOF means it is gone, so do not outlive it.
+		go func() {
+			_, _ = io.Copy(io.Discard, os.Stdin)
+			stop()
+		}()
+	}
 
 	done := make(chan error, 1)
 	go func() { done <- f.Run(ctx) }()
