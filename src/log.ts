@@ -3,7 +3,8 @@
 import { pino, type Logger } from 'pino';
 
 const SECRET_PATTERNS: RegExp[] = [
-  /\b\d{5,}:[A-Za-z0-9_-]{20,}\b/g, // Telegram bot token (also inside Bot API URLs)
+  // No leading \b: in a Bot API URL the token follows "bot" directly, with no word boundary.
+  /\d{5,}:[A-Za-z0-9_-]{20,}\b/g, // Telegram bot token (also inside Bot API URLs)
   /\bsk-[A-Za-z0-9_-]{10,}\b/g, // OpenAI-style API key
   /\b[MN][A-Za-z\d_-]{23,25}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,}\b/g, // Discord bot token
   /Bearer\s+[A-Za-z0-9._~+/=-]+/gi,
@@ -39,6 +40,9 @@ export function createLogger(level: string, name = 'rainbow'): Logger {
         const masked = args.map((a: unknown) => (typeof a === 'string' ? maskSecrets(a) : a));
         method.apply(this, masked as Parameters<typeof method>);
       },
+      // Last line of defence: pino fills `msg` from a logged Error's message itself, after the
+      // hook above and outside the log formatter, so mask the finished line as well.
+      streamWrite: (line) => maskSecrets(line),
     },
   });
 }

@@ -2,9 +2,11 @@
 // A bad value stops the process with one line naming the variable (never echoing secrets).
 import { z } from 'zod';
 
-const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+/** Empty or whitespace-only values count as unset (docker-compose and .env files produce them). */
+const isUnset = (v: unknown) => v === undefined || (typeof v === 'string' && v.trim() === '');
+const optionalString = z.preprocess((v) => (isUnset(v) ? undefined : v), z.string().optional());
 const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
-  z.preprocess((v) => (v === '' || v === undefined ? fallback : v), schema);
+  z.preprocess((v) => (isUnset(v) ? fallback : v), schema);
 
 export const OPS_ROLES = ['viewer', 'operator', 'admin'] as const;
 export type OpsRole = (typeof OPS_ROLES)[number];
@@ -49,7 +51,7 @@ export const envSchema = z.object({
   PORT: withDefault(z.coerce.number().int().min(0).max(65535), 4000),
 
   MONGODB_URI: z.preprocess(
-    (v) => (v === '' ? undefined : v),
+    (v) => (isUnset(v) ? undefined : v),
     z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
   ),
   MONGODB_DB: withDefault(z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'letters, digits, _ and - only'), 'rainbow'),
@@ -64,7 +66,7 @@ export const envSchema = z.object({
   LLM_TIMEOUT_MS: withDefault(positiveMs, 60_000),
 
   TELEGRAM_BOT_TOKEN: z.preprocess(
-    (v) => (v === '' ? undefined : v),
+    (v) => (isUnset(v) ? undefined : v),
     z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'must look like 123456:ABC-DEF… (from @BotFather)').optional(),
   ),
   TELEGRAM_API_ROOT: withDefault(url, 'https://api.telegram.org'),

@@ -76,9 +76,9 @@ describe('GraphQL pagination', () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let i = 0; i < 5; i++) {
-      const r = await h.gql<R>(q, { after });
+      const r: { body: { data?: R } } = await h.gql<R>(q, { after });
       expect(r.body).not.toHaveProperty('errors');
-      const page = r.body.data!.dialogue.sessions.edges[0]!.node.turns.edges[0]!.node.messages;
+      const page: Page<{ content: string }> = r.body.data!.dialogue.sessions.edges[0]!.node.turns.edges[0]!.node.messages;
       seen.push(...page.edges.map((e) => e.node.content));
       if (!page.pageInfo.hasNextPage) break;
       after = page.pageInfo.endCursor;

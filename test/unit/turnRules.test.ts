@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { isExpired, newTurn, placeInitiatorMessage, respondedFields } from '../../src/domain/turnRules.js';
+import type { Turn } from '../../src/domain/model.js';
+
+const THREE_HOURS = 3 * 60 * 60 * 1000;
+const startedAt = new Date('2024-05-01T10:00:00.000Z');
+const human = { role: 'human' as const, id: 'h-1' };
+const agent = { role: 'ai' as const, id: 'a-1' };
+
+function turn(overrides: Partial<Turn> = {}): Turn {
+  return {
+    _id: 't-1',
+    dialogueId: 'd-1',
+    sessionId: 's-1',
+    kind: 'dialogue',
+    initiatorRole: 'human',
+    initiatorId: 'h-1',
+    responderRole: 'ai',
+    responderId: 'a-1',
+    startedAt,
+    responseWindowMs: THREE_HOURS,
+    deadlineAt: new Date(startedAt.getTime() + THREE_HOURS),
+    status: 'pending',
+    ...overrides,
+  };
+}
+
+describe('placeInitiatorMessage', () => {
+  it('opens a turn when there is no open turn', () => {
+    expect(placeInitiatorMessage(null, human)).toEqual({ action: 'open' });
+  });
+
+  it('joins the pending turn of the same initiator (consecutive messages form one turn)', () => {
+    expect(placeInitiatorMessage(turn(), human)).toEqual({ action: 'join', turnId: 't-1' });
+  });
+
+  it.each(['responded', 'unresponded'] as const)('opens a new turn when the turn is %s', (status) => {
+    expect(placeInitiatorMessage(turn({ status }), human)).toEqual({ action: 'open' });
+  });
+
+  it('opens a new turn for a different sender with the same role', () => {
+    expect(placeInitiatorMessage(turn(), { role: 'human', id: 'h-2' })).toEqual({ action: 'open' });
+  });
+
+  it('opens a new turn for the same id under a different role', () => {
+    expect(placeInitiatorMessage(turn(), { role: 'ai', id: 'h-1' })).toEqual({ action: 'open' });
+  });
+
+  it('folds a message that arrives while the reply is being generated into the next turn', () => {
+    const replying = turn({ replyStartedAt: new Date(startedAt.getTime() + 1000) });
+    expect(placeInitiatorMessage(replying, human)).toEqual({ action: 'open' });
+  });
+});
+
+describe('newTurn', () => {
+  const input = {
+    id: 't-9',
+    dialogueId: 'd-1',
+    sessionId: 's-1',
+    initiator: human,
+    responder: agent,
+    startedAt,
+    responseWindowMs: THREE_HOURS,
+  };
+
+  it('is a pending dialogue turn between the initiator and the responder', () => {
+    const t = newTurn(input);
+    expect(t).toMatchObject({
+      _id: 't-9',
+      dialogueId: 'd-1',
+      sessionId: 's-1',
+      kind: 'dialogue',
+      initiatorRole: 'human',
+      initiatorId: 'h-1',
+      responderRole: 'ai',
+      responderId: 'a-1',
+      status: 'pending',
+      responseWindowMs: THREE_HOURS,
+    });
+    expect(t.startedAt.getTime()).toBe(startedAt.getTime());
+    expect(t.replyStartedAt).toBeUndefined();
+    expect(t.closedAt).toBeUndefined();
+  });
+
+  it('has its deadline at startedAt + the response window (3 h by default)', () => {
+    expect(newTurn(input).deadlineAt.toISOString()).toBe('2024-05-01T13:00:00.000Z');
+  });
+
+  it('uses the window it is given', () => {
+    expect(newTurn({ ...input, responseWindowMs: 1234 }).deadlineAt.getTime()).toBe(startedAt.getTime() + 1234);
+  });
+});
+
+describe('respondedFields', () => {
+  it('closes the turn as responded with the time taken to answer', () => {
+    const at = new Date(startedAt.getTime() + 4_500);
+    expect(respondedFields({ startedAt }, at)).toEqual({ status: 'responded', closedAt: at, responseTime: 4_500 });
+  });
+
+  it('gives a zero response time for an answer at the same instant', () => {
+    expect(respondedFields({ startedAt }, startedAt).responseTime).toBe(0);
+  });
+
+  it('never gives a negative response time (clock skew)', () => {
+    expect(respondedFields({ startedAt }, new Date(startedAt.getTime() - 50)).responseTime).toBe(0);
+  });
+});
+
+describe('isExpired', () => {
+  const deadline = new Date(startedAt.getTime() + THREE_HOURS);
+
+  it('is false before the deadline', () => {
+    expect(isExpired(turn(), new Date(deadline.getTime() - 1))).toBe(false);
+  });
+
+  it('is false exactly at the deadline', () => {
+    expect(isExpired(turn(), deadline)).toBe(false);
+  });
+
+  it('is true 1 ms after the deadline', () => {
+    expect(isExpired(turn(), new Date(deadline.getTime() + 1))).toBe(true);
+  });
+
+  it.each(['responded', 'unresponded'] as const)('is false for a %s turn, however late', (status) => {
+    expect(isExpired(turn({ status }), new Date(deadline.getTime() + THREE_HOURS))).toBe(false);
+  });
+});
