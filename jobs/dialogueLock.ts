@@ -1,9 +1,11 @@
 // One reply in progress per dialogue (SPEC §4.2), across every worker process: a Redis lease
-// with a random token, released only by its holder.
+// with a random token, renewed while the reply runs, released only by its holder. A worker
+// that dies stops renewing, so its lease lapses within one lease period.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
 export class DialogueLock {
   constructor(
@@ -18,7 +20,11 @@ export class DialogueLock {
     const token = randomUUID();
     const ok = await this.redis.set(key, token, 'PX', this.leaseMs, 'NX');
     if (ok !== 'OK') return null;
+    const renew = setInterval(() => {
+      this.redis.eval(RENEW, 1, key, token, String(this.leaseMs)).catch(() => {});
+    }, Math.max(100, Math.floor(this.leaseMs / 3)));
     return async () => {
+      clearInterval(renew);
       await this.redis.eval(RELEASE, 1, key, token);
     };
   }

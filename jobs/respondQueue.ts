@@ -30,6 +30,19 @@ export class RespondQueue {
     await this.queue.add('respond', job, { jobId: respondJobId(job.turnId) });
   }
 
+  /** The sweeper's check: re-add a turn's job if it is gone (or finished while the turn is still pending). */
+  async ensureQueued(job: RespondJob): Promise<'present' | 'requeued' | 'failed'> {
+    const existing = await this.queue.getJob(respondJobId(job.turnId));
+    if (existing) {
+      const state = await existing.getState();
+      if (state === 'failed') return 'failed'; // attempts exhausted: left for an operator, not retried forever
+      if (state !== 'completed' && state !== 'unknown') return 'present';
+      await existing.remove();
+    }
+    await this.enqueue(job);
+    return 'requeued';
+  }
+
   close(): Promise<void> {
     return this.queue.close();
   }

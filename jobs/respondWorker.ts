@@ -12,6 +12,8 @@ export interface RespondWorkerOptions {
   redis: Redis;
   prefix: string;
   concurrency: number;
+  /** Stall detection and dialogue lease: a dead worker's reply is picked up after about this long. */
+  lockMs: number;
   deps: RespondDeps;
   log: Logger;
 }
@@ -19,7 +21,7 @@ export interface RespondWorkerOptions {
 const LOCK_RETRY_MS = 250;
 
 export function startRespondWorker(o: RespondWorkerOptions): Worker<RespondJob> {
-  const lock = new DialogueLock(o.redis, o.prefix, o.deps.llmTimeoutMs + 60_000);
+  const lock = new DialogueLock(o.redis, o.prefix, o.lockMs);
   const worker = new Worker<RespondJob>(
     RESPOND_QUEUE,
     async (job: Job<RespondJob>, token?: string) => {
@@ -37,7 +39,7 @@ export function startRespondWorker(o: RespondWorkerOptions): Worker<RespondJob> 
         await release();
       }
     },
-    { connection: o.connection, prefix: o.prefix, concurrency: o.concurrency },
+    { connection: o.connection, prefix: o.prefix, concurrency: o.concurrency, lockDuration: o.lockMs, stalledInterval: o.lockMs },
   );
   worker.on('failed', (job, err) => o.log.error({ turnId: job?.data.turnId, attempt: job?.attemptsMade, err }, 'respond job failed'));
   worker.on('error', (err) => o.log.error({ err }, 'respond worker error'));

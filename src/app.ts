@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Redis } from 'ioredis';
 import OpenAI from 'openai';
-import type { Worker } from 'bullmq';
 import type { Env } from './config/env.js';
 import type { Logger } from './log.js';
 import { Store } from './store/store.js';
@@ -12,6 +11,14 @@ import type { Outbounds } from './delivery/outbound.js';
 import { handleInbound } from './gateway/handleInbound.js';
 import { RespondQueue } from '../jobs/respondQueue.js';
 import { startRespondWorker } from '../jobs/respondWorker.js';
+import { TimerQueue, startTimerWorker } from '../jobs/timers.js';
+import { InterruptBus } from '../jobs/interrupts.js';
+import { startSweeper } from '../jobs/sweeper.js';
+import { createLlmClient } from './llm/createClient.js';
+import { builtinTools } from './tools/builtins/index.js';
+import { ActiveReplies } from './respond/activeReplies.js';
+import type { RespondDeps } from './respond/respondToTurn.js';
+import { proactiveCheckIn } from './lifecycle/checkIn.js';
 import { TelegramGateway } from '../adapters/telegram/bot.js';
 import { TelegramOutbound } from '../adapters/telegram/outbound.js';
 import { createApiServer } from '../graphql/server.js';
@@ -47,30 +54,53 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
     else log.info('TELEGRAM_BOT_TOKEN is not set: the Telegram adapter is disabled');
     if (env.DISCORD_BOT_TOKEN) log.warn('DISCORD_BOT_TOKEN is set but the Discord adapter is not built yet: it stays disabled');
 
-    let worker: Worker | undefined;
+    const timers = new TimerQueue(redis, env.QUEUE_PREFIX);
+    stops.push(() => timers.close());
+    const interrupts = new InterruptBus(redis, env.QUEUE_PREFIX);
+    stops.push(() => interrupts.close());
+
     if (o.roles.has('worker')) {
       if (!env.OPENAI_API_KEY) log.warn('OPENAI_API_KEY is not set: replies will fail unless OPENAI_BASE_URL needs no key (e.g. Ollama)');
       const openai = new OpenAI({ apiKey: env.OPENAI_API_KEY ?? 'no-key', baseURL: env.OPENAI_BASE_URL });
-      worker = startRespondWorker({
-        connection: redis,
-        redis,
-        prefix: env.QUEUE_PREFIX,
-        concurrency: env.WORKER_CONCURRENCY,
-        log,
-        deps: {
-          store,
-          openai,
-          outbounds,
-          log,
-          model: env.LLM_MODEL,
-          llmTimeoutMs: env.LLM_TIMEOUT_MS,
-          recentMessages: env.CONTEXT_RECENT_MESSAGES,
-          streamEditIntervalMs: env.STREAM_EDIT_INTERVAL_MS,
-          locale: env.DEFAULT_LOCALE,
-        },
+      const active = new ActiveReplies();
+      await interrupts.subscribe((dialogueId) => {
+        if (active.interrupt(dialogueId)) log.info({ dialogueId }, 'reply interrupted by the user');
       });
-      const w = worker;
-      stops.push(() => w.close());
+      const deps: RespondDeps = {
+        store,
+        llm: createLlmClient(env.LLM_API, openai),
+        tools: builtinTools(env),
+        outbounds,
+        log,
+        model: env.LLM_MODEL,
+        llmTimeoutMs: env.LLM_TIMEOUT_MS,
+        maxToolRounds: env.TOOL_MAX_ROUNDS,
+        recentMessages: env.CONTEXT_RECENT_MESSAGES,
+        streamEditIntervalMs: env.STREAM_EDIT_INTERVAL_MS,
+        locale: env.DEFAULT_LOCALE,
+        timezone: env.DISPLAY_TIMEZONE,
+        active,
+        onReplied: async (turn, at) => {
+          if (env.PROACTIVE_CHECKIN_AFTER_MS > 0) {
+            await timers.checkInAt(turn.dialogueId, at, new Date(at.getTime() + env.PROACTIVE_CHECKIN_AFTER_MS));
+          }
+        },
+      };
+      const worker = startRespondWorker({ connection: redis, redis, prefix: env.QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, log, deps });
+      stops.push(() => worker.close());
+      const timerWorker = startTimerWorker({
+        connection: redis,
+        prefix: env.QUEUE_PREFIX,
+        store,
+        scheduler: timers,
+        sessionGapMs: env.SESSION_GAP_MS,
+        log,
+        checkIn: (dialogueId, since, now) =>
+          proactiveCheckIn({ ...deps, scheduler: timers, sessionGapMs: env.SESSION_GAP_MS, responseWindowMs: env.RESPONSE_WINDOW_MS }, dialogueId, since, now),
+      });
+      stops.push(() => timerWorker.close());
+      const sweeper = startSweeper({ store, queue, everyMs: Math.max(250, Math.floor(env.SWEEP_AFTER_MS / 2)), olderThanMs: env.SWEEP_AFTER_MS, log });
+      stops.push(() => sweeper.stop());
     }
 
     if (o.roles.has('gateway') && env.TELEGRAM_BOT_TOKEN) {
@@ -88,6 +118,8 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
               sessionGapMs: env.SESSION_GAP_MS,
               responseWindowMs: env.RESPONSE_WINDOW_MS,
               enqueueReply: (job) => queue.enqueue(job),
+              scheduler: timers,
+              interrupt: (dialogueId) => interrupts.publish(dialogueId),
             },
             event,
           );

@@ -64,6 +64,27 @@ export const envSchema = z.object({
   LLM_MODEL: withDefault(z.string().min(1), 'gpt-4o-mini'),
   /** BR-004: a streamed reply that takes longer than this ends as GENERATION_TIMEOUT. */
   LLM_TIMEOUT_MS: withDefault(positiveMs, 60_000),
+  /** Which OpenAI API to call: Chat Completions (default) or the Responses API (stateless). */
+  LLM_API: withDefault(z.enum(['chat', 'responses']), 'chat'),
+  /** Tool loop bound: LLM rounds that may call tools before a final answer is forced. */
+  TOOL_MAX_ROUNDS: withDefault(z.coerce.number().int().min(0).max(20), 5),
+  /** A tool that runs longer than this returns a timeout error to the model. */
+  TOOL_TIMEOUT_MS: withDefault(positiveMs, 10_000),
+  /** Weather tool provider (Open-Meteo's API shape; point these at a mirror or a test server). */
+  WEATHER_GEOCODING_URL: withDefault(url, 'https://geocoding-api.open-meteo.com'),
+  WEATHER_FORECAST_URL: withDefault(url, 'https://api.open-meteo.com'),
+  /** Timezone for times shown to users and the current-time tool (storage stays UTC). */
+  DISPLAY_TIMEZONE: withDefault(
+    z.string().refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA timezone such as Asia/Shanghai'),
+    'Asia/Shanghai',
+  ),
 
   TELEGRAM_BOT_TOKEN: z.preprocess(
     (v) => (isUnset(v) ? undefined : v),
@@ -90,6 +111,12 @@ export const envSchema = z.object({
   CONTEXT_RECENT_MESSAGES: withDefault(z.coerce.number().int().min(1).max(200), 20),
   /** Minimum time between two edits of a streaming platform message (Telegram flood limits). */
   STREAM_EDIT_INTERVAL_MS: withDefault(z.coerce.number().int().min(50).max(60_000), 1_000),
+  /** Silence after an AI reply before the AI checks in on its own (0 = never). */
+  PROACTIVE_CHECKIN_AFTER_MS: withDefault(z.coerce.number().int().min(0), 0),
+  /** How long a worker may be silent before its job counts as stalled and is retried elsewhere. */
+  WORKER_LOCK_MS: withDefault(z.coerce.number().int().min(500).max(600_000), 30_000),
+  /** Pending turns older than this without a queued job are re-enqueued by the sweeper. */
+  SWEEP_AFTER_MS: withDefault(z.coerce.number().int().min(100), 60_000),
   /** Concurrent replies per worker process (different dialogues). */
   WORKER_CONCURRENCY: withDefault(z.coerce.number().int().min(1).max(256), 8),
   /** Prefix of every BullMQ key, so several deployments (or tests) can share one Redis. */

@@ -9,6 +9,10 @@ export interface PromptInput {
   /** Recent messages of the session, oldest first, including the turn's own input. */
   history: Message[];
   now: Date;
+  /** Display timezone for the current time line (storage stays UTC). */
+  timezone?: string;
+  /** A closing system instruction for this generation only (e.g. a proactive check-in). */
+  instruction?: string;
 }
 
 export interface BuiltPrompt {
@@ -26,7 +30,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const system = [
     input.agent.basePersona,
     input.agent.evolvedPersona ? `\n${input.agent.evolvedPersona}` : '',
-    `\nCurrent time (UTC): ${input.now.toISOString()}`,
+    `\nCurrent time: ${formatLocal(input.now, input.timezone ?? 'UTC')} (${input.timezone ?? 'UTC'})`,
   ].join('');
 
   const history: ChatCompletionMessageParam[] = [];
@@ -37,11 +41,19 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
     history.push({ role: m.senderRole === 'human' ? 'user' : 'assistant', content: m.content });
     historyChars += m.content.length;
   }
-  const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: system }, ...history];
+  const messages: ChatCompletionMessageParam[] = [
+    { role: 'system', content: system },
+    ...history,
+    ...(input.instruction ? [{ role: 'system' as const, content: input.instruction }] : []),
+  ];
   const hash = createHash('sha256').update(JSON.stringify(messages)).digest('hex').slice(0, 16);
   return {
     messages,
-    parts: { system: system.length, recentMessages: historyChars },
+    parts: { system: system.length, recentMessages: historyChars, instruction: input.instruction?.length ?? 0 },
     hash,
   };
+}
+
+function formatLocal(now: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(now);
 }

@@ -43,6 +43,10 @@ export class ReplyStreamer {
     return this.text;
   }
 
+  get platformMessageIds(): string[] {
+    return [...this.ids];
+  }
+
   /** Stores and shows the final text (which may differ from the streamed one, e.g. a notice). */
   async finish(finalText: string): Promise<void> {
     this.text = finalText;

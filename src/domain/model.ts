@@ -44,6 +44,9 @@ export interface Session {
   closeReason?: SessionCloseReason;
   summary?: string;
   stats: { messageCount: number; turnCount: number };
+  /** BR-002: the session's messages were moved to `archivedMessages` (see src/store/archive.ts). */
+  archived?: boolean;
+  archivedAt?: Date;
 }
 
 export type TurnStatus = 'pending' | 'responded' | 'unresponded';
@@ -68,6 +71,8 @@ export interface Turn {
   responseTime?: number;
   /** How the reply ended, mirrored from the reply message for fast listing. */
   outcome?: DeliveryState;
+  /** The responder's message that closed the turn (set for AI-initiated turns). */
+  responseMessageId?: string;
 }
 
 export const CONTENT_TYPES = [
@@ -134,6 +139,11 @@ export interface Message {
   sentAt?: Date;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A message moved out of the live record (BR-002): the same document plus when it moved. */
+export interface ArchivedMessage extends Message {
+  archivedAt: Date;
 }
 
 export type EventKind =

@@ -2,21 +2,24 @@
 // the responder starts answering; the responder's message closes it as responded.
 import type { Role, Turn } from './model.js';
 
-export type TurnPlacement = { action: 'join'; turnId: string } | { action: 'open' };
+/**
+ * Where a new message of `sender` goes. `respondsTo` names a pending turn that this message
+ * answers (an AI-initiated turn waiting for this human): that turn closes as responded, and
+ * the message still opens a turn of its own for the AI to answer.
+ */
+export type TurnPlacement = { action: 'join'; turnId: string } | { action: 'open'; respondsTo?: string };
 
 export function placeInitiatorMessage(
-  openTurn: Pick<Turn, '_id' | 'status' | 'initiatorRole' | 'initiatorId' | 'replyStartedAt'> | null,
+  openTurn: Pick<Turn, '_id' | 'status' | 'initiatorRole' | 'initiatorId' | 'responderRole' | 'responderId' | 'replyStartedAt'> | null,
   sender: { role: Role; id: string },
 ): TurnPlacement {
-  if (
-    openTurn &&
-    openTurn.status === 'pending' &&
-    openTurn.initiatorRole === sender.role &&
-    openTurn.initiatorId === sender.id &&
+  if (!openTurn || openTurn.status !== 'pending') return { action: 'open' };
+  if (openTurn.initiatorRole === sender.role && openTurn.initiatorId === sender.id) {
     // A message that arrives while the reply is being generated is folded into the next turn.
-    !openTurn.replyStartedAt
-  ) {
-    return { action: 'join', turnId: openTurn._id };
+    return openTurn.replyStartedAt ? { action: 'open' } : { action: 'join', turnId: openTurn._id };
+  }
+  if (openTurn.responderRole === sender.role && openTurn.responderId === sender.id) {
+    return { action: 'open', respondsTo: openTurn._id };
   }
   return { action: 'open' };
 }
@@ -52,6 +55,9 @@ export function newTurn(input: NewTurnInput): Turn {
 export function respondedFields(turn: Pick<Turn, 'startedAt'>, at: Date): Pick<Turn, 'status' | 'closedAt' | 'responseTime'> {
   return { status: 'responded', closedAt: at, responseTime: Math.max(0, at.getTime() - turn.startedAt.getTime()) };
 }
+
+/** When a pending turn's expiry should be checked: the first instant it counts as expired. */
+export const expiryCheckAt = (turn: Pick<Turn, 'deadlineAt'>): Date => new Date(turn.deadlineAt.getTime() + 1);
 
 /** True when a pending turn has passed its response window (exactly at the deadline it has not). */
 export function isExpired(turn: Pick<Turn, 'status' | 'deadlineAt'>, now: Date): boolean {

@@ -6,6 +6,7 @@ import type { Outbounds } from '../delivery/outbound.js';
 import { inboundEventSchema, type InboundEvent } from '../ingest/inboundEvent.js';
 import { ingest, type IngestDeps, type IngestResult } from '../ingest/ingest.js';
 import { pickLocale, text, type Locale } from '../i18n/texts.js';
+import type { ChatRef } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
 
 export interface HandleInboundDeps extends IngestDeps {
@@ -13,23 +14,31 @@ export interface HandleInboundDeps extends IngestDeps {
   outbounds: Outbounds;
   log: Logger;
   defaultLocale: Locale;
+  /** Tells the worker generating this dialogue's reply to stop (BR-005). */
+  interrupt(dialogueId: string): Promise<void>;
 }
 
 export async function handleInbound(deps: HandleInboundDeps, raw: InboundEvent): Promise<IngestResult> {
   const ev = inboundEventSchema.parse(raw);
   const result = await withTransientRetry(() => ingest(deps, ev), deps.log);
-  if (result.kind === 'rejected') await sendRejectionNotice(deps, ev, result);
+  const locale = pickLocale(ev.sender.languageCode, deps.defaultLocale);
+  if (result.kind === 'rejected') await sendNotice(deps, result, text(result.code, locale), result.code);
+  if (result.kind === 'command' && result.name === 'stop') {
+    if (await deps.store.turns.replyInProgress(result.dialogueId)) await deps.interrupt(result.dialogueId);
+    else await sendNotice(deps, result, text('NOTHING_TO_STOP', locale), 'NOTHING_TO_STOP');
+  }
   if (result.kind !== 'accepted') deps.log.info({ platform: ev.platform, result: result.kind, ...('code' in result ? { code: result.code } : {}) }, 'inbound not answered');
   return result;
 }
 
-async function sendRejectionNotice(
+/** A system notice answering one inbound message: stored first, then sent (persist before push). */
+async function sendNotice(
   deps: HandleInboundDeps,
-  ev: InboundEvent,
-  r: Extract<IngestResult, { kind: 'rejected' }>,
+  r: { messageId: string; dialogueId: string; sessionId: string; chat: ChatRef },
+  content: string,
+  code: string,
 ): Promise<void> {
-  const outbound = deps.outbounds[ev.platform];
-  const content = text(r.code, pickLocale(ev.sender.languageCode, deps.defaultLocale));
+  const outbound = deps.outbounds[r.chat.platform];
   const now = new Date();
   const noticeId = derivedId('msg', 'notice', r.messageId);
   const inserted = await deps.store.messages.insertOnce({
@@ -48,7 +57,7 @@ async function sendRejectionNotice(
     updatedAt: now,
   });
   if (inserted === 'duplicate' || !outbound) return;
-  await deps.store.events.record({ kind: 'system_utterance', dialogueId: r.dialogueId, sessionId: r.sessionId, messageId: noticeId, data: { code: r.code, content } });
+  await deps.store.events.record({ kind: 'system_utterance', dialogueId: r.dialogueId, sessionId: r.sessionId, messageId: noticeId, data: { code, content } });
   const sent = await outbound.send(r.chat, content);
   await deps.store.messages.recordPlatformMessage(noticeId, sent.platformMessageId);
 }

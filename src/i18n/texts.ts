@@ -18,6 +18,14 @@ const TEXTS = {
     'zh-CN': '抱歉，回复生成超时了，请再试一次。',
     en: 'Sorry, the reply took too long and was stopped. Please try again.',
   },
+  INTERRUPTED_MARK: {
+    'zh-CN': '（已停止）',
+    en: '(stopped)',
+  },
+  NOTHING_TO_STOP: {
+    'zh-CN': '当前没有正在生成的回复。',
+    en: 'There is no reply in progress to stop.',
+  },
   EMPTY_REPLY: {
     'zh-CN': '（没有回复）',
     en: '(no reply)',

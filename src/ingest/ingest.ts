@@ -10,10 +10,15 @@ import { titleFromFirstMessage } from '../domain/title.js';
 import { derivedId, newId } from '../domain/ids.js';
 import { DEFAULT_AGENT_ID } from '../store/participants.js';
 import type { InboundEvent } from './inboundEvent.js';
+import type { Scheduler } from '../lifecycle/scheduler.js';
+import { parseCommand } from '../domain/commands.js';
+import { expiryCheckAt } from '../domain/turnRules.js';
+import { sessionIdleCheckAt } from '../domain/sessionRules.js';
 
 export interface IngestDeps {
   store: Store;
   enqueueReply(job: { turnId: string; dialogueId: string }): Promise<void>;
+  scheduler: Scheduler;
   sessionGapMs: number;
   responseWindowMs: number;
   now?: () => Date;
@@ -22,6 +27,7 @@ export interface IngestDeps {
 export type IngestResult =
   | { kind: 'accepted'; messageId: string; turnId: string; dialogueId: string; chat: ChatRef }
   | { kind: 'duplicate'; messageId: string }
+  | { kind: 'command'; name: 'stop'; messageId: string; dialogueId: string; sessionId: string; chat: ChatRef }
   | { kind: 'rejected'; code: 'MESSAGE_CONTENT_REQUIRED' | 'MESSAGE_TOO_LONG'; messageId: string; dialogueId: string; sessionId: string; chat: ChatRef }
   | { kind: 'ignored'; reason: 'own_bot' | 'group_not_supported_yet' };
 
@@ -59,6 +65,7 @@ export async function ingest(deps: IngestDeps, ev: InboundEvent): Promise<Ingest
   } else {
     if (decision.action === 'rollover') await store.sessions.close(decision.closeSessionId, 'timeout', decision.closedAt);
     sessionId = (await store.sessions.open(dialogue._id, 'dialogue', now))._id;
+    await deps.scheduler.checkSessionAt(sessionId, sessionIdleCheckAt(now, deps.sessionGapMs));
   }
 
   const messageId = derivedId('msg', platformRef.platform, platformRef.chatId, platformRef.messageId);
@@ -78,6 +85,16 @@ export async function ingest(deps: IngestDeps, ev: InboundEvent): Promise<Ingest
     updatedAt: now,
   };
 
+  const command = parseCommand(ev.text);
+  if (command?.name === 'stop') {
+    // BR-005: a stop request is recorded, never answered by the model.
+    const inserted = await store.messages.insertOnce({ ...base, contentType: 'command', content: ev.text?.trim() ?? '/stop' });
+    if (inserted === 'duplicate') return { kind: 'duplicate', messageId };
+    await store.dialogues.noteActivity(dialogue._id, { at: now, currentSessionId: sessionId, messages: 1 });
+    await store.sessions.touch(sessionId, now, { messages: 1, turns: 0 });
+    return { kind: 'command', name: 'stop', messageId, dialogueId: dialogue._id, sessionId, chat };
+  }
+
   const check = checkInboundText(ev.text);
   if (!check.ok) {
     // Kept for the record (nothing is lost), but it opens no turn and reaches no LLM.
@@ -94,6 +111,9 @@ export async function ingest(deps: IngestDeps, ev: InboundEvent): Promise<Ingest
   if (placement.action === 'join') {
     turnId = placement.turnId;
   } else {
+    if (placement.respondsTo && openTurn) {
+      await store.turns.closeResponded(openTurn, now, { responseMessageId: messageId });
+    }
     const turn = newTurn({
       id: newId('trn', now),
       dialogueId: dialogue._id,
@@ -104,6 +124,7 @@ export async function ingest(deps: IngestDeps, ev: InboundEvent): Promise<Ingest
       responseWindowMs: deps.responseWindowMs,
     });
     await store.turns.insert(turn);
+    await deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn));
     turnId = turn._id;
   }
 

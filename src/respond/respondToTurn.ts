@@ -1,27 +1,36 @@
 // Respond (SPEC §4.2): answer one pending turn. Idempotent: a turn that is no longer pending
-// is left alone; a reply message left by a crashed attempt is reused, not duplicated.
-import type OpenAI from 'openai';
+// is left alone; a reply message left by a crashed attempt is reused, not duplicated, and its
+// platform messages are edited rather than sent again.
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { Outbounds } from '../delivery/outbound.js';
-import type { DeliveryState, Message, Turn } from '../domain/model.js';
+import type { DeliveryState, Dialogue, Message, Turn } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
 import { buildPrompt } from '../context/buildPrompt.js';
-import { streamChat, LlmFailure, type ChatStreamResult } from '../llm/chatStream.js';
+import { LlmFailure, type LlmClient } from '../llm/types.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { ReplyStreamer } from '../delivery/replyStreamer.js';
 import { text as notice, type Locale } from '../i18n/texts.js';
-import { isGatewayError } from '../errors.js';
+import { TurnTrace } from '../trace/turnTrace.js';
+import { runToolLoop } from './toolLoop.js';
+import type { ActiveReplies } from './activeReplies.js';
 
 export interface RespondDeps {
   store: Store;
-  openai: OpenAI;
+  llm: LlmClient;
+  tools: ToolRegistry;
   outbounds: Outbounds;
   log: Logger;
   model: string;
   llmTimeoutMs: number;
+  maxToolRounds: number;
   recentMessages: number;
   streamEditIntervalMs: number;
   locale: Locale;
+  timezone: string;
+  active: ActiveReplies;
+  /** Called after a turn is closed by a reply (post-turn jobs hang off this). */
+  onReplied?(turn: Turn, at: Date): Promise<void>;
 }
 
 export type RespondResult = { kind: 'skipped'; reason: string } | { kind: 'replied'; messageId: string; state: DeliveryState };
@@ -33,25 +42,56 @@ export async function respondToTurn(deps: RespondDeps, turnId: string): Promise<
   const turn = await store.turns.get(turnId);
   if (!turn) return { kind: 'skipped', reason: 'turn not found' };
   if (turn.status !== 'pending') return { kind: 'skipped', reason: `turn is ${turn.status}` };
+  if (turn.responderRole !== 'ai') return { kind: 'skipped', reason: 'the AI is not the responder of this turn' };
   const dialogue = await store.dialogues.get(turn.dialogueId);
   if (!dialogue) return { kind: 'skipped', reason: 'dialogue not found' };
-  const outbound = deps.outbounds[dialogue.chat.platform];
-  if (!outbound) throw new Error(`no outbound channel for ${dialogue.chat.platform}`);
 
   const startedAt = new Date();
   await store.turns.markReplyStarted(turn._id, startedAt);
-  const reply = await openReplyMessage(store, turn, startedAt);
+  const reply = await openAiMessage(store, turn, replyIdOf(turn._id), startedAt);
+  const state = await produceAiMessage(deps, { turn, dialogue, reply });
+  if (await store.turns.closeResponded(turn, new Date(), { outcome: state })) {
+    const at = new Date();
+    await store.dialogues.countMessage(turn.dialogueId, at);
+    await store.sessions.touch(turn.sessionId, at, { messages: 1, turns: 0 });
+    await deps.onReplied?.(turn, at);
+  }
+  return { kind: 'replied', messageId: reply._id, state };
+}
+
+/**
+ * Generates one AI message into `reply` and shows it on the platform: prompt, tool loop,
+ * streaming delivery, outcome. Shared by answers and AI-initiated (check-in) turns.
+ */
+export async function produceAiMessage(
+  deps: RespondDeps,
+  o: { turn: Turn; dialogue: Dialogue; reply: Message; instruction?: string },
+): Promise<Exclude<DeliveryState, 'streaming'>> {
+  const { store } = deps;
+  const { turn, dialogue, reply } = o;
+  const outbound = deps.outbounds[dialogue.chat.platform];
+  if (!outbound) throw new Error(`no outbound channel for ${dialogue.chat.platform}`);
   void outbound.typing(dialogue.chat).catch((err: unknown) => deps.log.debug({ err }, 'typing action failed'));
 
-  const agent = await store.participants.getAgent(turn.responderId);
-  if (!agent) throw new Error(`agent ${turn.responderId} not found`);
+  const agentId = turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId;
+  const agent = await store.participants.getAgent(agentId);
+  if (!agent) throw new Error(`agent ${agentId} not found`);
   const history = await store.messages.recentInSession(turn.sessionId, deps.recentMessages);
-  const prompt = buildPrompt({ agent, history: history.filter((m) => m._id !== reply._id), now: startedAt });
-  const trace = { dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnId: turn._id, messageId: reply._id };
-  await store.events.record({
-    ...trace,
-    kind: 'context_built',
-    data: { prompt: prompt.messages, parts: prompt.parts, hash: prompt.hash, model: deps.model },
+  const now = new Date();
+  const prompt = buildPrompt({
+    agent,
+    history: history.filter((m) => m._id !== reply._id),
+    now,
+    timezone: deps.timezone,
+    ...(o.instruction ? { instruction: o.instruction } : {}),
+  });
+  const trace = new TurnTrace(store.events, { dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnId: turn._id, messageId: reply._id });
+  const contextEventId = await trace.record('context_built', {
+    prompt: prompt.messages,
+    parts: prompt.parts,
+    hash: prompt.hash,
+    model: deps.model,
+    tools: deps.tools.specs().map((t) => t.name),
   });
 
   const streamer = new ReplyStreamer({
@@ -63,87 +103,79 @@ export async function respondToTurn(deps: RespondDeps, turnId: string): Promise<
     deliveredIds: reply.delivery?.platformMessageIds ?? [],
   });
 
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort('timeout'), deps.llmTimeoutMs);
+  const endActive = deps.active.begin(dialogue._id, abort);
   let outcome: { state: Exclude<DeliveryState, 'streaming'>; stored: string; shown: string; error?: { code: string; message: string } };
-  let llm: Partial<ChatStreamResult> & { error?: string } = {};
   try {
-    const result = await streamChat(deps.openai, {
+    const result = await runToolLoop({
+      llm: deps.llm,
       model: deps.model,
       messages: prompt.messages,
-      timeoutMs: deps.llmTimeoutMs,
+      registry: deps.tools,
+      toolContext: { store, dialogueId: dialogue._id, now, timezone: deps.timezone },
+      maxRounds: deps.maxToolRounds,
+      signal: abort.signal,
       onDelta: (d) => streamer.append(d),
+      trace,
+      contextEventId,
     });
-    llm = result;
+    const said = result.text.trim();
     outcome =
-      result.text.trim().length === 0
+      said.length === 0
         ? { state: 'empty', stored: notice('EMPTY_REPLY', deps.locale), shown: notice('EMPTY_REPLY', deps.locale) }
         : { state: 'complete', stored: result.text, shown: result.text };
   } catch (err) {
     if (!(err instanceof LlmFailure)) throw err;
-    const code = err.error.code;
-    const userText = notice(code === 'GENERATION_TIMEOUT' ? 'GENERATION_TIMEOUT' : 'LLM_SERVICE_ERROR', deps.locale);
-    llm = { text: err.partial.text, ttftMs: err.partial.ttftMs, durationMs: err.partial.durationMs, error: err.message };
-    const partial = err.partial.text.trim();
-    outcome = {
-      state: code === 'GENERATION_TIMEOUT' ? 'timeout' : 'error',
-      // The partial text is the record of what the model said; the notice is what the user is told.
-      stored: partial,
-      shown: partial ? `${partial}\n\n${userText}` : userText,
-      error: { code, message: err.message },
-    };
-    deps.log.warn({ turnId: turn._id, code, err: err.message }, 'reply failed');
+    const partial = streamer.currentText.trim() ? streamer.currentText : '';
+    if (err.aborted === 'interrupted') {
+      // BR-005: the user stopped it; what was said so far is the reply.
+      const mark = notice('INTERRUPTED_MARK', deps.locale);
+      outcome = { state: 'interrupted', stored: partial, shown: partial ? `${partial} ${mark}` : mark };
+    } else {
+      const timeout = err.error.code === 'GENERATION_TIMEOUT';
+      const userText = notice(timeout ? 'GENERATION_TIMEOUT' : 'LLM_SERVICE_ERROR', deps.locale);
+      outcome = {
+        state: timeout ? 'timeout' : 'error',
+        // The partial text is the record of what the model said; the notice is what the user is told.
+        stored: partial,
+        shown: partial ? `${partial}\n\n${userText}` : userText,
+        error: { code: err.error.code, message: err.message },
+      };
+      deps.log.warn({ turnId: turn._id, code: err.error.code, err: err.message }, 'reply failed');
+    }
+  } finally {
+    clearTimeout(timer);
+    endActive();
   }
 
-  await store.events.record({
-    ...trace,
-    kind: 'llm_call',
-    data: {
-      model: deps.model,
-      promptHash: prompt.hash,
-      output: llm.text ?? '',
-      finishReason: llm.finishReason ?? null,
-      usage: llm.usage ?? null,
-      ttftMs: llm.ttftMs ?? null,
-      durationMs: llm.durationMs ?? null,
-      error: llm.error ?? null,
-    },
-  });
-
-  const finishedAt = new Date();
-  await store.messages.finishReply(reply._id, { state: outcome.state, content: outcome.stored, ...(outcome.error ? { error: outcome.error } : {}) }, finishedAt);
+  await store.messages.finishReply(reply._id, { state: outcome.state, content: outcome.stored, ...(outcome.error ? { error: outcome.error } : {}) }, new Date());
   let deliveryError: Error | undefined;
   try {
     await streamer.finish(outcome.shown);
   } catch (err) {
     deliveryError = err instanceof Error ? err : new Error(String(err));
   }
-  await store.events.record({
-    ...trace,
-    kind: 'delivery',
-    data: {
-      platform: dialogue.chat.platform,
-      ok: deliveryError === undefined,
-      error: deliveryError === undefined ? null : isGatewayError(deliveryError) ? deliveryError.code : deliveryError.message,
-    },
+  await trace.record('delivery', {
+    platform: dialogue.chat.platform,
+    ok: deliveryError === undefined,
+    platformMessageIds: streamer.platformMessageIds,
+    intermediateError: streamer.lastError instanceof Error ? streamer.lastError.message : streamer.lastError === undefined ? null : 'unknown error',
+    error: deliveryError?.message ?? null,
   });
   if (deliveryError !== undefined) throw deliveryError; // the job retries; the outbox prevents duplicates
-
-  if (await store.turns.closeResponded(turn, finishedAt, outcome.state)) {
-    await store.dialogues.countMessage(turn.dialogueId, finishedAt);
-    await store.sessions.touch(turn.sessionId, finishedAt, { messages: 1, turns: 0 });
-  }
-  return { kind: 'replied', messageId: reply._id, state: outcome.state };
+  return outcome.state;
 }
 
-/** The turn's one AI reply message, created on the first attempt and reused by retries. */
-async function openReplyMessage(store: Store, turn: Turn, at: Date): Promise<Message> {
-  const id = replyIdOf(turn._id);
+/** The turn's AI message, created on the first attempt and reused by retries. */
+export async function openAiMessage(store: Store, turn: Turn, id: string, at: Date): Promise<Message> {
   const message: Message = {
     _id: id,
     dialogueId: turn.dialogueId,
     sessionId: turn.sessionId,
     turnId: turn._id,
     senderRole: 'ai',
-    senderId: turn.responderId,
+    senderId: turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId,
     contentType: 'text',
     content: '',
     mentions: [],
@@ -155,10 +187,8 @@ async function openReplyMessage(store: Store, turn: Turn, at: Date): Promise<Mes
   if ((await store.messages.insertOnce(message)) === 'inserted') return message;
   const existing = await store.messages.get(id);
   if (!existing) throw new Error(`reply ${id} vanished`);
-  if (existing.delivery?.state !== 'streaming') {
-    // A previous attempt finished generating but died before closing the turn: generate anew
-    // into the same message and the same platform messages.
-    await store.messages.reopenReply(id, at);
-  }
+  // A previous attempt died before closing the turn: generate anew into the same message and
+  // the same platform messages.
+  if (existing.delivery?.state !== 'streaming') await store.messages.reopenReply(id, at);
   return existing;
 }

@@ -1,13 +1,14 @@
 // Typed handles on every collection and the indexes they need. Only features both MongoDB ≥ 6
 // and FerretDB 1.24 support (SPEC §3): no partial indexes, transactions or change streams.
 import type { Collection, Db, IndexDescription } from 'mongodb';
-import type { Agent, Dialogue, EventLog, Human, Message, Session, Turn } from '../domain/model.js';
+import type { Agent, ArchivedMessage, Dialogue, EventLog, Human, Message, Session, Turn } from '../domain/model.js';
 
 export interface Collections {
   dialogues: Collection<Dialogue>;
   sessions: Collection<Session>;
   turns: Collection<Turn>;
   messages: Collection<Message>;
+  archivedMessages: Collection<ArchivedMessage>;
   events: Collection<EventLog>;
   humans: Collection<Human>;
   agents: Collection<Agent>;
@@ -19,6 +20,7 @@ export function collections(db: Db): Collections {
     sessions: db.collection<Session>('sessions'),
     turns: db.collection<Turn>('turns'),
     messages: db.collection<Message>('messages'),
+    archivedMessages: db.collection<ArchivedMessage>('archivedMessages'),
     events: db.collection<EventLog>('events'),
     humans: db.collection<Human>('humans'),
     agents: db.collection<Agent>('agents'),
@@ -48,6 +50,11 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
     { key: { turnId: 1, createdAt: 1, _id: 1 }, name: 'by_turn' },
     { key: { sessionId: 1, createdAt: 1, _id: 1 }, name: 'by_session' },
     { key: { dialogueId: 1, createdAt: 1, _id: 1 }, name: 'by_dialogue' },
+  ],
+  // BR-002: messages moved out of the live record, keyed by the same _id (copy is an upsert).
+  archivedMessages: [
+    { key: { dialogueId: 1, createdAt: 1, _id: 1 }, name: 'by_dialogue' },
+    { key: { sessionId: 1, createdAt: 1, _id: 1 }, name: 'by_session' },
   ],
   events: [
     { key: { turnId: 1, at: 1, _id: 1 }, name: 'by_turn' },

@@ -5,9 +5,11 @@ import { newId } from '../domain/ids.js';
 export class EventRepo {
   constructor(private readonly c: Collections) {}
 
-  async record(e: { kind: EventKind; dialogueId: string; sessionId?: string; turnId?: string; messageId?: string; data: Record<string, unknown>; at?: Date }): Promise<void> {
+  async record(e: { kind: EventKind; dialogueId: string; sessionId?: string; turnId?: string; messageId?: string; data: Record<string, unknown>; at?: Date }): Promise<string> {
     const at = e.at ?? new Date();
-    await this.c.events.insertOne({ _id: newId('evt', at), ...e, at });
+    const _id = newId('evt', at);
+    await this.c.events.insertOne({ _id, ...e, at });
+    return _id;
   }
 
   ofTurn(turnId: string): Promise<EventLog[]> {

@@ -7,6 +7,7 @@ import { TurnRepo } from './turns.js';
 import { MessageRepo } from './messages.js';
 import { EventRepo } from './events.js';
 import { ParticipantRepo } from './participants.js';
+import { ArchiveRepo } from './archive.js';
 
 export class Store {
   readonly c: Collections;
@@ -16,6 +17,7 @@ export class Store {
   readonly messages: MessageRepo;
   readonly events: EventRepo;
   readonly participants: ParticipantRepo;
+  readonly archive: ArchiveRepo;
 
   private constructor(
     readonly client: MongoClient,
@@ -28,6 +30,7 @@ export class Store {
     this.messages = new MessageRepo(this.c);
     this.events = new EventRepo(this.c);
     this.participants = new ParticipantRepo(this.c);
+    this.archive = new ArchiveRepo(this.c);
   }
 
   static async connect(uri: string, dbName: string): Promise<Store> {

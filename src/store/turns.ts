@@ -24,11 +24,33 @@ export class TurnRepo {
   }
 
   /** pending → responded, atomically; false when the turn was no longer pending. */
-  async closeResponded(turn: Pick<Turn, '_id' | 'startedAt'>, at: Date, outcome: DeliveryState): Promise<boolean> {
-    const r = await this.c.turns.updateOne(
-      { _id: turn._id, status: 'pending' },
-      { $set: { ...respondedFields(turn, at), outcome } },
-    );
+  async closeResponded(turn: Pick<Turn, '_id' | 'startedAt'>, at: Date, detail: { outcome?: DeliveryState; responseMessageId?: string }): Promise<boolean> {
+    const r = await this.c.turns.updateOne({ _id: turn._id, status: 'pending' }, { $set: { ...respondedFields(turn, at), ...detail } });
     return r.modifiedCount === 1;
+  }
+
+  /** pending → unresponded at its deadline, atomically; a no-op for a turn already answered. */
+  async expire(turn: Pick<Turn, '_id' | 'deadlineAt'>): Promise<boolean> {
+    const r = await this.c.turns.updateOne({ _id: turn._id, status: 'pending' }, { $set: { status: 'unresponded', closedAt: turn.deadlineAt } });
+    return r.modifiedCount === 1;
+  }
+
+  /** A dialogue's unresponded turns, oldest first. */
+  unresponded(dialogueId: string, limit = 100): Promise<Turn[]> {
+    return this.c.turns.find({ dialogueId, status: 'unresponded' }).sort({ startedAt: 1, _id: 1 }).limit(limit).toArray();
+  }
+
+  /** Pending turns the AI must answer, started before `before` and still inside their window. */
+  awaitingAi(before: Date, now: Date, limit: number): Promise<Turn[]> {
+    return this.c.turns
+      .find({ status: 'pending', responderRole: 'ai', startedAt: { $lt: before }, deadlineAt: { $gt: now } })
+      .sort({ startedAt: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** Whether the AI is generating a reply in this dialogue right now (as far as the store knows). */
+  async replyInProgress(dialogueId: string): Promise<boolean> {
+    return (await this.c.turns.countDocuments({ dialogueId, status: 'pending', responderRole: 'ai', replyStartedAt: { $exists: true } }, { limit: 1 })) > 0;
   }
 }

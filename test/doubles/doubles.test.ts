@@ -126,6 +126,225 @@ describe('fakeOpenAI with the real openai client', () => {
   });
 });
 
+describe('fakeOpenAI Responses API with the real openai client', () => {
+  let fake: FakeOpenAI;
+  let client: OpenAI;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    client = new OpenAI({ apiKey: 'test', baseURL: fake.baseURL, maxRetries: 0 }); // retries would eat script steps
+  });
+  afterEach(() => fake.reset());
+  afterAll(() => fake.close());
+
+  const weatherTool = {
+    type: 'function' as const,
+    name: 'get_weather',
+    parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    strict: false,
+  };
+
+  it('streams a scripted reply as Responses events whose text deltas concatenate, completed with usage', async () => {
+    fake.enqueue({ kind: 'reply', chunks: ['Hel', 'lo', ' world'], chunkDelayMs: 5 });
+    const stream = await client.responses.create({ model: 'gpt-4o-mini', input: 'say hello', stream: true });
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+
+    expect(events.map((e) => e.type)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    const deltas = events.flatMap((e) => (e.type === 'response.output_text.delta' ? [e.delta] : []));
+    expect(deltas.join('')).toBe('Hello world');
+
+    const created = events[0];
+    if (created?.type !== 'response.created') throw new Error('expected response.created first');
+    expect(created.response.id).toMatch(/^resp_/);
+    expect(created.response).toMatchObject({
+      object: 'response',
+      status: 'in_progress',
+      model: 'gpt-4o-mini',
+      output: [],
+    });
+    const completed = events.at(-1);
+    if (completed?.type !== 'response.completed') throw new Error('expected response.completed last');
+    const usage = completed.response.usage;
+    expect(usage?.output_tokens).toBeGreaterThan(0);
+    expect(usage?.total_tokens).toBe((usage?.input_tokens ?? 0) + (usage?.output_tokens ?? 0));
+    expect(completed.response).toMatchObject({
+      id: created.response.id,
+      status: 'completed',
+      output: [
+        {
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Hello world', annotations: [] }],
+        },
+      ],
+    });
+    expect(completed.response.output[0]?.id).toMatch(/^msg_/);
+
+    expect(fake.requests).toHaveLength(0);
+    expect(fake.responsesRequests).toHaveLength(1);
+    expect(fake.responsesRequests[0]).toMatchObject({
+      endpoint: 'responses',
+      body: { model: 'gpt-4o-mini', input: 'say hello', stream: true },
+    });
+  });
+
+  it('feeds the SDK stream helper, echoing the last user input item by default', async () => {
+    const stream = client.responses.stream({
+      model: 'gpt-4o',
+      instructions: 'be brief',
+      input: [
+        { role: 'user', content: 'first' },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: [{ type: 'input_text', text: 'hi there' }] },
+      ],
+    });
+    let snapshot = '';
+    stream.on('response.output_text.delta', (e) => (snapshot = e.snapshot));
+    const final = await stream.finalResponse();
+
+    expect(final.output_text).toBe('echo: hi there');
+    expect(snapshot).toBe('echo: hi there');
+    expect(final.status).toBe('completed');
+    expect(fake.responsesRequests[0]?.body).toMatchObject({ instructions: 'be brief', stream: true });
+  });
+
+  it('answers a non-streamed request with the final response object', async () => {
+    fake.enqueue({ kind: 'reply', chunks: ['plain ', 'answer'] });
+    const res = await client.responses.create({ model: 'gpt-4o-mini', input: 'hi' });
+    expect(res).toMatchObject({ object: 'response', status: 'completed', output_text: 'plain answer' });
+    expect(res.usage?.total_tokens).toBeGreaterThan(0);
+    expect(fake.responsesRequests[0]?.body.stream).toBeUndefined();
+  });
+
+  it('streams function calls whose arguments parse back to the scripted object', async () => {
+    const args = { city: 'Lisbon', unit: 'celsius' };
+    fake.enqueue({
+      kind: 'tool_calls',
+      calls: [
+        { id: 'call_weather', name: 'get_weather', arguments: JSON.stringify(args) },
+        { name: 'get_time', arguments: '{}' },
+      ],
+    });
+    const stream = await client.responses.create({
+      model: 'gpt-4o-mini',
+      input: 'weather?',
+      tools: [weatherTool],
+      stream: true,
+    });
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+
+    const added = events.flatMap((e) => (e.type === 'response.output_item.added' ? [e.item] : []));
+    expect(added).toMatchObject([
+      { type: 'function_call', name: 'get_weather', call_id: 'call_weather', arguments: '', status: 'in_progress' },
+      { type: 'function_call', name: 'get_time', arguments: '', status: 'in_progress' },
+    ]);
+    const argDeltas = events.filter((e) => e.type === 'response.function_call_arguments.delta' && e.output_index === 0);
+    expect(argDeltas.length).toBeGreaterThanOrEqual(2);
+    const calls = events.flatMap((e) =>
+      e.type === 'response.output_item.done' && e.item.type === 'function_call' ? [e.item] : [],
+    );
+    expect(calls.map((c) => [c.name, c.call_id, JSON.parse(c.arguments) as unknown])).toEqual([
+      ['get_weather', 'call_weather', args],
+      ['get_time', expect.stringMatching(/^call_/), {}],
+    ]);
+    expect(calls[0]?.id).toMatch(/^fc_/);
+    const completed = events.at(-1);
+    expect(completed?.type === 'response.completed' && completed.response.output).toEqual(calls);
+    expect(fake.responsesRequests[0]?.body.tools).toEqual([weatherTool]);
+  });
+
+  it('surfaces an error step as OpenAI.APIError with its status, streamed or not', async () => {
+    fake.enqueue({ kind: 'error', status: 500, message: 'The server had an error' });
+    fake.enqueue({ kind: 'error', status: 429, message: 'Rate limit reached, slow down' });
+    const streamed: unknown = await client.responses
+      .create({ model: 'm', input: 'x', stream: true })
+      .catch((e: unknown) => e);
+    expect(streamed).toBeInstanceOf(OpenAI.InternalServerError);
+    expect((streamed as InstanceType<typeof OpenAI.APIError>).status).toBe(500);
+    const plain: unknown = await client.responses.create({ model: 'm', input: 'x' }).catch((e: unknown) => e);
+    expect(plain).toBeInstanceOf(OpenAI.APIError);
+    expect((plain as InstanceType<typeof OpenAI.APIError>).status).toBe(429);
+    expect((plain as Error).message).toContain('Rate limit reached, slow down');
+  });
+
+  it('records a follow-up whose input carries the function_call_output', async () => {
+    fake.enqueue({ kind: 'tool_calls', calls: [{ id: 'call_weather', name: 'get_weather', arguments: '{"city":"Lisbon"}' }] });
+    const first = await client.responses.stream({ model: 'm', input: 'weather?', tools: [weatherTool] }).finalResponse();
+    const call = first.output.find((item) => item.type === 'function_call');
+    if (!call) throw new Error('expected a function_call item');
+
+    const second = await client.responses
+      .stream({
+        model: 'm',
+        tools: [weatherTool],
+        input: [
+          { role: 'user', content: 'weather?' },
+          { type: 'function_call', call_id: call.call_id, name: call.name, arguments: call.arguments },
+          { type: 'function_call_output', call_id: call.call_id, output: '{"temp_c":21}' },
+        ],
+      })
+      .finalResponse();
+
+    expect(second.output_text).toBe('echo: weather?');
+    expect(fake.responsesRequests).toHaveLength(2);
+    expect(fake.responsesRequests[1]?.body.input).toContainEqual({
+      type: 'function_call_output',
+      call_id: 'call_weather',
+      output: '{"temp_c":21}',
+    });
+  });
+
+  it('breaks a stream mid-reply so iteration throws, and times out a hanging request', async () => {
+    fake.enqueue({ kind: 'break', chunks: ['par', 'tial'] }, { kind: 'hang' });
+    const stream = await client.responses.create({ model: 'm', input: 'x', stream: true });
+    let text = '';
+    const iterate = async (): Promise<void> => {
+      for await (const e of stream) if (e.type === 'response.output_text.delta') text += e.delta;
+    };
+    await expect(iterate()).rejects.toThrow();
+    expect(text).toBe('partial');
+
+    const impatient = new OpenAI({ apiKey: 'test', baseURL: fake.baseURL, maxRetries: 0, timeout: 150 });
+    const call = impatient.responses.create({ model: 'm', input: 'x', stream: true });
+    await expect(call).rejects.toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
+  });
+
+  it('shares one FIFO script between chat completions and responses', async () => {
+    fake.enqueue(
+      { kind: 'reply', chunks: ['one'] },
+      { kind: 'reply', chunks: ['two'] },
+      { kind: 'reply', chunks: ['three'] },
+    );
+    const a = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'a' }] });
+    const b = await client.responses.create({ model: 'm', input: 'b' });
+    const c = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'c' }] });
+    expect([a.choices[0]?.message.content, b.output_text, c.choices[0]?.message.content]).toEqual([
+      'one',
+      'two',
+      'three',
+    ]);
+    await fake.waitForRequests(3);
+    await expect(fake.waitForRequests(4, 50)).rejects.toThrow(/2 chat \+ 1 responses/);
+    expect(fake.requests.map((r) => r.endpoint)).toEqual(['chat', 'chat']);
+    expect(fake.responsesRequests.map((r) => r.endpoint)).toEqual(['responses']);
+  });
+});
+
 describe('fakeTelegram with a real grammY bot', () => {
   const token = '123456:TEST-token';
   let tg: FakeTelegram;

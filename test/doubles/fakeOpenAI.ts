@@ -1,8 +1,18 @@
 // An OpenAI-compatible HTTP server on 127.0.0.1 so the real `openai` client runs against it unmodified.
-// Each POST /v1/chat/completions consumes one scripted step; with an empty script it echoes the user.
+// Each POST /v1/chat/completions or POST /v1/responses consumes one step of a single shared FIFO script;
+// with an empty script it echoes the user.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type {
+  Response,
+  ResponseFunctionToolCall,
+  ResponseOutputItem,
+  ResponseOutputMessage,
+  ResponseOutputText,
+  ResponseStreamEvent,
+  ResponseUsage,
+} from 'openai/resources/responses/responses.js';
 import { z } from 'zod';
 
 export type ToolCallSpec = { id?: string; name: string; arguments: string };
@@ -26,22 +36,53 @@ const chatRequestSchema = z.looseObject({
 });
 const textPartSchema = z.object({ type: z.literal('text'), text: z.string() });
 
+// Responses API input items: easy messages ({role, content}) have no `type`; others
+// (function_call, function_call_output, message, ...) do. Everything else is kept as sent.
+const responsesInputItemSchema = z.looseObject({ type: z.string().optional(), role: z.string().optional() });
+const responsesRequestSchema = z.looseObject({
+  model: z.string(),
+  input: z.union([z.string(), z.array(responsesInputItemSchema)]),
+  instructions: z.string().nullish(),
+  tools: z.array(z.unknown()).optional(),
+  stream: z.boolean().nullish(),
+});
+const responsesTextPartSchema = z.object({ type: z.enum(['input_text', 'output_text', 'text']), text: z.string() });
+
 /** The request body as the client sent it; unknown fields are kept. */
 export type ChatRequestBody = z.infer<typeof chatRequestSchema>;
+/** A POST /v1/responses body as the client sent it; unknown fields (and item fields) are kept. */
+export type ResponsesRequestBody = z.infer<typeof responsesRequestSchema>;
+/** One element of an array `input`, e.g. `{ type: 'function_call_output', call_id, output }`. */
+export type ResponsesInputItem = z.infer<typeof responsesInputItemSchema>;
 export interface RecordedChatRequest {
+  endpoint: 'chat';
   body: ChatRequestBody;
   receivedAt: number;
 }
+export interface RecordedResponsesRequest {
+  endpoint: 'responses';
+  body: ResponsesRequestBody;
+  receivedAt: number;
+}
+export type RecordedRequest = RecordedChatRequest | RecordedResponsesRequest;
 export interface FakeOpenAI {
   baseURL: string;
+  /** Appends steps to the one FIFO script that both endpoints consume, one step per request. */
   enqueue(...steps: ScriptStep[]): void;
+  /** POST /v1/chat/completions requests, in arrival order. */
   requests: RecordedChatRequest[];
+  /** POST /v1/responses requests, in arrival order. */
+  responsesRequests: RecordedResponsesRequest[];
+  /** Resolves once `n` requests have been recorded in total, chat and responses together. */
   waitForRequests(n: number, timeoutMs?: number): Promise<void>;
   reset(): void;
   close(): Promise<void>;
 }
 export interface FakeOpenAIOptions {
+  /** Text of the reply to a chat request when the script is empty; defaults to `echo: <last user message>`. */
   defaultReply?: (body: ChatRequestBody) => string;
+  /** Text of the reply to a responses request when the script is empty; defaults to `echo: <last user input>`. */
+  defaultResponsesReply?: (body: ResponsesRequestBody) => string;
 }
 
 const MODELS = ['gpt-4o-mini', 'gpt-4o', 'fake-model'];
@@ -66,6 +107,35 @@ function splitInto(text: string, parts: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out;
+}
+
+/** Text of a Responses API message content: a string or parts like `{type: 'input_text', text}`. */
+function responsesContentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((p) => responsesTextPartSchema.safeParse(p).data?.text ?? '').join('');
+}
+function inputItemText(item: ResponsesInputItem): string {
+  if (item.type === 'function_call_output') return typeof item.output === 'string' ? item.output : JSON.stringify(item.output);
+  if (item.type === 'function_call') return `${String(item.name)}${String(item.arguments)}`;
+  return responsesContentText(item.content);
+}
+function echoResponsesReply(body: ResponsesRequestBody): string {
+  if (typeof body.input === 'string') return `echo: ${body.input}`;
+  const lastUser = body.input.findLast((item) => item.role === 'user');
+  return `echo: ${lastUser ? responsesContentText(lastUser.content) : ''}`;
+}
+function responsesUsage(body: ResponsesRequestBody, completion: string): ResponseUsage {
+  const input = typeof body.input === 'string' ? body.input : body.input.map(inputItemText).join('\n');
+  const input_tokens = estimateTokens([body.instructions ?? '', input].join('\n'));
+  const output_tokens = estimateTokens(completion);
+  return {
+    input_tokens,
+    output_tokens,
+    total_tokens: input_tokens + output_tokens,
+    input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: 0 },
+  };
 }
 
 function usageFor(body: ChatRequestBody, completion: string) {
@@ -184,9 +254,134 @@ async function answer(step: ScriptStep, body: ChatRequestBody, res: ServerRespon
   res.end('data: [DONE]\n\n');
 }
 
+// The wire never carries `output_text` (the SDK derives it) and the server numbers events itself.
+type WireResponse = Omit<Response, 'output_text'>;
+type Wire<E> = E extends { response: Response }
+  ? Omit<E, 'response' | 'sequence_number'> & { response: WireResponse }
+  : Omit<E, 'sequence_number'>;
+type WireEvent = Wire<ResponseStreamEvent>;
+
+function responseSkeleton(body: ResponsesRequestBody): WireResponse {
+  return {
+    id: `resp_${randomId()}`,
+    object: 'response',
+    created_at: nowSec(),
+    status: 'in_progress',
+    background: false,
+    error: null,
+    incomplete_details: null,
+    instructions: body.instructions ?? null,
+    max_output_tokens: null,
+    model: body.model,
+    output: [],
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    reasoning: { effort: null, summary: null },
+    service_tier: 'default',
+    temperature: 1,
+    text: { format: { type: 'text' }, verbosity: 'medium' },
+    tool_choice: 'auto',
+    tools: (body.tools ?? []) as Response['tools'],
+    top_p: 1,
+    truncation: 'disabled',
+    metadata: {},
+  };
+}
+
+/** Writes one Responses API answer (SSE events or the final response object) for a step. */
+async function answerResponses(
+  step: ScriptStep,
+  body: ResponsesRequestBody,
+  res: ServerResponse,
+  signal: AbortSignal,
+): Promise<void> {
+  if (step.kind === 'hang') return; // never answered; close() destroys the socket
+  if (step.kind === 'error') return sendError(res, step.status, step.message);
+  if (step.kind === 'reply') await sleep(step.firstByteDelayMs ?? 0, signal);
+  if (signal.aborted) return;
+
+  const started = responseSkeleton(body);
+  const messageId = `msg_${randomId()}`;
+  const text = step.kind === 'tool_calls' ? '' : step.chunks.join('');
+  const calls = (step.kind === 'tool_calls' ? step.calls : []).map((c) => ({
+    itemId: `fc_${randomId()}`,
+    callId: c.id ?? `call_${randomId()}`,
+    name: c.name,
+    arguments: c.arguments,
+  }));
+  const callItem = (c: (typeof calls)[number], done: boolean): ResponseFunctionToolCall => ({
+    type: 'function_call',
+    id: c.itemId,
+    call_id: c.callId,
+    name: c.name,
+    arguments: done ? c.arguments : '',
+    status: done ? 'completed' : 'in_progress',
+  });
+  const textPart = (t: string): ResponseOutputText => ({ type: 'output_text', text: t, annotations: [] });
+  const message = (done: boolean): ResponseOutputMessage => ({
+    id: messageId,
+    type: 'message',
+    status: done ? 'completed' : 'in_progress',
+    role: 'assistant',
+    content: done ? [textPart(text)] : [],
+  });
+  const output: ResponseOutputItem[] = step.kind === 'tool_calls' ? calls.map((c) => callItem(c, true)) : [message(true)];
+  const usage = responsesUsage(body, text + calls.map((c) => c.name + c.arguments).join(''));
+  const completed = (): WireResponse => ({ ...started, status: 'completed', completed_at: nowSec(), output, usage });
+
+  if (!body.stream) {
+    if (step.kind === 'break') return void res.socket?.destroy();
+    return sendJson(res, 200, completed());
+  }
+
+  let sequence = 0;
+  const emit = (event: WireEvent): Promise<void> =>
+    new Promise((resolve) => {
+      if (res.destroyed) return resolve();
+      const data = JSON.stringify({ ...event, sequence_number: sequence++ });
+      res.write(`event: ${event.type}\ndata: ${data}\n\n`, () => resolve());
+    });
+
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-request-id': `req_${randomId()}`,
+  });
+  await emit({ type: 'response.created', response: started });
+  await emit({ type: 'response.in_progress', response: started });
+  if (step.kind === 'tool_calls') {
+    for (const [output_index, call] of calls.entries()) {
+      const item_id = call.itemId;
+      await emit({ type: 'response.output_item.added', output_index, item: callItem(call, false) });
+      for (const delta of splitInto(call.arguments, 3)) {
+        await emit({ type: 'response.function_call_arguments.delta', item_id, output_index, delta });
+      }
+      const { name, arguments: args } = call;
+      await emit({ type: 'response.function_call_arguments.done', item_id, output_index, name, arguments: args });
+      await emit({ type: 'response.output_item.done', output_index, item: callItem(call, true) });
+    }
+  } else {
+    const at = { item_id: messageId, output_index: 0, content_index: 0 };
+    await emit({ type: 'response.output_item.added', output_index: 0, item: message(false) });
+    await emit({ type: 'response.content_part.added', ...at, part: textPart('') });
+    for (const [i, delta] of step.chunks.entries()) {
+      if (i > 0 && step.kind === 'reply') await sleep(step.chunkDelayMs ?? 0, signal);
+      if (signal.aborted) return;
+      await emit({ type: 'response.output_text.delta', ...at, delta, logprobs: [] });
+    }
+    if (step.kind === 'break') return void res.socket?.destroy(); // deltas flushed; cut before completion
+    await emit({ type: 'response.output_text.done', ...at, text, logprobs: [] });
+    await emit({ type: 'response.content_part.done', ...at, part: textPart(text) });
+    await emit({ type: 'response.output_item.done', output_index: 0, item: message(true) });
+  }
+  await emit({ type: 'response.completed', response: completed() });
+  res.end();
+}
+
 export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const script: ScriptStep[] = [];
   const requests: RecordedChatRequest[] = [];
+  const responsesRequests: RecordedResponsesRequest[] = [];
   const closing = new AbortController();
 
   const defaultStep = (body: ChatRequestBody): ScriptStep => ({
@@ -203,7 +398,8 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       const data = MODELS.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'system' }));
       return sendJson(res, 200, { object: 'list', data });
     }
-    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+    const isChat = path === '/v1/chat/completions';
+    if (req.method !== 'POST' || (!isChat && path !== '/v1/responses')) {
       return sendError(res, 404, `Invalid URL (${req.method ?? 'GET'} ${path})`, 'unknown_url');
     }
     let json: unknown;
@@ -212,14 +408,27 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     } catch {
       return sendError(res, 400, 'We could not parse the JSON body of your request.');
     }
-    const parsed = chatRequestSchema.safeParse(json);
-    if (!parsed.success) return sendError(res, 400, `Invalid request: ${parsed.error.issues[0]?.message ?? 'bad body'}`);
-    requests.push({ body: parsed.data, receivedAt: Date.now() });
-
+    const invalid = (error: z.ZodError): void =>
+      sendError(res, 400, `Invalid request: ${error.issues[0]?.message ?? 'bad body'}`);
     const gone = new AbortController();
     res.on('close', () => gone.abort());
-    const step = script.shift() ?? defaultStep(parsed.data);
-    await answer(step, parsed.data, res, AbortSignal.any([gone.signal, closing.signal]));
+    const signal = AbortSignal.any([gone.signal, closing.signal]);
+
+    if (isChat) {
+      const parsed = chatRequestSchema.safeParse(json);
+      if (!parsed.success) return invalid(parsed.error);
+      requests.push({ endpoint: 'chat', body: parsed.data, receivedAt: Date.now() });
+      const step = script.shift() ?? defaultStep(parsed.data);
+      return answer(step, parsed.data, res, signal);
+    }
+    const parsed = responsesRequestSchema.safeParse(json);
+    if (!parsed.success) return invalid(parsed.error);
+    responsesRequests.push({ endpoint: 'responses', body: parsed.data, receivedAt: Date.now() });
+    const step = script.shift() ?? {
+      kind: 'reply',
+      chunks: splitWords((opts.defaultResponsesReply ?? echoResponsesReply)(parsed.data)),
+    };
+    return answerResponses(step, parsed.data, res, signal);
   }
 
   const server = createServer((req, res) => {
@@ -236,16 +445,22 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     baseURL: `http://127.0.0.1:${port}/v1`,
     enqueue: (...steps) => void script.push(...steps),
     requests,
+    responsesRequests,
     async waitForRequests(n, timeoutMs = 2000) {
       const deadline = Date.now() + timeoutMs;
-      while (requests.length < n) {
-        if (Date.now() > deadline) throw new Error(`fakeOpenAI: expected ${n} requests, got ${requests.length}`);
+      const count = (): number => requests.length + responsesRequests.length;
+      while (count() < n) {
+        if (Date.now() > deadline) {
+          const got = `${requests.length} chat + ${responsesRequests.length} responses`;
+          throw new Error(`fakeOpenAI: expected ${n} requests, got ${count()} (${got})`);
+        }
         await new Promise((r) => setTimeout(r, 5));
       }
     },
     reset() {
       script.length = 0;
-      requests.length = 0; // in place: callers may hold the array
+      requests.length = 0; // in place: callers may hold the arrays
+      responsesRequests.length = 0;
     },
     close() {
       closed ??= new Promise<void>((resolve, reject) => {

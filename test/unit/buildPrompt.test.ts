@@ -38,8 +38,20 @@ describe('buildPrompt', () => {
     const { messages } = buildPrompt(input([message('human', 'hi')]));
     expect(messages[0]?.role).toBe('system');
     expect(messages[0]?.content).toContain('You are Rainbow, a warm companion.');
-    expect(messages[0]?.content).toContain('2024-05-01T10:00:00.000Z');
+    expect(messages[0]?.content).toContain('Current time: 2024-05-01 10:00 (UTC)');
     expect(messages.filter((m) => m.role === 'system')).toHaveLength(1);
+  });
+
+  it('shows the current time in the display timezone', () => {
+    const { messages } = buildPrompt(input([message('human', 'hi')], { timezone: 'Asia/Shanghai' }));
+    expect(messages[0]?.content).toContain('Current time: 2024-05-01 18:00 (Asia/Shanghai)');
+  });
+
+  it('ends with a one-off instruction when given one, after the history', () => {
+    const built = buildPrompt(input([message('human', 'hi')], { instruction: 'Check in briefly.' }));
+    expect(built.messages.at(-1)).toEqual({ role: 'system', content: 'Check in briefly.' });
+    expect(built.messages.at(-2)).toEqual({ role: 'user', content: 'hi' });
+    expect(built.parts.instruction).toBe('Check in briefly.'.length);
   });
 
   it('adds the evolved persona after the base persona', () => {
@@ -83,7 +95,7 @@ describe('buildPrompt', () => {
     const built = buildPrompt(
       input([message('human', 'abc'), message('ai', 'failure text', 'error'), message('ai', 'hello', 'complete')]),
     );
-    expect(built.parts).toEqual({ system: systemText(built).length, recentMessages: 3 + 5 });
+    expect(built.parts).toEqual({ system: systemText(built).length, recentMessages: 3 + 5, instruction: 0 });
   });
 
   it('has a stable hash for equal input', () => {

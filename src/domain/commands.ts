@@ -1,0 +1,13 @@
+// Chat commands (`/stop`, `/stop@MyBot args`). Pure parsing; what a command does lives in ingest.
+export interface Command {
+  name: string;
+  args: string;
+}
+
+export function parseCommand(text: string | undefined, botUsername?: string): Command | null {
+  const m = /^\/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]{3,64}))?(?:\s+([\s\S]*))?$/.exec((text ?? '').trim());
+  if (!m?.[1]) return null;
+  // `/cmd@OtherBot` in a group is addressed to another bot.
+  if (m[2] && botUsername && m[2].toLowerCase() !== botUsername.toLowerCase()) return null;
+  return { name: m[1].toLowerCase(), args: (m[3] ?? '').trim() };
+}

@@ -1,0 +1,63 @@
+// Chat Completions, streaming, with tool calls accumulated from their deltas.
+import type OpenAI from 'openai';
+import type { ChatCompletionTool } from 'openai/resources/chat/completions';
+import { GatewayError } from '../errors.js';
+import { LlmFailure, toLlmFailure, type CompletionRequest, type CompletionResult, type LlmClient, type ToolCall, type Usage } from './types.js';
+import { describeApiError } from './describeError.js';
+
+export class ChatCompletionsClient implements LlmClient {
+  readonly api = 'chat' as const;
+  constructor(private readonly client: OpenAI) {}
+
+  async complete(req: CompletionRequest): Promise<CompletionResult> {
+    const started = performance.now();
+    let text = '';
+    let ttftMs: number | undefined;
+    let finishReason: string | null = null;
+    let usage: Usage | undefined;
+    const calls = new Map<number, ToolCall>();
+    const tools: ChatCompletionTool[] | undefined = req.tools?.length
+      ? req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }))
+      : undefined;
+    try {
+      const stream = await this.client.chat.completions.create(
+        { model: req.model, messages: req.messages, stream: true, stream_options: { include_usage: true }, ...(tools ? { tools } : {}) },
+        { signal: req.signal, maxRetries: 0 },
+      );
+      for await (const chunk of stream) {
+        if (chunk.usage) {
+          usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens, totalTokens: chunk.usage.total_tokens };
+        }
+        const choice = chunk.choices[0];
+        if (!choice) continue;
+        if (choice.finish_reason) finishReason = choice.finish_reason;
+        for (const d of choice.delta?.tool_calls ?? []) {
+          ttftMs ??= performance.now() - started;
+          const call = calls.get(d.index) ?? { id: '', name: '', arguments: '' };
+          if (d.id) call.id = d.id;
+          if (d.function?.name) call.name += d.function.name;
+          if (d.function?.arguments) call.arguments += d.function.arguments;
+          calls.set(d.index, call);
+        }
+        const delta = choice.delta?.content;
+        if (delta) {
+          ttftMs ??= performance.now() - started;
+          text += delta;
+          req.onDelta(delta);
+        }
+      }
+    } catch (err) {
+      throw toLlmFailure(err, req.signal, { text, ttftMs, durationMs: performance.now() - started }, describeApiError);
+    }
+    if (req.signal.aborted) {
+      // Some servers end the stream cleanly when the client aborts; still an abort.
+      throw toLlmFailure(new Error('aborted'), req.signal, { text, ttftMs, durationMs: performance.now() - started }, describeApiError);
+    }
+    const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([i, c]) => ({ ...c, id: c.id || `call_${i}` }));
+    if (finishReason === null && toolCalls.length === 0 && text.length > 0) {
+      // The stream ended without a finish reason: the connection broke mid-reply.
+      throw new LlmFailure(new GatewayError('LLM_SERVICE_ERROR', 'the LLM stream ended before the reply was finished'), { text, ttftMs, durationMs: performance.now() - started });
+    }
+    return { text, toolCalls, finishReason, usage, ttftMs, durationMs: performance.now() - started };
+  }
+}

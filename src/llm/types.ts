@@ -1,0 +1,76 @@
+// The LLM port. The conversation is kept in Chat Completions message shape (the common
+// denominator of OpenAI-compatible servers); the Responses client converts it.
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { GatewayError } from '../errors.js';
+
+export type LlmMessage = ChatCompletionMessageParam;
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Raw JSON text as the model produced it (may be malformed). */
+  arguments: string;
+}
+
+export interface CompletionRequest {
+  model: string;
+  messages: LlmMessage[];
+  tools?: ToolSpec[];
+  /** Aborted on timeout or user interrupt; the reason is kept on the failure. */
+  signal: AbortSignal;
+  onDelta(delta: string): void;
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface CompletionResult {
+  text: string;
+  toolCalls: ToolCall[];
+  finishReason: string | null;
+  usage?: Usage;
+  /** Milliseconds from request to the first streamed token; undefined when none came. */
+  ttftMs?: number;
+  durationMs: number;
+}
+
+export interface LlmClient {
+  readonly api: 'chat' | 'responses';
+  complete(req: CompletionRequest): Promise<CompletionResult>;
+}
+
+export type AbortReason = 'timeout' | 'interrupted';
+
+/** A failed call, with whatever text had streamed before it failed. */
+export class LlmFailure extends Error {
+  constructor(
+    readonly error: GatewayError,
+    readonly partial: { text: string; ttftMs?: number; durationMs: number },
+    /** Set when we stopped the call ourselves rather than the service failing. */
+    readonly aborted?: AbortReason,
+  ) {
+    super(error.message);
+    this.name = 'LlmFailure';
+  }
+}
+
+/** Maps an exception from a streaming call to an LlmFailure with our codes. */
+export function toLlmFailure(err: unknown, signal: AbortSignal, partial: LlmFailure['partial'], describe: (e: unknown) => string): LlmFailure {
+  if (err instanceof LlmFailure) return err;
+  if (signal.aborted) {
+    const reason: AbortReason = signal.reason === 'interrupted' ? 'interrupted' : 'timeout';
+    const code = reason === 'interrupted' ? 'GENERATION_ABORTED' : 'GENERATION_TIMEOUT';
+    return new LlmFailure(new GatewayError(code, reason === 'interrupted' ? 'stopped by the user' : 'the reply took too long', { cause: err }), partial, reason);
+  }
+  return new LlmFailure(new GatewayError('LLM_SERVICE_ERROR', `LLM call failed (${describe(err)})`, { cause: err }), partial);
+}

@@ -1,0 +1,105 @@
+// The bounded tool loop (SPEC §6): call the model; if it asks for tools, run them in parallel,
+// hand back their results (errors included) and call again — at most `maxRounds` times, then
+// once more without tools so the model must answer in words.
+import type { LlmClient, LlmMessage, ToolCall } from '../llm/types.js';
+import type { ToolContext, ToolRegistry } from '../tools/registry.js';
+import type { TurnTrace } from '../trace/turnTrace.js';
+
+export interface ToolLoopInput {
+  llm: LlmClient;
+  model: string;
+  messages: LlmMessage[];
+  registry: ToolRegistry;
+  toolContext: Omit<ToolContext, 'signal'>;
+  maxRounds: number;
+  signal: AbortSignal;
+  onDelta(delta: string): void;
+  trace: TurnTrace;
+  /** Id of the context_built event: every LLM call references its prompt. */
+  contextEventId: string;
+}
+
+export interface ToolLoopResult {
+  /** Everything the model said, across rounds, as the user saw it stream. */
+  text: string;
+  llmCalls: number;
+  toolCalls: number;
+}
+
+export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
+  const messages = [...o.messages];
+  const appended: LlmMessage[] = [];
+  let text = '';
+  let toolCalls = 0;
+  for (let round = 1; ; round++) {
+    const toolsAllowed = round <= o.maxRounds && o.registry.size > 0;
+    let result;
+    try {
+      result = await o.llm.complete({
+        model: o.model,
+        messages,
+        ...(toolsAllowed ? { tools: o.registry.specs() } : {}),
+        signal: o.signal,
+        onDelta: (d) => {
+          text += d;
+          o.onDelta(d);
+        },
+      });
+    } catch (err) {
+      await o.trace.record('llm_call', llmCallData(o, round, appended, { error: err instanceof Error ? err.message : String(err), partial: text }));
+      throw err;
+    }
+    await o.trace.record(
+      'llm_call',
+      llmCallData(o, round, appended, {
+        output: result.text,
+        toolCalls: result.toolCalls,
+        finishReason: result.finishReason,
+        usage: result.usage ?? null,
+        ttftMs: result.ttftMs ?? null,
+        durationMs: result.durationMs,
+        error: null,
+      }),
+    );
+    if (result.toolCalls.length === 0 || !toolsAllowed) return { text, llmCalls: round, toolCalls };
+
+    const assistant: LlmMessage = {
+      role: 'assistant',
+      content: result.text || null,
+      tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+    };
+    const outcomes = await Promise.all(result.toolCalls.map((call) => runOne(o, round, call)));
+    const results: LlmMessage[] = outcomes.map(({ call, content }) => ({ role: 'tool', tool_call_id: call.id, content }));
+    toolCalls += outcomes.length;
+    messages.push(assistant, ...results);
+    appended.push(assistant, ...results);
+    if (o.signal.aborted) return { text, llmCalls: round, toolCalls };
+  }
+}
+
+async function runOne(o: ToolLoopInput, round: number, call: ToolCall): Promise<{ call: ToolCall; content: string }> {
+  const outcome = await o.registry.execute(call, { ...o.toolContext, signal: o.signal });
+  await o.trace.record('tool_call', {
+    round,
+    callId: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    ok: outcome.ok,
+    result: outcome.ok ? outcome.result : null,
+    error: outcome.ok ? null : outcome.error,
+    durationMs: outcome.durationMs,
+  });
+  const content = JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error });
+  return { call, content };
+}
+
+function llmCallData(o: ToolLoopInput, round: number, appended: LlmMessage[], rest: Record<string, unknown>): Record<string, unknown> {
+  return {
+    api: o.llm.api,
+    model: o.model,
+    round,
+    // The prompt is the context build plus what the tool rounds appended to it.
+    promptRef: { contextEventId: o.contextEventId, appended: [...appended] },
+    ...rest,
+  };
+}

@@ -1,0 +1,28 @@
+// BR-006: deleting a dialogue deletes everything under it.
+//
+// No transactions (FerretDB 1.24): the children go first (events, messages, archived messages,
+// turns, sessions) and the dialogue document last, so a crash halfway leaves the dialogue
+// visible and calling this again finishes the job. Every delete is filtered on this exact
+// dialogueId, so nothing of another dialogue is touched. Callers should hold the dialogue's
+// lease (or otherwise stop its ingest/replies/archiving) while it runs, or a concurrent write
+// may leave a stray child behind.
+import type { Collections } from './collections.js';
+
+export interface DialogueDeletion {
+  /** Whether this call removed the dialogue document (false: unknown or already deleted). */
+  found: boolean;
+  /** Documents removed per collection; leftovers of an interrupted earlier call count here too. */
+  deleted: { messages: number; archivedMessages: number; turns: number; sessions: number; events: number };
+}
+
+export async function deleteDialogue(c: Collections, dialogueId: string): Promise<DialogueDeletion> {
+  // An empty or missing id would turn `{ dialogueId }` into a filter matching other dialogues.
+  if (typeof dialogueId !== 'string' || dialogueId.length === 0) throw new TypeError('dialogueId must be a non-empty string');
+  const events = (await c.events.deleteMany({ dialogueId })).deletedCount;
+  const messages = (await c.messages.deleteMany({ dialogueId })).deletedCount;
+  const archivedMessages = (await c.archivedMessages.deleteMany({ dialogueId })).deletedCount;
+  const turns = (await c.turns.deleteMany({ dialogueId })).deletedCount;
+  const sessions = (await c.sessions.deleteMany({ dialogueId })).deletedCount;
+  const found = (await c.dialogues.deleteOne({ _id: dialogueId })).deletedCount === 1;
+  return { found, deleted: { messages, archivedMessages, turns, sessions, events } };
+}
