@@ -47,6 +47,13 @@ export class ReplyStreamer {
     return [...this.ids];
   }
 
+  /** Waits for pushes in flight and cancels a scheduled one, so the caller can write the final state alone. */
+  async drain(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.pending;
+  }
+
   /** Stores and shows the final text (which may differ from the streamed one, e.g. a notice). */
   async finish(finalText: string): Promise<void> {
     this.text = finalText;

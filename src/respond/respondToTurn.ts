@@ -149,6 +149,7 @@ export async function produceAiMessage(
     endActive();
   }
 
+  await streamer.drain();
   await store.messages.finishReply(reply._id, { state: outcome.state, content: outcome.stored, ...(outcome.error ? { error: outcome.error } : {}) }, new Date());
   let deliveryError: Error | undefined;
   try {

@@ -6,6 +6,7 @@ import { startApp, type RunningApp, type ProcessRole } from '../../src/app.js';
 import type { Env } from '../../src/config/env.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../doubles/fakeOpenAI.js';
 import { startFakeTelegram, type FakeTelegram } from '../doubles/fakeTelegram.js';
+import { startFakeWeather, type FakeWeather } from '../doubles/fakeWeather.js';
 import { TEST_OPS_TOKEN, testEnv } from './testEnv.js';
 
 export interface Harness {
@@ -13,6 +14,7 @@ export interface Harness {
   app: RunningApp;
   tg: FakeTelegram;
   llm: FakeOpenAI;
+  weather: FakeWeather;
   gql<T = unknown>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<{ status: number; body: GqlBody<T> }>;
   stop(): Promise<void>;
 }
@@ -25,7 +27,14 @@ export interface GqlBody<T> {
 export async function startHarness(overrides: Record<string, string> = {}, roles: ProcessRole[] = ['gateway', 'worker', 'api']): Promise<Harness> {
   const tg = await startFakeTelegram();
   const llm = await startFakeOpenAI();
-  const env = testEnv({ TELEGRAM_API_ROOT: tg.apiRoot, OPENAI_BASE_URL: llm.baseURL, ...overrides });
+  const weather = await startFakeWeather();
+  const env = testEnv({
+    TELEGRAM_API_ROOT: tg.apiRoot,
+    OPENAI_BASE_URL: llm.baseURL,
+    WEATHER_GEOCODING_URL: weather.url,
+    WEATHER_FORECAST_URL: weather.url,
+    ...overrides,
+  });
   const log = createLogger(env.LOG_LEVEL);
   const app = await startApp(env, { roles: new Set(roles), log, mongoUri: env.MONGODB_URI!, redisUrl: env.REDIS_URL });
   return {
@@ -33,6 +42,7 @@ export async function startHarness(overrides: Record<string, string> = {}, roles
     app,
     tg,
     llm,
+    weather,
     async gql<T>(query: string, variables: Record<string, unknown> = {}, token: string | null = TEST_OPS_TOKEN) {
       const res = await fetch(`${app.apiUrl}/graphql`, {
         method: 'POST',
@@ -48,6 +58,7 @@ export async function startHarness(overrides: Record<string, string> = {}, roles
       await client.close();
       await tg.close();
       await llm.close();
+      await weather.close();
     },
   };
 }
