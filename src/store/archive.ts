@@ -14,10 +14,17 @@
 // Callers should not run this concurrently with deleteDialogue for the same dialogue.
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { Collections } from './collections.js';
-import type { ArchivedMessage, Message } from '../domain/model.js';
+import type { ArchivedMessage } from '../domain/model.js';
 import { MAX_LIVE_MESSAGES, sessionsToArchive, type SessionLoad } from '../domain/archiveRules.js';
 
+/** Messages read, copied and deleted per pass. */
 const BATCH = 500;
+/**
+ * Statements per copy bulkWrite. FerretDB 1.24 (SQLite) leaks a pooled connection for every
+ * single-document update that matches within one `update` command and the pool holds 100, so a
+ * command with ≥ 100 replacements of existing documents hangs forever. Stay well below that.
+ */
+const COPY_CHUNK = 50;
 /** Passes in a row that moved nothing (every read message changed before its delete). */
 const MAX_STALLED_PASSES = 3;
 
@@ -85,21 +92,21 @@ async function archiveSession(c: Collections, dialogueId: string, sessionId: str
     const batch = await c.messages.find({ dialogueId, sessionId }).sort({ createdAt: 1, _id: 1 }).limit(BATCH).toArray();
     if (batch.length === 0) break;
     // 1. Copy: idempotent, a re-run overwrites the same archived document.
-    const copies: AnyBulkWriteOperation<ArchivedMessage>[] = batch.map((m) => ({
-      replaceOne: { filter: { _id: m._id }, replacement: { ...m, archivedAt: now }, upsert: true },
-    }));
-    let t = Date.now();
-    await c.archivedMessages.bulkWrite(copies, { ordered: false });
-    console.log('copy', batch.length, Date.now() - t); t = Date.now();
-    // 2. Delete what was copied. A message updated in between keeps its live version and is
-    //    copied again on the next pass (its archived copy is replaced), so no edit is lost.
-    const deletes: AnyBulkWriteOperation<Message>[] = batch.map((m) => ({
-      deleteOne: { filter: { _id: m._id, updatedAt: m.updatedAt } },
-    }));
-    const r = await c.messages.bulkWrite(deletes, { ordered: false });
-    moved += r.deletedCount;
-    console.log('delete', r.deletedCount, Date.now() - t);
-    stalled = r.deletedCount === 0 ? stalled + 1 : 0;
+    for (let i = 0; i < batch.length; i += COPY_CHUNK) {
+      const copies: AnyBulkWriteOperation<ArchivedMessage>[] = batch.slice(i, i + COPY_CHUNK).map((m) => ({
+        replaceOne: { filter: { _id: m._id }, replacement: { ...m, archivedAt: now }, upsert: true },
+      }));
+      await c.archivedMessages.bulkWrite(copies, { ordered: false });
+    }
+    // 2. Delete what was copied, in one statement. A message updated in between keeps its live
+    //    version and is copied again on the next pass (replacing its archived copy): no edit is lost.
+    const { deletedCount } = await c.messages.deleteMany({
+      dialogueId,
+      sessionId,
+      $or: batch.map((m) => ({ _id: m._id, updatedAt: m.updatedAt })),
+    });
+    moved += deletedCount;
+    stalled = deletedCount === 0 ? stalled + 1 : 0;
     if (stalled >= MAX_STALLED_PASSES) {
       throw new Error(`archiving session ${sessionId}: its messages keep changing; not marked archived, re-run later`);
     }

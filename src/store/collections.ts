@@ -64,13 +64,26 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   agents: [{ key: { isDefault: 1 }, name: 'default' }],
 };
 
+/**
+ * Creates the indexes a collection lacks. Only missing ones are sent: FerretDB 1.24 panics on a
+ * createIndexes that repeats an existing compound index, and it saves a round trip on MongoDB.
+ */
 export async function ensureIndexes(c: Collections): Promise<void> {
   await Promise.all(
     (Object.keys(INDEXES) as Array<keyof Collections>).map(async (name) => {
-      const specs = INDEXES[name];
-      if (specs.length > 0) await c[name].createIndexes(specs);
+      const listed = await c[name].listIndexes().toArray().catch((err: unknown) => {
+        if (isNamespaceNotFound(err)) return []; // a new collection: createIndexes makes it
+        throw err;
+      });
+      const existing = new Set(listed.map((i: { name?: string }) => i.name));
+      const missing = INDEXES[name].filter((spec) => !existing.has(spec.name));
+      if (missing.length > 0) await c[name].createIndexes(missing);
     }),
   );
+}
+
+function isNamespaceNotFound(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'code' in err && err.code === 26;
 }
 
 /** MongoDB's duplicate-key error, the signal of an idempotent write that already happened. */

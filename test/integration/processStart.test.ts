@@ -1,25 +1,14 @@
 // The process entrypoint as an operator runs it: bad config stops it with one clear line;
 // good config brings up /healthz and /readyz; SIGTERM shuts it down cleanly.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../src/localServices/reachability.js';
 import { eventually } from '../support/testEnv.js';
-
-function runMain(env: Record<string, string>, args: string[] = []) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
-  return { child, exited, stderr: () => stderr };
-}
+import { runMain } from '../support/childProcess.js';
 
 describe('npm start', () => {
   it('stops with one line naming a malformed variable, without echoing its value', async () => {
-    const run = runMain({ TELEGRAM_BOT_TOKEN: 'not-a-token-secret-value', PORT: 'eighty' });
+    const run = runMain({ LOG_LEVEL: 'warn', TELEGRAM_BOT_TOKEN: 'not-a-token-secret-value', PORT: 'eighty' });
     expect(await run.exited).toBe(1);
     const lines = run.stderr().trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -29,7 +18,7 @@ describe('npm start', () => {
   });
 
   it('rejects an unknown --role', async () => {
-    const run = runMain({}, ['--role', 'janitor']);
+    const run = runMain({ LOG_LEVEL: 'warn' }, ['--role', 'janitor']);
     expect(await run.exited).toBe(1);
     expect(run.stderr()).toContain('--role');
   });
@@ -37,6 +26,7 @@ describe('npm start', () => {
   it('serves /healthz and /readyz, runs with adapters disabled when tokens are absent, and exits on SIGTERM', async () => {
     const port = await freePort();
     const run = runMain({
+      LOG_LEVEL: 'warn',
       MONGODB_URI: inject('mongoUri'),
       MONGODB_DB: `test_start_${randomBytes(3).toString('hex')}`,
       REDIS_URL: inject('redisUrl'),
@@ -51,7 +41,7 @@ describe('npm start', () => {
       expect(ready.checks).toEqual({ mongodb: true, redis: true });
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     } finally {
-      run.child.kill('SIGTERM');
+      run.process.kill('SIGTERM');
     }
     expect(await run.exited).toBe(0);
   });

@@ -7,8 +7,13 @@ export const TEST_OPS_TOKEN = 'test-admin-token-0123456789abcdef';
 export const TEST_BOT_TOKEN = '123456789:TEST-bot-token_abcdefghijklmnopqrstuv';
 
 export function testEnv(overrides: Record<string, string> = {}): Env {
+  return loadEnv(rawTestEnv(overrides));
+}
+
+/** The environment variables behind testEnv, e.g. for a child process running src/main.ts. */
+export function rawTestEnv(overrides: Record<string, string> = {}): Record<string, string> {
   const id = randomBytes(4).toString('hex');
-  return loadEnv({
+  return {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '0',
@@ -22,7 +27,7 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     DEFAULT_LOCALE: 'en',
     STREAM_EDIT_INTERVAL_MS: '50',
     ...overrides,
-  });
+  };
 }
 
 /** Polls until `check` returns a value other than undefined/false, or fails after timeoutMs. */
