@@ -15,6 +15,14 @@ async function finishedReply(h: Harness, n = 1): Promise<Message[]> {
   }, 15_000, `${n} finished AI message(s)`);
 }
 
+/** The platform shows the final text just before the turn is closed in the store. */
+async function closedTurn(h: Harness, turnId: string) {
+  return eventually(async () => {
+    const t = await h.app.store.turns.get(turnId);
+    return t && t.status !== 'pending' ? t : undefined;
+  }, 5_000, 'turn closed');
+}
+
 describe('reply outcomes', () => {
   let h: Harness;
   afterEach(async () => {
@@ -30,7 +38,7 @@ describe('reply outcomes', () => {
     expect(reply!.delivery?.error?.code).toBe('LLM_SERVICE_ERROR');
     expect(reply!.content).toBe('The first half of an answer');
     await h.tg.waitFor(() => h.tg.sentText(CHAT).some((t) => t.startsWith('The first half of an answer') && t.includes('AI service had an error')), 5_000);
-    const turn = await h.app.store.turns.get(reply!.turnId!);
+    const turn = await closedTurn(h, reply!.turnId!);
     expect(turn).toMatchObject({ status: 'responded', outcome: 'error' });
     const llmCall = (await h.app.store.events.ofTurn(turn!._id)).find((e) => e.kind === 'llm_call');
     expect(llmCall?.data.error).toMatch(/LLM/);
@@ -44,7 +52,7 @@ describe('reply outcomes', () => {
     expect(reply!.delivery).toMatchObject({ state: 'timeout', error: { code: 'GENERATION_TIMEOUT' } });
     expect(reply!.content).toBe('');
     await h.tg.waitFor(() => h.tg.sentText(CHAT).some((t) => /took too long/.test(t)), 5_000);
-    expect(await h.app.store.turns.get(reply!.turnId!)).toMatchObject({ status: 'responded', outcome: 'timeout' });
+    expect(await closedTurn(h, reply!.turnId!)).toMatchObject({ status: 'responded', outcome: 'timeout' });
   });
 
   it('stores "(no reply)" flagged empty when the model says nothing', async () => {
@@ -67,7 +75,7 @@ describe('reply outcomes', () => {
     expect(reply!.delivery?.state).toBe('interrupted');
     expect(reply!.content.startsWith('Once upon a time')).toBe(true);
     expect(reply!.content).not.toContain('ended.');
-    expect(await h.app.store.turns.get(reply!.turnId!)).toMatchObject({ status: 'responded', outcome: 'interrupted' });
+    expect(await closedTurn(h, reply!.turnId!)).toMatchObject({ status: 'responded', outcome: 'interrupted' });
     await h.tg.waitFor(() => h.tg.sentText(CHAT).some((t) => t === `${reply!.content} (stopped)`), 5_000);
     // The command is on record but opened no turn and reached no model.
     const command = await h.app.store.c.messages.findOne({ contentType: 'command' });
