@@ -40,7 +40,7 @@ describe('reply outcomes', () => {
     await h.tg.waitFor(() => h.tg.sentText(CHAT).some((t) => t.startsWith('The first half of an answer') && t.includes('AI service had an error')), 5_000);
     const turn = await closedTurn(h, reply!.turnId!);
     expect(turn).toMatchObject({ status: 'responded', outcome: 'error' });
-    const llmCall = (await h.app.store.events.ofTurn(turn!._id)).find((e) => e.kind === 'llm_call');
+    const llmCall = (await h.app.store.events.ofTurn(turn._id)).find((e) => e.kind === 'llm_call');
     expect(llmCall?.data.error).toMatch(/LLM/);
   });
 
