@@ -5,5 +5,6 @@ import './types/message.js';
 import './types/turn.js';
 import './types/session.js';
 import './types/dialogue.js';
+import './types/trace.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

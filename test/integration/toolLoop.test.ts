@@ -46,6 +46,19 @@ describe.each(['chat', 'responses'] as const)('tool loop over the %s API', (api)
     expect(call2!.data).toMatchObject({ api, round: 2, output: reply!.content, error: null });
     expect((call2!.data.promptRef as { contextEventId: string }).contextEventId).toBe(ctx!._id);
 
+    // The DialogueTurn view of seed 000, rebuilt from the store, over the API.
+    const trace = await h.gql<{ turnTrace: { input: Array<{ content: string }>; llmCalls: Array<{ data: { round: number } }>; toolCalls: Array<{ data: { name: string; ok: boolean } }>; systemActions: Array<{ kind: string }>; response: Array<{ content: string; senderRole: string }> } }>(
+      `query ($id: ID!) { turnTrace(turnId: $id) { input { content } llmCalls { data } toolCalls { data } systemActions { kind } response { content senderRole } } }`,
+      { id: turn._id },
+    );
+    expect(trace.body.errors).toBeUndefined();
+    const view = trace.body.data!.turnTrace;
+    expect(view.input.map((m) => m.content)).toEqual(['What is the weather in Paris?']);
+    expect(view.llmCalls.map((c) => c.data.round)).toEqual([1, 2]);
+    expect(view.toolCalls.map((c) => [c.data.name, c.data.ok])).toEqual([['get_weather', true]]);
+    expect(view.systemActions.map((e) => e.kind)).toEqual(['context_built', 'llm_call', 'tool_call', 'llm_call', 'delivery']);
+    expect(view.response).toEqual([{ content: reply!.content, senderRole: 'ai' }]);
+
     // The second call carried the tool's result back to the model.
     if (api === 'chat') {
       const second = h.llm.requests[1]!.body.messages;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideSession } from '../../src/domain/sessionRules.js';
+import { decideSession, sessionIdleCheckAt } from '../../src/domain/sessionRules.js';
 import type { Session } from '../../src/domain/model.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -42,5 +42,25 @@ describe('decideSession', () => {
   it('uses the gap it is given, not a fixed hour', () => {
     expect(decideSession(session('open'), after(HOUR), HOUR - 1).action).toBe('rollover');
     expect(decideSession(session('open'), after(2 * HOUR), 2 * HOUR).action).toBe('continue');
+  });
+});
+
+describe('sessionIdleCheckAt', () => {
+  it('is the last activity + the gap + 1 ms', () => {
+    expect(sessionIdleCheckAt(lastActivityAt, HOUR).toISOString()).toBe('2024-05-01T11:00:00.001Z');
+    expect(sessionIdleCheckAt(lastActivityAt, 5_000).getTime()).toBe(lastActivityAt.getTime() + 5_001);
+  });
+
+  it('is the first instant decideSession rolls the session over; 1 ms earlier it continues', () => {
+    const checkAt = sessionIdleCheckAt(lastActivityAt, HOUR);
+    expect(decideSession(session('open'), checkAt, HOUR)).toEqual({ action: 'rollover', closeSessionId: 'sess-1', closedAt: lastActivityAt });
+    expect(decideSession(session('open'), new Date(checkAt.getTime() - 1), HOUR)).toEqual({ action: 'continue', sessionId: 'sess-1' });
+  });
+
+  it('agrees with decideSession for a non-default gap', () => {
+    const gap = 90_000;
+    const checkAt = sessionIdleCheckAt(lastActivityAt, gap);
+    expect(decideSession(session('open'), checkAt, gap).action).toBe('rollover');
+    expect(decideSession(session('open'), new Date(checkAt.getTime() - 1), gap).action).toBe('continue');
   });
 });

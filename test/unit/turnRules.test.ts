@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isExpired, newTurn, placeInitiatorMessage, respondedFields } from '../../src/domain/turnRules.js';
+import { expiryCheckAt, isExpired, newTurn, placeInitiatorMessage, respondedFields } from '../../src/domain/turnRules.js';
 import type { Turn } from '../../src/domain/model.js';
 
 const THREE_HOURS = 3 * 60 * 60 * 1000;
@@ -49,6 +49,36 @@ describe('placeInitiatorMessage', () => {
   it('folds a message that arrives while the reply is being generated into the next turn', () => {
     const replying = turn({ replyStartedAt: new Date(startedAt.getTime() + 1000) });
     expect(placeInitiatorMessage(replying, human)).toEqual({ action: 'open' });
+  });
+});
+
+describe('placeInitiatorMessage for a turn the AI initiated', () => {
+  // The AI spoke first (e.g. a check-in) and waits for h-1 to answer.
+  const aiTurn = (overrides: Partial<Turn> = {}) =>
+    turn({ _id: 't-ai', initiatorRole: 'ai', initiatorId: 'a-1', responderRole: 'human', responderId: 'h-1', ...overrides });
+
+  it('answers the pending AI turn when its expected human responder writes, and opens a turn of its own', () => {
+    expect(placeInitiatorMessage(aiTurn(), human)).toEqual({ action: 'open', respondsTo: 't-ai' });
+  });
+
+  it('does not answer the AI turn for a different human', () => {
+    const placement = placeInitiatorMessage(aiTurn(), { role: 'human', id: 'h-2' });
+    expect(placement).toEqual({ action: 'open' });
+    expect(placement).not.toHaveProperty('respondsTo');
+  });
+
+  it('does not answer it for the right id under another role', () => {
+    expect(placeInitiatorMessage(aiTurn(), { role: 'ai', id: 'h-1' })).toEqual({ action: 'open' });
+  });
+
+  it.each(['responded', 'unresponded'] as const)('just opens a turn (no respondsTo) when the AI turn is already %s', (status) => {
+    const placement = placeInitiatorMessage(aiTurn({ status }), human);
+    expect(placement).toEqual({ action: 'open' });
+    expect(placement).not.toHaveProperty('respondsTo');
+  });
+
+  it('never joins a human message into the AI turn', () => {
+    expect(placeInitiatorMessage(aiTurn(), human).action).toBe('open');
   });
 });
 
@@ -123,5 +153,30 @@ describe('isExpired', () => {
 
   it.each(['responded', 'unresponded'] as const)('is false for a %s turn, however late', (status) => {
     expect(isExpired(turn({ status }), new Date(deadline.getTime() + THREE_HOURS))).toBe(false);
+  });
+});
+
+describe('expiryCheckAt', () => {
+  const t = turn();
+
+  it('is the deadline + 1 ms', () => {
+    expect(expiryCheckAt(t).toISOString()).toBe('2024-05-01T13:00:00.001Z');
+    expect(expiryCheckAt(t).getTime()).toBe(t.deadlineAt.getTime() + 1);
+  });
+
+  it('is the first instant the turn counts as expired', () => {
+    expect(isExpired(t, expiryCheckAt(t))).toBe(true);
+    expect(isExpired(t, t.deadlineAt)).toBe(false);
+  });
+
+  it('follows the turn’s own window', () => {
+    const short = newTurn({ id: 't-2', dialogueId: 'd-1', sessionId: 's-1', initiator: human, responder: agent, startedAt, responseWindowMs: 500 });
+    expect(expiryCheckAt(short).getTime()).toBe(startedAt.getTime() + 501);
+  });
+
+  it('does not change the turn’s deadline', () => {
+    const before = t.deadlineAt.getTime();
+    expiryCheckAt(t);
+    expect(t.deadlineAt.getTime()).toBe(before);
   });
 });
