@@ -19,6 +19,7 @@ import { builtinTools } from './tools/builtins/index.js';
 import { ActiveReplies } from './respond/activeReplies.js';
 import type { RespondDeps } from './respond/respondToTurn.js';
 import { proactiveCheckIn } from './lifecycle/checkIn.js';
+import { MAX_LIVE_MESSAGES } from './domain/archiveRules.js';
 import { TelegramGateway } from '../adapters/telegram/bot.js';
 import { TelegramOutbound } from '../adapters/telegram/outbound.js';
 import { createApiServer } from '../graphql/server.js';
@@ -81,6 +82,12 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
         timezone: env.DISPLAY_TIMEZONE,
         active,
         onReplied: async (turn, at) => {
+          // BR-002: still under this dialogue's lease, so nothing else writes it meanwhile.
+          const dialogue = await store.dialogues.get(turn.dialogueId);
+          if (dialogue && dialogue.messageCount > MAX_LIVE_MESSAGES) {
+            const r = await store.archive.overflow(dialogue._id, at);
+            log.info({ dialogueId: dialogue._id, ...r }, 'archived old sessions (BR-002)');
+          }
           if (env.PROACTIVE_CHECKIN_AFTER_MS > 0) {
             await timers.checkInAt(turn.dialogueId, at, new Date(at.getTime() + env.PROACTIVE_CHECKIN_AFTER_MS));
           }
