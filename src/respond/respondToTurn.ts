@@ -54,7 +54,8 @@ export async function respondToTurn(deps: RespondDeps, turnId: string): Promise<
     const at = new Date();
     await store.dialogues.countMessage(turn.dialogueId, at);
     await store.sessions.touch(turn.sessionId, at, { messages: 1, turns: 0 });
-    await deps.onReplied?.(turn, at);
+    // Post-turn work never fails the reply that has already been delivered.
+    await deps.onReplied?.(turn, at).catch((err: unknown) => deps.log.error({ err, turnId: turn._id }, 'post-turn work failed'));
   }
   return { kind: 'replied', messageId: reply._id, state };
 }
