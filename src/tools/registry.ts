@@ -73,12 +73,16 @@ export class ToolRegistry {
 
     const deadline = new AbortController();
     const onParentAbort = () => deadline.abort(ctx.signal.reason);
-    ctx.signal.addEventListener('abort', onParentAbort, { once: true });
+    // A reply stopped before the tool starts: an 'abort' listener would never fire.
+    if (ctx.signal.aborted) onParentAbort();
+    else ctx.signal.addEventListener('abort', onParentAbort, { once: true });
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((res) => {
       timer = setTimeout(() => {
-        deadline.abort('timeout');
+        // Settle the race first: a tool that rejects as soon as its signal aborts must still
+        // be reported as TOOL_TIMEOUT, not TOOL_FAILED.
         res('timeout');
+        deadline.abort('timeout');
       }, this.timeoutMs);
     });
     try {
