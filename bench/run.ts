@@ -1,0 +1,98 @@
+// `npm run bench`: the pipeline's own cost next to the bare floor, on the same Redis and
+// MongoDB-wire server, in one run. Progress goes to stderr, the tables to stdout.
+import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { MongoClient } from 'mongodb';
+import { Redis } from 'ioredis';
+import { loadBenchConfig } from './config.js';
+import { startBenchServices, type BenchServices } from './services.js';
+import { startFloor, type FloorRig } from './floor.js';
+import { startPipeline, type PipelineRig } from './pipeline.js';
+import { measureAll } from './measure.js';
+import { burstNotes, cpuTable, driftLine, growthLine, mainTable, stageTable } from './summary.js';
+
+const WORKER_LOCK_MS = 30_000; // the app's default WORKER_LOCK_MS, used by the floor worker too
+
+const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+async function main(): Promise<void> {
+  const cfg = loadBenchConfig();
+  const runId = randomBytes(4).toString('hex');
+  const dbName = `bench_${runId}`;
+  const prefix = `bench-${runId}`;
+  const began = performance.now();
+
+  let services: BenchServices | undefined;
+  let floor: FloorRig | undefined;
+  const pipelines = new Set<PipelineRig>(); // open now
+  const databases = [dbName]; // the floor's, then one per pipeline scenario
+  let cleaning: Promise<void> | undefined;
+  const step = async (what: string, f: () => Promise<unknown>) => {
+    try {
+      await f();
+    } catch (err) {
+      progress(`cleanup: ${what} failed: ${String(err)}`);
+    }
+  };
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      for (const rig of pipelines) await step('stopping a pipeline', () => rig.close());
+      await step('stopping the floor', async () => floor?.close());
+      const s = services;
+      if (!s) return;
+      await step('dropping the databases', async () => {
+        const client = await MongoClient.connect(s.mongoUri);
+        for (const db of databases) await client.db(db).dropDatabase();
+        await client.close();
+        progress(`cleanup: dropped ${databases.join(', ')}`);
+      });
+      await step('checking Redis keys', async () => {
+        const redis = new Redis(s.redisUrl, { maxRetriesPerRequest: null });
+        const left = await redis.keys(`${prefix}*`);
+        await redis.quit();
+        progress(`cleanup: ${left.length} Redis keys left under ${prefix}* (queues obliterated)`);
+      });
+      await step('stopping services', () => s.stop());
+    })());
+  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+
+  try {
+    services = await startBenchServices(progress);
+    progress(`MongoDB-wire server: ${services.mongoLabel}; Redis: ${services.redisLabel}`);
+    const { mongoUri, redisUrl } = services;
+    floor = await startFloor({ mongoUri, redisUrl, dbName, prefix: `${prefix}-floor`, concurrency: cfg.concurrency, lockMs: WORKER_LOCK_MS });
+    const openPipeline = async (tag: string): Promise<PipelineRig> => {
+      databases.push(`${dbName}_${tag}`);
+      const rig = await startPipeline({ mongoUri, redisUrl, dbName: `${dbName}_${tag}`, prefix: `${prefix}-${tag}`, concurrency: cfg.concurrency, streamEditMs: cfg.streamEditMs });
+      pipelines.add(rig);
+      return { ...rig, close: () => (pipelines.delete(rig) ? rig.close() : Promise.resolve()) };
+    };
+
+    const r = await measureAll(floor, openPipeline, cfg, services.startedLabel, progress);
+
+    const out = [
+      `Server: ${services.mongoLabel}; Redis ${services.redisLabel}. Node ${process.version}, ${availableParallelism()} cores.`,
+      `Worker concurrency ${cfg.concurrency}, ${cfg.producers} producers in a burst, STREAM_EDIT_INTERVAL_MS ${cfg.streamEditMs}, warmup ${cfg.warmup}.`,
+      '',
+      mainTable(r),
+      '',
+      stageTable(r),
+      '',
+      cpuTable(r),
+      '',
+      ...burstNotes(r),
+      growthLine(r),
+      driftLine(r),
+      'Ratio = pipeline ÷ floor for times, floor ÷ pipeline for rates: how many floors one turn costs.',
+    ];
+    process.stdout.write(`${out.join('\n')}\n`);
+  } finally {
+    await cleanup();
+    progress(`total ${((performance.now() - began) / 1000).toFixed(1)} s`);
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});
