@@ -82,6 +82,7 @@ function isTransient(err: unknown): boolean {
     name === 'MongoNetworkError' ||
     name === 'MongoServerSelectionError' ||
     name === 'MongoNotConnectedError' ||
-    /ECONNREFUSED|ECONNRESET|Connection is closed|ETIMEDOUT/.test(err.message)
+    // SQLITE_BUSY comes from FerretDB's SQLite backend under write bursts.
+    /ECONNREFUSED|ECONNRESET|Connection is closed|ETIMEDOUT|SQLITE_BUSY|database is locked/.test(err.message)
   );
 }

@@ -8,7 +8,7 @@ import { newTurn, placeInitiatorMessage } from '../domain/turnRules.js';
 import { dialogueTypeOf } from '../domain/dialogueType.js';
 import { titleFromFirstMessage } from '../domain/title.js';
 import { derivedId, newId } from '../domain/ids.js';
-import { DEFAULT_AGENT_ID } from '../store/participants.js';
+import { DEFAULT_AGENT_ID, humanIdOf } from '../store/participants.js';
 import type { InboundEvent } from './inboundEvent.js';
 import type { Scheduler } from '../lifecycle/scheduler.js';
 import { parseCommand } from '../domain/commands.js';
@@ -38,7 +38,10 @@ export async function ingest(deps: IngestDeps, ev: InboundEvent): Promise<Ingest
   if (ev.chat.kind !== 'private') return { kind: 'ignored', reason: 'group_not_supported_yet' };
 
   const platformRef = { platform: ev.platform, chatId: ev.chat.chatId, messageId: ev.platformMessageId };
-  const existing = await store.messages.findByPlatformRef(platformRef);
+  // The message id is derived from its platform reference, so the dedupe check is a lookup by
+  // _id (the unique platformRef index stays as the guard against races).
+  const messageId = derivedId('msg', platformRef.platform, platformRef.chatId, platformRef.messageId);
+  const existing = await store.messages.get(messageId);
   if (existing) {
     // A redelivered update: answer it at most once. If its job was lost, enqueueing again is
     // harmless because the job id is derived from the turn.
@@ -50,12 +53,13 @@ export async function ingest(deps: IngestDeps, ev: InboundEvent): Promise<Ingest
   }
 
   const chat: ChatRef = { platform: ev.platform, chatId: ev.chat.chatId, ...(ev.chat.threadId ? { threadId: ev.chat.threadId } : {}) };
-  const human = await store.participants.resolveHuman(
-    { platform: ev.platform, userId: ev.sender.userId, username: ev.sender.username, displayName: ev.sender.displayName },
-    now,
-  );
+  const identity = { platform: ev.platform, userId: ev.sender.userId, username: ev.sender.username, displayName: ev.sender.displayName };
   const type = dialogueTypeOf({ humans: 1, agents: 1, groupChat: false }) ?? 'human_ai';
-  const dialogue = await store.dialogues.resolve(chat, { type, humanId: human._id, agentId: DEFAULT_AGENT_ID, at: now });
+  // Human ids are derived from the identity, so both upserts can go out at once.
+  const [human, dialogue] = await Promise.all([
+    store.participants.resolveHuman(identity, now),
+    store.dialogues.resolve(chat, { type, humanId: humanIdOf(identity), agentId: DEFAULT_AGENT_ID, at: now }),
+  ]);
 
   const current = dialogue.currentSessionId ? await store.sessions.get(dialogue.currentSessionId) : null;
   const decision = decideSession(current, now, deps.sessionGapMs);
@@ -68,7 +72,6 @@ export async function ingest(deps: IngestDeps, ev: InboundEvent): Promise<Ingest
     await deps.scheduler.checkSessionAt(sessionId, sessionIdleCheckAt(now, deps.sessionGapMs));
   }
 
-  const messageId = derivedId('msg', platformRef.platform, platformRef.chatId, platformRef.messageId);
   const base: Message = {
     _id: messageId,
     dialogueId: dialogue._id,
@@ -123,20 +126,22 @@ export async function ingest(deps: IngestDeps, ev: InboundEvent): Promise<Ingest
       startedAt: now,
       responseWindowMs: deps.responseWindowMs,
     });
-    await store.turns.insert(turn);
-    await deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn));
+    await Promise.all([store.turns.insert(turn), deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn))]);
     turnId = turn._id;
   }
 
   const inserted = await store.messages.insertOnce({ ...base, content: check.text, turnId });
   if (inserted === 'duplicate') return { kind: 'duplicate', messageId };
-  await store.sessions.touch(sessionId, now, { messages: 1, turns: placement.action === 'open' ? 1 : 0 });
-  await store.dialogues.noteActivity(dialogue._id, {
-    at: now,
-    currentSessionId: sessionId,
-    messages: 1,
-    ...(dialogue.title ? {} : { title: titleFromFirstMessage(check.text) }),
-  });
-  await deps.enqueueReply({ turnId, dialogueId: dialogue._id });
+  // Independent writes: counters, activity and the job go out together.
+  await Promise.all([
+    store.sessions.touch(sessionId, now, { messages: 1, turns: placement.action === 'open' ? 1 : 0 }),
+    store.dialogues.noteActivity(dialogue._id, {
+      at: now,
+      currentSessionId: sessionId,
+      messages: 1,
+      ...(dialogue.title ? {} : { title: titleFromFirstMessage(check.text) }),
+    }),
+    deps.enqueueReply({ turnId, dialogueId: dialogue._id }),
+  ]);
   return { kind: 'accepted', messageId, turnId, dialogueId: dialogue._id, chat };
 }

@@ -4,12 +4,14 @@ import { derivedId } from '../domain/ids.js';
 
 export const DEFAULT_AGENT_ID = 'agt_default';
 
+export const humanIdOf = (identity: Pick<PlatformIdentity, 'platform' | 'userId'>) => derivedId('hum', identity.platform, identity.userId);
+
 export class ParticipantRepo {
   constructor(private readonly c: Collections) {}
 
   /** One Human per platform identity, created on first contact; the display name follows the platform. */
   async resolveHuman(identity: PlatformIdentity, at: Date): Promise<Human> {
-    const _id = derivedId('hum', identity.platform, identity.userId);
+    const _id = humanIdOf(identity);
     const displayName = identity.displayName ?? identity.username ?? identity.userId;
     const doc = await this.c.humans.findOneAndUpdate(
       { _id },
