@@ -47,8 +47,9 @@ export async function respondToTurn(deps: RespondDeps, turnId: string): Promise<
   if (!dialogue) return { kind: 'skipped', reason: 'dialogue not found' };
 
   const startedAt = new Date();
-  await store.turns.markReplyStarted(turn._id, startedAt);
-  const reply = await openAiMessage(store, turn, replyIdOf(turn._id), startedAt);
+  // The history is read only after this mark is stored, so a message either joined this turn
+  // before the read (and is in the prompt) or opens the next turn.
+  const [, reply] = await Promise.all([store.turns.markReplyStarted(turn._id, startedAt), openAiMessage(store, turn, replyIdOf(turn._id), startedAt)]);
   const state = await produceAiMessage(deps, { turn, dialogue, reply });
   if (await store.turns.closeResponded(turn, new Date(), { outcome: state })) {
     const at = new Date();
@@ -75,9 +76,11 @@ export async function produceAiMessage(
   void outbound.typing(dialogue.chat).catch((err: unknown) => deps.log.debug({ err }, 'typing action failed'));
 
   const agentId = turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId;
-  const agent = await store.participants.getAgent(agentId);
+  const [agent, history] = await Promise.all([
+    store.participants.getAgent(agentId),
+    store.messages.recentInSession(turn.sessionId, deps.recentMessages),
+  ]);
   if (!agent) throw new Error(`agent ${agentId} not found`);
-  const history = await store.messages.recentInSession(turn.sessionId, deps.recentMessages);
   const now = new Date();
   const prompt = buildPrompt({
     agent,
