@@ -77,7 +77,7 @@ export function stageTable(r: Results): string {
   const t = r.seqNewChat;
   const stages: Array<[string, string, number, ReturnType<typeof summarize>]> = [
     ['ingest (handleInbound)', 'insertOne + queue.add', fIngest.p50, pick(t, (x) => x.ingest)],
-    ['handleInbound returned → reply started', 'add resolved → processor started', fDequeue.p50, pick(t, (x) => x.toReplyStart)],
+    ['handleInbound returned → reply started (< 0: the job is enqueued alongside ingest\'s last writes)', 'add resolved → processor started', fDequeue.p50, pick(t, (x) => x.toReplyStart)],
     ['reply started → LLM request received', '–', NaN, pick(t, (x) => x.toLlm)],
     ['LLM request → turn responded (stream, deliver, close)', '–', NaN, pick(t, (x) => x.llmToResponded)],
     ['whole turn: handleInbound → responded', '–', NaN, pick(t, (x) => x.total)],
