@@ -108,15 +108,7 @@ export async function ingest(deps: IngestDeps, ev: InboundEvent): Promise<Ingest
     return { kind: 'rejected', code: check.code, messageId, dialogueId: dialogue._id, sessionId, chat };
   }
 
-  const openTurn = decision.action === 'continue' ? await store.turns.openIn(sessionId) : null;
-  const placement = placeInitiatorMessage(openTurn, { role: 'human', id: human._id });
-  let turnId: string;
-  if (placement.action === 'join') {
-    turnId = placement.turnId;
-  } else {
-    if (placement.respondsTo && openTurn) {
-      await store.turns.closeResponded(openTurn, now, { responseMessageId: messageId });
-    }
+  const openHumanTurn = async (): Promise<string> => {
     const turn = newTurn({
       id: newId('trn', now),
       dialogueId: dialogue._id,
@@ -127,14 +119,35 @@ export async function ingest(deps: IngestDeps, ev: InboundEvent): Promise<Ingest
       responseWindowMs: deps.responseWindowMs,
     });
     await Promise.all([store.turns.insert(turn), deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn))]);
-    turnId = turn._id;
+    return turn._id;
+  };
+
+  const openTurn = decision.action === 'continue' ? await store.turns.openIn(sessionId) : null;
+  const placement = placeInitiatorMessage(openTurn, { role: 'human', id: human._id });
+  let turnId: string;
+  let openedTurn = placement.action === 'open';
+  if (placement.action === 'join') {
+    turnId = placement.turnId;
+  } else {
+    if (placement.respondsTo && openTurn) {
+      await store.turns.closeResponded(openTurn, now, { responseMessageId: messageId });
+    }
+    turnId = await openHumanTurn();
   }
 
   const inserted = await store.messages.insertOnce({ ...base, content: check.text, turnId });
   if (inserted === 'duplicate') return { kind: 'duplicate', messageId };
+  if (placement.action === 'join' && (await store.turns.get(turnId))?.replyStartedAt) {
+    // The reply started between our read of the turn and our insert, so its prompt may not
+    // hold this message: give the message a turn of its own rather than risk leaving it
+    // unanswered (at worst it is answered twice, never lost).
+    turnId = await openHumanTurn();
+    openedTurn = true;
+    await store.messages.moveToTurn(messageId, turnId);
+  }
   // Independent writes: counters, activity and the job go out together.
   await Promise.all([
-    store.sessions.touch(sessionId, now, { messages: 1, turns: placement.action === 'open' ? 1 : 0 }),
+    store.sessions.touch(sessionId, now, { messages: 1, turns: openedTurn ? 1 : 0 }),
     store.dialogues.noteActivity(dialogue._id, {
       at: now,
       currentSessionId: sessionId,

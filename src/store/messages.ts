@@ -42,6 +42,10 @@ export class MessageRepo {
     return this.c.messages.find({ turnId }).sort({ createdAt: 1, _id: 1 }).toArray();
   }
 
+  async moveToTurn(id: string, turnId: string): Promise<void> {
+    await this.c.messages.updateOne({ _id: id }, { $set: { turnId } });
+  }
+
   /** Persist-before-push: the streamed text is stored before the platform may show it. */
   async saveStreamedText(id: string, content: string, at: Date): Promise<void> {
     await this.c.messages.updateOne({ _id: id, 'delivery.state': 'streaming' }, { $set: { content, updatedAt: at } });
