@@ -45,6 +45,7 @@ export async function startBenchServices(log: (line: string) => void): Promise<B
       dataDir,
       mongoPort: await freePort(),
       probeDefaultMongo: false,
+      ...(process.env.LOCAL_FERRETDB_POSTGRES_URL ? { ferretPostgresUrl: process.env.LOCAL_FERRETDB_POSTGRES_URL } : {}),
       log,
     });
     const stop = async () => {
@@ -57,7 +58,9 @@ export async function startBenchServices(log: (line: string) => void): Promise<B
         redisUrl: s.redisUrl,
         mongoLabel: await describeMongo(s.mongoUri, s.started.includes('ferretdb')),
         redisLabel: `${new URL(s.redisUrl).host}${s.started.includes('redis') ? ' (redis-server started here)' : ''}`,
-        startedLabel: s.started.map((x) => (x === 'ferretdb' ? 'FerretDB' : 'redis-server')).join(' + '),
+        startedLabel: s.started
+          .map((x) => (x === 'ferretdb' ? `FerretDB (${process.env.LOCAL_FERRETDB_POSTGRES_URL ? 'postgresql' : 'sqlite'} handler)` : 'redis-server'))
+          .join(' + '),
         stop,
       };
     } catch (err) {

@@ -35,7 +35,12 @@ async function main(): Promise<void> {
   let redisUrl = env.REDIS_URL;
   let stopLocal = async () => {};
   if (env.LOCAL_SERVICES === 'auto') {
-    const local = await ensureLocalServices({ mongoUri, redisUrl, log: (line) => log.info(line) });
+    const local = await ensureLocalServices({
+      mongoUri,
+      redisUrl,
+      log: (line) => log.info(line),
+      ...(env.LOCAL_FERRETDB_POSTGRES_URL ? { ferretPostgresUrl: env.LOCAL_FERRETDB_POSTGRES_URL } : {}),
+    });
     ({ mongoUri, redisUrl } = local);
     stopLocal = local.stop;
   } else {

@@ -58,6 +58,11 @@ export const envSchema = z.object({
   REDIS_URL: withDefault(z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://'), 'redis://127.0.0.1:6379'),
   /** `auto` starts FerretDB / redis-server when the configured ones are unreachable; `off` never does. */
   LOCAL_SERVICES: withDefault(z.enum(['auto', 'off']), 'auto'),
+  /** A started FerretDB uses the postgresql handler on this existing database instead of sqlite. */
+  LOCAL_FERRETDB_POSTGRES_URL: z.preprocess(
+    (v) => (isUnset(v) ? undefined : v),
+    z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres://').optional(),
+  ),
 
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: withDefault(url, 'https://api.openai.com/v1'),

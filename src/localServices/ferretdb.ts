@@ -49,17 +49,29 @@ export function ensureFerretBinary(log: (line: string) => void = () => {}): stri
   return bin;
 }
 
-/** Starts FerretDB (sqlite handler) listening on host:port with data in dataDir. */
+/**
+ * Starts FerretDB listening on 127.0.0.1:port. By default the sqlite handler keeps data in
+ * dataDir; with `postgresUrl` the postgresql handler stores it in that (existing) database,
+ * which pushes simple equality filters down to indexes — much faster on large collections.
+ */
 export async function startFerretDB(opts: {
   port: number;
   dataDir: string;
+  postgresUrl?: string;
   log?: (line: string) => void;
 }): Promise<RunningFerretDB> {
   const bin = ensureFerretBinary(opts.log);
   mkdirSync(opts.dataDir, { recursive: true });
   const child = spawn(
     bin,
-    ['-listen', `127.0.0.1:${opts.port}`, '-sqlite-url', `file:${opts.dataDir.replace(/\/?$/, '/')}`, '-exit-on-stdin-eof'],
+    [
+      '-listen',
+      `127.0.0.1:${opts.port}`,
+      ...(opts.postgresUrl
+        ? ['-handler', 'postgresql', '-postgresql-url', opts.postgresUrl]
+        : ['-sqlite-url', `file:${opts.dataDir.replace(/\/?$/, '/')}`]),
+      '-exit-on-stdin-eof',
+    ],
     // stdin stays open as a lifeline: if this process dies, FerretDB sees EOF and exits.
     { stdio: ['pipe', 'pipe', 'pipe'] },
   );

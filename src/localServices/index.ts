@@ -18,6 +18,8 @@ export interface LocalServicesOptions {
   redisUrl: string;
   /** Where FerretDB keeps its sqlite files. */
   dataDir?: string;
+  /** Use FerretDB's postgresql handler on this existing database instead of sqlite files. */
+  ferretPostgresUrl?: string;
   /** Preferred port for a started FerretDB; a free one is picked when taken. */
   mongoPort?: number;
   log?: (line: string) => void;
@@ -46,6 +48,7 @@ export async function ensureLocalServices(opts: LocalServicesOptions): Promise<L
       const fdb = await startFerretDB({
         port,
         dataDir: opts.dataDir ?? join(projectRoot, '.local', 'ferretdb'),
+        ...(opts.ferretPostgresUrl ? { postgresUrl: opts.ferretPostgresUrl } : {}),
         log,
       });
       stops.push(fdb.stop);

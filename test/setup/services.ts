@@ -23,6 +23,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     dataDir,
     mongoPort: await freePort(),
     probeDefaultMongo: false,
+    ...(process.env.LOCAL_FERRETDB_POSTGRES_URL ? { ferretPostgresUrl: process.env.LOCAL_FERRETDB_POSTGRES_URL } : {}),
     log: (line) => process.stdout.write(`[test services] ${line}\n`),
   });
   project.provide('mongoUri', services.mongoUri);
