@@ -6,12 +6,10 @@ import { QueueEvents } from 'bullmq';
 import { loadEnv } from '../src/config/env.js';
 import { createLogger } from '../src/log.js';
 import { startApp, type RunningApp } from '../src/app.js';
-import { handleInbound, type HandleInboundDeps } from '../src/gateway/handleInbound.js';
 import type { InboundEvent } from '../src/ingest/inboundEvent.js';
 import type { IngestResult } from '../src/ingest/ingest.js';
 import { RESPOND_QUEUE, RespondQueue, respondJobId } from '../jobs/respondQueue.js';
 import { TimerQueue } from '../jobs/timers.js';
-import { TelegramOutbound } from '../adapters/telegram/outbound.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../test/doubles/fakeOpenAI.js';
 import { startFakeTelegram, type FakeTelegram } from '../test/doubles/fakeTelegram.js';
 import { withTimeout } from './concurrency.js';
@@ -68,21 +66,10 @@ export async function startPipeline(o: {
     throw err;
   });
 
-  // The gateway role's side, built as app.ts builds it (its own Redis connection).
+  // Handles on the app's queues, only to inspect jobs and clean up afterwards.
   const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: null });
   const queue = new RespondQueue(redis, env.QUEUE_PREFIX);
   const timers = new TimerQueue(redis, env.QUEUE_PREFIX);
-  const deps: HandleInboundDeps = {
-    store: app.store,
-    outbounds: { telegram: new TelegramOutbound(BOT_TOKEN, env.TELEGRAM_API_ROOT) },
-    log,
-    defaultLocale: env.DEFAULT_LOCALE,
-    sessionGapMs: env.SESSION_GAP_MS,
-    responseWindowMs: env.RESPONSE_WINDOW_MS,
-    enqueueReply: (job) => queue.enqueue(job),
-    scheduler: timers,
-    interrupt: async () => {}, // no /stop in the bench
-  };
 
   // Job completion, observed over Redis so waiting adds no load to the MongoDB-wire server.
   const eventsConn = new Redis(o.redisUrl, { maxRetriesPerRequest: null });
@@ -112,7 +99,7 @@ export async function startPipeline(o: {
       text,
       sentAt: new Date(),
     }),
-    send: (ev) => handleInbound(deps, ev),
+    send: (ev) => app.handleInbound(ev),
     async finished(turnId, timeoutMs = 30_000) {
       const jobId = respondJobId(turnId);
       if (!outcome.has(jobId)) {

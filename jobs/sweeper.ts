@@ -6,12 +6,15 @@ import { sweepLostReplies, type ReplyQueuePort } from '../src/lifecycle/sweepLos
 
 export function startSweeper(o: { store: Store; queue: ReplyQueuePort; everyMs: number; olderThanMs: number; log: Logger }): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
+  const reported = new Set<string>(); // failed turns already reported, so the log says it once
   const tick = () => {
     if (running) return;
     running = sweepLostReplies(o.store, o.queue, new Date(), o.olderThanMs)
       .then((r) => {
         if (r.requeued.length) o.log.warn({ turns: r.requeued }, 'sweeper re-enqueued replies whose job was lost');
-        if (r.failed.length) o.log.error({ turns: r.failed }, 'replies whose job failed for good; an operator must look');
+        const fresh = r.failed.filter((id) => !reported.has(id));
+        fresh.forEach((id) => reported.add(id));
+        if (fresh.length) o.log.error({ turns: fresh }, 'replies whose job failed for good; an operator must look');
       })
       .catch((err: unknown) => o.log.error({ err }, 'sweep failed'))
       .finally(() => {

@@ -8,7 +8,9 @@ import type { Env } from './config/env.js';
 import type { Logger } from './log.js';
 import { Store } from './store/store.js';
 import type { Outbounds } from './delivery/outbound.js';
-import { handleInbound } from './gateway/handleInbound.js';
+import { handleInbound, type HandleInboundDeps } from './gateway/handleInbound.js';
+import type { InboundEvent } from './ingest/inboundEvent.js';
+import type { IngestResult } from './ingest/ingest.js';
 import { RespondQueue } from '../jobs/respondQueue.js';
 import { startRespondWorker } from '../jobs/respondWorker.js';
 import { TimerQueue, startTimerWorker } from '../jobs/timers.js';
@@ -31,6 +33,8 @@ export interface RunningApp {
   store: Store;
   /** Base URL of the API server when this process runs the api role. */
   apiUrl?: string;
+  /** Ingests one inbound event as an adapter would deliver it (any role). */
+  handleInbound(event: InboundEvent): Promise<IngestResult>;
   stop(): Promise<void>;
 }
 
@@ -110,26 +114,27 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
       stops.push(() => sweeper.stop());
     }
 
+    // What every gateway does with an inbound event; built once, also exposed for tools and the bench.
+    const inboundDeps: HandleInboundDeps = {
+      store,
+      outbounds,
+      log,
+      defaultLocale: env.DEFAULT_LOCALE,
+      sessionGapMs: env.SESSION_GAP_MS,
+      responseWindowMs: env.RESPONSE_WINDOW_MS,
+      enqueueReply: (job) => queue.enqueue(job),
+      scheduler: timers,
+      interrupt: (dialogueId) => interrupts.publish(dialogueId),
+    };
+    const ingestEvent = (event: InboundEvent) => handleInbound(inboundDeps, event);
+
     if (o.roles.has('gateway') && env.TELEGRAM_BOT_TOKEN) {
       const telegram = new TelegramGateway({
         token: env.TELEGRAM_BOT_TOKEN,
         apiRoot: env.TELEGRAM_API_ROOT,
         log,
         onInbound: async (event) => {
-          await handleInbound(
-            {
-              store,
-              outbounds,
-              log,
-              defaultLocale: env.DEFAULT_LOCALE,
-              sessionGapMs: env.SESSION_GAP_MS,
-              responseWindowMs: env.RESPONSE_WINDOW_MS,
-              enqueueReply: (job) => queue.enqueue(job),
-              scheduler: timers,
-              interrupt: (dialogueId) => interrupts.publish(dialogueId),
-            },
-            event,
-          );
+          await ingestEvent(event);
         },
       });
       await telegram.start();
@@ -154,7 +159,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
       log.info({ url: `${apiUrl}/graphql` }, 'API listening');
     }
 
-    return { store, apiUrl, stop };
+    return { store, apiUrl, handleInbound: ingestEvent, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,20 +1,12 @@
 import type { Collections } from './collections.js';
 import { isDuplicateKey } from './collections.js';
-import type { DeliveryState, Message, PlatformRef } from '../domain/model.js';
+import type { DeliveryState, Message } from '../domain/model.js';
 
 export class MessageRepo {
   constructor(private readonly c: Collections) {}
 
   get(id: string): Promise<Message | null> {
     return this.c.messages.findOne({ _id: id });
-  }
-
-  findByPlatformRef(ref: PlatformRef): Promise<Message | null> {
-    return this.c.messages.findOne({
-      'platformRef.platform': ref.platform,
-      'platformRef.chatId': ref.chatId,
-      'platformRef.messageId': ref.messageId,
-    });
   }
 
   /** Inserts a message once; a second insert of the same id or platform reference is a no-op. */
