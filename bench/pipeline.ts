@@ -6,7 +6,7 @@ import { QueueEvents } from 'bullmq';
 import { loadEnv } from '../src/config/env.js';
 import { createLogger } from '../src/log.js';
 import { startApp, type RunningApp } from '../src/app.js';
-import type { InboundEvent } from '../src/ingest/inboundEvent.js';
+import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
 import type { IngestResult } from '../src/ingest/ingest.js';
 import { RESPOND_QUEUE, RespondQueue, respondJobId } from '../jobs/respondQueue.js';
 import { TimerQueue } from '../jobs/timers.js';
@@ -23,9 +23,9 @@ export interface PipelineRig {
   /** A private chat id never used before in this run. */
   newChat(): string;
   /** A text message from the chat's user, as the Telegram adapter would produce it. */
-  event(chatId: string, text: string): InboundEvent;
+  event(chatId: string, text: string): InboundEventInput;
   /** handleInbound with the gateway role's dependencies. */
-  send(ev: InboundEvent): Promise<IngestResult>;
+  send(ev: InboundEventInput): Promise<IngestResult>;
   /** Resolves when the turn's respond job has completed (BullMQ queue events, no store polling). */
   finished(turnId: string, timeoutMs?: number): Promise<void>;
   /** How many of these turns' respond jobs took more than one attempt. */

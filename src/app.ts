@@ -9,7 +9,7 @@ import type { Logger } from './log.js';
 import { Store } from './store/store.js';
 import type { Outbounds } from './delivery/outbound.js';
 import { handleInbound, type HandleInboundDeps } from './gateway/handleInbound.js';
-import type { InboundEvent } from './ingest/inboundEvent.js';
+import type { InboundEventInput } from './ingest/inboundEvent.js';
 import type { IngestResult } from './ingest/ingest.js';
 import { RespondQueue } from '../jobs/respondQueue.js';
 import { startRespondWorker } from '../jobs/respondWorker.js';
@@ -34,7 +34,7 @@ export interface RunningApp {
   /** Base URL of the API server when this process runs the api role. */
   apiUrl?: string;
   /** Ingests one inbound event as an adapter would deliver it (any role). */
-  handleInbound(event: InboundEvent): Promise<IngestResult>;
+  handleInbound(event: InboundEventInput): Promise<IngestResult>;
   stop(): Promise<void>;
 }
 
@@ -126,7 +126,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
       scheduler: timers,
       interrupt: (dialogueId) => interrupts.publish(dialogueId),
     };
-    const ingestEvent = (event: InboundEvent) => handleInbound(inboundDeps, event);
+    const ingestEvent = (event: InboundEventInput) => handleInbound(inboundDeps, event);
 
     if (o.roles.has('gateway') && env.TELEGRAM_BOT_TOKEN) {
       const telegram = new TelegramGateway({

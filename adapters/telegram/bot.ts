@@ -1,14 +1,14 @@
 // The Telegram gateway connection: grammY long polling feeding translated updates to the core.
 import { Bot } from 'grammy';
 import type { Logger } from 'pino';
-import type { InboundEvent } from '../../src/ingest/inboundEvent.js';
+import type { InboundEventInput } from '../../src/ingest/inboundEvent.js';
 import { translateMessage } from './translate.js';
 
 export interface TelegramBotOptions {
   token: string;
   apiRoot: string;
   log: Logger;
-  onInbound(event: InboundEvent): Promise<void>;
+  onInbound(event: InboundEventInput): Promise<void>;
 }
 
 export class TelegramGateway {

@@ -1,7 +1,7 @@
 // Telegram Message → InboundEvent. Translation only: no rule lives here (SPEC §2).
 // The fields we read are validated, so a malformed update is reported, never half-stored.
 import { z } from 'zod';
-import type { InboundEvent } from '../../src/ingest/inboundEvent.js';
+import type { InboundEventInput } from '../../src/ingest/inboundEvent.js';
 
 const telegramMessage = z.object({
   message_id: z.number().int(),
@@ -23,7 +23,7 @@ const telegramMessage = z.object({
   caption: z.string().optional(),
 });
 
-export type TranslateResult = { ok: true; event: InboundEvent } | { ok: false; reason: string };
+export type TranslateResult = { ok: true; event: InboundEventInput } | { ok: false; reason: string };
 
 export function translateMessage(raw: unknown): TranslateResult {
   const parsed = telegramMessage.safeParse(raw);

@@ -96,7 +96,37 @@ export const envSchema = z.object({
     z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'must look like 123456:ABC-DEF… (from @BotFather)').optional(),
   ),
   TELEGRAM_API_ROOT: withDefault(url, 'https://api.telegram.org'),
+  /** `polling` (long polling through @grammyjs/runner) or `webhook` (Telegram POSTs updates to us). */
+  TELEGRAM_MODE: withDefault(z.enum(['polling', 'webhook']), 'polling'),
+  /** Public HTTPS URL Telegram posts updates to in webhook mode (registered with setWebhook). */
+  TELEGRAM_WEBHOOK_URL: z.preprocess((v) => (isUnset(v) ? undefined : v), url.optional()),
+  /** Shared secret Telegram sends in X-Telegram-Bot-Api-Secret-Token; required in webhook mode. */
+  TELEGRAM_WEBHOOK_SECRET: z.preprocess(
+    (v) => (isUnset(v) ? undefined : v),
+    z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, '16–256 characters: letters, digits, _ and -').optional(),
+  ),
+  /** Local port of the webhook listener (0 = any free port, for tests). */
+  TELEGRAM_WEBHOOK_PORT: withDefault(z.coerce.number().int().min(0).max(65535), 8443),
+  /** Stream private-chat replies with sendMessageDraft where Telegram allows it (falls back to edits). */
+  TELEGRAM_DRAFTS: withDefault(z.enum(['on', 'off']), 'on'),
   DISCORD_BOT_TOKEN: optionalString,
+  /** Discord REST base (without /v10); point at a local server in tests. */
+  DISCORD_API_ROOT: withDefault(url, 'https://discord.com/api'),
+
+  /** Attachments larger than this are recorded (name, type, size) but not downloaded. */
+  MEDIA_MAX_BYTES: withDefault(z.coerce.number().int().min(1024).max(512 * 1024 * 1024), 20 * 1024 * 1024),
+  /** One attempt at describing, transcribing or extracting one attachment. */
+  MEDIA_TIMEOUT_MS: withDefault(positiveMs, 30_000),
+  /** A failed transcription/description is retried with backoff up to this many attempts. */
+  MEDIA_MAX_ATTEMPTS: withDefault(z.coerce.number().int().min(1).max(20), 4),
+  /** Vision-capable chat model that captions images. */
+  VISION_MODEL: withDefault(z.string().min(1), 'gpt-4o-mini'),
+  /** OpenAI audio model for voice/audio/video-note transcription. */
+  TRANSCRIBE_MODEL: withDefault(z.string().min(1), 'whisper-1'),
+  /** Longest extracted document text kept for the context. */
+  DOCUMENT_MAX_CHARS: withDefault(z.coerce.number().int().min(100).max(200_000), 8_000),
+  /** A Telegram album arrives as several updates; the reply waits this long for the rest. */
+  ALBUM_SETTLE_MS: withDefault(z.coerce.number().int().min(0).max(30_000), 1_500),
 
   OPS_TOKENS: opsTokens,
 
@@ -130,6 +160,16 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** Cross-field rules that a per-variable schema cannot express. */
+function checkCombinations(env: Env): string[] {
+  const problems: string[] = [];
+  if (env.TELEGRAM_MODE === 'webhook' && env.TELEGRAM_BOT_TOKEN) {
+    if (!env.TELEGRAM_WEBHOOK_URL) problems.push('TELEGRAM_WEBHOOK_URL: required when TELEGRAM_MODE=webhook');
+    if (!env.TELEGRAM_WEBHOOK_SECRET) problems.push('TELEGRAM_WEBHOOK_SECRET: required when TELEGRAM_MODE=webhook');
+  }
+  return problems;
+}
+
 export class ConfigError extends Error {
   readonly code = 'CONFIG_INVALID';
 }
@@ -137,7 +177,11 @@ export class ConfigError extends Error {
 /** Parses the environment; the error message names every bad variable, one per line. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.safeParse(source);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const problems = checkCombinations(parsed.data);
+    if (problems.length === 0) return parsed.data;
+    throw new ConfigError(`Invalid configuration — ${problems.join('; ')}`);
+  }
   const lines = parsed.error.issues.map((issue) => {
     const name = issue.path[0] === undefined ? '(environment)' : String(issue.path[0]);
     return `${name}: ${issue.message}`;

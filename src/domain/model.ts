@@ -25,6 +25,8 @@ export interface Dialogue {
   status: 'active' | 'archived';
   messageCount: number;
   currentSessionId?: string;
+  /** Group chats: answer every message instead of only when addressed (SPEC §7). */
+  settings?: { answerAll?: boolean };
   lastActivityAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -99,6 +101,58 @@ export interface PlatformRef {
   messageId: string;
 }
 
+export type AttachmentKind = 'image' | 'audio' | 'voice' | 'video' | 'video_note' | 'document' | 'sticker';
+
+/**
+ * Where turning an attachment into text stands (src/media). `failed` is retried with backoff
+ * until `attempts` reaches the limit; `unsupported` means we keep only name, type and size.
+ */
+export type AttachmentState = 'pending' | 'done' | 'failed' | 'unsupported';
+
+export interface AttachmentProcessing {
+  state: AttachmentState;
+  attempts: number;
+  /** What the media says as text: image description, transcription, extracted document text. */
+  text?: string;
+  /** Which processor produced `text` (vision, transcription, pdf, plain, sticker). */
+  via?: string;
+  error?: { code: string; message: string };
+  updatedAt: Date;
+  nextAttemptAt?: Date;
+}
+
+/** One media item of a message (a Telegram album holds several). */
+export interface Attachment {
+  kind: AttachmentKind;
+  /** Opaque to the core: how the platform's MediaSource finds the bytes (file_id, URL). */
+  fileRef: string;
+  uniqueId?: string;
+  fileName?: string;
+  mime?: string;
+  size?: number;
+  duration?: number;
+  width?: number;
+  height?: number;
+  emoji?: string;
+  setName?: string;
+  /** The platform message that carried it. */
+  sourceMessageId: string;
+  processing: AttachmentProcessing;
+}
+
+/** The message a quote_reply points at, inlined so the context names its source (seed 000). */
+export interface Quote {
+  /** Our stored message, when we have it. */
+  messageId?: string;
+  platformMessageId: string;
+  senderRole?: Role;
+  senderId?: string;
+  senderName?: string;
+  text: string;
+  /** The user quoted only part of the message (Telegram partial quote). */
+  partial?: boolean;
+}
+
 export interface ContentMeta {
   caption?: string;
   transcription?: string;
@@ -106,6 +160,18 @@ export interface ContentMeta {
   size?: number;
   duration?: number;
   fileRef?: string;
+  attachments?: Attachment[];
+  quote?: Quote;
+  /** Telegram album id: all items of the album are this one message. */
+  mediaGroupId?: string;
+  /** Display name of the human sender at the time (group chats render "name: text"). */
+  senderName?: string;
+}
+
+/** A previous version of an edited message. */
+export interface MessageEdit {
+  content: string;
+  editedAt: Date;
 }
 
 export interface Delivery {
@@ -137,6 +203,10 @@ export interface Message {
   rejected?: { code: string };
   /** When the platform says the message was sent (createdAt is when we received it). */
   sentAt?: Date;
+  /** Earlier versions, oldest first; `content` is always the latest (edits open no turn). */
+  edits?: MessageEdit[];
+  /** Deleted on the platform: the record stays, the context leaves it out. */
+  deleted?: { at: Date };
   createdAt: Date;
   updatedAt: Date;
 }
@@ -181,9 +251,22 @@ export interface Human {
   updatedAt: Date;
 }
 
+/** The platform account an agent speaks through (a Telegram bot, a Discord application). */
+export interface AgentBinding {
+  platform: Platform;
+  userId: string;
+  username?: string;
+  /** Discord: post through a channel webhook under this name and avatar. */
+  avatarUrl?: string;
+}
+
 export interface Agent {
   _id: string;
   name: string;
+  /** Other names people call it by in a group ("named" activation). */
+  aliases?: string[];
+  bindings?: AgentBinding[];
+  avatarUrl?: string;
   basePersona: string;
   evolvedPersona?: string;
   isDefault: boolean;

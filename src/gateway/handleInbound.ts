@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { Outbounds } from '../delivery/outbound.js';
-import { inboundEventSchema, type InboundEvent } from '../ingest/inboundEvent.js';
+import { inboundEventSchema, type InboundEventInput } from '../ingest/inboundEvent.js';
 import { ingest, type IngestDeps, type IngestResult } from '../ingest/ingest.js';
 import { pickLocale, text, type Locale } from '../i18n/texts.js';
 import type { ChatRef } from '../domain/model.js';
@@ -18,10 +18,10 @@ export interface HandleInboundDeps extends IngestDeps {
   interrupt(dialogueId: string): Promise<void>;
 }
 
-export async function handleInbound(deps: HandleInboundDeps, raw: InboundEvent): Promise<IngestResult> {
+export async function handleInbound(deps: HandleInboundDeps, raw: InboundEventInput): Promise<IngestResult> {
   const ev = inboundEventSchema.parse(raw);
   const result = await withTransientRetry(() => ingest(deps, ev), deps.log);
-  const locale = pickLocale(ev.sender.languageCode, deps.defaultLocale);
+  const locale = pickLocale(ev.kind === 'delete' ? undefined : ev.sender.languageCode, deps.defaultLocale);
   if (result.kind === 'rejected') await sendNotice(deps, result, text(result.code, locale), result.code);
   if (result.kind === 'command' && result.name === 'stop') {
     if (await deps.store.turns.replyInProgress(result.dialogueId)) await deps.interrupt(result.dialogueId);

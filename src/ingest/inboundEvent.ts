@@ -1,26 +1,126 @@
 // The one shape every adapter translates platform updates into (SPEC §2). Validated at the
-// boundary so a bug in an adapter cannot write a malformed record.
+// boundary so a bug in an adapter cannot write a malformed record. Adapters only translate:
+// every decision (answer or not, which turn, what an edit does) is made in the core.
 import { z } from 'zod';
 
-export const inboundEventSchema = z.object({
-  platform: z.enum(['telegram', 'discord']),
-  chat: z.object({
-    chatId: z.string().min(1),
-    threadId: z.string().min(1).optional(),
-    kind: z.enum(['private', 'group']),
-  }),
-  platformMessageId: z.string().min(1),
-  sender: z.object({
-    userId: z.string().min(1),
-    isBot: z.boolean(),
-    username: z.string().optional(),
-    displayName: z.string().optional(),
-    /** IETF tag from the platform (Telegram's language_code), used to pick notice language. */
-    languageCode: z.string().optional(),
-  }),
-  /** Text or caption; undefined for content we cannot read yet. */
+/** What kind of media an attachment is; decides how it is turned into text (src/media). */
+export const ATTACHMENT_KINDS = ['image', 'audio', 'voice', 'video', 'video_note', 'document', 'sticker'] as const;
+export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
+
+export const inboundAttachmentSchema = z.object({
+  kind: z.enum(ATTACHMENT_KINDS),
+  /**
+   * How the platform's media source finds the bytes again: a Telegram file_id, a Discord
+   * attachment URL. Opaque to the core.
+   */
+  fileRef: z.string().min(1),
+  /** A stable id of the file across re-uploads (Telegram file_unique_id, Discord attachment id). */
+  uniqueId: z.string().min(1).optional(),
+  fileName: z.string().optional(),
+  mime: z.string().optional(),
+  size: z.number().int().nonnegative().optional(),
+  /** Seconds, for audio, voice and video. */
+  duration: z.number().nonnegative().optional(),
+  width: z.number().int().nonnegative().optional(),
+  height: z.number().int().nonnegative().optional(),
+  /** Stickers: the emoji the sticker stands for, and its set. */
+  emoji: z.string().optional(),
+  setName: z.string().optional(),
+  /** The platform message that carried it (differs per item of a Telegram album). */
+  sourceMessageId: z.string().min(1),
+});
+export type InboundAttachment = z.infer<typeof inboundAttachmentSchema>;
+
+/** A mention as the platform marked it; the core maps it to a participant. */
+export const inboundMentionSchema = z.object({
+  /** Platform user id (Telegram text_mention, Discord <@id>). */
+  userId: z.string().min(1).optional(),
+  /** @username as typed (Telegram `mention` entity), without the @. */
+  username: z.string().min(1).optional(),
+  /** Discord role mention <@&id>. */
+  roleId: z.string().min(1).optional(),
+  /** The text the mention covered, for rendering. */
   text: z.string().optional(),
+});
+export type InboundMention = z.infer<typeof inboundMentionSchema>;
+
+const senderSchema = z.object({
+  userId: z.string().min(1),
+  isBot: z.boolean(),
+  username: z.string().optional(),
+  displayName: z.string().optional(),
+  /** IETF tag from the platform (Telegram's language_code), used to pick notice language. */
+  languageCode: z.string().optional(),
+  /** Discord: the message came through a webhook (our persona webhooks post this way). */
+  webhookId: z.string().optional(),
+});
+
+/** The message this one answers or quotes, as the platform showed it. */
+export const inboundReplySchema = z.object({
+  platformMessageId: z.string().min(1),
+  sender: senderSchema.pick({ userId: true, isBot: true, username: true, displayName: true }).optional(),
+  /** The quoted text as the platform carried it, used when the original is not in the store. */
+  text: z.string().optional(),
+  /** Telegram partial quote (the user selected part of the message). */
+  quote: z.string().optional(),
+});
+
+const chatSchema = z.object({
+  chatId: z.string().min(1),
+  threadId: z.string().min(1).optional(),
+  kind: z.enum(['private', 'group']),
+  title: z.string().optional(),
+});
+
+/** Which of our bot accounts received the update: the core decides whether it was addressed. */
+const recipientSchema = z.object({
+  userId: z.string().min(1),
+  username: z.string().optional(),
+  /** Discord: roles the bot's member holds in this guild, so a role mention can address it. */
+  roleIds: z.array(z.string()).optional(),
+});
+
+const base = {
+  platform: z.enum(['telegram', 'discord']),
+  chat: chatSchema,
+  platformMessageId: z.string().min(1),
+  recipient: recipientSchema.optional(),
+};
+
+export const newMessageSchema = z.object({
+  ...base,
+  kind: z.literal('message').default('message'),
+  sender: senderSchema,
+  /** Text or caption as typed; undefined when the message carries only media. */
+  text: z.string().optional(),
+  attachments: z.array(inboundAttachmentSchema).default([]),
+  mentions: z.array(inboundMentionSchema).default([]),
+  replyTo: inboundReplySchema.optional(),
+  /** Telegram albums: items sharing this id are one inbound message. */
+  mediaGroupId: z.string().min(1).optional(),
   sentAt: z.date(),
 });
 
-export type InboundEvent = z.infer<typeof inboundEventSchema>;
+export const editSchema = z.object({
+  ...base,
+  kind: z.literal('edit'),
+  sender: senderSchema,
+  text: z.string().optional(),
+  mentions: z.array(inboundMentionSchema).default([]),
+  editedAt: z.date(),
+});
+
+export const deleteSchema = z.object({
+  ...base,
+  kind: z.literal('delete'),
+  deletedAt: z.date(),
+});
+
+export const inboundEventSchema = z.union([newMessageSchema, editSchema, deleteSchema]);
+
+/** What an adapter produces (kind may be omitted for a new message). */
+export type InboundEventInput = z.input<typeof inboundEventSchema>;
+export type InboundEvent = z.output<typeof inboundEventSchema>;
+export type InboundMessage = z.output<typeof newMessageSchema>;
+export type InboundEdit = z.output<typeof editSchema>;
+export type InboundDelete = z.output<typeof deleteSchema>;

@@ -9,7 +9,7 @@ import { dialogueTypeOf } from '../domain/dialogueType.js';
 import { titleFromFirstMessage } from '../domain/title.js';
 import { derivedId, newId } from '../domain/ids.js';
 import { DEFAULT_AGENT_ID, humanIdOf } from '../store/participants.js';
-import type { InboundEvent } from './inboundEvent.js';
+import type { InboundEvent, InboundMessage } from './inboundEvent.js';
 import type { Scheduler } from '../lifecycle/scheduler.js';
 import { parseCommand } from '../domain/commands.js';
 import { expiryCheckAt } from '../domain/turnRules.js';
@@ -29,9 +29,14 @@ export type IngestResult =
   | { kind: 'duplicate'; messageId: string }
   | { kind: 'command'; name: 'stop'; messageId: string; dialogueId: string; sessionId: string; chat: ChatRef }
   | { kind: 'rejected'; code: 'MESSAGE_CONTENT_REQUIRED' | 'MESSAGE_TOO_LONG'; messageId: string; dialogueId: string; sessionId: string; chat: ChatRef }
-  | { kind: 'ignored'; reason: 'own_bot' | 'group_not_supported_yet' };
+  | { kind: 'ignored'; reason: 'own_bot' | 'group_not_supported_yet' | 'not_yet' };
 
 export async function ingest(deps: IngestDeps, ev: InboundEvent): Promise<IngestResult> {
+  if (ev.kind !== 'message') return { kind: 'ignored', reason: 'not_yet' };
+  return ingestMessage(deps, ev);
+}
+
+async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<IngestResult> {
   const { store } = deps;
   const now = deps.now?.() ?? new Date();
   if (ev.sender.isBot) return { kind: 'ignored', reason: 'own_bot' };

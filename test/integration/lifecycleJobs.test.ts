@@ -1,6 +1,7 @@
 // Delayed and scheduled work (SPEC §4.4): proactive check-ins, response-window expiry,
 // idle-session close, the lost-job sweeper — and delayed jobs outliving the processes that
 // scheduled them.
+import { inboundEventSchema } from '../../src/ingest/inboundEvent.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { eventually } from '../support/testEnv.js';
@@ -90,14 +91,14 @@ describe('lifecycle jobs', () => {
     h.llm.enqueue({ kind: 'reply', chunks: ['Found you after all.'] });
     const r = await ingest(
       { store: h.app.store, enqueueReply: async () => {}, scheduler: noScheduler, sessionGapMs: 3_600_000, responseWindowMs: 10_800_000 },
-      {
+      inboundEventSchema.parse({
         platform: 'telegram',
         chat: { chatId: String(CHAT), kind: 'private' },
         platformMessageId: '77',
         sender: { userId: String(CHAT), isBot: false, displayName: 'Lost' },
         text: 'did anyone get this?',
         sentAt: new Date(),
-      },
+      }),
     );
     expect(r.kind).toBe('accepted');
     await h.tg.waitFor(() => h.tg.sentText(CHAT).includes('Found you after all.'), 10_000);
