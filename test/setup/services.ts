@@ -1,7 +1,7 @@
 // Global test setup: a real MongoDB-wire server (MONGODB_URI when reachable, else a local
 // FerretDB built and started here) and a real Redis. Each test file then uses its own
 // database name and queue prefix, so files run in parallel without seeing each other.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensureLocalServices } from '../../src/localServices/index.js';
@@ -16,6 +16,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  mkdirSync(join(projectRoot, '.local'), { recursive: true }); // absent on a fresh clone
   const dataDir = mkdtempSync(join(projectRoot, '.local', 'test-ferretdb-'));
   const services = await ensureLocalServices({
     mongoUri: process.env.MONGODB_URI,
