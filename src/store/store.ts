@@ -8,6 +8,7 @@ import { MessageRepo } from './messages.js';
 import { EventRepo } from './events.js';
 import { ParticipantRepo } from './participants.js';
 import { ArchiveRepo } from './archive.js';
+import { AttachmentRepo } from './attachments.js';
 
 export class Store {
   readonly c: Collections;
@@ -18,6 +19,7 @@ export class Store {
   readonly events: EventRepo;
   readonly participants: ParticipantRepo;
   readonly archive: ArchiveRepo;
+  readonly attachments: AttachmentRepo;
 
   private constructor(
     readonly client: MongoClient,
@@ -31,6 +33,7 @@ export class Store {
     this.events = new EventRepo(this.c);
     this.participants = new ParticipantRepo(this.c);
     this.archive = new ArchiveRepo(this.c);
+    this.attachments = new AttachmentRepo(this.c);
   }
 
   static async connect(uri: string, dbName: string): Promise<Store> {
