@@ -26,8 +26,10 @@ export class RespondQueue {
     });
   }
 
-  async enqueue(job: RespondJob): Promise<void> {
-    await this.queue.add('respond', job, { jobId: respondJobId(job.turnId) });
+  /** `delayMs` holds the reply back (a Telegram album waiting for its other items). */
+  async enqueue(job: RespondJob & { delayMs?: number }): Promise<void> {
+    const { delayMs, ...data } = job;
+    await this.queue.add('respond', data, { jobId: respondJobId(job.turnId), ...(delayMs ? { delay: delayMs } : {}) });
   }
 
   /** The sweeper's check: re-add a turn's job if it is gone (or finished while the turn is still pending). */

@@ -11,3 +11,6 @@ export function parseCommand(text: string | undefined, botUsername?: string): Co
   if (m[2] && botUsername && m[2].toLowerCase() !== botUsername.toLowerCase()) return null;
   return { name: m[1].toLowerCase(), args: (m[3] ?? '').trim() };
 }
+
+/** `/answerall off` (or 关) switches a group back to answering only when addressed; anything else turns it on. */
+export const answerAllWanted = (args: string): boolean => !/^(off|no|0|关|关闭)$/i.test(args.trim());

@@ -5,9 +5,10 @@ import type { Store } from '../store/store.js';
 import type { Outbounds } from '../delivery/outbound.js';
 import { inboundEventSchema, type InboundEventInput } from '../ingest/inboundEvent.js';
 import { ingest, type IngestDeps, type IngestResult } from '../ingest/ingest.js';
-import { pickLocale, text, type Locale } from '../i18n/texts.js';
+import { pickLocale, text, type Locale, type TextKey } from '../i18n/texts.js';
 import type { ChatRef } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
+import { answerAllWanted } from '../domain/commands.js';
 
 export interface HandleInboundDeps extends IngestDeps {
   store: Store;
@@ -22,13 +23,32 @@ export async function handleInbound(deps: HandleInboundDeps, raw: InboundEventIn
   const ev = inboundEventSchema.parse(raw);
   const result = await withTransientRetry(() => ingest(deps, ev), deps.log);
   const locale = pickLocale(ev.kind === 'delete' ? undefined : ev.sender.languageCode, deps.defaultLocale);
-  if (result.kind === 'rejected') await sendNotice(deps, result, text(result.code, locale), result.code);
-  if (result.kind === 'command' && result.name === 'stop') {
-    if (await deps.store.turns.replyInProgress(result.dialogueId)) await deps.interrupt(result.dialogueId);
-    else await sendNotice(deps, result, text('NOTHING_TO_STOP', locale), 'NOTHING_TO_STOP');
-  }
-  if (result.kind !== 'accepted') deps.log.info({ platform: ev.platform, result: result.kind, ...('code' in result ? { code: result.code } : {}) }, 'inbound not answered');
+  // In a group the notice quotes the message it answers, so people see whom it is for.
+  const replyTo = ev.chat.kind === 'group' ? ev.platformMessageId : undefined;
+  if (result.kind === 'rejected') await sendNotice(deps, result, text(result.code, locale), result.code, replyTo);
+  if (result.kind === 'command') await runCommand(deps, result, locale, replyTo);
+  if (result.kind !== 'accepted') deps.log.info({ platform: ev.platform, result: result.kind, ...('code' in result ? { code: result.code } : {}), ...('reason' in result ? { reason: result.reason } : {}) }, 'inbound not answered by the model');
   return result;
+}
+
+/** What a command does beyond being recorded: stop the reply, or tell the user it was done. */
+async function runCommand(deps: HandleInboundDeps, r: Extract<IngestResult, { kind: 'command' }>, locale: Locale, replyTo: string | undefined): Promise<void> {
+  const say = (key: TextKey) => sendNotice(deps, r, text(key, locale), key, replyTo);
+  switch (r.name) {
+    case 'stop':
+      if (await deps.store.turns.replyInProgress(r.dialogueId)) await deps.interrupt(r.dialogueId);
+      else await say('NOTHING_TO_STOP');
+      return;
+    case 'start':
+      return say('START');
+    case 'help':
+      return say('HELP');
+    case 'new':
+      return say('NEW_SESSION');
+    case 'answerall':
+      if (!r.groupChat) return say('GROUPS_ONLY');
+      return say(answerAllWanted(r.args) ? 'ANSWER_ALL_ON' : 'ANSWER_ALL_OFF');
+  }
 }
 
 /** A system notice answering one inbound message: stored first, then sent (persist before push). */
@@ -37,6 +57,7 @@ async function sendNotice(
   r: { messageId: string; dialogueId: string; sessionId: string; chat: ChatRef },
   content: string,
   code: string,
+  replyToPlatformMessageId?: string,
 ): Promise<void> {
   const outbound = deps.outbounds[r.chat.platform];
   const now = new Date();
@@ -58,7 +79,7 @@ async function sendNotice(
   });
   if (inserted === 'duplicate' || !outbound) return;
   await deps.store.events.record({ kind: 'system_utterance', dialogueId: r.dialogueId, sessionId: r.sessionId, messageId: noticeId, data: { code, content } });
-  const sent = await outbound.send(r.chat, content);
+  const sent = await outbound.send(r.chat, content, replyToPlatformMessageId ? { replyToPlatformMessageId } : {});
   await deps.store.messages.recordPlatformMessage(noticeId, sent.platformMessageId);
 }
 

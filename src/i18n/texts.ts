@@ -26,6 +26,31 @@ const TEXTS = {
     'zh-CN': '当前没有正在生成的回复。',
     en: 'There is no reply in progress to stop.',
   },
+  START: {
+    'zh-CN': '你好！我是你的 AI 伙伴，直接发消息给我就可以聊天。发送 /help 查看可用命令。',
+    en: "Hi! I'm your AI companion — just send me a message to talk. Send /help to see the commands.",
+  },
+  HELP: {
+    'zh-CN':
+      '可用命令：\n/new — 开始新的对话（之前的内容不再作为上下文）\n/stop — 停止正在生成的回复\n/help — 显示本帮助\n在群组里，@我、回复我的消息或叫我的名字，我就会回答；/answerall on|off 可让我回答群里的每条消息。',
+    en: 'Commands:\n/new — start a fresh conversation (earlier messages leave the context)\n/stop — stop the reply being written\n/help — show this help\nIn a group I answer when you @mention me, reply to me or call me by name; /answerall on|off makes me answer every message.',
+  },
+  NEW_SESSION: {
+    'zh-CN': '好的，我们重新开始吧。',
+    en: "Okay — let's start fresh.",
+  },
+  ANSWER_ALL_ON: {
+    'zh-CN': '好的，我会回答本群的每一条消息。发送 /answerall off 可恢复为只在被提及时回答。',
+    en: 'Okay, I will answer every message in this group. Send /answerall off to go back to answering only when addressed.',
+  },
+  ANSWER_ALL_OFF: {
+    'zh-CN': '好的，我只在被 @、被回复或被叫到名字时回答。',
+    en: 'Okay, I will answer only when mentioned, replied to or called by name.',
+  },
+  GROUPS_ONLY: {
+    'zh-CN': '这个命令只在群组中有效。',
+    en: 'That command only works in groups.',
+  },
   EMPTY_REPLY: {
     'zh-CN': '（没有回复）',
     en: '(no reply)',

@@ -53,6 +53,8 @@ const senderSchema = z.object({
   languageCode: z.string().optional(),
   /** Discord: the message came through a webhook (our persona webhooks post this way). */
   webhookId: z.string().optional(),
+  /** Discord: the application that owns the webhook or interaction (ours → an echo of our own post). */
+  applicationId: z.string().optional(),
 });
 
 /** The message this one answers or quotes, as the platform showed it. */
@@ -106,6 +108,8 @@ export const editSchema = z.object({
   kind: z.literal('edit'),
   sender: senderSchema,
   text: z.string().optional(),
+  /** Telegram: an edited album caption names the album, whose stored message id derives from it. */
+  mediaGroupId: z.string().min(1).optional(),
   mentions: z.array(inboundMentionSchema).default([]),
   editedAt: z.date(),
 });

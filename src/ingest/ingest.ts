@@ -1,53 +1,91 @@
-// Ingest (SPEC §4.1): validate, deduplicate, store, resolve dialogue/session/turn, enqueue.
-// Runs in the adapter process and touches only the store and the queue.
+// Ingest (SPEC §4.1): validate, deduplicate, store, resolve dialogue/session/turn, decide who
+// must answer (§7), enqueue. Runs in the adapter process and touches only the store and queue.
 import type { Store } from '../store/store.js';
-import type { ChatRef, Message } from '../domain/model.js';
-import { checkInboundText } from '../domain/content.js';
+import type { Attachment, ChatRef, ContentMeta, Message } from '../domain/model.js';
+import { checkInboundText, type ContentCheck } from '../domain/content.js';
 import { decideSession } from '../domain/sessionRules.js';
 import { newTurn, placeInitiatorMessage } from '../domain/turnRules.js';
 import { dialogueTypeOf } from '../domain/dialogueType.js';
 import { titleFromFirstMessage } from '../domain/title.js';
-import { derivedId, newId } from '../domain/ids.js';
+import { newId } from '../domain/ids.js';
+import { inboundContentType } from '../domain/contentType.js';
+import { activation } from '../domain/activation.js';
 import { DEFAULT_AGENT_ID, humanIdOf } from '../store/participants.js';
-import type { InboundEvent, InboundMessage } from './inboundEvent.js';
+import type { InboundAttachment, InboundEvent, InboundMessage } from './inboundEvent.js';
 import type { Scheduler } from '../lifecycle/scheduler.js';
-import { parseCommand } from '../domain/commands.js';
+import { answerAllWanted, parseCommand } from '../domain/commands.js';
 import { expiryCheckAt } from '../domain/turnRules.js';
 import { sessionIdleCheckAt } from '../domain/sessionRules.js';
+import { addressCheck, isOwnEcho, mentionIds } from './addressing.js';
+import { resolveQuote } from './quote.js';
+import { albumMessageIdOf, messageIdOf } from './messageIds.js';
+import { ingestDelete, ingestEdit } from './edits.js';
 
 export interface IngestDeps {
   store: Store;
-  enqueueReply(job: { turnId: string; dialogueId: string }): Promise<void>;
+  enqueueReply(job: { turnId: string; dialogueId: string; delayMs?: number }): Promise<void>;
   scheduler: Scheduler;
   sessionGapMs: number;
   responseWindowMs: number;
+  /** How long the reply to a Telegram album waits for the album's other items. */
+  albumSettleMs?: number;
   now?: () => Date;
 }
 
+/** Commands a user can send (SPEC §7); anything else starting with "/" is ordinary text. */
+export const COMMANDS = ['stop', 'start', 'help', 'new', 'answerall'] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+interface Placed {
+  messageId: string;
+  dialogueId: string;
+  sessionId: string;
+  chat: ChatRef;
+}
+
 export type IngestResult =
-  | { kind: 'accepted'; messageId: string; turnId: string; dialogueId: string; chat: ChatRef }
+  | ({ kind: 'accepted'; turnId: string } & Placed)
   | { kind: 'duplicate'; messageId: string }
-  | { kind: 'command'; name: 'stop'; messageId: string; dialogueId: string; sessionId: string; chat: ChatRef }
-  | { kind: 'rejected'; code: 'MESSAGE_CONTENT_REQUIRED' | 'MESSAGE_TOO_LONG'; messageId: string; dialogueId: string; sessionId: string; chat: ChatRef }
-  | { kind: 'ignored'; reason: 'own_bot' | 'group_not_supported_yet' | 'not_yet' };
+  | ({ kind: 'command'; name: CommandName; args: string; groupChat: boolean } & Placed)
+  | ({ kind: 'rejected'; code: 'MESSAGE_CONTENT_REQUIRED' | 'MESSAGE_TOO_LONG' } & Placed)
+  /** Stored as group context; nobody was addressed, so nobody answers. */
+  | ({ kind: 'context' } & Placed)
+  /** A later item of a Telegram album, added to the album's message. */
+  | { kind: 'album_item'; messageId: string }
+  | { kind: 'edited'; messageId: string }
+  | { kind: 'deleted'; messageId: string }
+  | { kind: 'ignored'; reason: 'own_bot' | 'unknown_message' | 'unchanged' };
 
 export async function ingest(deps: IngestDeps, ev: InboundEvent): Promise<IngestResult> {
-  if (ev.kind !== 'message') return { kind: 'ignored', reason: 'not_yet' };
+  if (ev.kind === 'edit') return ingestEdit(deps.store, ev);
+  if (ev.kind === 'delete') return ingestDelete(deps.store, ev);
   return ingestMessage(deps, ev);
+}
+
+const toAttachment = (a: InboundAttachment, at: Date): Attachment => ({ ...a, processing: { state: 'pending', attempts: 0, updatedAt: at } });
+
+/** BR-001 applies to the text; a media message may come without any. */
+function checkContent(ev: InboundMessage): ContentCheck {
+  if (ev.attachments.length > 0 && (ev.text ?? '').trim() === '') return { ok: true, text: '' };
+  return checkInboundText(ev.text);
 }
 
 async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<IngestResult> {
   const { store } = deps;
   const now = deps.now?.() ?? new Date();
-  if (ev.sender.isBot) return { kind: 'ignored', reason: 'own_bot' };
-  if (ev.chat.kind !== 'private') return { kind: 'ignored', reason: 'group_not_supported_yet' };
+  if (isOwnEcho(ev)) return { kind: 'ignored', reason: 'own_bot' };
 
   const platformRef = { platform: ev.platform, chatId: ev.chat.chatId, messageId: ev.platformMessageId };
-  // The message id is derived from its platform reference, so the dedupe check is a lookup by
-  // _id (the unique platformRef index stays as the guard against races).
-  const messageId = derivedId('msg', platformRef.platform, platformRef.chatId, platformRef.messageId);
+  // Ids derive from the platform reference (or the album), so dedupe is a lookup by _id; the
+  // unique platformRef index stays as the guard against races.
+  const albumId = ev.mediaGroupId ? albumMessageIdOf(ev.platform, ev.chat.chatId, ev.mediaGroupId) : undefined;
+  const messageId = albumId ?? messageIdOf(ev.platform, ev.chat.chatId, ev.platformMessageId);
   const existing = await store.messages.get(messageId);
   if (existing) {
+    if (albumId && existing.platformRef?.messageId !== ev.platformMessageId) {
+      await store.messages.appendAlbumItems(albumId, ev.attachments.map((a) => toAttachment(a, now)), ev.text?.trim() || undefined, now);
+      return { kind: 'album_item', messageId: albumId };
+    }
     // A redelivered update: answer it at most once. If its job was lost, enqueueing again is
     // harmless because the job id is derived from the turn.
     if (existing.turnId) {
@@ -59,12 +97,15 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
 
   const chat: ChatRef = { platform: ev.platform, chatId: ev.chat.chatId, ...(ev.chat.threadId ? { threadId: ev.chat.threadId } : {}) };
   const identity = { platform: ev.platform, userId: ev.sender.userId, username: ev.sender.username, displayName: ev.sender.displayName };
-  const type = dialogueTypeOf({ humans: 1, agents: 1, groupChat: false }) ?? 'human_ai';
-  // Human ids are derived from the identity, so both upserts can go out at once.
-  const [human, dialogue] = await Promise.all([
+  const groupChat = ev.chat.kind === 'group';
+  const type = dialogueTypeOf({ humans: 1, agents: 1, groupChat }) ?? 'human_ai';
+  // Human ids are derived from the identity, so the upserts can go out at once.
+  const [human, dialogue, agent] = await Promise.all([
     store.participants.resolveHuman(identity, now),
     store.dialogues.resolve(chat, { type, humanId: humanIdOf(identity), agentId: DEFAULT_AGENT_ID, at: now }),
+    store.participants.getAgent(DEFAULT_AGENT_ID),
   ]);
+  if (!agent) throw new Error(`agent ${DEFAULT_AGENT_ID} not found`);
 
   const current = dialogue.currentSessionId ? await store.sessions.get(dialogue.currentSessionId) : null;
   const decision = decideSession(current, now, deps.sessionGapMs);
@@ -76,41 +117,66 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
     sessionId = (await store.sessions.open(dialogue._id, 'dialogue', now))._id;
     await deps.scheduler.checkSessionAt(sessionId, sessionIdleCheckAt(now, deps.sessionGapMs));
   }
+  const placed: Placed = { messageId, dialogueId: dialogue._id, sessionId, chat };
 
+  const quote = await resolveQuote(store, ev.platform, ev.chat.chatId, dialogue._id, ev);
+  const attachments = ev.attachments.map((a) => toAttachment(a, now));
+  const senderName = ev.sender.displayName ?? ev.sender.username;
+  const contentMeta: ContentMeta = {
+    ...(senderName ? { senderName } : {}),
+    ...(attachments.length > 0 ? { attachments } : {}),
+    ...(quote ? { quote } : {}),
+    ...(ev.mediaGroupId ? { mediaGroupId: ev.mediaGroupId } : {}),
+  };
   const base: Message = {
     _id: messageId,
     dialogueId: dialogue._id,
     sessionId,
     senderRole: 'human',
     senderId: human._id,
-    contentType: 'text',
-    content: ev.text ?? '',
-    mentions: [],
+    contentType: inboundContentType(attachments, quote !== undefined),
+    content: ev.text?.trim() ?? '',
+    contentMeta,
+    mentions: mentionIds(ev.platform, ev.mentions, ev.recipient, DEFAULT_AGENT_ID),
+    ...(quote?.messageId ? { replyTo: quote.messageId } : {}),
     visible: true,
     platformRef,
     sentAt: ev.sentAt,
     createdAt: now,
     updatedAt: now,
   };
+  /** Stores a message that opens no turn (command, refused input, group context). */
+  const storeOutsideTurn = async (message: Message): Promise<boolean> => {
+    if ((await store.messages.insertOnce(message)) === 'duplicate') return false;
+    await Promise.all([
+      store.dialogues.noteActivity(dialogue._id, { at: now, currentSessionId: sessionId, messages: 1 }),
+      store.sessions.touch(sessionId, now, { messages: 1, turns: 0 }),
+    ]);
+    return true;
+  };
 
-  const command = parseCommand(ev.text);
-  if (command?.name === 'stop') {
-    // BR-005: a stop request is recorded, never answered by the model.
-    const inserted = await store.messages.insertOnce({ ...base, contentType: 'command', content: ev.text?.trim() ?? '/stop' });
-    if (inserted === 'duplicate') return { kind: 'duplicate', messageId };
-    await store.dialogues.noteActivity(dialogue._id, { at: now, currentSessionId: sessionId, messages: 1 });
-    await store.sessions.touch(sessionId, now, { messages: 1, turns: 0 });
-    return { kind: 'command', name: 'stop', messageId, dialogueId: dialogue._id, sessionId, chat };
+  const command = parseCommand(ev.text, ev.recipient?.username);
+  if (command && (COMMANDS as readonly string[]).includes(command.name) && !ev.sender.isBot) {
+    // Commands are recorded, never answered by the model (BR-005 for /stop).
+    if (!(await storeOutsideTurn({ ...base, contentType: 'command' }))) return { kind: 'duplicate', messageId };
+    const name = command.name as CommandName;
+    if (name === 'new') await startNewSession(deps, dialogue._id, sessionId, now);
+    if (name === 'answerall' && groupChat) await store.dialogues.setAnswerAll(dialogue._id, answerAllWanted(command.args), now);
+    return { kind: 'command', name, args: command.args, groupChat, ...placed };
   }
 
-  const check = checkInboundText(ev.text);
+  const check = checkContent(ev);
+  const decision2 = activation(addressCheck(ev, { agent, dialogue, ...(quote ? { quote } : {}) }));
+  if (!decision2.answer) {
+    // Group context (or another bot): kept so a later answer knows what was said; refused
+    // content is kept silently, since nobody asked us anything.
+    const stored = await storeOutsideTurn(check.ok ? base : { ...base, rejected: { code: check.code } });
+    return stored ? { kind: 'context', ...placed } : { kind: 'duplicate', messageId };
+  }
   if (!check.ok) {
     // Kept for the record (nothing is lost), but it opens no turn and reaches no LLM.
-    const inserted = await store.messages.insertOnce({ ...base, rejected: { code: check.code } });
-    if (inserted === 'duplicate') return { kind: 'duplicate', messageId };
-    await store.dialogues.noteActivity(dialogue._id, { at: now, currentSessionId: sessionId, messages: 1 });
-    await store.sessions.touch(sessionId, now, { messages: 1, turns: 0 });
-    return { kind: 'rejected', code: check.code, messageId, dialogueId: dialogue._id, sessionId, chat };
+    if (!(await storeOutsideTurn({ ...base, rejected: { code: check.code } }))) return { kind: 'duplicate', messageId };
+    return { kind: 'rejected', code: check.code, ...placed };
   }
 
   const openHumanTurn = async (): Promise<string> => {
@@ -150,16 +216,26 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
     openedTurn = true;
     await store.messages.moveToTurn(messageId, turnId);
   }
-  // Independent writes: counters, activity and the job go out together.
+  const titleSource = check.text || quote?.text || '';
+  // Independent writes: counters, activity and the job go out together. An album's reply
+  // waits a moment so its other items join the message first.
   await Promise.all([
     store.sessions.touch(sessionId, now, { messages: 1, turns: openedTurn ? 1 : 0 }),
     store.dialogues.noteActivity(dialogue._id, {
       at: now,
       currentSessionId: sessionId,
       messages: 1,
-      ...(dialogue.title ? {} : { title: titleFromFirstMessage(check.text) }),
+      ...(dialogue.title || !titleSource ? {} : { title: titleFromFirstMessage(titleSource) }),
     }),
-    deps.enqueueReply({ turnId, dialogueId: dialogue._id }),
+    deps.enqueueReply({ turnId, dialogueId: dialogue._id, ...(albumId && deps.albumSettleMs ? { delayMs: deps.albumSettleMs } : {}) }),
   ]);
-  return { kind: 'accepted', messageId, turnId, dialogueId: dialogue._id, chat };
+  return { kind: 'accepted', turnId, ...placed };
+}
+
+/** `/new`: the current session ends (manual) and the next message starts a fresh one. */
+async function startNewSession(deps: IngestDeps, dialogueId: string, sessionId: string, at: Date): Promise<void> {
+  await deps.store.sessions.close(sessionId, 'manual', at);
+  const next = await deps.store.sessions.open(dialogueId, 'dialogue', new Date(at.getTime() + 1));
+  await deps.store.dialogues.noteActivity(dialogueId, { at, currentSessionId: next._id, messages: 0 });
+  await deps.scheduler.checkSessionAt(next._id, sessionIdleCheckAt(at, deps.sessionGapMs));
 }

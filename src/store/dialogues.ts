@@ -2,12 +2,15 @@ import type { Collections } from './collections.js';
 import type { ChatRef, Dialogue, DialogueType } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
 
+/** The one dialogue of a chat (or thread) has an id derived from where it lives. */
+export const dialogueIdOf = (chat: ChatRef) => derivedId('dlg', chat.platform, chat.chatId, chat.threadId ?? '');
+
 export class DialogueRepo {
   constructor(private readonly c: Collections) {}
 
   /** The one lasting dialogue for a chat; created on first contact, idempotently. */
   async resolve(chat: ChatRef, init: { type: DialogueType; humanId: string; agentId: string; at: Date }): Promise<Dialogue> {
-    const _id = derivedId('dlg', chat.platform, chat.chatId, chat.threadId ?? '');
+    const _id = dialogueIdOf(chat);
     const doc = await this.c.dialogues.findOneAndUpdate(
       { _id },
       {
@@ -48,5 +51,10 @@ export class DialogueRepo {
 
   async countMessage(id: string, at: Date): Promise<void> {
     await this.c.dialogues.updateOne({ _id: id }, { $inc: { messageCount: 1 }, $set: { lastActivityAt: at, updatedAt: at } });
+  }
+
+  /** A group's "answer everything" switch (SPEC §7). */
+  async setAnswerAll(id: string, on: boolean, at: Date): Promise<void> {
+    await this.c.dialogues.updateOne({ _id: id }, { $set: { 'settings.answerAll': on, updatedAt: at } });
   }
 }

@@ -1,6 +1,6 @@
 import type { Collections } from './collections.js';
 import { isDuplicateKey } from './collections.js';
-import type { DeliveryState, Message } from '../domain/model.js';
+import type { Attachment, DeliveryState, Message } from '../domain/model.js';
 
 export class MessageRepo {
   constructor(private readonly c: Collections) {}
@@ -23,7 +23,7 @@ export class MessageRepo {
   /** The last `limit` visible, accepted messages of a session, oldest first. */
   async recentInSession(sessionId: string, limit: number): Promise<Message[]> {
     const docs = await this.c.messages
-      .find({ sessionId, visible: true, rejected: { $exists: false } })
+      .find({ sessionId, visible: true, rejected: { $exists: false }, deleted: { $exists: false } })
       .sort({ createdAt: -1, _id: -1 })
       .limit(limit)
       .toArray();
@@ -70,5 +70,45 @@ export class MessageRepo {
   /** Outbox bookkeeping: which platform message carries chunk `index` of this message. */
   async recordPlatformMessage(id: string, platformMessageId: string): Promise<void> {
     await this.c.messages.updateOne({ _id: id }, { $push: { 'delivery.platformMessageIds': platformMessageId } });
+  }
+
+  /**
+   * Adds the items of a Telegram album that arrived after its first item. Idempotent: an item
+   * already present (same source message) is not added again.
+   */
+  async appendAlbumItems(id: string, items: Attachment[], caption: string | undefined, at: Date): Promise<boolean> {
+    const first = items[0];
+    if (!first) return false;
+    const r = await this.c.messages.updateOne(
+      { _id: id, 'contentMeta.attachments.sourceMessageId': { $ne: first.sourceMessageId } },
+      { $push: { 'contentMeta.attachments': { $each: items } }, $set: { updatedAt: at } },
+    );
+    // Only one item of an album usually carries the caption; it becomes the message text.
+    if (caption) await this.c.messages.updateOne({ _id: id, content: '' }, { $set: { content: caption } });
+    return r.modifiedCount === 1;
+  }
+
+  /**
+   * An edit on the platform: the previous text moves to `edits`, `content` becomes the new text.
+   * Conditional on the text we saw, so a redelivered edit changes nothing.
+   */
+  async applyEdit(message: Pick<Message, '_id' | 'content'>, content: string, editedAt: Date): Promise<boolean> {
+    if (message.content === content) return false;
+    const r = await this.c.messages.updateOne(
+      { _id: message._id, content: message.content },
+      { $push: { edits: { content: message.content, editedAt } }, $set: { content, updatedAt: editedAt } },
+    );
+    return r.modifiedCount === 1;
+  }
+
+  /** Deleted on the platform: kept for the record, left out of every later context. */
+  async markDeleted(id: string, at: Date): Promise<boolean> {
+    const r = await this.c.messages.updateOne({ _id: id, deleted: { $exists: false } }, { $set: { deleted: { at }, updatedAt: at } });
+    return r.modifiedCount === 1;
+  }
+
+  /** Our AI message that a platform message id belongs to (replies are split into several). */
+  findByDeliveredId(dialogueId: string, platformMessageId: string): Promise<Message | null> {
+    return this.c.messages.findOne({ dialogueId, senderRole: { $in: ['ai', 'system'] }, 'delivery.platformMessageIds': platformMessageId });
   }
 }
