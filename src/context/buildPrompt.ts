@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Agent, Message } from '../domain/model.js';
+import { renderMessage } from './renderMessage.js';
 
 export interface PromptInput {
   agent: Pick<Agent, 'name' | 'basePersona' | 'evolvedPersona'>;
@@ -13,6 +14,8 @@ export interface PromptInput {
   timezone?: string;
   /** A closing system instruction for this generation only (e.g. a proactive check-in). */
   instruction?: string;
+  /** A group chat: human messages carry their sender's name, and the model is told so. */
+  groupChat?: boolean;
 }
 
 export interface BuiltPrompt {
@@ -31,15 +34,18 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
     input.agent.basePersona,
     input.agent.evolvedPersona ? `\n${input.agent.evolvedPersona}` : '',
     `\nCurrent time: ${formatLocal(input.now, input.timezone ?? 'UTC')} (${input.timezone ?? 'UTC'})`,
+    input.groupChat ? `\nYou are ${input.agent.name} in a group chat with several people; each of their messages starts with the sender's name. Answer the person who addressed you.` : '',
   ].join('');
 
   const history: ChatCompletionMessageParam[] = [];
   let historyChars = 0;
+  const render = { groupChat: input.groupChat === true, agentName: input.agent.name };
   for (const m of input.history) {
     const include = m.senderRole === 'human' || (m.senderRole === 'ai' && m.content.length > 0 && usableAiStates.has(m.delivery?.state ?? 'complete'));
     if (!include) continue;
-    history.push({ role: m.senderRole === 'human' ? 'user' : 'assistant', content: m.content });
-    historyChars += m.content.length;
+    const content = renderMessage(m, render);
+    history.push({ role: m.senderRole === 'human' ? 'user' : 'assistant', content });
+    historyChars += content.length;
   }
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: system },

@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { Outbounds } from '../delivery/outbound.js';
-import type { DeliveryState, Dialogue, Message, Turn } from '../domain/model.js';
+import type { DeliveryState, Dialogue, Message, Platform, Turn } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
 import { buildPrompt } from '../context/buildPrompt.js';
 import { LlmFailure, type LlmClient } from '../llm/types.js';
@@ -29,6 +29,8 @@ export interface RespondDeps {
   locale: Locale;
   timezone: string;
   active: ActiveReplies;
+  /** Turns pending attachments of these messages into text (src/media); absent → used as stored. */
+  prepareMedia?(platform: Platform, messages: Message[]): Promise<Message[]>;
   /** Called after a turn is closed by a reply (post-turn jobs hang off this). */
   onReplied?(turn: Turn, at: Date): Promise<void>;
 }
@@ -81,10 +83,14 @@ export async function produceAiMessage(
     store.messages.recentInSession(turn.sessionId, deps.recentMessages),
   ]);
   if (!agent) throw new Error(`agent ${agentId} not found`);
+  // Media of the turn (images, voice, documents) is turned into text first, so the prompt
+  // carries descriptions and transcriptions — or clear placeholders when that failed.
+  const ready = deps.prepareMedia ? await deps.prepareMedia(dialogue.chat.platform, history) : history;
   const now = new Date();
   const prompt = buildPrompt({
     agent,
-    history: history.filter((m) => m._id !== reply._id),
+    groupChat: dialogue.type === 'group',
+    history: ready.filter((m) => m._id !== reply._id),
     now,
     timezone: deps.timezone,
     ...(o.instruction ? { instruction: o.instruction } : {}),

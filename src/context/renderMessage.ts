@@ -1,0 +1,75 @@
+// Seed 000's MultiModalInputParser, as one module: every message becomes the text the model
+// reads. Images read as their description, voice as its transcription, documents as their
+// text, quotes with their source, group messages with their sender. Media whose processing
+// failed or is still running get a clear placeholder — never an empty line. Pure.
+import type { Attachment, Message, Quote } from '../domain/model.js';
+
+export interface RenderOptions {
+  /** Group chats prefix human messages with the sender's name so the model knows who spoke. */
+  groupChat: boolean;
+  /** Name the model's own earlier messages go by in quotes. */
+  agentName: string;
+}
+
+const seconds = (d: number | undefined) => (d === undefined ? '' : `, ${Math.round(d)} s`);
+
+function size(bytes: number | undefined): string {
+  if (bytes === undefined) return '';
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+const LABEL: Record<Attachment['kind'], string> = {
+  image: 'Image',
+  sticker: 'Sticker',
+  voice: 'Voice message',
+  audio: 'Audio',
+  video_note: 'Video message',
+  video: 'Video',
+  document: 'File',
+};
+
+/** One attachment as a bracketed sentence the model can read. */
+export function renderAttachment(a: Attachment): string {
+  const p = a.processing;
+  const label = LABEL[a.kind];
+  if (a.kind === 'sticker') return `[${label}${a.emoji ? ` ${a.emoji}` : ''}${a.setName ? ` from "${a.setName}"` : ''}${p.text && p.via !== 'sticker' ? `: ${p.text}` : ''}]`;
+  if (a.kind === 'document') {
+    const head = `${label} "${a.fileName ?? 'unnamed'}"${a.mime || a.size !== undefined ? ` (${[a.mime, size(a.size)].filter(Boolean).join(', ')})` : ''}`;
+    if (p.state === 'done') return `[${head}, its text:\n${p.text ?? ''}\n]`;
+    if (p.state === 'unsupported') return `[${head} — its contents cannot be read here]`;
+    if (p.state === 'failed') return `[${head} — reading it failed (${p.error?.code ?? 'error'}); its contents are unknown]`;
+    return `[${head} — still being read; its contents are not known yet]`;
+  }
+  const audible = a.kind !== 'image';
+  const head = `${label}${audible ? seconds(a.duration) : ''}`;
+  if (p.state === 'done') {
+    if (!audible) return `[${head}: ${p.text ?? ''}]`;
+    return p.text?.trim() ? `[${head}, transcribed: "${p.text.trim()}"]` : `[${head} with no recognisable speech]`;
+  }
+  const what = audible ? 'transcription' : 'description';
+  if (p.state === 'unsupported') return `[${head} — too large or of a kind that cannot be ${audible ? 'transcribed' : 'viewed'} (${p.error?.code ?? 'unsupported'})]`;
+  if (p.state === 'failed') return `[${head} — ${what} failed (${p.error?.code ?? 'error'}); its content is unknown, say so if it matters]`;
+  return `[${head} — ${what} not ready yet]`;
+}
+
+function renderQuote(q: Quote, o: RenderOptions): string {
+  const who = q.senderRole === 'ai' ? `${o.agentName} (you)` : (q.senderName ?? 'someone');
+  const body = q.text.trim() ? q.text.trim().replace(/\n/g, '\n> ') : '(a message without text)';
+  return `> ${q.partial ? 'Quoting part of' : 'Replying to'} ${who}:\n> ${body}`;
+}
+
+/** The text of one stored message as the model reads it. */
+export function renderMessage(m: Message, o: RenderOptions): string {
+  if (m.senderRole !== 'human') return m.content;
+  const parts: string[] = [];
+  const quote = m.contentMeta?.quote;
+  if (quote) parts.push(renderQuote(quote, o));
+  for (const a of m.contentMeta?.attachments ?? []) parts.push(renderAttachment(a));
+  if (m.content.trim()) parts.push(m.content);
+  if (parts.length === 0) parts.push('[an empty message]');
+  const body = parts.join('\n');
+  const name = m.contentMeta?.senderName;
+  return o.groupChat && name ? `${name}: ${body}` : body;
+}
