@@ -1,7 +1,8 @@
 // An OpenAI-compatible HTTP server on 127.0.0.1 so the real `openai` client runs against it unmodified.
 // Each POST /v1/chat/completions or POST /v1/responses consumes one step of a single shared FIFO script;
-// with an empty script it echoes the user.
-import { randomBytes } from 'node:crypto';
+// with an empty script it echoes the user. Media calls have their own scripts and never consume that
+// one: chat requests carrying an `image_url` part (vision) and POST /v1/audio/transcriptions.
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type {
@@ -65,6 +66,33 @@ export interface RecordedResponsesRequest {
   receivedAt: number;
 }
 export type RecordedRequest = RecordedChatRequest | RecordedResponsesRequest;
+/** An image sent in an `image_url` part, decoded from its data URL (undefined bytes: a remote URL). */
+export interface SentImage {
+  url: string;
+  mime?: string;
+  bytes?: Buffer;
+}
+export interface RecordedVisionRequest {
+  endpoint: 'vision';
+  body: ChatRequestBody;
+  images: SentImage[];
+  receivedAt: number;
+}
+export interface RecordedTranscriptionRequest {
+  endpoint: 'transcription';
+  model: string;
+  fileName: string;
+  /** The uploaded file's content type as the client declared it. */
+  mime: string;
+  bytes: Buffer;
+  /** Every other form field (language, prompt, response_format, ...). */
+  fields: Record<string, string>;
+  receivedAt: number;
+}
+export type TranscriptionStep =
+  | { kind: 'text'; text: string }
+  | { kind: 'error'; status: number; message: string }
+  | { kind: 'hang' };
 export interface FakeOpenAI {
   baseURL: string;
   /** Appends steps to the one FIFO script that both endpoints consume, one step per request. */
@@ -75,6 +103,13 @@ export interface FakeOpenAI {
   responsesRequests: RecordedResponsesRequest[];
   /** Resolves once `n` requests have been recorded in total, chat and responses together. */
   waitForRequests(n: number, timeoutMs?: number): Promise<void>;
+  /** Steps for chat requests that carry an image (vision); the main script is left alone. */
+  enqueueVision(...steps: ScriptStep[]): void;
+  /** Vision chat requests, in arrival order (not in `requests`, not counted by waitForRequests). */
+  visionRequests: RecordedVisionRequest[];
+  /** Steps for POST /v1/audio/transcriptions; empty: the file's bytes read as UTF-8 are the transcription. */
+  enqueueTranscription(...steps: TranscriptionStep[]): void;
+  transcriptionRequests: RecordedTranscriptionRequest[];
   reset(): void;
   close(): Promise<void>;
 }
@@ -83,6 +118,8 @@ export interface FakeOpenAIOptions {
   defaultReply?: (body: ChatRequestBody) => string;
   /** Text of the reply to a responses request when the script is empty; defaults to `echo: <last user input>`. */
   defaultResponsesReply?: (body: ResponsesRequestBody) => string;
+  /** Description of an image when the vision script is empty; defaults to `describeFakeImage` of the first image. */
+  defaultVisionReply?: (images: SentImage[], body: ChatRequestBody) => string;
 }
 
 const MODELS = ['gpt-4o-mini', 'gpt-4o', 'fake-model'];
@@ -182,10 +219,94 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBytes(req: IncomingMessage): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const part of req) parts.push(Buffer.isBuffer(part) ? part : Buffer.from(String(part)));
-  return Buffer.concat(parts).toString('utf8');
+  return Buffer.concat(parts);
+}
+async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBytes(req)).toString('utf8');
+}
+
+const imagePartSchema = z.object({
+  type: z.literal('image_url'),
+  image_url: z.looseObject({ url: z.string(), detail: z.string().optional() }),
+});
+/** The images of a chat request (`image_url` content parts), decoded when they are data URLs. */
+function imagesOf(body: ChatRequestBody): SentImage[] {
+  return body.messages.flatMap((m) =>
+    Array.isArray(m.content)
+      ? m.content.flatMap((p) => {
+          const part = imagePartSchema.safeParse(p);
+          if (!part.success) return [];
+          const url = part.data.image_url.url;
+          const data = /^data:([^;,]+)?(;base64)?,(.*)$/s.exec(url);
+          if (!data) return [{ url }];
+          const bytes = data[2] ? Buffer.from(data[3] ?? '', 'base64') : Buffer.from(decodeURIComponent(data[3] ?? ''), 'utf8');
+          return [{ url, bytes, ...(data[1] ? { mime: data[1] } : {}) }];
+        })
+      : [],
+  );
+}
+
+/**
+ * A deterministic "description" of an image: a test image whose bytes are readable text is
+ * described as showing that text; real image bytes get their type, size and a hash prefix.
+ */
+export function describeFakeImage(image: SentImage | undefined): string {
+  if (!image?.bytes) return image ? `An image at ${image.url}.` : 'No image was sent.';
+  const text = image.bytes.toString('utf8');
+  // Control characters or invalid UTF-8 mark binary image data.
+  if (text.length > 0 && !text.includes('\ufffd') && !/[\u0000-\u0008\u000e-\u001f]/.test(text)) return `An image showing ${text.trim()}.`;
+  const hash = createHash('sha256').update(image.bytes).digest('hex').slice(0, 12);
+  return `An image (${image.mime ?? 'unknown type'}, ${image.bytes.length} bytes, sha256 ${hash}).`;
+}
+
+// What the real endpoint accepts, by the uploaded file's extension.
+const TRANSCRIPTION_EXTENSIONS = ['flac', 'mp3', 'mp4', 'mpeg', 'mpga', 'm4a', 'ogg', 'wav', 'webm'];
+
+/** POST /v1/audio/transcriptions: multipart form as the SDK sends it, answered like OpenAI. */
+async function answerTranscription(
+  req: IncomingMessage,
+  res: ServerResponse,
+  o: { script: TranscriptionStep[]; recorded: RecordedTranscriptionRequest[] },
+): Promise<void> {
+  const raw = await readBytes(req);
+  let form: FormData;
+  try {
+    form = await new Request('http://fake/v1/audio/transcriptions', {
+      method: 'POST',
+      headers: { 'content-type': req.headers['content-type'] ?? '' },
+      body: new Uint8Array(raw),
+    }).formData();
+  } catch {
+    return sendError(res, 400, 'Could not parse multipart form');
+  }
+  const file = form.get('file');
+  const model = form.get('model');
+  if (!(file instanceof File)) return sendError(res, 400, "[{'type': 'missing', 'loc': ('body', 'file'), 'msg': 'Field required'}]");
+  if (typeof model !== 'string' || !model) return sendError(res, 400, 'you must provide a model parameter');
+  const fields: Record<string, string> = {};
+  for (const [k, v] of form.entries()) if (typeof v === 'string' && k !== 'model') fields[k] = v;
+  const bytes = Buffer.from(await file.arrayBuffer());
+  o.recorded.push({ endpoint: 'transcription', model, fileName: file.name, mime: file.type, bytes, fields, receivedAt: Date.now() });
+
+  const ext = file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '';
+  if (!TRANSCRIPTION_EXTENSIONS.includes(ext)) {
+    return sendError(res, 400, `Invalid file format. Supported formats: ${JSON.stringify(TRANSCRIPTION_EXTENSIONS)}`);
+  }
+  const step = o.script.shift() ?? { kind: 'text', text: bytes.toString('utf8') };
+  if (step.kind === 'hang') return; // never answered; close() destroys the socket
+  if (step.kind === 'error') return sendError(res, step.status, step.message);
+  const format = fields.response_format ?? 'json';
+  if (format === 'text' || format === 'srt' || format === 'vtt') {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'x-request-id': `req_${randomId()}` });
+    return void res.end(step.text);
+  }
+  if (format === 'verbose_json') {
+    return sendJson(res, 200, { task: 'transcribe', language: 'english', duration: 1, text: step.text, segments: [] });
+  }
+  return sendJson(res, 200, { text: step.text, usage: { type: 'duration', seconds: 1 } });
 }
 
 /** Writes one chat completion (streamed or not) for a step; `signal` stops it when the peer is gone. */
@@ -382,6 +503,10 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
   const script: ScriptStep[] = [];
   const requests: RecordedChatRequest[] = [];
   const responsesRequests: RecordedResponsesRequest[] = [];
+  const visionScript: ScriptStep[] = [];
+  const visionRequests: RecordedVisionRequest[] = [];
+  const transcriptionScript: TranscriptionStep[] = [];
+  const transcriptionRequests: RecordedTranscriptionRequest[] = [];
   const closing = new AbortController();
 
   const defaultStep = (body: ChatRequestBody): ScriptStep => ({
@@ -397,6 +522,9 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     if (req.method === 'GET' && path === '/v1/models') {
       const data = MODELS.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'system' }));
       return sendJson(res, 200, { object: 'list', data });
+    }
+    if (req.method === 'POST' && path === '/v1/audio/transcriptions') {
+      return answerTranscription(req, res, { script: transcriptionScript, recorded: transcriptionRequests });
     }
     const isChat = path === '/v1/chat/completions';
     if (req.method !== 'POST' || (!isChat && path !== '/v1/responses')) {
@@ -417,6 +545,15 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     if (isChat) {
       const parsed = chatRequestSchema.safeParse(json);
       if (!parsed.success) return invalid(parsed.error);
+      const images = imagesOf(parsed.data);
+      if (images.length > 0) {
+        visionRequests.push({ endpoint: 'vision', body: parsed.data, images, receivedAt: Date.now() });
+        const step = visionScript.shift() ?? {
+          kind: 'reply',
+          chunks: splitWords((opts.defaultVisionReply ?? ((imgs) => describeFakeImage(imgs[0])))(images, parsed.data)),
+        };
+        return answer(step, parsed.data, res, signal);
+      }
       requests.push({ endpoint: 'chat', body: parsed.data, receivedAt: Date.now() });
       const step = script.shift() ?? defaultStep(parsed.data);
       return answer(step, parsed.data, res, signal);
@@ -457,7 +594,15 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
         await new Promise((r) => setTimeout(r, 5));
       }
     },
+    enqueueVision: (...steps) => void visionScript.push(...steps),
+    visionRequests,
+    enqueueTranscription: (...steps) => void transcriptionScript.push(...steps),
+    transcriptionRequests,
     reset() {
+      visionScript.length = 0;
+      visionRequests.length = 0;
+      transcriptionScript.length = 0;
+      transcriptionRequests.length = 0;
       script.length = 0;
       requests.length = 0; // in place: callers may hold the arrays
       responsesRequests.length = 0;

@@ -1,0 +1,81 @@
+// Retries of failed attachment processing (src/media/prepare.ts) as delayed BullMQ jobs, so a
+// failed transcription gets its text even if nobody writes in the chat again. Job ids are
+// derived from the message and the attempt count, so scheduling the same retry twice adds one job.
+import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { Store } from '../src/store/store.js';
+import { prepareMessagesMedia, type PrepareMediaDeps } from '../src/media/prepare.js';
+
+export const MEDIA_RETRY_QUEUE = 'media-retry';
+
+const mediaRetryJob = z.object({ messageId: z.string().min(1), at: z.number() });
+export type MediaRetryJob = z.infer<typeof mediaRetryJob>;
+
+export const mediaRetryJobId = (messageId: string, attempt: number) => `media-${messageId}-${attempt}`;
+
+export class MediaRetryQueue {
+  readonly queue: Queue<MediaRetryJob>;
+
+  constructor(connection: ConnectionOptions, prefix: string) {
+    this.queue = new Queue<MediaRetryJob>(MEDIA_RETRY_QUEUE, {
+      connection,
+      prefix,
+      // Job attempts cover infrastructure errors only; media failures are recorded, not thrown.
+      defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 1_000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } },
+    });
+  }
+
+  /** Re-runs the message's media preparation at `at`; `attempt` is the attempt count that failed. */
+  async retryAt(messageId: string, at: Date, attempt: number): Promise<void> {
+    const job: MediaRetryJob = { messageId, at: at.getTime() };
+    await this.queue.add('media-retry', job, { jobId: mediaRetryJobId(messageId, attempt), delay: Math.max(0, at.getTime() - Date.now()) });
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}
+
+export interface MediaRetryWorkerOptions {
+  connection: ConnectionOptions;
+  prefix: string;
+  store: Store;
+  /** The same deps the respond worker uses (scheduleRetry → MediaRetryQueue.retryAt). */
+  deps: PrepareMediaDeps;
+  log: Logger;
+  concurrency?: number;
+}
+
+export function startMediaRetryWorker(o: MediaRetryWorkerOptions): Worker<MediaRetryJob> {
+  const worker = new Worker<MediaRetryJob>(
+    MEDIA_RETRY_QUEUE,
+    async (job) => {
+      const data = mediaRetryJob.parse(job.data);
+      const message = await o.store.messages.get(data.messageId);
+      if (!message) return 'message gone';
+      // Due as of the scheduled time: a delayed job may fire a little early.
+      const now = new Date(Math.max(Date.now(), data.at));
+      const [prepared] = await prepareMessagesMedia(o.deps, [message], { now });
+      const states = (prepared?.contentMeta?.attachments ?? []).map((a) => a.processing.state);
+      return states.join(',');
+    },
+    { connection: o.connection, prefix: o.prefix, concurrency: o.concurrency ?? 2 },
+  );
+  worker.on('failed', (job, err) => o.log.error({ job: job?.id, err }, 'media retry job failed'));
+  worker.on('error', (err) => o.log.error({ err }, 'media retry worker error'));
+  return worker;
+}
+
+/**
+ * Re-enqueues due retries whose job was lost (Redis flushed, scheduling failed). Idempotent:
+ * an existing job with the same id makes the add a no-op.
+ */
+export async function sweepMediaRetries(store: Store, queue: MediaRetryQueue, maxAttempts: number, now = new Date()): Promise<number> {
+  const due = await store.attachments.dueForRetry(now, maxAttempts);
+  for (const m of due) {
+    const attempt = Math.max(...(m.contentMeta?.attachments ?? []).map((a) => (a.processing.state === 'failed' ? a.processing.attempts : 0)));
+    await queue.retryAt(m._id, now, attempt);
+  }
+  return due.length;
+}

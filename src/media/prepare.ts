@@ -1,0 +1,113 @@
+// Before a prompt is built: every attachment of the messages it will show gets its text, or a
+// visible reason why not. Pending attachments and failed ones whose retry is due are processed
+// (in parallel), each result is stored, and a failure with attempts left schedules a retry
+// with exponential backoff, so a failed transcription ends with text even if nobody writes again.
+import type { Logger } from 'pino';
+import type { Attachment, AttachmentProcessing, Message } from '../domain/model.js';
+import type { AttachmentRepo } from '../store/attachments.js';
+import type { AttachmentProcessor } from './processor.js';
+import { describeError } from './errors.js';
+
+export const DEFAULT_RETRY_BASE_MS = 30_000;
+export const DEFAULT_RETRY_MAX_MS = 30 * 60_000;
+
+export interface PrepareMediaDeps {
+  processor: AttachmentProcessor;
+  attachments: Pick<AttachmentRepo, 'saveProcessing' | 'processingOf'>;
+  /** MEDIA_MAX_ATTEMPTS: a failed attachment is retried until it has had this many attempts. */
+  maxAttempts: number;
+  /** Delay before the second attempt; doubles each time up to retryMaxMs. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** Runs prepareMessagesMedia for this message again at `at` (jobs/mediaRetry.ts). */
+  scheduleRetry(messageId: string, at: Date, attempt: number): Promise<void>;
+  log: Logger;
+}
+
+/** Delay after the `attempts`-th failed attempt. */
+export function retryDelayMs(attempts: number, baseMs = DEFAULT_RETRY_BASE_MS, maxMs = DEFAULT_RETRY_MAX_MS): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+/** Whether this attachment should be processed now. */
+export function isDue(p: AttachmentProcessing, maxAttempts: number, now: Date): boolean {
+  if (p.state === 'pending') return true;
+  if (p.state !== 'failed' || p.attempts >= maxAttempts) return false;
+  return !p.nextAttemptAt || p.nextAttemptAt.getTime() <= now.getTime();
+}
+
+/**
+ * Returns `messages` with every due attachment processed and stored. Never throws for a media
+ * or storage failure: the prompt is built either way, with failures visible in the state.
+ * `now` decides what is due (a retry job passes the time it was scheduled for).
+ */
+export async function prepareMessagesMedia(deps: PrepareMediaDeps, messages: Message[], o: { now?: Date } = {}): Promise<Message[]> {
+  const now = o.now ?? new Date();
+  return Promise.all(messages.map((m) => prepareMessage(deps, m, now)));
+}
+
+async function prepareMessage(deps: PrepareMediaDeps, message: Message, now: Date): Promise<Message> {
+  const attachments = message.contentMeta?.attachments;
+  const platform = message.platformRef?.platform;
+  if (!attachments?.some((a) => isDue(a.processing, deps.maxAttempts, now))) return message;
+  if (!platform) {
+    deps.log.warn({ messageId: message._id }, 'attachments on a message without a platform reference: not processed');
+    return message;
+  }
+
+  const results = await Promise.all(
+    attachments.map((att, index) =>
+      isDue(att.processing, deps.maxAttempts, now) ? processOne(deps, message._id, att, index, platform) : Promise.resolve(undefined),
+    ),
+  );
+
+  // One retry job per message, at the earliest due attachment; its id includes the attempt
+  // count, so a second prepare of the same failure schedules nothing new.
+  const retries = results.filter((r): r is Processed => r?.stored === true && r.processing.nextAttemptAt !== undefined);
+  if (retries.length > 0) {
+    const at = new Date(Math.min(...retries.map((r) => r.processing.nextAttemptAt!.getTime())));
+    const attempt = Math.max(...retries.map((r) => r.processing.attempts));
+    await deps.scheduleRetry(message._id, at, attempt).catch((err: unknown) => {
+      deps.log.error({ err, messageId: message._id }, 'could not schedule the media retry');
+    });
+  }
+
+  const updated = attachments.map((att, i) => {
+    const r = results[i];
+    return r ? { ...att, processing: r.processing } : att;
+  });
+  return { ...message, contentMeta: { ...message.contentMeta, attachments: updated } };
+}
+
+interface Processed {
+  processing: AttachmentProcessing;
+  /** Our result is the stored one (false: another worker's was, or the write failed). */
+  stored: boolean;
+}
+
+async function processOne(deps: PrepareMediaDeps, messageId: string, att: Attachment, index: number, platform: NonNullable<Message['platformRef']>['platform']): Promise<Processed> {
+  let processing = await deps.processor.process(att, platform).catch(
+    (err: unknown): AttachmentProcessing => ({
+      state: 'failed',
+      attempts: att.processing.attempts + 1,
+      error: { code: 'MEDIA_FETCH_FAILED', message: describeError(err) },
+      updatedAt: new Date(),
+    }),
+  );
+  if (processing.state === 'failed' && processing.attempts < deps.maxAttempts) {
+    const at = new Date(processing.updatedAt.getTime() + retryDelayMs(processing.attempts, deps.retryBaseMs, deps.retryMaxMs));
+    processing = { ...processing, nextAttemptAt: at };
+  }
+  try {
+    if (await deps.attachments.saveProcessing(messageId, index, { fileRef: att.fileRef, attempts: att.processing.attempts }, processing)) {
+      return { processing, stored: true };
+    }
+    // Someone else processed it meanwhile: theirs is the record (and they scheduled any retry).
+    const theirs = await deps.attachments.processingOf(messageId, index);
+    return { processing: theirs ?? processing, stored: false };
+  } catch (err) {
+    // Still pending/failed in the store, so the next prompt or a sweep tries again.
+    deps.log.error({ err, messageId, index }, 'could not store the attachment processing result');
+    return { processing, stored: false };
+  }
+}
