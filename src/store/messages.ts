@@ -77,15 +77,24 @@ export class MessageRepo {
    * already present (same source message) is not added again.
    */
   async appendAlbumItems(id: string, items: Attachment[], caption: string | undefined, at: Date): Promise<boolean> {
-    const first = items[0];
-    if (!first) return false;
-    const r = await this.c.messages.updateOne(
-      { _id: id, 'contentMeta.attachments.sourceMessageId': { $ne: first.sourceMessageId } },
-      { $push: { 'contentMeta.attachments': { $each: items } }, $set: { updatedAt: at } },
-    );
-    // Only one item of an album usually carries the caption; it becomes the message text.
-    if (caption) await this.c.messages.updateOne({ _id: id, content: '' }, { $set: { content: caption } });
-    return r.modifiedCount === 1;
+    // Read-check-write with the previous updatedAt as the guard (FerretDB cannot filter on a
+    // field inside array elements): a concurrent append makes ours retry, never duplicate.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const current = await this.c.messages.findOne({ _id: id }, { projection: { contentMeta: 1, updatedAt: 1, content: 1 } });
+      if (!current) return false;
+      const have = new Set((current.contentMeta?.attachments ?? []).map((a) => a.sourceMessageId));
+      const fresh = items.filter((a) => !have.has(a.sourceMessageId));
+      if (fresh.length === 0) return false;
+      const stamp = new Date(Math.max(at.getTime(), current.updatedAt.getTime() + 1));
+      // Only one item of an album usually carries the caption; it becomes the message text.
+      const setCaption = caption && current.content === '' ? { content: caption } : {};
+      const r = await this.c.messages.updateOne(
+        { _id: id, updatedAt: current.updatedAt },
+        { $push: { 'contentMeta.attachments': { $each: fresh } }, $set: { updatedAt: stamp, ...setCaption } },
+      );
+      if (r.modifiedCount === 1) return true;
+    }
+    throw new Error(`album message ${id} kept changing; item not added`);
   }
 
   /**
