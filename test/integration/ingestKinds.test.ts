@@ -48,7 +48,7 @@ describe('ingest of every inbound kind', () => {
       groupMessage(3, alice, '@rainbow_test_bot what do you think?', { mentions: [{ username: 'rainbow_test_bot', text: '@rainbow_test_bot' }] }),
     );
     expect(r3.kind).toBe('accepted');
-    await eventually(async () => h.tg.sentText(GROUP).includes('Saturday looks dry.'), 15_000, 'group answer');
+    await eventually(() => Promise.resolve(h.tg.sentText(GROUP).includes('Saturday looks dry.')), 15_000, 'group answer');
     const prompt = lastPromptText();
     expect(prompt).toContain('Alice: I think we should go hiking on Saturday');
     expect(prompt).toContain('Bob: Only if it does not rain');
@@ -60,7 +60,7 @@ describe('ingest of every inbound kind', () => {
   it('answers a reply to its own message and a message that calls it by name, with the quote inlined', async () => {
     h.llm.enqueue({ kind: 'reply', chunks: ['Pancakes are best on Sundays.'] });
     await h.app.handleInbound(groupMessage(10, alice, 'Rainbow, what is the best breakfast?'));
-    await eventually(async () => h.tg.sentText(GROUP).includes('Pancakes are best on Sundays.'), 15_000, 'named answer');
+    await eventually(() => Promise.resolve(h.tg.sentText(GROUP).includes('Pancakes are best on Sundays.')), 15_000, 'named answer');
     const sent = await eventually(async () => (await h.app.store.c.messages.findOne({ senderRole: 'ai', 'delivery.state': 'complete' })) ?? undefined);
     const platformId = sent.delivery!.platformMessageIds[0]!;
 
@@ -69,7 +69,7 @@ describe('ingest of every inbound kind', () => {
       groupMessage(11, bob, 'why?', { replyTo: { platformMessageId: platformId, sender: { userId: BOT.userId, isBot: true, displayName: 'Rainbow' }, text: 'Pancakes are best on Sundays.' } }),
     );
     expect(r.kind).toBe('accepted');
-    await eventually(async () => h.tg.sentText(GROUP).includes('Because they are fluffy.'), 15_000, 'reply answer');
+    await eventually(() => Promise.resolve(h.tg.sentText(GROUP).includes('Because they are fluffy.')), 15_000, 'reply answer');
     expect(lastPromptText()).toContain('Replying to Rainbow (you):\\n> Pancakes are best on Sundays.');
     const quoted = await h.app.store.messages.get((r as { messageId: string }).messageId);
     expect(quoted?.contentType).toBe('quote_reply');
@@ -79,10 +79,10 @@ describe('ingest of every inbound kind', () => {
   it('answers everything after /answerall on, and nothing unaddressed after /answerall off', async () => {
     const on = await h.app.handleInbound(groupMessage(20, alice, '/answerall on'));
     expect(on.kind).toBe('command');
-    await eventually(async () => h.tg.sentText(GROUP).some((t) => t.includes('answer every message')), 10_000, 'on notice');
+    await eventually(() => Promise.resolve(h.tg.sentText(GROUP).some((t) => t.includes('answer every message'))), 10_000, 'on notice');
     h.llm.enqueue({ kind: 'reply', chunks: ['Hello Bob!'] });
     expect((await h.app.handleInbound(groupMessage(21, bob, 'hello everyone'))).kind).toBe('accepted');
-    await eventually(async () => h.tg.sentText(GROUP).includes('Hello Bob!'), 15_000, 'answer-all reply');
+    await eventually(() => Promise.resolve(h.tg.sentText(GROUP).includes('Hello Bob!')), 15_000, 'answer-all reply');
     await h.app.handleInbound(groupMessage(22, alice, '/answerall off'));
     expect((await h.app.handleInbound(groupMessage(23, bob, 'quiet now'))).kind).toBe('context');
   });
@@ -114,7 +114,7 @@ describe('ingest of every inbound kind', () => {
     expect(results).toEqual(['accepted', 'album_item', 'album_item']);
     // A redelivered album item is not added twice.
     expect((await h.app.handleInbound(photo(41))).kind).toBe('album_item');
-    await eventually(async () => h.tg.sentText('4242').includes('Lovely photos!'), 15_000, 'album answer');
+    await eventually(() => Promise.resolve(h.tg.sentText('4242').includes('Lovely photos!')), 15_000, 'album answer');
     const stored = await h.app.store.c.messages.find({ senderRole: 'human' }).toArray();
     expect(stored).toHaveLength(1);
     expect(stored[0]!.content).toBe('our trip');
@@ -128,7 +128,7 @@ describe('ingest of every inbound kind', () => {
     h.llm.enqueue({ kind: 'reply', chunks: ['Noted.'] });
     const dm = { platform: 'telegram' as const, chat: { chatId: '5151', kind: 'private' as const }, recipient: BOT, sender: { userId: '5151', isBot: false, displayName: 'Eve' } };
     const r = await h.app.handleInbound({ ...dm, platformMessageId: '1', text: 'meet at 5', sentAt: new Date() });
-    await eventually(async () => h.tg.sentText('5151').includes('Noted.'), 15_000, 'answer');
+    await eventually(() => Promise.resolve(h.tg.sentText('5151').includes('Noted.')), 15_000, 'answer');
     const edited = await h.app.handleInbound({ ...dm, kind: 'edit', platformMessageId: '1', text: 'meet at 6', editedAt: new Date() });
     expect(edited.kind).toBe('edited');
     const again = await h.app.handleInbound({ ...dm, kind: 'edit', platformMessageId: '1', text: 'meet at 6', editedAt: new Date() });
@@ -158,12 +158,12 @@ describe('ingest of every inbound kind', () => {
     const dm = { platform: 'telegram' as const, chat: { chatId: '6161', kind: 'private' as const }, recipient: BOT, sender: { userId: '6161', isBot: false, displayName: 'Max', languageCode: 'en' } };
     h.llm.enqueue({ kind: 'reply', chunks: ['Hi Max.'] }, { kind: 'reply', chunks: ['Fresh start.'] });
     await h.app.handleInbound({ ...dm, platformMessageId: '1', text: 'remember the number 7', sentAt: new Date() });
-    await eventually(async () => h.tg.sentText('6161').includes('Hi Max.'), 15_000, 'first answer');
+    await eventually(() => Promise.resolve(h.tg.sentText('6161').includes('Hi Max.')), 15_000, 'first answer');
     const cmd = await h.app.handleInbound({ ...dm, platformMessageId: '2', text: '/new', sentAt: new Date() });
     expect(cmd.kind).toBe('command');
-    await eventually(async () => h.tg.sentText('6161').includes("Okay — let's start fresh."), 10_000, 'notice');
+    await eventually(() => Promise.resolve(h.tg.sentText('6161').includes("Okay — let's start fresh.")), 10_000, 'notice');
     await h.app.handleInbound({ ...dm, platformMessageId: '3', text: 'what number?', sentAt: new Date() });
-    await eventually(async () => h.tg.sentText('6161').includes('Fresh start.'), 15_000, 'second answer');
+    await eventually(() => Promise.resolve(h.tg.sentText('6161').includes('Fresh start.')), 15_000, 'second answer');
     const sessions = await h.app.store.c.sessions.find({}).sort({ startedAt: 1 }).toArray();
     expect(sessions.map((s) => [s.status, s.closeReason ?? null])).toEqual([
       ['closed', 'manual'],
@@ -184,7 +184,7 @@ describe('ingest of every inbound kind', () => {
       sentAt: new Date(),
     });
     expect(r.kind).toBe('accepted');
-    await eventually(async () => h.tg.sentText('7171').includes('Nice sticker!'), 15_000, 'sticker answer');
+    await eventually(() => Promise.resolve(h.tg.sentText('7171').includes('Nice sticker!')), 15_000, 'sticker answer');
     expect(lastPromptText()).toContain('Sticker 🐱');
   });
 });
