@@ -3,7 +3,7 @@
 // (in parallel), each result is stored, and a failure with attempts left schedules a retry
 // with exponential backoff, so a failed transcription ends with text even if nobody writes again.
 import type { Logger } from 'pino';
-import type { Attachment, AttachmentProcessing, Message } from '../domain/model.js';
+import type { Attachment, AttachmentProcessing, Message, Platform } from '../domain/model.js';
 import type { AttachmentRepo } from '../store/attachments.js';
 import type { AttachmentProcessor } from './processor.js';
 import { describeError } from './errors.js';
@@ -39,16 +39,22 @@ export function isDue(p: AttachmentProcessing, maxAttempts: number, now: Date): 
 /**
  * Returns `messages` with every due attachment processed and stored. Never throws for a media
  * or storage failure: the prompt is built either way, with failures visible in the state.
- * `now` decides what is due (a retry job passes the time it was scheduled for).
+ * `now` decides what is due (a retry job passes the time it was scheduled for); `platform` is
+ * used for messages without a platform reference.
  */
-export async function prepareMessagesMedia(deps: PrepareMediaDeps, messages: Message[], o: { now?: Date } = {}): Promise<Message[]> {
+export async function prepareMessagesMedia(
+  deps: PrepareMediaDeps,
+  messages: Message[],
+  o: { now?: Date; platform?: Platform } = {},
+): Promise<Message[]> {
   const now = o.now ?? new Date();
-  return Promise.all(messages.map((m) => prepareMessage(deps, m, now)));
+  return Promise.all(messages.map((m) => prepareMessage(deps, m, now, o.platform)));
 }
 
-async function prepareMessage(deps: PrepareMediaDeps, message: Message, now: Date): Promise<Message> {
+async function prepareMessage(deps: PrepareMediaDeps, message: Message, now: Date, fallbackPlatform: Platform | undefined): Promise<Message> {
   const attachments = message.contentMeta?.attachments;
-  const platform = message.platformRef?.platform;
+  // The platform whose MediaSource has the bytes: the message's own, else the dialogue's.
+  const platform = message.platformRef?.platform ?? fallbackPlatform;
   if (!attachments?.some((a) => isDue(a.processing, deps.maxAttempts, now))) return message;
   if (!platform) {
     deps.log.warn({ messageId: message._id }, 'attachments on a message without a platform reference: not processed');
@@ -85,7 +91,7 @@ interface Processed {
   stored: boolean;
 }
 
-async function processOne(deps: PrepareMediaDeps, messageId: string, att: Attachment, index: number, platform: NonNullable<Message['platformRef']>['platform']): Promise<Processed> {
+async function processOne(deps: PrepareMediaDeps, messageId: string, att: Attachment, index: number, platform: Platform): Promise<Processed> {
   let processing = await deps.processor.process(att, platform).catch(
     (err: unknown): AttachmentProcessing => ({
       state: 'failed',
