@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { eventually } from '../support/testEnv.js';
-import { privateSticker, privateText } from '../fixtures/telegramUpdates.js';
+import { privateText } from '../fixtures/telegramUpdates.js';
 
 const CHAT = 777001;
 
@@ -99,7 +99,17 @@ describe('Telegram DM, end to end', () => {
   });
 
   it('refuses empty and oversized messages with a clear reply and no LLM call', async () => {
-    h.tg.pushUpdate(privateSticker({ updateId: 10, chatId: CHAT, languageCode: 'en' }));
+    // A location carries neither text nor media we can read: it is "empty" for BR-001.
+    h.tg.pushUpdate({
+      update_id: 10,
+      message: {
+        message_id: 10,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: CHAT, type: 'private', first_name: 'Ada' },
+        from: { id: CHAT, is_bot: false, first_name: 'Ada', language_code: 'en' },
+        location: { latitude: 1.29, longitude: 103.85 },
+      },
+    });
     h.tg.pushUpdate(privateText({ updateId: 11, chatId: CHAT, languageCode: 'zh-hans', text: '长'.repeat(10_001) }));
     await h.tg.waitFor((calls) => calls.filter((c) => c.method === 'sendMessage').length >= 2, 10_000);
     const notices = h.tg.callsOf('sendMessage').map((c) => String(c.params.text));
