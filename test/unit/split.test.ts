@@ -143,3 +143,178 @@ describe('splitForPlatform', () => {
     }
   });
 });
+
+// ---- code blocks -------------------------------------------------------------------------------
+
+/** An independent reading of fenced blocks, as a Markdown renderer sees them, per chunk. */
+function readFences(text: string): { balanced: boolean; codeLines: string[]; blocks: string[] } {
+  const codeLines: string[] = [];
+  const blocks: string[] = [];
+  let open: { marker: string; lines: string[] } | undefined;
+  for (const line of text.split('\n')) {
+    const m = /^\s*(`{3,}|~{3,})(.*)$/.exec(line);
+    if (!open) {
+      if (m) open = { marker: m[1]!, lines: [line] };
+    } else if (m && m[1]![0] === open.marker[0] && m[1]!.length >= open.marker.length && m[2]!.trim() === '') {
+      blocks.push([...open.lines, line].join('\n'));
+      open = undefined;
+    } else {
+      open.lines.push(line);
+      codeLines.push(line);
+    }
+  }
+  return { balanced: open === undefined, codeLines, blocks };
+}
+const isFenceLine = (line: string) => /^\s*(`{3,}|~{3,})/.test(line);
+const withoutFenceLines = (s: string) => s.split('\n').filter((l) => !isFenceLine(l)).join('\n');
+
+/** A deterministic pseudo-random generator (mulberry32), so failures are reproducible. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function codeBlock(lang: string, size: number, seed: number, indent = ''): string {
+  const r = rng(seed);
+  const lines: string[] = [];
+  let total = 0;
+  for (let i = 0; total < size; i++) {
+    const depth = Math.floor(r() * 4);
+    const line = `${'    '.repeat(depth)}value_${i} = compute(${Math.floor(r() * 1e6)}, "s${i}")  # step ${i} 中文 😀`;
+    lines.push(line);
+    total += line.length + 1;
+  }
+  return [`${indent}\`\`\`${lang}`, ...lines.map((l) => `${indent}${l}`), `${indent}\`\`\``].join('\n');
+}
+
+/** A ~9 000-character reply: prose around four code blocks, one bigger than 4096. */
+function replyWithCode(): string {
+  const prose = (n: number) => mixedText(n);
+  return [
+    prose(600),
+    'Here is the first example:',
+    codeBlock('ts', 1200, 1),
+    prose(500),
+    'And the long one:',
+    codeBlock('python', 4400, 2),
+    '1. A list item with an indented block:',
+    codeBlock('bash', 250, 3, '   '),
+    prose(700),
+    codeBlock('', 300, 4),
+    prose(1200),
+  ].join('\n\n');
+}
+
+describe.each([2000, 4096])('a 9 000-character reply with code blocks at limit %i', (limit) => {
+  const text = replyWithCode();
+  const chunks = splitForPlatform(text, limit);
+  const original = readFences(text);
+
+  it('is about 9 000 characters, with a block longer than the limit', () => {
+    expect(text.length).toBeGreaterThan(8_500);
+    expect(text.length).toBeLessThan(10_500);
+    expect(original.blocks.some((b) => b.length > limit)).toBe(true);
+  });
+
+  it('gives chunks of at most the limit in UTF-16 units', () => {
+    for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(limit);
+  });
+
+  it('gives every chunk balanced fences, so each renders on its own', () => {
+    for (const chunk of chunks) expect(readFences(chunk).balanced, chunk.slice(-200)).toBe(true);
+  });
+
+  it('keeps every code line exactly (indentation included), as code, in order', () => {
+    expect(chunks.flatMap((c) => readFences(c).codeLines)).toEqual(original.codeLines);
+  });
+
+  it('keeps all text in order: only fence lines and whitespace at the cuts are added or dropped', () => {
+    expect(noSpace(withoutFenceLines(chunks.join('\n')))).toBe(noSpace(withoutFenceLines(text)));
+  });
+
+  it('keeps each block that fits in a chunk whole in one chunk', () => {
+    for (const block of original.blocks.filter((b) => b.length <= limit - 10)) {
+      expect(chunks.some((c) => c.includes(block.trimStart()))).toBe(true);
+    }
+  });
+
+  it('reopens a block cut in its middle with its language', () => {
+    const long = original.blocks.find((b) => b.length > limit)!;
+    expect(long.startsWith('```python')).toBe(true);
+    const pieces = chunks.filter((c) => c.includes('value_') && readFences(c).codeLines.some((l) => long.includes(l)));
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces.slice(1)) expect(piece.startsWith('```python\n')).toBe(true);
+    for (const piece of pieces.slice(0, -1)) expect(piece.endsWith('\n```')).toBe(true);
+  });
+
+  it('stays stable while the reply streams in: only the last chunks change', () => {
+    for (let n = 500; n < text.length; n += 211) {
+      const prefixChunks = splitForPlatform(text.slice(0, n), limit);
+      const settled = prefixChunks.slice(0, -1);
+      expect(settled, `prefix of ${n}`).toEqual(chunks.slice(0, settled.length));
+    }
+  });
+});
+
+describe('code blocks, edge cases', () => {
+  it('moves a block that fits into the next chunk instead of cutting it', () => {
+    const block = codeBlock('js', 900, 7);
+    const text = `${'Intro words. '.repeat(20).trim()}\n\n${block}\n\nOutro.`;
+    const chunks = splitForPlatform(text, 1000);
+    expect(chunks.some((c) => c.startsWith(block))).toBe(true);
+    for (const c of chunks) expect(readFences(c).balanced).toBe(true);
+  });
+
+  it('closes a block that is still open at the end (a streamed text mid-block)', () => {
+    const chunks = splitForPlatform('Look:\n```ts\nconst a = 1;\nconst b', 4096);
+    expect(chunks).toEqual(['Look:\n```ts\nconst a = 1;\nconst b\n```']);
+  });
+
+  it('cuts a code line longer than a chunk, with balanced fences around both parts', () => {
+    const long = `\`\`\`\n${'x'.repeat(500)}\n\`\`\``;
+    const chunks = splitForPlatform(long, 200);
+    for (const c of chunks) {
+      expect(c.length).toBeLessThanOrEqual(200);
+      expect(readFences(c).balanced).toBe(true);
+    }
+    expect(chunks.flatMap((c) => readFences(c).codeLines).join('')).toBe('x'.repeat(500));
+  });
+
+  it('does not treat inline triple backticks as a fence', () => {
+    const text = `${'Use ```inline``` here. '.repeat(20)}`.trim();
+    const chunks = splitForPlatform(text, 150);
+    expect(noSpace(chunks.join(''))).toBe(noSpace(text));
+    expect(chunks.every((c) => !c.includes('\n```'))).toBe(true);
+  });
+
+  it('holds its properties on random texts and limits', () => {
+    for (let seed = 1; seed <= 60; seed++) {
+      const r = rng(seed);
+      const parts: string[] = [];
+      while (parts.join('\n\n').length < 3000 + r() * 6000) {
+        const pick = r();
+        if (pick < 0.35) parts.push(codeBlock(['ts', 'py', ''][Math.floor(r() * 3)]!, 50 + r() * 2500, seed * 100 + parts.length));
+        else parts.push(mixedText(50 + Math.floor(r() * 900)));
+      }
+      const text = parts.join(r() < 0.5 ? '\n\n' : '\n');
+      const limit = 300 + Math.floor(r() * 3800);
+      const chunks = splitForPlatform(text, limit);
+      const ctx = `seed ${seed}, limit ${limit}`;
+      for (const c of chunks) {
+        expect(c.length, ctx).toBeLessThanOrEqual(limit);
+        expect(c.trim().length, ctx).toBeGreaterThan(0);
+        expect(readFences(c).balanced, ctx).toBe(true);
+        // No surrogate pair is ever cut in half.
+        expect(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/.test(c), ctx).toBe(false);
+      }
+      expect(chunks.flatMap((c) => readFences(c).codeLines), ctx).toEqual(readFences(text).codeLines);
+      expect(noSpace(withoutFenceLines(chunks.join('\n'))), ctx).toBe(noSpace(withoutFenceLines(text)));
+    }
+  });
+});
