@@ -25,6 +25,28 @@ export interface FakeTelegram {
   failNext(method: string, error: BotApiFailure): void;
   sentText(chatId: number | string): string[];
   close(): Promise<void>;
+  /** Registers bytes served by getFile and the file download route (`/file/bot<token>/<file_path>`). */
+  addFile(bytes: Buffer, o?: AddFileOptions): { file_id: string; file_unique_id: string; file_size: number };
+  /** file_path of every file download served, in order. */
+  downloads: string[];
+  /** Drafts shown with sendMessageDraft in this chat, in order (visible text). */
+  drafts(chatId: number | string): FakeDraft[];
+  /** Delivers an update to the registered webhook as Telegram does; `secret: null` omits the header. */
+  deliverWebhook(update: object, o?: { secret?: string | null }): Promise<{ status: number; body: string }>;
+  /** The command menu set for a language_code ('' = the default list). */
+  commandsFor(languageCode?: string): unknown;
+}
+export interface AddFileOptions {
+  file_id?: string;
+  file_unique_id?: string;
+  /** Decides the default file_path extension; the download itself is always application/octet-stream. */
+  mime?: string;
+  file_path?: string;
+}
+export interface FakeDraft {
+  draftId: number;
+  text: string;
+  threadId?: number;
 }
 export interface FakeTelegramOptions {
   /** Overrides for getMe; `Partial<UserFromGetMe>` is a superset of `Partial<User>`. */
@@ -86,6 +108,81 @@ function inlineMarkup(v: unknown): object | undefined {
   return typeof markup === 'object' && markup !== null && 'inline_keyboard' in markup ? markup : undefined;
 }
 
+/** Tags of Telegram's HTML parse mode (https://core.telegram.org/bots/api#html-style). */
+const HTML_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'span', 'tg-spoiler', 'a', 'tg-emoji', 'code', 'pre', 'blockquote']);
+const HTML_TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[a-zA-Z_:][-a-zA-Z0-9_:.]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*>/y;
+const HTML_ENTITY = /&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);/y;
+const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
+
+/** What a user sees for a parse_mode=HTML text; refuses what Telegram refuses, with its message. */
+function parseHtml(html: string): string {
+  const refuse = (what: string): ApiError => bad(`can't parse entities: ${what}`);
+  const at = (i: number): number => Buffer.byteLength(html.slice(0, i));
+  const open: string[] = [];
+  let out = '';
+  for (let i = 0; i < html.length; ) {
+    const c = html[i]!;
+    if (c === '<') {
+      HTML_TAG.lastIndex = i;
+      const m = HTML_TAG.exec(html);
+      if (!m) throw refuse(`Unsupported start tag "" at byte offset ${at(i)}`);
+      const name = (m[2] ?? '').toLowerCase();
+      if (m[1]) {
+        const top = open.pop();
+        if (top === undefined) throw refuse(`Unexpected end tag at byte offset ${at(i)}`);
+        if (top !== name) throw refuse(`Unmatched end tag at byte offset ${at(i)}, expected "</${top}>", found "</${name}>"`);
+      } else {
+        const spoiler = name !== 'span' || /class\s*=\s*["']?tg-spoiler/.test(m[3] ?? '');
+        if (!HTML_TAGS.has(name) || !spoiler) throw refuse(`Unsupported start tag "${name}" at byte offset ${at(i)}`);
+        open.push(name);
+      }
+      i += m[0].length;
+      continue;
+    }
+    if (c === '&') {
+      HTML_ENTITY.lastIndex = i;
+      const m = HTML_ENTITY.exec(html);
+      if (m) {
+        const e = m[1] ?? '';
+        out += NAMED_ENTITIES[e] ?? String.fromCodePoint(e.startsWith('#x') ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
+        i += m[0].length;
+        continue;
+      }
+    }
+    out += c;
+    i++;
+  }
+  const unclosed = open.at(-1);
+  if (unclosed !== undefined) throw refuse(`Can't find end tag corresponding to start tag "${unclosed}"`);
+  return out;
+}
+/** The text as shown: parse_mode HTML is parsed (and may be refused); Markdown modes are stored as sent. */
+function visibleText(p: Params): unknown {
+  const mode = typeof p.parse_mode === 'string' ? p.parse_mode : '';
+  if (mode === '' || /^markdown(v2)?$/i.test(mode)) return p.text;
+  if (!/^html$/i.test(mode)) throw bad('unsupported parse_mode');
+  return typeof p.text === 'string' ? parseHtml(p.text) : p.text;
+}
+const MIME_EXTENSIONS: Record<string, string> = {
+  'image/jpeg': '.jpg',
+  'image/png': '.png',
+  'image/webp': '.webp',
+  'audio/ogg': '.oga',
+  'audio/mpeg': '.mp3',
+  'video/mp4': '.mp4',
+  'application/pdf': '.pdf',
+  'text/plain': '.txt',
+  'text/markdown': '.md',
+};
+/** The Bot API's own download limit: getFile refuses larger files. */
+const FILE_DOWNLOAD_LIMIT = 20 * 1024 * 1024;
+interface StoredFile {
+  file_id: string;
+  file_unique_id: string;
+  file_path: string;
+  bytes: Buffer;
+}
+
 /** JSON and urlencoded bodies become params (urlencoded JSON values are decoded, as Telegram does). */
 async function readParams(req: IncomingMessage, query: URLSearchParams): Promise<Params> {
   const parts: Buffer[] = [];
@@ -142,6 +239,11 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
   let poller: Poller | undefined;
   let webhookUrl = '';
   let commands: unknown = [];
+  let webhookSecret: string | undefined;
+  const commandsByLang = new Map<string, unknown>();
+  const files = new Map<string, StoredFile>();
+  const downloads: string[] = [];
+  const draftsByChat = new Map<string, FakeDraft[]>();
 
   function chatFor(chatId: unknown): ChatState {
     const key = typeof chatId === 'number' || typeof chatId === 'string' ? String(chatId) : '';
@@ -200,7 +302,11 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
   const methods: Record<string, (p: Params, gone: AbortSignal) => unknown> = {
     getMe: () => me,
     getUpdates,
-    setWebhook: (p) => ((webhookUrl = typeof p.url === 'string' ? p.url : ''), true),
+    setWebhook: (p) => {
+      webhookUrl = typeof p.url === 'string' ? p.url : '';
+      webhookSecret = typeof p.secret_token === 'string' && p.secret_token !== '' ? p.secret_token : undefined;
+      return true;
+    },
     deleteWebhook: (p) => {
       webhookUrl = '';
       if (isTrue(p.drop_pending_updates)) updates = [];
@@ -212,12 +318,17 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       pending_update_count: updates.length,
       ...(webhookUrl ? { max_connections: 40, ip_address: '127.0.0.1' } : {}),
     }),
-    setMyCommands: (p) => ((commands = p.commands ?? []), true),
-    getMyCommands: () => commands,
+    setMyCommands: (p) => {
+      const lang = typeof p.language_code === 'string' ? p.language_code : '';
+      commandsByLang.set(lang, p.commands ?? []);
+      if (lang === '') commands = p.commands ?? [];
+      return true;
+    },
+    getMyCommands: (p) => (typeof p.language_code === 'string' && p.language_code !== '' ? (commandsByLang.get(p.language_code) ?? []) : commands),
     sendChatAction: (p) => (chatFor(p.chat_id), true),
     sendMessage: (p) => {
       const state = chatFor(p.chat_id);
-      const text = checkText(p.text);
+      const text = checkText(visibleText(p));
       const markup = inlineMarkup(p.reply_markup);
       const message = {
         message_id: ++state.lastId,
@@ -231,7 +342,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       return message;
     },
     editMessageText: (p) => {
-      const text = checkText(p.text);
+      const text = checkText(visibleText(p));
       if (p.inline_message_id !== undefined) return true;
       const { stored } = botMessage(p, 'edit');
       const markup = inlineMarkup(p.reply_markup);
@@ -247,6 +358,26 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       stored.markup = JSON.stringify(markup ?? null);
       return stored.message;
     },
+    getFile: (p) => {
+      const file = files.get(typeof p.file_id === 'string' ? p.file_id : '');
+      if (!file) throw bad('invalid file_id');
+      if (file.bytes.length > FILE_DOWNLOAD_LIMIT) throw bad('file is too big');
+      const { file_id, file_unique_id, file_path } = file;
+      return { file_id, file_unique_id, file_size: file.bytes.length, file_path };
+    },
+    sendMessageDraft: (p) => {
+      const state = chatFor(p.chat_id);
+      if (state.chat.type !== 'private') throw bad('TEXTDRAFT_PEER_INVALID');
+      const draftId = intOf(p.draft_id);
+      if (draftId === undefined || draftId === 0) throw bad('draft_id must be non-zero');
+      const shown = visibleText(p);
+      const text = typeof shown === 'string' ? shown : '';
+      if (text.length > 4096) throw bad('message is too long');
+      const threadId = intOf(p.message_thread_id);
+      const key = String(p.chat_id);
+      draftsByChat.set(key, [...(draftsByChat.get(key) ?? []), { draftId, text, ...(threadId === undefined ? {} : { threadId }) }]);
+      return true;
+    },
     deleteMessage: (p) => {
       const { state } = botMessage(p, 'delete');
       state.messages.delete(intOf(p.message_id) ?? NaN);
@@ -255,8 +386,29 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
   };
   const byLowerName = new Map(Object.keys(methods).map((name) => [name.toLowerCase(), name]));
 
+  /** `/file/bot<token>/<file_path>`, as the Bot API serves downloads. */
+  function serveFile(pathname: string, res: ServerResponse): void {
+    const m = /^\/file\/bot[^/]+\/(.+)$/.exec(pathname);
+    const file = m?.[1] ? [...files.values()].find((f) => f.file_path === decodeURIComponent(m[1]!)) : undefined;
+    if (!file) return send(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
+    downloads.push(file.file_path);
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(file.bytes.length) });
+    res.end(file.bytes);
+  }
+  /** Same bookkeeping as pushUpdate, for updates delivered by webhook. */
+  function rememberIncoming(update: object): void {
+    const u = update as Record<string, unknown>;
+    const incoming = incomingSchema.safeParse(u.message ?? u.edited_message);
+    if (!incoming.success) return;
+    const state = chatFor(incoming.data.chat.id);
+    state.chat = incoming.data.chat;
+    state.lastId = Math.max(state.lastId, incoming.data.message_id);
+    state.messages.set(incoming.data.message_id, { fromBot: false, message: incoming.data, text: incoming.data.text, markup: 'null' });
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname.startsWith('/file/')) return serveFile(url.pathname, res);
     const match = /^\/bot([^/]+)\/([^/]+)$/.exec(url.pathname);
     if (!match?.[1] || !match[2]) return send(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
     const token = decodeURIComponent(match[1]);
@@ -333,6 +485,29 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
         .sort(([a], [b]) => a - b)
         .map(([, m]) => m.text ?? '');
     },
+    downloads,
+    addFile(bytes, o = {}) {
+      const n = files.size + 1;
+      const file_id = o.file_id ?? `BQACAgIAAxkBAAIC${String(n).padStart(4, '0')}fake${Buffer.from(String(n)).toString('base64url')}`;
+      const file_unique_id = o.file_unique_id ?? `AgADfake${String(n).padStart(4, '0')}`;
+      const file_path = o.file_path ?? `files/file_${n}${MIME_EXTENSIONS[o.mime ?? ''] ?? ''}`;
+      files.set(file_id, { file_id, file_unique_id, file_path, bytes });
+      return { file_id, file_unique_id, file_size: bytes.length };
+    },
+    drafts: (chatId) => [...(draftsByChat.get(String(chatId)) ?? [])],
+    async deliverWebhook(update, o = {}) {
+      if (webhookUrl === '') throw new Error('fakeTelegram: no webhook is set');
+      updateSchema.parse(update);
+      rememberIncoming(update);
+      const secret = o.secret === undefined ? webhookSecret : o.secret;
+      const res = await fetch(webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(secret ? { 'x-telegram-bot-api-secret-token': secret } : {}) },
+        body: JSON.stringify(update),
+      });
+      return { status: res.status, body: await res.text() };
+    },
+    commandsFor: (languageCode = '') => (languageCode === '' ? commands : commandsByLang.get(languageCode)),
     close() {
       closed ??= new Promise<void>((resolve, reject) => {
         if (poller) clearTimeout(poller.timer);
