@@ -30,16 +30,21 @@ export class AttachmentRepo {
     return m?.contentMeta?.attachments?.[index]?.processing;
   }
 
-  /** Messages with a failed attachment whose next attempt is due (for a sweep after lost jobs). */
+  /**
+   * Messages with a failed attachment whose next attempt is due (for a sweep after lost jobs).
+   * FerretDB 1.24's $elemMatch takes no field paths, so the query finds candidates (some
+   * attachment failed, some next attempt due) and the exact per-attachment test runs here.
+   */
   async dueForRetry(now: Date, maxAttempts: number, limit = 100): Promise<Message[]> {
-    const docs = await this.c.messages
-      .find({
-        'contentMeta.attachments': {
-          $elemMatch: { 'processing.state': 'failed', 'processing.attempts': { $lt: maxAttempts }, 'processing.nextAttemptAt': { $lte: now } },
-        },
-      })
+    const candidates = await this.c.messages
+      .find({ 'contentMeta.attachments.processing.state': 'failed', 'contentMeta.attachments.processing.nextAttemptAt': { $lte: now } })
+      .sort({ _id: 1 })
       .limit(limit)
       .toArray();
-    return docs;
+    return candidates.filter((m) =>
+      (m.contentMeta?.attachments ?? []).some(
+        (a) => a.processing.state === 'failed' && a.processing.attempts < maxAttempts && !!a.processing.nextAttemptAt && a.processing.nextAttemptAt <= now,
+      ),
+    );
   }
 }
