@@ -79,3 +79,26 @@ export async function sweepMediaRetries(store: Store, queue: MediaRetryQueue, ma
   }
   return due.length;
 }
+
+/** Runs sweepMediaRetries on an interval (every worker may run one; sweeping is idempotent). */
+export function startMediaSweeper(o: { store: Store; queue: MediaRetryQueue; maxAttempts: number; everyMs: number; log: Logger }): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    if (running) return;
+    running = sweepMediaRetries(o.store, o.queue, o.maxAttempts)
+      .then((n) => {
+        if (n > 0) o.log.info({ messages: n }, 'media sweep enqueued due attachment retries');
+      })
+      .catch((err: unknown) => o.log.error({ err }, 'media sweep failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(tick, o.everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
