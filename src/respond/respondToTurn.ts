@@ -10,6 +10,7 @@ import { buildPrompt } from '../context/buildPrompt.js';
 import { LlmFailure, type LlmClient } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ReplyStreamer } from '../delivery/replyStreamer.js';
+import { TypingIndicator } from '../delivery/typingIndicator.js';
 import { text as notice, type Locale } from '../i18n/texts.js';
 import { TurnTrace } from '../trace/turnTrace.js';
 import { runToolLoop } from './toolLoop.js';
@@ -26,6 +27,8 @@ export interface RespondDeps {
   maxToolRounds: number;
   recentMessages: number;
   streamEditIntervalMs: number;
+  /** Stream private-chat replies as platform drafts where the outbound offers them (TELEGRAM_DRAFTS). */
+  useDrafts?: boolean;
   locale: Locale;
   timezone: string;
   active: ActiveReplies;
@@ -75,7 +78,11 @@ export async function produceAiMessage(
   const { turn, dialogue, reply } = o;
   const outbound = deps.outbounds[dialogue.chat.platform];
   if (!outbound) throw new Error(`no outbound channel for ${dialogue.chat.platform}`);
-  void outbound.typing(dialogue.chat).catch((err: unknown) => deps.log.debug({ err }, 'typing action failed'));
+  // Renewed until the first text shows; the cap ends it if this reply fails before streaming.
+  const typing = new TypingIndicator(outbound, dialogue.chat, {
+    maxMs: deps.llmTimeoutMs + 30_000,
+    onError: (err) => deps.log.debug({ err }, 'typing action failed'),
+  }).start();
 
   const agentId = turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId;
   const [agent, history] = await Promise.all([
@@ -111,6 +118,8 @@ export async function produceAiMessage(
     messages: store.messages,
     intervalMs: deps.streamEditIntervalMs,
     deliveredIds: reply.delivery?.platformMessageIds ?? [],
+    typing,
+    drafts: deps.useDrafts === true && dialogue.type === 'human_ai',
   });
 
   const abort = new AbortController();
