@@ -1,18 +1,19 @@
 // Retries of failed attachment processing (src/media/prepare.ts) as delayed BullMQ jobs, so a
 // failed transcription gets its text even if nobody writes in the chat again. Job ids are
-// derived from the message and the attempt count, so scheduling the same retry twice adds one job.
+// derived from the message and the stored time of its next attempt, so scheduling the same
+// retry twice (a second prepare, the sweep) adds one job.
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Store } from '../src/store/store.js';
-import { prepareMessagesMedia, type PrepareMediaDeps } from '../src/media/prepare.js';
+import { nextRetryAt, prepareMessagesMedia, type PrepareMediaDeps } from '../src/media/prepare.js';
 
 export const MEDIA_RETRY_QUEUE = 'media-retry';
 
 const mediaRetryJob = z.object({ messageId: z.string().min(1), at: z.number() });
 export type MediaRetryJob = z.infer<typeof mediaRetryJob>;
 
-export const mediaRetryJobId = (messageId: string, attempt: number) => `media-${messageId}-${attempt}`;
+export const mediaRetryJobId = (messageId: string, at: Date) => `media-${messageId}-${at.getTime()}`;
 
 export class MediaRetryQueue {
   readonly queue: Queue<MediaRetryJob>;
@@ -26,10 +27,10 @@ export class MediaRetryQueue {
     });
   }
 
-  /** Re-runs the message's media preparation at `at`; `attempt` is the attempt count that failed. */
-  async retryAt(messageId: string, at: Date, attempt: number): Promise<void> {
+  /** Re-runs the message's media preparation at `at` (an attachment's stored nextAttemptAt). */
+  async retryAt(messageId: string, at: Date): Promise<void> {
     const job: MediaRetryJob = { messageId, at: at.getTime() };
-    await this.queue.add('media-retry', job, { jobId: mediaRetryJobId(messageId, attempt), delay: Math.max(0, at.getTime() - Date.now()) });
+    await this.queue.add('media-retry', job, { jobId: mediaRetryJobId(messageId, at), delay: Math.max(0, at.getTime() - Date.now()) });
   }
 
   close(): Promise<void> {
@@ -69,13 +70,13 @@ export function startMediaRetryWorker(o: MediaRetryWorkerOptions): Worker<MediaR
 
 /**
  * Re-enqueues due retries whose job was lost (Redis flushed, scheduling failed). Idempotent:
- * an existing job with the same id makes the add a no-op.
+ * the job id comes from the stored next-attempt time, so a job still waiting makes it a no-op.
  */
 export async function sweepMediaRetries(store: Store, queue: MediaRetryQueue, maxAttempts: number, now = new Date()): Promise<number> {
   const due = await store.attachments.dueForRetry(now, maxAttempts);
   for (const m of due) {
-    const attempt = Math.max(...(m.contentMeta?.attachments ?? []).map((a) => (a.processing.state === 'failed' ? a.processing.attempts : 0)));
-    await queue.retryAt(m._id, now, attempt);
+    const at = nextRetryAt(m.contentMeta?.attachments ?? [], maxAttempts);
+    if (at) await queue.retryAt(m._id, at);
   }
   return due.length;
 }

@@ -19,8 +19,8 @@ export interface PrepareMediaDeps {
   /** Delay before the second attempt; doubles each time up to retryMaxMs. */
   retryBaseMs?: number;
   retryMaxMs?: number;
-  /** Runs prepareMessagesMedia for this message again at `at` (jobs/mediaRetry.ts). */
-  scheduleRetry(messageId: string, at: Date, attempt: number): Promise<void>;
+  /** Runs prepareMessagesMedia for this message again at `at` (jobs/mediaRetry.ts); idempotent per (message, at). */
+  scheduleRetry(messageId: string, at: Date): Promise<void>;
   log: Logger;
 }
 
@@ -67,31 +67,34 @@ async function prepareMessage(deps: PrepareMediaDeps, message: Message, now: Dat
     ),
   );
 
-  // One retry job per message, at the earliest due attachment; its id includes the attempt
-  // count, so a second prepare of the same failure schedules nothing new.
-  const retries = results.filter((r): r is Processed => r?.stored === true && r.processing.nextAttemptAt !== undefined);
-  if (retries.length > 0) {
-    const at = new Date(Math.min(...retries.map((r) => r.processing.nextAttemptAt!.getTime())));
-    const attempt = Math.max(...retries.map((r) => r.processing.attempts));
-    await deps.scheduleRetry(message._id, at, attempt).catch((err: unknown) => {
+  const updated = attachments.map((att, i) => {
+    const processing = results[i];
+    return processing ? { ...att, processing } : att;
+  });
+
+  // One retry job per message, at the earliest next attempt of any of its attachments (also
+  // ones not processed now: the job that would have retried them may be the one running).
+  // The job id is derived from that time, so scheduling it again adds nothing.
+  const next = nextRetryAt(updated, deps.maxAttempts);
+  if (next) {
+    await deps.scheduleRetry(message._id, next).catch((err: unknown) => {
       deps.log.error({ err, messageId: message._id }, 'could not schedule the media retry');
     });
   }
-
-  const updated = attachments.map((att, i) => {
-    const r = results[i];
-    return r ? { ...att, processing: r.processing } : att;
-  });
   return { ...message, contentMeta: { ...message.contentMeta, attachments: updated } };
 }
 
-interface Processed {
-  processing: AttachmentProcessing;
-  /** Our result is the stored one (false: another worker's was, or the write failed). */
-  stored: boolean;
+/** When the message's media should be looked at again: the earliest pending retry, if any. */
+export function nextRetryAt(attachments: Attachment[], maxAttempts: number): Date | undefined {
+  const times = attachments
+    .map((a) => a.processing)
+    .filter((p) => p.state === 'failed' && p.attempts < maxAttempts && p.nextAttemptAt)
+    .map((p) => p.nextAttemptAt!.getTime());
+  return times.length > 0 ? new Date(Math.min(...times)) : undefined;
 }
 
-async function processOne(deps: PrepareMediaDeps, messageId: string, att: Attachment, index: number, platform: Platform): Promise<Processed> {
+/** One attempt, stored; returns what the record now says about the attachment. */
+async function processOne(deps: PrepareMediaDeps, messageId: string, att: Attachment, index: number, platform: Platform): Promise<AttachmentProcessing> {
   let processing = await deps.processor.process(att, platform).catch(
     (err: unknown): AttachmentProcessing => ({
       state: 'failed',
@@ -106,14 +109,13 @@ async function processOne(deps: PrepareMediaDeps, messageId: string, att: Attach
   }
   try {
     if (await deps.attachments.saveProcessing(messageId, index, { fileRef: att.fileRef, attempts: att.processing.attempts }, processing)) {
-      return { processing, stored: true };
+      return processing;
     }
-    // Someone else processed it meanwhile: theirs is the record (and they scheduled any retry).
-    const theirs = await deps.attachments.processingOf(messageId, index);
-    return { processing: theirs ?? processing, stored: false };
+    // Someone else processed it meanwhile: theirs is the record.
+    return (await deps.attachments.processingOf(messageId, index)) ?? processing;
   } catch (err) {
-    // Still pending/failed in the store, so the next prompt or a sweep tries again.
+    // Still pending/failed in the store, so the next prompt (or the scheduled retry) tries again.
     deps.log.error({ err, messageId, index }, 'could not store the attachment processing result');
-    return { processing, stored: false };
+    return processing;
   }
 }

@@ -66,7 +66,7 @@ describe('prepareMessagesMedia', () => {
   let openai: OpenAI;
   let source: FakeMediaSource;
   let repo: MemoryAttachments;
-  let scheduled: Array<{ messageId: string; at: Date; attempt: number }>;
+  let scheduled: Array<{ messageId: string; at: Date }>;
   let deps: PrepareMediaDeps;
   const log = createLogger('silent');
 
@@ -93,8 +93,8 @@ describe('prepareMessagesMedia', () => {
       maxAttempts: 3,
       retryBaseMs: 60_000,
       retryMaxMs: 10 * 60_000,
-      scheduleRetry: (messageId, at, attempt) => {
-        scheduled.push({ messageId, at, attempt });
+      scheduleRetry: (messageId, at) => {
+        scheduled.push({ messageId, at });
         return Promise.resolve();
       },
       log,
@@ -143,11 +143,11 @@ describe('prepareMessagesMedia', () => {
     expect(failed.text).toBeUndefined();
     expect(failed.nextAttemptAt!.getTime() - failed.updatedAt.getTime()).toBe(60_000);
     expect(repo.stored('msg_d')).toMatchObject({ state: 'failed', attempts: 1, error: { code: 'TRANSCRIPTION_FAILED' } });
-    expect(scheduled).toEqual([{ messageId: 'msg_d', at: failed.nextAttemptAt, attempt: 1 }]);
+    expect(scheduled).toEqual([{ messageId: 'msg_d', at: failed.nextAttemptAt }]);
 
     // The next prompt, before the retry is due, shows the failure and does not call again.
     const [early] = await prepareMessagesMedia(deps, [first!]);
-    expect(early!.contentMeta!.attachments![0]!.processing.state).toBe('failed');
+    expect(early).toBe(first);
     expect(fake.transcriptionRequests).toHaveLength(1);
 
     // The retry, when due.
@@ -176,7 +176,7 @@ describe('prepareMessagesMedia', () => {
       if (after.nextAttemptAt) delays.push(after.nextAttemptAt.getTime() - after.updatedAt.getTime());
     }
     expect(delays).toEqual([60_000, 120_000]); // the third failure is the last: no next attempt
-    expect(scheduled.map((s) => s.attempt)).toEqual([1, 2]);
+    expect(scheduled).toHaveLength(2);
     expect(repo.stored('msg_e')).toMatchObject({ state: 'failed', attempts: 3 });
 
     // Exhausted: a later prompt shows the failure and calls nobody.
@@ -225,6 +225,23 @@ describe('prepareMessagesMedia', () => {
     ]);
     expect(scheduled).toHaveLength(1);
     expect(scheduled[0]!.at.getTime()).toBe(Math.min(...ps.map((p) => p.nextAttemptAt!.getTime())));
+  });
+
+  it('keeps a later retry alive when the earlier one succeeds', async () => {
+    // Two failed items with different schedules; the job at the earlier time runs.
+    const failed = (attempts: number, at: Date): AttachmentProcessing => ({ state: 'failed', attempts, error: { code: 'MEDIA_FETCH_FAILED', message: 'x' }, updatedAt: new Date(), nextAttemptAt: at });
+    const t1 = new Date(Date.now() + 1_000);
+    const t2 = new Date(Date.now() + 600_000);
+    source.put('voice-8', 'early one');
+    const m = repo.add(
+      message('msg_j', [
+        { ...pendingAttachment('voice', 'voice-8'), processing: failed(1, t1) },
+        { ...pendingAttachment('voice', 'voice-9'), processing: failed(2, t2) },
+      ]),
+    );
+    const [out] = await prepareMessagesMedia(deps, [m], { now: t1 });
+    expect(out!.contentMeta!.attachments!.map((a) => a.processing.state)).toEqual(['done', 'failed']);
+    expect(scheduled).toEqual([{ messageId: 'msg_j', at: t2 }]);
   });
 });
 
