@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { UserFromGetMe } from 'grammy/types';
 import { z } from 'zod';
+import { TelegramRateLimiter, type TelegramRateLimits } from './fakeTelegramRateLimits.js';
 
 export interface BotApiCall {
   method: string;
@@ -25,6 +26,8 @@ export interface FakeTelegram {
   failNext(method: string, error: BotApiFailure): void;
   sentText(chatId: number | string): string[];
   close(): Promise<void>;
+  /** Requests answered 429 Too Many Requests (with the rateLimits option). */
+  readonly tooManyRequests: number;
   /** Registers bytes served by getFile and the file download route (`/file/bot<token>/<file_path>`). */
   addFile(bytes: Buffer, o?: AddFileOptions): { file_id: string; file_unique_id: string; file_size: number };
   /** file_path of every file download served, in order. */
@@ -51,6 +54,8 @@ export interface FakeDraft {
 export interface FakeTelegramOptions {
   /** Overrides for getMe; `Partial<UserFromGetMe>` is a superset of `Partial<User>`. */
   botUser?: Partial<UserFromGetMe>;
+  /** Enforce Telegram's flood limits (off by default). */
+  rateLimits?: TelegramRateLimits;
 }
 
 /** Thrown by method handlers; becomes `{ ok: false, error_code, description }`. */
@@ -115,7 +120,7 @@ const HTML_ENTITY = /&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);/y;
 const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
 
 /** What a user sees for a parse_mode=HTML text; refuses what Telegram refuses, with its message. */
-function parseHtml(html: string): string {
+export function parseTelegramHtml(html: string): string {
   const refuse = (what: string): ApiError => bad(`can't parse entities: ${what}`);
   const at = (i: number): number => Buffer.byteLength(html.slice(0, i));
   const open: string[] = [];
@@ -161,7 +166,7 @@ function visibleText(p: Params): unknown {
   const mode = typeof p.parse_mode === 'string' ? p.parse_mode : '';
   if (mode === '' || /^markdown(v2)?$/i.test(mode)) return p.text;
   if (!/^html$/i.test(mode)) throw bad('unsupported parse_mode');
-  return typeof p.text === 'string' ? parseHtml(p.text) : p.text;
+  return typeof p.text === 'string' ? parseTelegramHtml(p.text) : p.text;
 }
 const MIME_EXTENSIONS: Record<string, string> = {
   'image/jpeg': '.jpg',
@@ -406,6 +411,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     state.messages.set(incoming.data.message_id, { fromBot: false, message: incoming.data, text: incoming.data.text, markup: 'null' });
   }
 
+  const rateLimiter = opts.rateLimits ? new TelegramRateLimiter(opts.rateLimits) : undefined;
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname.startsWith('/file/')) return serveFile(url.pathname, res);
@@ -424,6 +430,8 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     const gone = new AbortController();
     res.on('close', () => gone.abort());
     try {
+      const retryAfter = rateLimiter?.admit(name, params);
+      if (retryAfter !== undefined) throw new ApiError(429, `Too Many Requests: retry after ${retryAfter}`, retryAfter);
       const failure = failures.get(name.toLowerCase())?.shift();
       if (failure) throw new ApiError(failure.error_code, failure.description, failure.retry_after);
       const fn = methods[name];
@@ -447,6 +455,9 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
   let closed: Promise<void> | undefined;
   return {
     apiRoot: `http://127.0.0.1:${port}`,
+    get tooManyRequests() {
+      return rateLimiter?.rejected ?? 0;
+    },
     calls,
     callsOf: (method) => calls.filter((c) => c.method.toLowerCase() === method.toLowerCase()),
     pushUpdate(update) {
