@@ -120,7 +120,7 @@ const HTML_ENTITY = /&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);/y;
 const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
 
 /** What a user sees for a parse_mode=HTML text; refuses what Telegram refuses, with its message. */
-function parseHtml(html: string): string {
+export function parseTelegramHtml(html: string): string {
   const refuse = (what: string): ApiError => bad(`can't parse entities: ${what}`);
   const at = (i: number): number => Buffer.byteLength(html.slice(0, i));
   const open: string[] = [];
@@ -166,7 +166,7 @@ function visibleText(p: Params): unknown {
   const mode = typeof p.parse_mode === 'string' ? p.parse_mode : '';
   if (mode === '' || /^markdown(v2)?$/i.test(mode)) return p.text;
   if (!/^html$/i.test(mode)) throw bad('unsupported parse_mode');
-  return typeof p.text === 'string' ? parseHtml(p.text) : p.text;
+  return typeof p.text === 'string' ? parseTelegramHtml(p.text) : p.text;
 }
 const MIME_EXTENSIONS: Record<string, string> = {
   'image/jpeg': '.jpg',
