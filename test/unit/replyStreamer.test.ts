@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ReplyStreamer } from '../../src/delivery/replyStreamer.js';
-import type { OutboundChannel } from '../../src/delivery/outbound.js';
+import { ReplyStreamer, draftIdOf } from '../../src/delivery/replyStreamer.js';
+import { PlatformRateLimitedError, type OutboundChannel, type SendOptions } from '../../src/delivery/outbound.js';
+import type { SkippableOutbound } from '../../src/delivery/pacedOutbound.js';
 import type { ChatRef } from '../../src/domain/model.js';
 import type { MessageRepo } from '../../src/store/messages.js';
 
@@ -329,5 +330,237 @@ describe('ReplyStreamer', () => {
     expect(f.log.filter((e) => e.op === 'save').map((e) => (e as { text: string }).text)).toEqual(['a']);
     await s.finish('ab');
     expect(shown(f.log).at(-1)).toEqual({ op: 'edit', platformId: 'p1', text: 'ab' });
+  });
+});
+
+// ---- budget, drafts, typing, send options ------------------------------------------------------
+
+type Op =
+  | { op: 'save'; text: string }
+  | { op: 'record'; platformId: string }
+  | { op: 'send'; text: string; platformId: string; options?: SendOptions }
+  | { op: 'edit'; platformId: string; text: string; options?: SendOptions }
+  | { op: 'tryEdit'; platformId: string; text: string; options?: SendOptions }
+  | { op: 'draft'; draftId: number; text: string }
+  | { op: 'typing-stop' };
+
+/** A paced-like outbound: tryEdit/tryDraft spend `budget`, which the test controls. */
+function paced(o: { budget?: number; draft?: 'ok' | 'refuse' | 'rate-limited'; limit?: number } = {}) {
+  const log: Op[] = [];
+  let next = 1;
+  const state = { budget: o.budget ?? Number.POSITIVE_INFINITY };
+  const spend = () => {
+    if (state.budget <= 0) return false;
+    state.budget -= 1;
+    return true;
+  };
+  const outbound: SkippableOutbound = {
+    platform: 'telegram',
+    maxMessageChars: o.limit ?? LIMIT,
+    send(_c, text, options) {
+      const platformId = `p${next++}`;
+      log.push({ op: 'send', text, platformId, ...(options ? { options } : {}) });
+      return Promise.resolve({ platformMessageId: platformId });
+    },
+    edit(_c, platformId, text, options) {
+      log.push({ op: 'edit', platformId, text, ...(options ? { options } : {}) });
+      return Promise.resolve();
+    },
+    tryEdit(_c, platformId, text, options) {
+      if (!spend()) return Promise.resolve(false);
+      log.push({ op: 'tryEdit', platformId, text, ...(options ? { options } : {}) });
+      return Promise.resolve(true);
+    },
+    typing: () => Promise.resolve(),
+    ...(o.draft
+      ? {
+          draft: () => Promise.reject(new Error('waiting drafts are not used by the streamer')),
+          tryDraft(_c: ChatRef, draftId: number, text: string) {
+            if (o.draft === 'refuse') return Promise.reject(new Error('Bad Request: TEXTDRAFT_PEER_INVALID'));
+            if (o.draft === 'rate-limited') return Promise.reject(new PlatformRateLimitedError('telegram', 1000));
+            if (!spend()) return Promise.resolve(false);
+            log.push({ op: 'draft', draftId, text });
+            return Promise.resolve(true);
+          },
+        }
+      : {}),
+  };
+  const messages = {
+    saveStreamedText: (_id: string, text: string) => (log.push({ op: 'save', text }), Promise.resolve()),
+    recordPlatformMessage: (_id: string, platformId: string) => (log.push({ op: 'record', platformId }), Promise.resolve()),
+  };
+  const typing = { stop: () => void log.push({ op: 'typing-stop' }) };
+  return { log, outbound, messages, typing, state };
+}
+
+function streamOn(p: ReturnType<typeof paced>, o: Partial<ConstructorParameters<typeof ReplyStreamer>[0]> = {}) {
+  return new ReplyStreamer({ messageId: 'm-1', chat, outbound: p.outbound, messages: p.messages, intervalMs: 0, deliveredIds: [], typing: p.typing, ...o });
+}
+const visible = (log: Op[]) => log.filter((e) => e.op !== 'save' && e.op !== 'record' && e.op !== 'typing-stop');
+
+describe('ReplyStreamer with a chat budget', () => {
+  it('skips an intermediate edit when the chat has no budget, and the final push still shows everything', async () => {
+    const p = paced({ budget: 0 });
+    const s = streamOn(p);
+    s.append('Hello');
+    await s.drain();
+    s.append(' world');
+    await s.drain();
+    // The first message is a new chunk: it is sent (waiting for budget), the edit is skipped.
+    expect(visible(p.log)).toEqual([{ op: 'send', text: 'Hello', platformId: 'p1' }]);
+    expect(s.lastError).toBeUndefined();
+    await s.finish('Hello world!');
+    expect(visible(p.log)).toEqual([
+      { op: 'send', text: 'Hello', platformId: 'p1' },
+      { op: 'edit', platformId: 'p1', text: 'Hello world!' },
+    ]);
+  });
+
+  it('retries a skipped push on its own when no more text streams in', async () => {
+    const p = paced({ budget: 0 });
+    const s = streamOn(p, { intervalMs: 20 });
+    s.append('Hello');
+    await new Promise((r) => setTimeout(r, 10));
+    s.append(' again');
+    await new Promise((r) => setTimeout(r, 30)); // the scheduled push ran and was skipped
+    p.state.budget = 1;
+    await vi.waitFor(() => expect(visible(p.log).at(-1)).toEqual({ op: 'tryEdit', platformId: 'p1', text: 'Hello again' }), { timeout: 5000 });
+    await s.drain();
+  });
+
+  it('uses tryEdit for intermediate edits and a waiting edit for the final one', async () => {
+    const p = paced();
+    const s = streamOn(p);
+    s.append('One');
+    await s.drain();
+    s.append(' two');
+    await s.drain();
+    await s.finish('One two three');
+    expect(visible(p.log).map((e) => e.op)).toEqual(['send', 'tryEdit', 'edit']);
+  });
+
+  it('passes the persona to every message and the reply-to only to the first', async () => {
+    const p = paced();
+    const s = streamOn(p, { sendOptions: { persona: { name: 'Iris' }, replyToPlatformMessageId: '77' } });
+    s.append('First part here.');
+    await s.drain();
+    await s.finish('First part here. Second part follows.');
+    const ops = visible(p.log);
+    expect(ops[0]).toEqual({ op: 'send', text: 'First part here.', platformId: 'p1', options: { persona: { name: 'Iris' }, replyToPlatformMessageId: '77' } });
+    const later = ops.slice(1).filter((e): e is Extract<Op, { op: 'send' }> => e.op === 'send');
+    expect(later.length).toBeGreaterThan(0);
+    for (const e of later) expect(e.options).toEqual({ persona: { name: 'Iris' } });
+  });
+
+  it('stops the typing indicator at the first text shown, or at finish', async () => {
+    const p = paced();
+    const s = streamOn(p);
+    s.append('Hi');
+    await s.drain();
+    expect(p.log.findIndex((e) => e.op === 'typing-stop')).toBeGreaterThan(p.log.findIndex((e) => e.op === 'send'));
+    const q = paced();
+    const t = streamOn(q);
+    await t.finish('Done');
+    expect(q.log.some((e) => e.op === 'typing-stop')).toBe(true);
+  });
+});
+
+describe('ReplyStreamer with drafts (Telegram private chats)', () => {
+  it('streams the text as a draft and sends one real message at the end', async () => {
+    const p = paced({ draft: 'ok', limit: 4096 });
+    const s = streamOn(p, { drafts: true });
+    for (const d of ['Hel', 'lo ', 'there']) {
+      s.append(d);
+      await s.drain();
+    }
+    await s.finish('Hello there!');
+    const id = draftIdOf('m-1', 0);
+    expect(visible(p.log)).toEqual([
+      { op: 'draft', draftId: id, text: 'Hel' },
+      { op: 'draft', draftId: id, text: 'Hello' },
+      { op: 'draft', draftId: id, text: 'Hello there' },
+      { op: 'send', text: 'Hello there!', platformId: 'p1' },
+    ]);
+    expect(s.platformMessageIds).toEqual(['p1']);
+    // Persist before push holds for drafts too.
+    expect(p.log[0]).toEqual({ op: 'save', text: 'Hel' });
+  });
+
+  it('sends a chunk as a real message once it is complete, and drafts the next one', async () => {
+    const p = paced({ draft: 'ok' });
+    const s = streamOn(p, { drafts: true });
+    s.append('Part one is here.');
+    await s.drain();
+    s.append(' Part two');
+    await s.drain();
+    const ops = visible(p.log);
+    expect(ops).toEqual([
+      { op: 'draft', draftId: draftIdOf('m-1', 0), text: 'Part one is here.' },
+      { op: 'send', text: 'Part one is here.', platformId: 'p1' },
+      { op: 'draft', draftId: draftIdOf('m-1', 1), text: 'Part two' },
+    ]);
+    expect(draftIdOf('m-1', 0)).not.toBe(draftIdOf('m-1', 1));
+    await s.finish('Part one is here. Part two.');
+    expect(visible(p.log).at(-1)).toEqual({ op: 'send', text: 'Part two.', platformId: 'p2' });
+  });
+
+  it('falls back to edits for the rest of the reply when a draft is refused', async () => {
+    const p = paced({ draft: 'refuse', limit: 4096 });
+    const s = streamOn(p, { drafts: true });
+    s.append('Hello');
+    await s.drain();
+    s.append(' world');
+    await s.drain();
+    await s.finish('Hello world!');
+    expect(visible(p.log)).toEqual([
+      { op: 'send', text: 'Hello', platformId: 'p1' },
+      { op: 'tryEdit', platformId: 'p1', text: 'Hello world' },
+      { op: 'edit', platformId: 'p1', text: 'Hello world!' },
+    ]);
+    expect(s.draftError).toBeInstanceOf(Error);
+  });
+
+  it('treats a rate-limited draft as skipped, not refused', async () => {
+    const p = paced({ draft: 'rate-limited', limit: 4096 });
+    const s = streamOn(p, { drafts: true });
+    s.append('Hello');
+    await s.drain();
+    expect(visible(p.log)).toEqual([]);
+    expect(s.draftError).toBeUndefined();
+    await s.finish('Hello!');
+    expect(visible(p.log)).toEqual([{ op: 'send', text: 'Hello!', platformId: 'p1' }]);
+  });
+
+  it('does not draft when drafts are off or the outbound has none', async () => {
+    const off = paced({ draft: 'ok', limit: 4096 });
+    const s = streamOn(off, { drafts: false });
+    s.append('Hi');
+    await s.drain();
+    expect(visible(off.log)).toEqual([{ op: 'send', text: 'Hi', platformId: 'p1' }]);
+    const none = paced({ limit: 4096 });
+    const t = streamOn(none, { drafts: true });
+    t.append('Hi');
+    await t.drain();
+    expect(visible(none.log)).toEqual([{ op: 'send', text: 'Hi', platformId: 'p1' }]);
+  });
+
+  it('on a retried attempt, edits the delivered chunks and drafts only the new tail', async () => {
+    const p = paced({ draft: 'ok' });
+    const s = streamOn(p, { drafts: true, deliveredIds: ['7'] });
+    s.append('Part one is here. Part two');
+    await s.drain();
+    expect(visible(p.log)).toEqual([
+      { op: 'tryEdit', platformId: '7', text: 'Part one is here.' },
+      { op: 'draft', draftId: draftIdOf('m-1', 1), text: 'Part two' },
+    ]);
+  });
+
+  it('derives stable, non-zero 31-bit draft ids', () => {
+    for (let i = 0; i < 50; i++) {
+      const id = draftIdOf(`msg-${i}`, i % 3);
+      expect(id).toBe(draftIdOf(`msg-${i}`, i % 3));
+      expect(id).toBeGreaterThan(0);
+      expect(id).toBeLessThan(2 ** 31);
+    }
   });
 });
