@@ -30,12 +30,12 @@ class MemoryBudget implements ChatBudget {
 }
 
 /** A channel whose every call fails with the queued errors first, then succeeds. */
-function channel(errors: unknown[] = [], o: { draft?: boolean } = {}) {
+function channel(errors: Error[] = [], o: { draft?: boolean } = {}) {
   const calls: string[] = [];
   const next = (what: string) => {
     calls.push(what);
     const err = errors.shift();
-    return err === undefined ? Promise.resolve() : Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    return err === undefined ? Promise.resolve() : Promise.reject(err);
   };
   const inner: OutboundChannel = {
     platform: 'telegram',
