@@ -462,7 +462,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
-    const path = url.pathname.slice('/api/v10'.length) || '/';
+    const path = url.pathname.slice('/api/v10'.length).split('/').map(decodeURIComponent).join('/') || '/'; // @discordjs/rest sends /users/%40me
     const match = routes.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
     const found = match.find((x) => x.r.method === method);
     const call: RestCall = { method, route: found ? failureKey(method, found.r.template) : `${method} ${path}`, path, query: url.searchParams, body: undefined, status: 0, at: Date.now(), authorized: false };
@@ -480,7 +480,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
         return reply(404, { message: '404: Not Found', code: 0 });
       }
       const { r, m } = found as { r: Route; m: RegExpExecArray };
-      const params = m.slice(1).map(decodeURIComponent);
+      const params = m.slice(1);
       call.authorized = req.headers.authorization === `Bot ${token}`;
       if (r.auth && !call.authorized) return reply(401, { message: '401: Unauthorized', code: 0 });
 
