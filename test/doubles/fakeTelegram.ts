@@ -45,6 +45,8 @@ export interface AddFileOptions {
   /** Decides the default file_path extension; the download itself is always application/octet-stream. */
   mime?: string;
   file_path?: string;
+  /** false: getFile leaves file_size out (it is optional in the Bot API's File). */
+  reportSize?: boolean;
 }
 export interface FakeDraft {
   draftId: number;
@@ -186,6 +188,7 @@ interface StoredFile {
   file_unique_id: string;
   file_path: string;
   bytes: Buffer;
+  reportSize: boolean;
 }
 
 /** JSON and urlencoded bodies become params (urlencoded JSON values are decoded, as Telegram does). */
@@ -368,7 +371,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       if (!file) throw bad('invalid file_id');
       if (file.bytes.length > FILE_DOWNLOAD_LIMIT) throw bad('file is too big');
       const { file_id, file_unique_id, file_path } = file;
-      return { file_id, file_unique_id, file_size: file.bytes.length, file_path };
+      return { file_id, file_unique_id, ...(file.reportSize ? { file_size: file.bytes.length } : {}), file_path };
     },
     sendMessageDraft: (p) => {
       const state = chatFor(p.chat_id);
@@ -502,7 +505,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       const file_id = o.file_id ?? `BQACAgIAAxkBAAIC${String(n).padStart(4, '0')}fake${Buffer.from(String(n)).toString('base64url')}`;
       const file_unique_id = o.file_unique_id ?? `AgADfake${String(n).padStart(4, '0')}`;
       const file_path = o.file_path ?? `files/file_${n}${MIME_EXTENSIONS[o.mime ?? ''] ?? ''}`;
-      files.set(file_id, { file_id, file_unique_id, file_path, bytes });
+      files.set(file_id, { file_id, file_unique_id, file_path, bytes, reportSize: o.reportSize ?? true });
       return { file_id, file_unique_id, file_size: bytes.length };
     },
     drafts: (chatId) => [...(draftsByChat.get(String(chatId)) ?? [])],
