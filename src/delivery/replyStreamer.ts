@@ -36,6 +36,18 @@ export function draftIdOf(messageId: string, chunk: number): number {
   return createHash('sha1').update(`${messageId}:${chunk}`).digest().readUInt32BE(0) % 2_147_483_646 + 1;
 }
 
+/**
+ * The final chunks, at least as many as the messages already delivered: a retried reply can
+ * come out shorter than what a crashed attempt showed, and no delivered message may keep text
+ * that is not part of the reply (the port cannot delete, and the outbox keeps the ids).
+ */
+function spreadOver(text: string, delivered: number, limit: number): string[] {
+  const chunks = splitForPlatform(text, limit);
+  const visible = text.trim().length;
+  if (chunks.length >= delivered || visible === 0) return chunks;
+  return splitForPlatform(text.trim(), Math.max(1, Math.min(limit, Math.floor(visible / delivered))));
+}
+
 export class ReplyStreamer {
   private text = '';
   private readonly shown: string[] = [];
@@ -118,7 +130,7 @@ export class ReplyStreamer {
       await this.o.messages.saveStreamedText(this.o.messageId, text, new Date());
     }
     // The final text is stored by the caller (finishReply) before finish() is called.
-    const chunks = splitForPlatform(text, this.o.outbound.maxMessageChars);
+    const chunks = final ? spreadOver(text, this.ids.length, this.o.outbound.maxMessageChars) : splitForPlatform(text, this.o.outbound.maxMessageChars);
     for (const [i, chunk] of chunks.entries()) {
       if (chunk.trim().length === 0) continue;
       const id = this.ids[i];

@@ -564,3 +564,16 @@ describe('ReplyStreamer with drafts (Telegram private chats)', () => {
     }
   });
 });
+
+describe('ReplyStreamer after a crashed attempt that showed more', () => {
+  it('spreads a shorter final reply over every delivered message, so none keeps stale text', async () => {
+    const p = paced();
+    const s = streamOn(p, { deliveredIds: ['7', '8', '9'] });
+    await s.finish('Short final answer here.');
+    const edits = visible(p.log).filter((e): e is Extract<Op, { op: 'edit' }> => e.op === 'edit');
+    expect(edits.map((e) => e.platformId)).toEqual(['7', '8', '9']);
+    const all = visible(p.log).map((e) => ('text' in e ? e.text : ''));
+    expect(all.join(' ')).toBe('Short final answer here.');
+    expect(s.platformMessageIds.slice(0, 3)).toEqual(['7', '8', '9']);
+  });
+});
