@@ -315,6 +315,15 @@ describe('code blocks, edge cases', () => {
       }
       expect(chunks.flatMap((c) => readFences(c).codeLines), ctx).toEqual(readFences(text).codeLines);
       expect(noSpace(withoutFenceLines(chunks.join('\n'))), ctx).toBe(noSpace(withoutFenceLines(text)));
+      // Streaming: every prefix agrees with the whole on all chunks but its last, and never
+      // needs fewer messages than a shorter prefix did.
+      let count = 0;
+      for (let n = 1; n <= text.length; n += 1 + Math.floor(r() * 300)) {
+        const prefix = splitForPlatform(text.slice(0, n), limit);
+        expect(prefix.slice(0, -1), `${ctx}, prefix ${n}`).toEqual(chunks.slice(0, prefix.length - 1));
+        expect(prefix.length, `${ctx}, prefix ${n}`).toBeGreaterThanOrEqual(count);
+        count = prefix.length;
+      }
     }
   });
 });
