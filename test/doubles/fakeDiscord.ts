@@ -58,6 +58,8 @@ export interface FakeDiscordOptions {
   heartbeatIntervalMs?: number;
   /** Echo messages created over REST to the gateway as MESSAGE_CREATE/UPDATE (Discord does). */
   echo?: boolean;
+  /** Privileged intents the application may use (default: all); identifying with others closes 4014. */
+  privilegedIntents?: number;
 }
 
 export interface FakeDiscord {
@@ -562,6 +564,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     guilds: [world.guildCreate],
     heartbeatIntervalMs: opts.heartbeatIntervalMs ?? 41_250,
     url: gatewayUrl,
+    privilegedIntents: opts.privilegedIntents ?? ~0,
   });
 
   const shown = (s: Stored): ShownMessage => ({

@@ -49,7 +49,12 @@ export interface FakeGatewayOptions {
   heartbeatIntervalMs: number;
   /** ws:// URL of this gateway (READY's resume_gateway_url). */
   url: string;
+  /** Privileged intents enabled for the application in the developer portal (others close 4014). */
+  privilegedIntents: number;
 }
+
+/** Intents Discord only grants when switched on for the application. */
+const PRIVILEGED = (1 << 1) | (1 << 8) | Intent.MessageContent; // GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT
 
 export class FakeGateway {
   private readonly wss: WebSocketServer;
@@ -118,6 +123,7 @@ export class FakeGateway {
           const identify = identifySchema.safeParse(frame.d);
           if (!identify.success) return socket.close(4002, 'Error while decoding payload');
           if (identify.data.token !== this.o.token) return socket.close(4004, 'Authentication failed');
+          if (identify.data.intents & PRIVILEGED & ~this.o.privilegedIntents) return socket.close(4014, 'Disallowed intent(s).');
           this.identifies++;
           session = { id: randomBytes(16).toString('hex'), intents: identify.data.intents, seq: 0, log: [], socket };
           this.sessions.set(session.id, session);
