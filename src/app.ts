@@ -24,6 +24,11 @@ import { proactiveCheckIn } from './lifecycle/checkIn.js';
 import { MAX_LIVE_MESSAGES } from './domain/archiveRules.js';
 import { TelegramGateway } from '../adapters/telegram/bot.js';
 import { TelegramOutbound } from '../adapters/telegram/outbound.js';
+import { TelegramMediaSource } from '../adapters/telegram/media.js';
+import type { MediaSources } from './media/mediaSource.js';
+import { MediaProcessor } from './media/processor.js';
+import { prepareMessagesMedia, type PrepareMediaDeps } from './media/prepare.js';
+import { MediaRetryQueue, startMediaRetryWorker, startMediaSweeper } from '../jobs/mediaRetry.js';
 import { createApiServer } from '../graphql/server.js';
 
 export const ROLES = ['gateway', 'worker', 'api'] as const;
@@ -33,6 +38,8 @@ export interface RunningApp {
   store: Store;
   /** Base URL of the API server when this process runs the api role. */
   apiUrl?: string;
+  /** Where this process listens for Telegram webhook updates (webhook mode, gateway role). */
+  telegramWebhookUrl?: string;
   /** Ingests one inbound event as an adapter would deliver it (any role). */
   handleInbound(event: InboundEventInput): Promise<IngestResult>;
   stop(): Promise<void>;
@@ -55,8 +62,11 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
     stops.push(() => queue.close());
 
     const outbounds: Outbounds = {};
-    if (env.TELEGRAM_BOT_TOKEN) outbounds.telegram = new TelegramOutbound(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT);
-    else log.info('TELEGRAM_BOT_TOKEN is not set: the Telegram adapter is disabled');
+    const mediaSources: MediaSources = {};
+    if (env.TELEGRAM_BOT_TOKEN) {
+      outbounds.telegram = new TelegramOutbound(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT, { drafts: env.TELEGRAM_DRAFTS === 'on', log });
+      mediaSources.telegram = new TelegramMediaSource(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT);
+    } else log.info('TELEGRAM_BOT_TOKEN is not set: the Telegram adapter is disabled');
     if (env.DISCORD_BOT_TOKEN) log.warn('DISCORD_BOT_TOKEN is set but the Discord adapter is not built yet: it stays disabled');
 
     const timers = new TimerQueue(redis, env.QUEUE_PREFIX);
@@ -68,6 +78,24 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
       if (!env.OPENAI_API_KEY) log.warn('OPENAI_API_KEY is not set: replies will fail unless OPENAI_BASE_URL needs no key (e.g. Ollama)');
       const openai = new OpenAI({ apiKey: env.OPENAI_API_KEY ?? 'no-key', baseURL: env.OPENAI_BASE_URL });
       const active = new ActiveReplies();
+      const mediaRetries = new MediaRetryQueue(redis, env.QUEUE_PREFIX);
+      stops.push(() => mediaRetries.close());
+      const mediaDeps: PrepareMediaDeps = {
+        processor: new MediaProcessor({
+          sources: mediaSources,
+          openai,
+          visionModel: env.VISION_MODEL,
+          transcribeModel: env.TRANSCRIBE_MODEL,
+          maxBytes: env.MEDIA_MAX_BYTES,
+          timeoutMs: env.MEDIA_TIMEOUT_MS,
+          documentMaxChars: env.DOCUMENT_MAX_CHARS,
+          log,
+        }),
+        attachments: store.attachments,
+        maxAttempts: env.MEDIA_MAX_ATTEMPTS,
+        scheduleRetry: (id, at) => mediaRetries.retryAt(id, at),
+        log,
+      };
       await interrupts.subscribe((dialogueId) => {
         if (active.interrupt(dialogueId)) log.info({ dialogueId }, 'reply interrupted by the user');
       });
@@ -85,6 +113,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
         locale: env.DEFAULT_LOCALE,
         timezone: env.DISPLAY_TIMEZONE,
         active,
+        prepareMedia: (platform, messages) => prepareMessagesMedia(mediaDeps, messages, { platform }),
         onReplied: async (turn, at) => {
           // BR-002: still under this dialogue's lease, so nothing else writes it meanwhile.
           const dialogue = await store.dialogues.get(turn.dialogueId);
@@ -110,6 +139,10 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
           proactiveCheckIn({ ...deps, scheduler: timers, sessionGapMs: env.SESSION_GAP_MS, responseWindowMs: env.RESPONSE_WINDOW_MS }, dialogueId, since, now),
       });
       stops.push(() => timerWorker.close());
+      const mediaWorker = startMediaRetryWorker({ connection: redis, prefix: env.QUEUE_PREFIX, store, deps: mediaDeps, log });
+      stops.push(() => mediaWorker.close());
+      const mediaSweep = startMediaSweeper({ store, queue: mediaRetries, maxAttempts: env.MEDIA_MAX_ATTEMPTS, everyMs: 5 * 60_000, log });
+      stops.push(() => mediaSweep.stop());
       const sweeper = startSweeper({ store, queue, everyMs: Math.max(250, Math.floor(env.SWEEP_AFTER_MS / 2)), olderThanMs: env.SWEEP_AFTER_MS, log });
       stops.push(() => sweeper.stop());
     }
@@ -122,24 +155,31 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
       defaultLocale: env.DEFAULT_LOCALE,
       sessionGapMs: env.SESSION_GAP_MS,
       responseWindowMs: env.RESPONSE_WINDOW_MS,
+      albumSettleMs: env.ALBUM_SETTLE_MS,
       enqueueReply: (job) => queue.enqueue(job),
       scheduler: timers,
       interrupt: (dialogueId) => interrupts.publish(dialogueId),
     };
     const ingestEvent = (event: InboundEventInput) => handleInbound(inboundDeps, event);
 
+    let telegramWebhookUrl: string | undefined;
     if (o.roles.has('gateway') && env.TELEGRAM_BOT_TOKEN) {
       const telegram = new TelegramGateway({
         token: env.TELEGRAM_BOT_TOKEN,
         apiRoot: env.TELEGRAM_API_ROOT,
         log,
+        mode: env.TELEGRAM_MODE,
+        ...(env.TELEGRAM_MODE === 'webhook' && env.TELEGRAM_WEBHOOK_SECRET
+          ? { webhook: { ...(env.TELEGRAM_WEBHOOK_URL ? { url: env.TELEGRAM_WEBHOOK_URL } : {}), secret: env.TELEGRAM_WEBHOOK_SECRET, port: env.TELEGRAM_WEBHOOK_PORT } }
+          : {}),
         onInbound: async (event) => {
           await ingestEvent(event);
         },
       });
       await telegram.start();
       stops.push(() => telegram.stop());
-      log.info('Telegram adapter polling for updates');
+      telegramWebhookUrl = telegram.webhookListenUrl;
+      log.info({ mode: telegram.mode, listen: telegram.webhookListenUrl }, 'Telegram adapter started');
     }
 
     let apiUrl: string | undefined;
@@ -159,7 +199,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
       log.info({ url: `${apiUrl}/graphql` }, 'API listening');
     }
 
-    return { store, apiUrl, handleInbound: ingestEvent, stop };
+    return { store, ...(apiUrl ? { apiUrl } : {}), ...(telegramWebhookUrl ? { telegramWebhookUrl } : {}), handleInbound: ingestEvent, stop };
   } catch (err) {
     await stop();
     throw err;
