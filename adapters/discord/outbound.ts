@@ -25,6 +25,7 @@ const Code = {
 } as const;
 /** The channel cannot have webhooks for us: post as the bot instead. */
 const NO_WEBHOOKS: number[] = [Code.DmChannel, Code.WrongChannelType, Code.MissingPermissions, Code.UnknownChannel];
+const RECHECK_NO_WEBHOOK_MS = 10 * 60_000;
 
 const messageSchema = z.looseObject({ id: z.string().min(1) });
 const webhookSchema = z.looseObject({
@@ -115,6 +116,7 @@ export class DiscordOutbound implements OutboundChannel {
   }
 
   async edit(chat: ChatRef, platformMessageId: string, text: string, options: SendOptions = {}): Promise<void> {
+    // A persona message may still be the bot's own (posted where no webhook was possible).
     if (options.persona && (await this.editAsPersona(chat, platformMessageId, text))) return;
     try {
       await this.call(() =>
@@ -122,7 +124,7 @@ export class DiscordOutbound implements OutboundChannel {
       );
     } catch (err) {
       // A persona's message edited without its persona: it belongs to our webhook, not the bot.
-      if (codeOf(err) === Code.NotAuthor && (await this.editAsPersona(chat, platformMessageId, text))) return;
+      if (!options.persona && codeOf(err) === Code.NotAuthor && (await this.editAsPersona(chat, platformMessageId, text))) return;
       throw err;
     }
   }
@@ -153,12 +155,10 @@ export class DiscordOutbound implements OutboundChannel {
     }
   }
 
-  /** Edits through whichever of our webhooks in the channel posted the message; false if none can. */
+  /** Edits through whichever of our webhooks in the channel posted the message; false if none did. */
   private async editAsPersona(chat: ChatRef, platformMessageId: string, text: string): Promise<boolean> {
     const hooks = await this.hooksOf(chat.chatId);
-    if (hooks.length === 0) return false;
     const query = new URLSearchParams(chat.threadId ? { thread_id: chat.threadId } : {});
-    let lastError: unknown;
     for (const hook of hooks) {
       try {
         await this.call(() =>
@@ -166,12 +166,11 @@ export class DiscordOutbound implements OutboundChannel {
         );
         return true;
       } catch (err) {
-        // Two processes racing to create the webhook leave two: the message is the other one's.
+        // Two processes racing to create the webhook leave two: the message may be the other one's.
         if (codeOf(err) !== Code.UnknownMessage && codeOf(err) !== Code.UnknownWebhook) throw err;
-        lastError = err;
       }
     }
-    throw lastError;
+    return false;
   }
 
   /** Our webhooks in a channel, oldest first (every process then picks the same one); [] = none possible. */
@@ -201,6 +200,8 @@ export class DiscordOutbound implements OutboundChannel {
       const code = codeOf(err);
       if (code === undefined || !NO_WEBHOOKS.includes(code)) throw err;
       this.o.log?.warn({ channelId, code }, 'discord channel has no webhook for personas; posting as the bot');
+      // A DM never gets webhooks; a permission may be granted later, so ask again in a while.
+      if (code !== Code.DmChannel) setTimeout(() => this.hooks.delete(channelId), RECHECK_NO_WEBHOOK_MS).unref();
       return [];
     }
   }

@@ -81,6 +81,8 @@ export interface FakeDiscord {
   /** What a user sees in a channel or thread, oldest first. */
   messages(channelId: string): ShownMessage[];
   webhooksOf(channelId: string): APIWebhook[];
+  /** A moderator deletes a webhook (its messages stay, but can no longer be edited through it). */
+  deleteWebhook(id: string): void;
   /** Stores bytes on the CDN and returns the attachment object a message would carry. */
   registerAttachment(o: { channelId: string; filename: string; contentType?: string; data: Buffer; chunked?: boolean }): APIAttachment;
   registerSticker(id: string, data: Buffer): void;
@@ -613,6 +615,9 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     },
     messages: (channelId) => (channels.get(channelId)?.messages ?? []).map(shown),
     webhooksOf: (channelId) => [...hooks.values()].filter((h) => h.webhook.channel_id === channelId).map((h) => h.webhook),
+    deleteWebhook(id) {
+      hooks.delete(id);
+    },
     registerAttachment(o) {
       const id = snowflake();
       const path = `/attachments/${o.channelId}/${id}/${encodeURIComponent(o.filename)}`;

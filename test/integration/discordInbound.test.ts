@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordGateway } from '../../adapters/discord/gateway.js';
 import { DiscordMediaSource } from '../../adapters/discord/media.js';
 import { DiscordOutbound } from '../../adapters/discord/outbound.js';
-import type { InboundEventInput } from '../../src/ingest/inboundEvent.js';
+import { inboundEventSchema, type InboundEventInput } from '../../src/ingest/inboundEvent.js';
 import { startFakeDiscord, type FakeDiscord } from '../doubles/fakeDiscord.js';
 import {
   ALICE_NICK,
@@ -42,7 +42,8 @@ beforeAll(async () => {
     cdnRoot: fake.baseUrl,
     log,
     onInbound: (e) => {
-      events.push(e);
+      // What the core accepts: an event failing its schema never counts as received.
+      events.push(inboundEventSchema.parse(e) && e);
       return Promise.resolve();
     },
   });

@@ -82,6 +82,24 @@ describe('Discord outbound', () => {
     });
   });
 
+  it('a deleted webhook is replaced on the next persona message', async () => {
+    const first = await out.send(toGeneral(), 'before', { persona: LUNA });
+    for (const h of fake.webhooksOf(fake.world.generalId)) fake.deleteWebhook(h.id);
+    const second = await out.send(toGeneral(), 'after', { persona: LUNA });
+    const [replacement] = fake.webhooksOf(fake.world.generalId);
+    expect(fake.messages(fake.world.generalId).find((m) => m.id === second.platformMessageId)).toMatchObject({ content: 'after', username: 'Luna', webhookId: replacement?.id });
+    expect(first.platformMessageId).not.toBe(second.platformMessageId);
+  });
+
+  it('where webhooks are not allowed, a persona speaks as the bot and its message stays editable', async () => {
+    const channelId = fake.addTextChannel('no-webhooks-here');
+    const chat: ChatRef = { platform: 'discord', chatId: channelId };
+    fake.failNext('GET /channels/:id/webhooks', 403, { message: 'Missing Permissions', code: 50013 });
+    const { platformMessageId } = await out.send(chat, 'plain Luna', { persona: LUNA });
+    await out.edit(chat, platformMessageId, 'plain Luna, edited', { persona: LUNA });
+    expect(fake.messages(channelId)).toMatchObject([{ id: platformMessageId, content: 'plain Luna, edited', authorId: fake.world.bot.id }]);
+  });
+
   it('a persona in a DM (no webhooks there) speaks as the bot instead of failing', async () => {
     const { platformMessageId } = await out.send(toDm(), 'hello from Luna', { persona: LUNA });
     await out.edit(toDm(), platformMessageId, 'hello again from Luna', { persona: LUNA });
