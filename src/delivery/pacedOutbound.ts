@@ -28,6 +28,12 @@ export interface PacedOutboundOptions {
   maxRateLimitRetries?: number;
   /** Network / 5xx failures retried per call (default 4). */
   maxTransientRetries?: number;
+  /**
+   * Retry a send after a network / 5xx failure (default true). A send that timed out may have
+   * posted; turn this off for an adapter that already retries its sends idempotently (Discord's
+   * nonce) so a second post is never made here. Edits, typing and drafts are always retried.
+   */
+  retrySends?: boolean;
   /** First backoff (default 500 ms), doubling up to maxBackoffMs (default 10 s). */
   baseBackoffMs?: number;
   maxBackoffMs?: number;
@@ -56,7 +62,7 @@ export class PacedOutbound implements SkippableOutbound {
   }
 
   send(chat: ChatRef, text: string, options?: SendOptions): Promise<{ platformMessageId: string }> {
-    return this.paced(chat, 'send', () => this.inner.send(chat, text, options));
+    return this.paced(chat, 'send', () => this.inner.send(chat, text, options), this.o.retrySends ?? true);
   }
 
   edit(chat: ChatRef, platformMessageId: string, text: string, options?: SendOptions): Promise<void> {
@@ -73,7 +79,7 @@ export class PacedOutbound implements SkippableOutbound {
   }
 
   /** Waits for budget, retries 429s and transient failures (bounded). */
-  private async paced<T>(chat: ChatRef, what: string, call: () => Promise<T>): Promise<T> {
+  private async paced<T>(chat: ChatRef, what: string, call: () => Promise<T>, retryTransient = true): Promise<T> {
     let rateLimited = 0;
     let transient = 0;
     for (;;) {
@@ -89,7 +95,7 @@ export class PacedOutbound implements SkippableOutbound {
           await this.o.budget.block(failure.global ? { platform: this.platform, global: true } : chat, failure.retryAfterMs);
           continue;
         }
-        if (failure.kind === 'transient' && transient < (this.o.maxTransientRetries ?? 4)) {
+        if (failure.kind === 'transient' && retryTransient && transient < (this.o.maxTransientRetries ?? 4)) {
           transient += 1;
           const delay = this.backoff(transient);
           this.o.log?.warn({ platform: this.platform, chatId: chat.chatId, what, attempt: transient, delay, err: String(err) }, 'platform call failed: retrying');

@@ -130,6 +130,18 @@ describe('PacedOutbound', () => {
     expect(calls).toHaveLength(3);
   });
 
+  it('with retrySends off, leaves a failed send to the caller but still retries edits and 429s', async () => {
+    const budget = new MemoryBudget();
+    const sends = channel([grammyError(502, 'Bad Gateway'), new PlatformRateLimitedError('telegram', 5)]);
+    const paced = new PacedOutbound(sends.inner, { budget, retrySends: false, ...fast });
+    await expect(paced.send(chat, 'once')).rejects.toBeInstanceOf(GrammyError);
+    await paced.send(chat, 'after 429');
+    expect(sends.calls).toEqual(['send:once', 'send:after 429', 'send:after 429']);
+    const edits = channel([grammyError(502, 'Bad Gateway')]);
+    await new PacedOutbound(edits.inner, { budget, retrySends: false, ...fast }).edit(chat, '1', 'edited');
+    expect(edits.calls).toEqual(['edit:1:edited', 'edit:1:edited']);
+  });
+
   it('surfaces a refusal (400) at once, without retrying', async () => {
     const budget = new MemoryBudget();
     const { inner, calls } = channel([grammyError(400, 'Bad Request: message to edit not found')]);
