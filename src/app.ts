@@ -93,6 +93,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
         }),
         attachments: store.attachments,
         maxAttempts: env.MEDIA_MAX_ATTEMPTS,
+        retryBaseMs: env.MEDIA_RETRY_BASE_MS,
         scheduleRetry: (id, at) => mediaRetries.retryAt(id, at),
         log,
       };

@@ -119,6 +119,8 @@ export const envSchema = z.object({
   MEDIA_TIMEOUT_MS: withDefault(positiveMs, 30_000),
   /** A failed transcription/description is retried with backoff up to this many attempts. */
   MEDIA_MAX_ATTEMPTS: withDefault(z.coerce.number().int().min(1).max(20), 4),
+  /** First wait before a failed attachment is retried; it doubles each attempt (capped at 30 min). */
+  MEDIA_RETRY_BASE_MS: withDefault(z.coerce.number().int().min(100).max(3_600_000), 30_000),
   /** Vision-capable chat model that captions images. */
   VISION_MODEL: withDefault(z.string().min(1), 'gpt-4o-mini'),
   /** OpenAI audio model for voice/audio/video-note transcription. */
