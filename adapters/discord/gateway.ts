@@ -14,6 +14,12 @@ export interface DiscordGatewayOptions {
   cdnRoot?: string;
   log: Logger;
   onInbound(event: InboundEventInput): Promise<void>;
+  /**
+   * Drop what this bot itself posted — its own messages and those of webhooks its application
+   * owns (persona messages), with their edits — instead of forwarding them as echoes. Off by
+   * default: the core recognises echoes by sender.userId = recipient.userId and sender.webhookId.
+   */
+  dropOwnEchoes?: boolean;
 }
 
 export class DiscordGateway {
@@ -63,7 +69,16 @@ export class DiscordGateway {
     await Promise.allSettled([...this.chains.values()]);
   }
 
+  /** Posted by this bot or through a webhook of its application (discord.js fills these from the payload). */
+  private isOwnEcho(m: Message | PartialMessage): boolean {
+    const me = this.client.user?.id;
+    if (!me) return false;
+    if (m.webhookId) return m.applicationId === (this.client.application?.id ?? me);
+    return m.author?.id === me;
+  }
+
   private forward(m: Message | PartialMessage, what: string, translate: () => TranslateResult): void {
+    if (this.o.dropOwnEchoes && what !== 'delete' && this.isOwnEcho(m)) return;
     // Translate now: discord.js patches cached messages in place, so later would read later state.
     const t = translate();
     if (!t.ok) {

@@ -299,6 +299,36 @@ describe('Discord inbound robustness', () => {
     expect(own.kind === 'message' && own.sender).not.toHaveProperty('webhookId');
   });
 
+  it('with dropOwnEchoes, our own bot and persona messages and their edits are not forwarded', async () => {
+    const seen: InboundEventInput[] = [];
+    const quiet = new DiscordGateway({
+      token: fake.token,
+      apiRoot: fake.apiRoot,
+      log: pino({ level: 'silent' }),
+      dropOwnEchoes: true,
+      onInbound: (e) => Promise.resolve(void seen.push(e)),
+    });
+    await quiet.start();
+    try {
+      const out = new DiscordOutbound({ token: fake.token, apiRoot: fake.apiRoot });
+      const chat = { platform: 'discord' as const, chatId: w().generalId };
+      const persona = await out.send(chat, 'persona', { persona: { name: 'Luna' } });
+      await out.edit(chat, persona.platformMessageId, 'persona, edited', { persona: { name: 'Luna' } });
+      const plain = await out.send(chat, 'bot');
+      await out.edit(chat, plain.platformMessageId, 'bot, edited');
+      const foreignHook = { ...webhookMessage(w(), 'guild', { webhookId: snowflake(), username: 'Other app', content: 'not ours' }), application_id: snowflake() };
+      const human = message(w(), 'guild', { content: 'a person' });
+      fake.dispatch('MESSAGE_CREATE', foreignHook);
+      fake.dispatch('MESSAGE_CREATE', human);
+      await eventually(async () => Promise.resolve(seen.some((e) => e.platformMessageId === human.id)));
+      // The first gateway, without the option, got all four echoes.
+      await eventFor(plain.platformMessageId, 'edit');
+      expect(seen.map((e) => e.platformMessageId)).toEqual([foreignHook.id, human.id]);
+    } finally {
+      await quiet.stop();
+    }
+  });
+
   it('resumes after the connection drops and receives what was sent meanwhile, once', async () => {
     const resumesBefore = fake.gateway.resumes;
     fake.gateway.dropConnections(4000);
