@@ -3,8 +3,12 @@
 import { once } from 'node:events';
 import { Client, Events, GatewayIntentBits, Partials, type Message, type PartialMessage } from 'discord.js';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import type { InboundEventInput } from '../../src/ingest/inboundEvent.js';
+import { guardedStrategy } from './guardedStrategy.js';
 import { translateCreate, translateDelete, translateUpdate, type TranslateResult } from './translate.js';
+
+const dispatchSchema = z.object({ data: z.looseObject({ t: z.string(), d: z.looseObject({ id: z.unknown() }).nullish() }) });
 
 export interface DiscordGatewayOptions {
   token: string;
@@ -35,6 +39,13 @@ export class DiscordGateway {
       partials: [Partials.Channel, Partials.Message],
       rest: { api: o.apiRoot, ...(o.cdnRoot ? { cdn: o.cdnRoot, mediaProxy: o.cdnRoot } : {}) },
       allowedMentions: { parse: [] },
+      ws: {
+        buildStrategy: guardedStrategy((err, event, payload) => {
+          const d = dispatchSchema.safeParse(payload);
+          const what = d.success ? { type: d.data.data.t, id: d.data.data.d?.id } : {};
+          o.log.warn({ err, event, ...what }, 'discord dispatch dropped: discord.js could not apply it');
+        }),
+      },
     });
     const c = this.client;
     c.on(Events.MessageCreate, (m) => this.forward(m, 'create', () => translateCreate(m)));

@@ -275,15 +275,24 @@ describe('Discord inbound robustness', () => {
       attachments: [{ id: snowflake(), filename: 'x.png', size: 'big' as unknown as number, url: 'not a url', proxy_url: 'nope' }],
     });
     const fine = message(w(), place, { content: 'still here' });
+    // discord.js itself throws on these while caching them (it maps embeds and reads mentions).
+    const badEmbeds = { ...message(w(), place, { content: 'embeds?' }), embeds: 5 };
+    const badMentions = { ...message(w(), place, { content: 'mentions?' }), mentions: 'everyone' };
     fake.dispatch('MESSAGE_CREATE', noAuthor);
     fake.dispatch('MESSAGE_CREATE', badAttachment);
+    fake.dispatch('MESSAGE_CREATE', badEmbeds);
+    fake.dispatch('MESSAGE_CREATE', badMentions);
     fake.dispatch('MESSAGE_CREATE', fine);
     await eventFor(fine.id);
-    expect(eventsFor(noAuthor.id)).toEqual([]);
-    expect(eventsFor(badAttachment.id)).toEqual([]);
+    for (const bad of [noAuthor, badAttachment, badEmbeds, badMentions]) expect(eventsFor(bad.id)).toEqual([]);
     const dropped = logLines.filter((l) => l.msg === 'discord message dropped');
     expect(dropped.find((l) => l.messageId === noAuthor.id)?.reason).toMatch(/author/);
     expect(dropped.find((l) => l.messageId === badAttachment.id)?.reason).toMatch(/attachments\.0\.(url|size)/);
+    const undigested = logLines.filter((l) => l.msg === 'discord dispatch dropped: discord.js could not apply it');
+    expect(undigested.map((l) => [l.type, l.id])).toEqual([
+      ['MESSAGE_CREATE', badEmbeds.id],
+      ['MESSAGE_CREATE', badMentions.id],
+    ]);
     expect(gateway.client.isReady()).toBe(true);
   });
 
