@@ -176,6 +176,34 @@ describe('Discord outbound rate limits', () => {
     expect(fake.rateLimited).toHaveLength(1);
   });
 
+  it('with maxRateLimitWaitMs 0 every rate limit goes to the caller (for a pacing layer above)', async () => {
+    // A window long enough that it cannot reset under a slow test machine.
+    const own = await startFakeDiscord({ limits: { messageCreate: { limit: 2, windowMs: 30_000 } } });
+    try {
+      const chat: ChatRef = { platform: 'discord', chatId: own.world.generalId };
+      const opts = { token: own.token, apiRoot: own.apiRoot, maxRateLimitWaitMs: 0 };
+      const [w1, w2] = [new DiscordOutbound(opts), new DiscordOutbound(opts)];
+      await w1.send(chat, 'fill 1');
+      await w1.send(chat, 'fill 2');
+      // w1 knows the bucket is empty: it refuses without asking Discord.
+      const requestsBefore = own.requests.length;
+      const known: unknown = await w1.send(chat, 'one too many').catch((e: unknown) => e);
+      expect(known).toBeInstanceOf(PlatformRateLimitedError);
+      expect(own.requests.length).toBe(requestsBefore);
+      // w2 has not seen the bucket: Discord answers 429 and that becomes the same error.
+      const answered: unknown = await w2.send(chat, 'one too many').catch((e: unknown) => e);
+      expect(answered).toBeInstanceOf(PlatformRateLimitedError);
+      expect(own.rateLimited).toHaveLength(1);
+      for (const err of [known, answered]) {
+        expect((err as PlatformRateLimitedError).retryAfterMs).toBeGreaterThan(1_000);
+        expect((err as PlatformRateLimitedError).retryAfterMs).toBeLessThanOrEqual(31_100);
+      }
+      expect(own.messages(chat.chatId).map((m) => m.content)).toEqual(['fill 1', 'fill 2']);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('a long (global) rate limit is handed to the core as PlatformRateLimitedError without posting', async () => {
     const out = new DiscordOutbound({ token: fake.token, apiRoot: fake.apiRoot, maxRateLimitWaitMs: 5_000 });
     const before = fake.messages(fake.world.dmId).length;
