@@ -26,6 +26,8 @@ import { TelegramGateway } from '../adapters/telegram/bot.js';
 import { TelegramOutbound } from '../adapters/telegram/outbound.js';
 import { TelegramMediaSource } from '../adapters/telegram/media.js';
 import type { MediaSources } from './media/mediaSource.js';
+import { RedisChatBudget } from './delivery/chatBudget.js';
+import { PacedOutbound } from './delivery/pacedOutbound.js';
 import { MediaProcessor } from './media/processor.js';
 import { prepareMessagesMedia, type PrepareMediaDeps } from './media/prepare.js';
 import { MediaRetryQueue, startMediaRetryWorker, startMediaSweeper } from '../jobs/mediaRetry.js';
@@ -61,10 +63,12 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
     const queue = new RespondQueue(redis, env.QUEUE_PREFIX);
     stops.push(() => queue.close());
 
+    const budget = new RedisChatBudget(redis, { prefix: env.QUEUE_PREFIX });
     const outbounds: Outbounds = {};
     const mediaSources: MediaSources = {};
     if (env.TELEGRAM_BOT_TOKEN) {
-      outbounds.telegram = new TelegramOutbound(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT, { drafts: env.TELEGRAM_DRAFTS === 'on', log });
+      // Every call to the platform spends the chat's shared budget (SPEC §4.3).
+      outbounds.telegram = new PacedOutbound(new TelegramOutbound(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT, { drafts: env.TELEGRAM_DRAFTS === 'on', log }), { budget, log });
       mediaSources.telegram = new TelegramMediaSource(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT);
     } else log.info('TELEGRAM_BOT_TOKEN is not set: the Telegram adapter is disabled');
     if (env.DISCORD_BOT_TOKEN) log.warn('DISCORD_BOT_TOKEN is set but the Discord adapter is not built yet: it stays disabled');
@@ -114,6 +118,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
         locale: env.DEFAULT_LOCALE,
         timezone: env.DISPLAY_TIMEZONE,
         active,
+        useDrafts: env.TELEGRAM_DRAFTS === 'on',
         prepareMedia: (platform, messages) => prepareMessagesMedia(mediaDeps, messages, { platform }),
         onReplied: async (turn, at) => {
           // BR-002: still under this dialogue's lease, so nothing else writes it meanwhile.

@@ -111,6 +111,8 @@ export async function produceAiMessage(
     tools: deps.tools.specs().map((t) => t.name),
   });
 
+  // In a group the answer quotes the message it answers, so people see whom it is for.
+  const groupReplyTo = dialogue.type === 'group' ? ready.filter((m) => m.turnId === turn._id && m.senderRole === 'human').at(-1)?.platformRef?.messageId : undefined;
   const streamer = new ReplyStreamer({
     messageId: reply._id,
     chat: dialogue.chat,
@@ -120,6 +122,7 @@ export async function produceAiMessage(
     deliveredIds: reply.delivery?.platformMessageIds ?? [],
     typing,
     drafts: deps.useDrafts === true && dialogue.type === 'human_ai',
+    ...(groupReplyTo ? { sendOptions: { replyToPlatformMessageId: groupReplyTo } } : {}),
   });
 
   const abort = new AbortController();

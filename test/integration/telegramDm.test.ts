@@ -83,6 +83,21 @@ describe('Telegram DM, end to end', () => {
     ]);
   });
 
+  it('streams a DM reply as a Telegram draft and then sends it once, when drafts are on', async () => {
+    await h.stop();
+    h = await startHarness({ TELEGRAM_DRAFTS: 'on' });
+    h.llm.enqueue({ kind: 'reply', chunks: ['Drafts', ' show', ' the reply', ' as it grows.'], chunkDelayMs: 120 });
+    h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, firstName: 'Ada', text: 'show me drafts' }));
+    await h.tg.waitFor(() => h.tg.sentText(CHAT).includes('Drafts show the reply as it grows.'), 15_000);
+    const drafts = h.tg.drafts(CHAT);
+    expect(drafts.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(drafts.map((d) => d.draftId)).size).toBe(1); // one animated draft
+    expect('Drafts show the reply as it grows.'.startsWith(drafts[0]!.text)).toBe(true);
+    // The finished reply is one real message, never edited.
+    expect(h.tg.callsOf('sendMessage')).toHaveLength(1);
+    expect(h.tg.callsOf('editMessageText')).toHaveLength(0);
+  });
+
   it('answers a redelivered update once', async () => {
     h.llm.enqueue({ kind: 'reply', chunks: ['Only once.'] });
     const update = privateText({ updateId: 5, chatId: CHAT, text: 'ping' });

@@ -26,6 +26,8 @@ export function rawTestEnv(overrides: Record<string, string> = {}): Record<strin
     TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
     DEFAULT_LOCALE: 'en',
     STREAM_EDIT_INTERVAL_MS: '50',
+    // Most tests watch streaming by edits; tests of draft streaming turn it on.
+    TELEGRAM_DRAFTS: 'off',
     ...overrides,
   };
 }
