@@ -5,6 +5,7 @@ import { DiscordAPIError } from 'discord.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WEBHOOK_NAME, DiscordOutbound } from '../../adapters/discord/outbound.js';
 import type { ChatRef } from '../../src/domain/model.js';
+import { splitForPlatform } from '../../src/delivery/split.js';
 import { PlatformRateLimitedError } from '../../src/delivery/outbound.js';
 import { startFakeDiscord, type FakeDiscord } from '../doubles/fakeDiscord.js';
 import { message } from '../fixtures/discordDispatches.js';
@@ -122,6 +123,28 @@ describe('Discord outbound', () => {
     expect(err).toBeInstanceOf(DiscordAPIError);
     expect((err as DiscordAPIError).code).toBe(50035);
     expect(fake.messages(fake.world.generalId)).toHaveLength(before);
+  });
+
+  it('a 9 000-character reply with code blocks arrives as ordered chunks of at most 2000, fences balanced', async () => {
+    const code = (n: number) => '```ts\n' + Array.from({ length: n }, (_, i) => `const line${n}_${i} = ${i}; // ${'x'.repeat(20)}`).join('\n') + '\n```';
+    const prose = (n: number) => Array.from({ length: n }, (_, i) => `Sentence ${n}.${i} explains the next step in plain words.`).join(' ');
+    const reply = [prose(20), code(20), prose(15), code(90), prose(30), code(10), prose(25)].join('\n\n');
+    expect(reply.length).toBeGreaterThan(9000);
+    const chunks = splitForPlatform(reply, out.maxMessageChars);
+    const chat: ChatRef = { platform: 'discord', chatId: fake.addTextChannel('long-replies') };
+    for (const chunk of chunks) await out.send(chat, chunk);
+
+    const shown = fake.messages(chat.chatId).map((m) => m.content);
+    expect(shown).toEqual(chunks);
+    expect(shown.length).toBeGreaterThanOrEqual(5);
+    for (const text of shown) {
+      expect(text.length).toBeLessThanOrEqual(2000);
+      expect((text.match(/^```/gm) ?? []).length % 2).toBe(0);
+    }
+    // Every code line arrives, in order.
+    const lines = reply.split('\n').filter((l) => l.startsWith('const '));
+    const arrived = shown.join('\n').split('\n').filter((l) => l.startsWith('const '));
+    expect(arrived).toEqual(lines);
   });
 
   it('a send retried after a server error does not post twice (enforced nonce)', async () => {
