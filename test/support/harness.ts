@@ -5,7 +5,7 @@ import { createLogger } from '../../src/log.js';
 import { startApp, type RunningApp, type ProcessRole } from '../../src/app.js';
 import type { Env } from '../../src/config/env.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../doubles/fakeOpenAI.js';
-import { startFakeTelegram, type FakeTelegram } from '../doubles/fakeTelegram.js';
+import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from '../doubles/fakeTelegram.js';
 import { startFakeWeather, type FakeWeather } from '../doubles/fakeWeather.js';
 import { TEST_OPS_TOKEN, testEnv } from './testEnv.js';
 
@@ -24,8 +24,12 @@ export interface GqlBody<T> {
   errors?: Array<{ message: string; extensions?: { code?: string } }>;
 }
 
-export async function startHarness(overrides: Record<string, string> = {}, roles: ProcessRole[] = ['gateway', 'worker', 'api']): Promise<Harness> {
-  const tg = await startFakeTelegram();
+export async function startHarness(
+  overrides: Record<string, string> = {},
+  roles: ProcessRole[] = ['gateway', 'worker', 'api'],
+  fakes: { telegram?: FakeTelegramOptions } = {},
+): Promise<Harness> {
+  const tg = await startFakeTelegram(fakes.telegram);
   const llm = await startFakeOpenAI();
   const weather = await startFakeWeather();
   const env = testEnv({
