@@ -25,6 +25,9 @@ import { MAX_LIVE_MESSAGES } from './domain/archiveRules.js';
 import { TelegramGateway } from '../adapters/telegram/bot.js';
 import { TelegramOutbound } from '../adapters/telegram/outbound.js';
 import { TelegramMediaSource } from '../adapters/telegram/media.js';
+import { DiscordGateway } from '../adapters/discord/gateway.js';
+import { DiscordOutbound } from '../adapters/discord/outbound.js';
+import { DiscordMediaSource } from '../adapters/discord/media.js';
 import type { MediaSources } from './media/mediaSource.js';
 import { RedisChatBudget } from './delivery/chatBudget.js';
 import { PacedOutbound } from './delivery/pacedOutbound.js';
@@ -71,7 +74,16 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
       outbounds.telegram = new PacedOutbound(new TelegramOutbound(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT, { drafts: env.TELEGRAM_DRAFTS === 'on', log }), { budget, log });
       mediaSources.telegram = new TelegramMediaSource(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT);
     } else log.info('TELEGRAM_BOT_TOKEN is not set: the Telegram adapter is disabled');
-    if (env.DISCORD_BOT_TOKEN) log.warn('DISCORD_BOT_TOKEN is set but the Discord adapter is not built yet: it stays disabled');
+    if (env.DISCORD_BOT_TOKEN) {
+      // Every rate limit goes to the shared chat budget (maxRateLimitWaitMs 0); sends are not
+      // re-sent by the pacer because the adapter retries them itself with Discord's nonce.
+      outbounds.discord = new PacedOutbound(new DiscordOutbound({ token: env.DISCORD_BOT_TOKEN, apiRoot: env.DISCORD_API_ROOT, log, maxRateLimitWaitMs: 0 }), {
+        budget,
+        log,
+        retrySends: false,
+      });
+      mediaSources.discord = new DiscordMediaSource({ token: env.DISCORD_BOT_TOKEN, apiRoot: env.DISCORD_API_ROOT });
+    } else log.info('DISCORD_BOT_TOKEN is not set: the Discord adapter is disabled');
 
     const timers = new TimerQueue(redis, env.QUEUE_PREFIX);
     stops.push(() => timers.close());
@@ -186,6 +198,23 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
       stops.push(() => telegram.stop());
       telegramWebhookUrl = telegram.webhookListenUrl;
       log.info({ mode: telegram.mode, listen: telegram.webhookListenUrl }, 'Telegram adapter started');
+    }
+
+    if (o.roles.has('gateway') && env.DISCORD_BOT_TOKEN) {
+      const discord = new DiscordGateway({
+        token: env.DISCORD_BOT_TOKEN,
+        apiRoot: env.DISCORD_API_ROOT,
+        log,
+        // Our own posts and their streaming edits come back from the gateway; the core would
+        // ignore them too, but dropping them here saves a store lookup per edit.
+        dropOwnEchoes: true,
+        onInbound: async (event) => {
+          await ingestEvent(event);
+        },
+      });
+      await discord.start();
+      stops.push(() => discord.stop());
+      log.info('Discord adapter connected to the gateway');
     }
 
     let apiUrl: string | undefined;

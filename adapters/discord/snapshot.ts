@@ -46,6 +46,7 @@ export function snapshotOf(m: Message | PartialMessage): MessageSnapshot {
     editedTimestamp: m.editedTimestamp,
     flags: m.flags.bitfield,
     webhookId: m.webhookId,
+    applicationId: m.applicationId,
     author: author && { id: author.id, bot: author.bot, username: author.username, globalName: author.globalName },
     // Webhook authors are not guild members; member is null for them and in DMs.
     memberDisplayName: author && !m.webhookId ? (m.member?.displayName ?? null) : null,

@@ -36,6 +36,7 @@ const messageSnap = whereSnap.extend({
   editedTimestamp: z.number().int().positive().nullable(),
   flags: z.number().int().nonnegative(),
   webhookId: snowflake.nullable(),
+  applicationId: snowflake.nullable(),
   author: authorSnap,
   memberDisplayName: z.string().nullable(),
   attachments: z.array(
@@ -92,6 +93,7 @@ function senderOf(s: Snap) {
     username: s.author.username,
     displayName: s.memberDisplayName ?? s.author.globalName ?? s.author.username,
     ...(s.webhookId ? { webhookId: s.webhookId } : {}),
+    ...(s.applicationId ? { applicationId: s.applicationId } : {}),
   };
 }
 
