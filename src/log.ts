@@ -6,7 +6,7 @@ const SECRET_PATTERNS: RegExp[] = [
   // No leading \b: in a Bot API URL the token follows "bot" directly, with no word boundary.
   /\d{5,}:[A-Za-z0-9_-]{20,}\b/g, // Telegram bot token (also inside Bot API URLs)
   /\bsk-[A-Za-z0-9_-]{10,}\b/g, // OpenAI-style API key
-  /\b[MN][A-Za-z\d_-]{23,25}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,}\b/g, // Discord bot token
+  /\b[MNO][A-Za-z\d_-]{23,27}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,}\b/g, // Discord bot token (base64 of the bot id, then timestamp and HMAC)
   /Bearer\s+[A-Za-z0-9._~+/=-]+/gi,
 ];
 

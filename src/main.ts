@@ -60,6 +60,9 @@ async function main(): Promise<void> {
     await stopLocal();
     process.exit(0);
   };
+  // A library promise nobody awaited (e.g. a platform client's background task) must be seen
+  // in the logs, not silently end a gateway serving every other chat.
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled promise rejection'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }

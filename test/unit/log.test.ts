@@ -28,6 +28,13 @@ describe('maskSecrets', () => {
     expect(maskSecrets(`login with ${DISCORD_TOKEN}`)).toBe('login with [redacted]');
   });
 
+  it('masks Discord tokens of newer bot ids (base64 starting with O) too', () => {
+    // base64("900000000000000000000") — ids from 2023 on encode to a leading "O".
+    const token = `${Buffer.from('900000000000000000000').toString('base64url')}.GaBcDe.${'x'.repeat(38)}`;
+    expect(token.startsWith('O')).toBe(true);
+    expect(maskSecrets(`token=${token}`)).toBe('token=[redacted]');
+  });
+
   it('masks every secret in a text, not only the first', () => {
     const out = maskSecrets(`${API_KEY} then ${BOT_URL} then ${API_KEY}`);
     expect(out).not.toContain('Abc123Def456Ghi789');
