@@ -131,6 +131,11 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
         timezone: env.DISPLAY_TIMEZONE,
         active,
         useDrafts: env.TELEGRAM_DRAFTS === 'on',
+        personaOf: (agent, chat) => {
+          if (chat.platform !== 'discord' || env.DISCORD_PERSONAS !== 'on') return undefined;
+          const avatarUrl = agent.avatarUrl ?? (agent.isDefault ? env.AGENT_AVATAR_URL : undefined);
+          return { name: agent.name, ...(avatarUrl ? { avatarUrl } : {}) };
+        },
         prepareMedia: (platform, messages) => prepareMessagesMedia(mediaDeps, messages, { platform }),
         onReplied: async (turn, at) => {
           // BR-002: still under this dialogue's lease, so nothing else writes it meanwhile.

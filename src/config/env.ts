@@ -110,6 +110,8 @@ export const envSchema = z.object({
   /** Stream private-chat replies with sendMessageDraft where Telegram allows it (falls back to edits). */
   TELEGRAM_DRAFTS: withDefault(z.enum(['on', 'off']), 'on'),
   DISCORD_BOT_TOKEN: optionalString,
+  /** Discord: AI replies post through a channel webhook under the agent's name and avatar (several personas per channel). */
+  DISCORD_PERSONAS: withDefault(z.enum(['on', 'off']), 'off'),
   /** Discord REST base (without /v10); point at a local server in tests. */
   DISCORD_API_ROOT: withDefault(url, 'https://discord.com/api'),
 
@@ -136,6 +138,8 @@ export const envSchema = z.object({
   DEFAULT_LOCALE: withDefault(z.enum(['zh-CN', 'en']), 'zh-CN'),
 
   AGENT_NAME: withDefault(z.string().min(1).max(64), 'Rainbow'),
+  /** Avatar image URL of the default agent where the platform can show one (Discord personas). */
+  AGENT_AVATAR_URL: z.preprocess((v) => (isUnset(v) ? undefined : v), url.optional()),
   AGENT_PERSONA: withDefault(
     z.string().min(1).max(8_000),
     'You are Rainbow, a warm and attentive AI companion. Answer in the language the person writes in.',

@@ -4,7 +4,8 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { Outbounds } from '../delivery/outbound.js';
-import type { DeliveryState, Dialogue, Message, Platform, Turn } from '../domain/model.js';
+import type { Agent, ChatRef, DeliveryState, Dialogue, Message, Platform, Turn } from '../domain/model.js';
+import type { Persona } from '../delivery/outbound.js';
 import { derivedId } from '../domain/ids.js';
 import { buildPrompt } from '../context/buildPrompt.js';
 import { LlmFailure, type LlmClient } from '../llm/types.js';
@@ -32,6 +33,8 @@ export interface RespondDeps {
   locale: Locale;
   timezone: string;
   active: ActiveReplies;
+  /** The name and avatar an agent posts under on this chat (Discord persona webhooks); none → the bot account. */
+  personaOf?(agent: Agent, chat: ChatRef): Persona | undefined;
   /** Turns pending attachments of these messages into text (src/media); absent → used as stored. */
   prepareMedia?(platform: Platform, messages: Message[]): Promise<Message[]>;
   /** Called after a turn is closed by a reply (post-turn jobs hang off this). */
@@ -112,6 +115,7 @@ export async function produceAiMessage(
   });
 
   // In a group the answer quotes the message it answers, so people see whom it is for.
+  const persona = deps.personaOf?.(agent, dialogue.chat);
   const groupReplyTo = dialogue.type === 'group' ? ready.filter((m) => m.turnId === turn._id && m.senderRole === 'human').at(-1)?.platformRef?.messageId : undefined;
   const streamer = new ReplyStreamer({
     messageId: reply._id,
@@ -122,7 +126,7 @@ export async function produceAiMessage(
     deliveredIds: reply.delivery?.platformMessageIds ?? [],
     typing,
     drafts: deps.useDrafts === true && dialogue.type === 'human_ai',
-    ...(groupReplyTo ? { sendOptions: { replyToPlatformMessageId: groupReplyTo } } : {}),
+    sendOptions: { ...(groupReplyTo ? { replyToPlatformMessageId: groupReplyTo } : {}), ...(persona ? { persona } : {}) },
   });
 
   const abort = new AbortController();

@@ -76,3 +76,37 @@ describe('Discord end to end', () => {
     expect(await h.app.store.c.messages.countDocuments({ content: { $regex: 'another persona' } })).toBe(0);
   });
 });
+
+describe('Discord persona webhooks', () => {
+  let h: Harness;
+  let discord: FakeDiscord;
+  beforeAll(async () => {
+    discord = await startFakeDiscord({ echo: true });
+    h = await startHarness({
+      DISCORD_BOT_TOKEN: discord.token,
+      DISCORD_API_ROOT: discord.apiRoot,
+      DISCORD_PERSONAS: 'on',
+      AGENT_NAME: 'Luna',
+      AGENT_AVATAR_URL: 'https://example.com/luna.png',
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await h.stop();
+    await discord.close();
+  });
+
+  it('streams the reply through a channel webhook under the agent name and avatar, and ignores its echo', async () => {
+    const w = discord.world;
+    h.llm.enqueue({ kind: 'reply', chunks: ['Moonlight', ' greetings', ' to you.'], chunkDelayMs: 150 });
+    discord.dispatch('MESSAGE_CREATE', mentioningUser(message(w, 'guild', { content: '@@ hi Luna' }), w.bot, '@@ hi Luna'));
+    const shown = await eventually(() => {
+      const m = discord.messages(w.generalId).find((x) => x.webhookId && x.content === 'Moonlight greetings to you.');
+      return Promise.resolve(m);
+    }, 20_000, 'persona reply');
+    expect(shown).toMatchObject({ username: 'Luna', avatarUrl: 'https://example.com/luna.png', bot: true });
+    const reply = await eventually(async () => (await h.app.store.c.messages.findOne({ senderRole: 'ai', 'delivery.state': 'complete' })) ?? undefined, 10_000, 'stored');
+    expect(reply.delivery!.platformMessageIds).toEqual([shown.id]);
+    // The webhook post comes back through the gateway; it is not stored as anyone's message.
+    expect(await h.app.store.c.messages.countDocuments({ senderRole: 'human' })).toBe(1);
+  });
+});
