@@ -1,6 +1,7 @@
 import { builder } from '../builder.js';
 import type { Delivery, Message, PlatformRef } from '../../src/domain/model.js';
 import { ContentTypeEnum, DeliveryStateEnum, PlatformEnum, RoleEnum } from './enums.js';
+import { AttachmentType, MessageEditType, QuoteType } from './messageMedia.js';
 
 const PlatformRefType = builder.objectRef<PlatformRef>('PlatformRef').implement({
   fields: (t) => ({
@@ -34,6 +35,10 @@ export const MessageType = builder.objectRef<Message>('Message').implement({
     contentType: t.expose('contentType', { type: ContentTypeEnum }),
     content: t.exposeString('content'),
     contentMeta: t.field({ type: 'JSON', nullable: true, resolve: (m) => m.contentMeta ?? null }),
+    attachments: t.field({ type: [AttachmentType], resolve: (m) => m.contentMeta?.attachments ?? [] }),
+    quote: t.field({ type: QuoteType, nullable: true, resolve: (m) => m.contentMeta?.quote ?? null }),
+    edits: t.field({ type: [MessageEditType], resolve: (m) => m.edits ?? [] }),
+    deletedAt: t.field({ type: 'DateTime', nullable: true, resolve: (m) => m.deleted?.at ?? null }),
     mentions: t.exposeStringList('mentions'),
     replyTo: t.exposeID('replyTo', { nullable: true }),
     visible: t.exposeBoolean('visible'),

@@ -14,7 +14,8 @@ const DM = 880001;
 describe('Telegram media to the model', () => {
   let h: Harness;
   beforeEach(async () => {
-    h = await startHarness({ MEDIA_RETRY_BASE_MS: '300' });
+    // Long enough that the failed state can be read before the retry, short enough for a test.
+    h = await startHarness({ MEDIA_RETRY_BASE_MS: '2500' });
   });
   afterEach(async () => {
     await h.stop();
@@ -65,12 +66,22 @@ describe('Telegram media to the model', () => {
     await shown(DM, 'Sorry, I could not hear that one.', 'reply despite failure');
     expect(promptOf()).toContain('transcription failed (TRANSCRIPTION_FAILED)');
 
-    // The failure is visible on the record, then the background retry fills it in.
+    // The failure is visible to an operator over the API, then the background retry fills it in.
+    const human = (await h.app.store.c.messages.findOne({ senderRole: 'human' }))!;
+    const query = `query ($id: ID!) { message(id: $id) { contentType attachments { kind state attempts errorCode text nextAttemptAt duration } } }`;
+    type Q = { message: { contentType: string; attachments: Array<{ kind: string; state: string; attempts: number; errorCode: string | null; text: string | null; nextAttemptAt: string | null; duration: number | null }> } };
+    const seen = await h.gql<Q>(query, { id: human._id });
+    expect(seen.body.errors).toBeUndefined();
+    const first = seen.body.data!.message.attachments[0]!;
+    expect(first).toMatchObject({ kind: 'voice', state: 'failed', attempts: 1, errorCode: 'TRANSCRIPTION_FAILED', text: null, duration: 2 });
+    expect(Date.parse(first.nextAttemptAt!)).toBeGreaterThan(Date.now() - 5_000);
     const done = await eventually(async () => {
       const m = await h.app.store.c.messages.findOne({ senderRole: 'human' });
       const p = m?.contentMeta?.attachments?.[0]?.processing;
       return p?.state === 'done' ? p : undefined;
     }, 20_000, 'transcription retried');
     expect(done).toMatchObject({ text: 'the meeting moved to Friday', attempts: 2 });
+    const after = await h.gql<Q>(query, { id: human._id });
+    expect(after.body.data!.message.attachments[0]).toMatchObject({ state: 'done', attempts: 2, errorCode: null, text: 'the meeting moved to Friday' });
   });
 });
