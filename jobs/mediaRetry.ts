@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Store } from '../src/store/store.js';
 import { nextRetryAt, prepareMessagesMedia, type PrepareMediaDeps } from '../src/media/prepare.js';
+import { every, type Periodic } from './interval.js';
 
 export const MEDIA_RETRY_QUEUE = 'media-retry';
 
@@ -82,24 +83,13 @@ export async function sweepMediaRetries(store: Store, queue: MediaRetryQueue, ma
 }
 
 /** Runs sweepMediaRetries on an interval (every worker may run one; sweeping is idempotent). */
-export function startMediaSweeper(o: { store: Store; queue: MediaRetryQueue; maxAttempts: number; everyMs: number; log: Logger }): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    if (running) return;
-    running = sweepMediaRetries(o.store, o.queue, o.maxAttempts)
-      .then((n) => {
-        if (n > 0) o.log.info({ messages: n }, 'media sweep enqueued due attachment retries');
-      })
-      .catch((err: unknown) => o.log.error({ err }, 'media sweep failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, o.everyMs);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+export function startMediaSweeper(o: { store: Store; queue: MediaRetryQueue; maxAttempts: number; everyMs: number; log: Logger }): Periodic {
+  return every(
+    o.everyMs,
+    async () => {
+      const n = await sweepMediaRetries(o.store, o.queue, o.maxAttempts);
+      if (n > 0) o.log.info({ messages: n }, 'media sweep enqueued due attachment retries');
     },
-  };
+    (err) => o.log.error({ err }, 'media sweep failed'),
+  );
 }

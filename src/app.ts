@@ -130,7 +130,6 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
         locale: env.DEFAULT_LOCALE,
         timezone: env.DISPLAY_TIMEZONE,
         active,
-        useDrafts: env.TELEGRAM_DRAFTS === 'on',
         personaOf: (agent, chat) => {
           if (chat.platform !== 'discord' || env.DISCORD_PERSONAS !== 'on') return undefined;
           const avatarUrl = agent.avatarUrl ?? (agent.isDefault ? env.AGENT_AVATAR_URL : undefined);

@@ -166,8 +166,8 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
   }
 
   const check = checkContent(ev);
-  const decision2 = activation(addressCheck(ev, { agent, dialogue, ...(quote ? { quote } : {}) }));
-  if (!decision2.answer) {
+  const addressed = activation(addressCheck(ev, { agent, dialogue, ...(quote ? { quote } : {}) }));
+  if (!addressed.answer) {
     // Group context (or another bot): kept so a later answer knows what was said; refused
     // content is kept silently, since nobody asked us anything.
     const stored = await storeOutsideTurn(check.ok ? base : { ...base, rejected: { code: check.code } });

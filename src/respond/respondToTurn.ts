@@ -28,8 +28,6 @@ export interface RespondDeps {
   maxToolRounds: number;
   recentMessages: number;
   streamEditIntervalMs: number;
-  /** Stream private-chat replies as platform drafts where the outbound offers them (TELEGRAM_DRAFTS). */
-  useDrafts?: boolean;
   locale: Locale;
   timezone: string;
   active: ActiveReplies;
@@ -125,7 +123,8 @@ export async function produceAiMessage(
     intervalMs: deps.streamEditIntervalMs,
     deliveredIds: reply.delivery?.platformMessageIds ?? [],
     typing,
-    drafts: deps.useDrafts === true && dialogue.type === 'human_ai',
+    // Drafts exist only in private chats; the outbound has draft() only when they are enabled.
+    drafts: dialogue.type === 'human_ai',
     sendOptions: { ...(groupReplyTo ? { replyToPlatformMessageId: groupReplyTo } : {}), ...(persona ? { persona } : {}) },
   });
 
