@@ -58,6 +58,8 @@ export interface TimerWorkerOptions {
   sessionGapMs: number;
   log: Logger;
   checkIn(dialogueId: string, since: Date, now: Date): Promise<string>;
+  /** A session closed after the gap: its summary and memories are due (SPEC §4.4). */
+  onSessionClosed?(sessionId: string): Promise<void>;
 }
 
 export function startTimerWorker(o: TimerWorkerOptions): Worker<TimerJob> {
@@ -72,6 +74,7 @@ export function startTimerWorker(o: TimerWorkerOptions): Worker<TimerJob> {
         case 'check-session': {
           const r = await closeIdleSession(o.store, data.sessionId, now, o.sessionGapMs);
           if (r.kind === 'recheck') await o.scheduler.checkSessionAt(data.sessionId, r.at);
+          if (r.kind === 'closed') await o.onSessionClosed?.(data.sessionId);
           return r.kind;
         }
         case 'check-in':

@@ -35,6 +35,7 @@ import { MediaProcessor } from './media/processor.js';
 import { prepareMessagesMedia, type PrepareMediaDeps } from './media/prepare.js';
 import { MediaRetryQueue, startMediaRetryWorker, startMediaSweeper } from '../jobs/mediaRetry.js';
 import { createApiServer } from '../graphql/server.js';
+import { TokenCounter } from './context/tokens.js';
 
 export const ROLES = ['gateway', 'worker', 'api'] as const;
 export type ProcessRole = (typeof ROLES)[number];
@@ -125,7 +126,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
         model: env.LLM_MODEL,
         llmTimeoutMs: env.LLM_TIMEOUT_MS,
         maxToolRounds: env.TOOL_MAX_ROUNDS,
-        recentMessages: env.CONTEXT_RECENT_MESSAGES,
+        counter: new TokenCounter(),
         streamEditIntervalMs: env.STREAM_EDIT_INTERVAL_MS,
         locale: env.DEFAULT_LOCALE,
         timezone: env.DISPLAY_TIMEZONE,

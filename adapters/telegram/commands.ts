@@ -7,12 +7,14 @@ export const BOT_COMMANDS: Record<'en' | 'zh', BotCommand[]> = {
     { command: 'start', description: 'Start talking' },
     { command: 'stop', description: 'Stop the reply being written' },
     { command: 'new', description: 'Start a new conversation session' },
+    { command: 'summary', description: 'Summarise and continue from the summary' },
     { command: 'help', description: 'What I can do' },
   ],
   zh: [
     { command: 'start', description: '开始聊天' },
     { command: 'stop', description: '停止正在生成的回复' },
     { command: 'new', description: '开始新的对话' },
+    { command: 'summary', description: '汇总对话并从摘要继续' },
     { command: 'help', description: '使用帮助' },
   ],
 };

@@ -69,6 +69,24 @@ export const envSchema = z.object({
   LLM_MODEL: withDefault(z.string().min(1), 'gpt-4o-mini'),
   /** BR-004: a streamed reply that takes longer than this ends as GENERATION_TIMEOUT. */
   LLM_TIMEOUT_MS: withDefault(positiveMs, 60_000),
+  /** Model for background tasks: memory extraction, summaries, consolidation, persona evolution (default: LLM_MODEL). */
+  MEMORY_MODEL: optionalString,
+  /** One background LLM task (extraction, summary, consolidation of one cluster). */
+  MEMORY_TASK_TIMEOUT_MS: withDefault(positiveMs, 90_000),
+  /** Embeddings: `auto` uses the OpenAI embeddings API when OPENAI_API_KEY is set, else the offline hashed n-gram embedder. */
+  EMBEDDINGS: withDefault(z.enum(['auto', 'openai', 'offline']), 'auto'),
+  EMBEDDING_MODEL: withDefault(z.string().min(1), 'text-embedding-3-small'),
+  /** Vector size (the OpenAI `dimensions` parameter; the offline embedder's hash space). */
+  EMBEDDING_DIMS: withDefault(z.coerce.number().int().min(32).max(3072), 256),
+  /** Active recall waits this long for query embeddings, then falls back to keyword search. */
+  RECALL_EMBED_TIMEOUT_MS: withDefault(positiveMs, 3_000),
+  /** Owner/human memory indexes kept in each worker's memory (LRU). */
+  MEMORY_CACHE_SCOPES: withDefault(z.coerce.number().int().min(1).max(100_000), 500),
+  /** Cron pattern (in DISPLAY_TIMEZONE) of the nightly memory consolidation; `off` disables it. */
+  CONSOLIDATION_CRON: withDefault(
+    z.string().regex(/^(off|(\S+\s+){4}\S+)$/, 'must be a 5-field cron pattern such as "0 3 * * *", or off'),
+    '0 3 * * *',
+  ),
   /** Which OpenAI API to call: Chat Completions (default) or the Responses API (stateless). */
   LLM_API: withDefault(z.enum(['chat', 'responses']), 'chat'),
   /** Tool loop bound: LLM rounds that may call tools before a final answer is forced. */

@@ -49,6 +49,28 @@ export interface Session {
   /** BR-002: the session's messages were moved to `archivedMessages` (see src/store/archive.ts). */
   archived?: boolean;
   archivedAt?: Date;
+  /** Rolling summary (SPEC §5): every message before `coversUntil` is folded into `text`. */
+  rollingSummary?: RollingSummary;
+  /** A session opened by the summarise action starts from its predecessor's summary and last turns. */
+  seed?: SessionSeed;
+}
+
+export interface RollingSummary {
+  text: string;
+  /** Messages created before this instant are in the summary; later ones stay raw. */
+  coversUntil: Date;
+  turnsFolded: number;
+  updatedAt: Date;
+}
+
+export type SummaryOrder = 'summary_first' | 'last_n_first';
+
+export interface SessionSeed {
+  fromSessionId: string;
+  summary: string;
+  /** The predecessor's last N turns, shown raw (they stay stored in their own session). */
+  messageIds: string[];
+  order: SummaryOrder;
 }
 
 export type TurnStatus = 'pending' | 'responded' | 'unresponded';
@@ -247,6 +269,8 @@ export interface Human {
   _id: string;
   identities: PlatformIdentity[];
   displayName: string;
+  /** Emotional tone carried across turns, updated after each reply (src/tone). */
+  tone?: ToneState;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -269,7 +293,57 @@ export interface Agent {
   avatarUrl?: string;
   basePersona: string;
   evolvedPersona?: string;
+  /** When the evolved persona was last rewritten (base + old evolved + recent turns). */
+  evolvedPersonaAt?: Date;
   isDefault: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const TONE_EMOTIONS = ['anxiety', 'excitement', 'confusion', 'trust', 'sadness', 'anger'] as const;
+export type ToneEmotion = (typeof TONE_EMOTIONS)[number];
+
+export interface ToneState {
+  /** Decayed lexicon scores per emotion; the dominant one picks the guidance template. */
+  scores: Record<ToneEmotion, number>;
+  /** Template key of seed 003 (`high_anxiety`, `confusion`, `neutral`, …). */
+  template: string;
+  updatedAt: Date;
+}
+
+export const MEMORY_KINDS = ['event', 'fact', 'preference', 'summary', 'plot', 'reflection'] as const;
+export type MemoryKind = (typeof MEMORY_KINDS)[number];
+/** Superseded, merged and pruned entries are kept (never deleted) but no longer recalled. */
+export type MemoryStatus = 'active' | 'superseded' | 'merged' | 'pruned';
+
+export interface MemoryEmbedding {
+  /** Embedder id (model and dimensions); a vector from another embedder is recomputed. */
+  model: string;
+  /** Float32 little-endian. */
+  vector: Uint8Array;
+}
+
+export interface MemoryEntry {
+  _id: string;
+  /** The agent that remembers. */
+  ownerId: string;
+  /** The human it is about; absent for the agent's own reflections. */
+  subjectId?: string;
+  kind: MemoryKind;
+  text: string;
+  /** Hash of owner, subject and normalised text: exact duplicates are stored once (unique index). */
+  dedupeKey: string;
+  embedding?: MemoryEmbedding;
+  /** 0..1, from extraction; consolidation prunes low-value entries. */
+  importance: number;
+  sources: { dialogueId?: string; sessionId?: string; turnIds?: string[]; messageIds?: string[]; memoryIds?: string[] };
+  /** When it happened in the conversation (the messages' own timestamps), not when it was extracted. */
+  occurredAt: Date;
+  status: MemoryStatus;
+  supersededBy?: string;
+  supersededAt?: Date;
+  mergedInto?: string;
+  recall: { count: number; lastAt?: Date };
   createdAt: Date;
   updatedAt: Date;
 }

@@ -6,8 +6,7 @@ import type { Outbounds } from '../delivery/outbound.js';
 import { inboundEventSchema, type InboundEventInput } from '../ingest/inboundEvent.js';
 import { ingest, type IngestDeps, type IngestResult } from '../ingest/ingest.js';
 import { pickLocale, text, type Locale, type TextKey } from '../i18n/texts.js';
-import type { ChatRef } from '../domain/model.js';
-import { derivedId } from '../domain/ids.js';
+import { sendNotice } from './notice.js';
 import { answerAllWanted } from '../domain/commands.js';
 
 export interface HandleInboundDeps extends IngestDeps {
@@ -17,6 +16,8 @@ export interface HandleInboundDeps extends IngestDeps {
   defaultLocale: Locale;
   /** Tells the worker generating this dialogue's reply to stop (BR-005). */
   interrupt(dialogueId: string): Promise<void>;
+  /** Queues the summarise action for a session (`/summary`); the worker answers when done. */
+  requestSummary?(sessionId: string, notify: { messageId: string; dialogueId: string; sessionId: string; locale: Locale; replyTo?: string }): Promise<void>;
 }
 
 export async function handleInbound(deps: HandleInboundDeps, raw: InboundEventInput): Promise<IngestResult> {
@@ -45,42 +46,14 @@ async function runCommand(deps: HandleInboundDeps, r: Extract<IngestResult, { ki
       return say('HELP');
     case 'new':
       return say('NEW_SESSION');
+    case 'summary':
+      if (!deps.requestSummary) return;
+      await say('SUMMARY_STARTED');
+      return deps.requestSummary(r.sessionId, { messageId: r.messageId, dialogueId: r.dialogueId, sessionId: r.sessionId, locale, ...(replyTo ? { replyTo } : {}) });
     case 'answerall':
       if (!r.groupChat) return say('GROUPS_ONLY');
       return say(answerAllWanted(r.args) ? 'ANSWER_ALL_ON' : 'ANSWER_ALL_OFF');
   }
-}
-
-/** A system notice answering one inbound message: stored first, then sent (persist before push). */
-async function sendNotice(
-  deps: HandleInboundDeps,
-  r: { messageId: string; dialogueId: string; sessionId: string; chat: ChatRef },
-  content: string,
-  code: string,
-  replyToPlatformMessageId?: string,
-): Promise<void> {
-  const outbound = deps.outbounds[r.chat.platform];
-  const now = new Date();
-  const noticeId = derivedId('msg', 'notice', r.messageId);
-  const inserted = await deps.store.messages.insertOnce({
-    _id: noticeId,
-    dialogueId: r.dialogueId,
-    sessionId: r.sessionId,
-    senderRole: 'system',
-    senderId: 'gateway',
-    contentType: 'text',
-    content,
-    mentions: [],
-    replyTo: r.messageId,
-    visible: true,
-    delivery: { state: 'complete', platformMessageIds: [] },
-    createdAt: now,
-    updatedAt: now,
-  });
-  if (inserted === 'duplicate' || !outbound) return;
-  await deps.store.events.record({ kind: 'system_utterance', dialogueId: r.dialogueId, sessionId: r.sessionId, messageId: noticeId, data: { code, content } });
-  const sent = await outbound.send(r.chat, content, replyToPlatformMessageId ? { replyToPlatformMessageId } : {});
-  await deps.store.messages.recordPlatformMessage(noticeId, sent.platformMessageId);
 }
 
 /** Mongo or Redis restarting should delay an update, not lose it. */

@@ -32,8 +32,8 @@ const TEXTS = {
   },
   HELP: {
     'zh-CN':
-      '可用命令：\n/new — 开始新的对话（之前的内容不再作为上下文）\n/stop — 停止正在生成的回复\n/help — 显示本帮助\n在群组里，@我、回复我的消息或叫我的名字，我就会回答；/answerall on|off 可让我回答群里的每条消息。',
-    en: 'Commands:\n/new — start a fresh conversation (earlier messages leave the context)\n/stop — stop the reply being written\n/help — show this help\nIn a group I answer when you @mention me, reply to me or call me by name; /answerall on|off makes me answer every message.',
+      '可用命令：\n/new — 开始新的对话（之前的内容不再作为上下文）\n/summary — 汇总当前对话，从摘要继续\n/stop — 停止正在生成的回复\n/help — 显示本帮助\n在群组里，@我、回复我的消息或叫我的名字，我就会回答；/answerall on|off 可让我回答群里的每条消息。',
+    en: 'Commands:\n/new — start a fresh conversation (earlier messages leave the context)\n/summary — summarise this conversation and continue from the summary\n/stop — stop the reply being written\n/help — show this help\nIn a group I answer when you @mention me, reply to me or call me by name; /answerall on|off makes me answer every message.',
   },
   NEW_SESSION: {
     'zh-CN': '好的，我们重新开始吧。',
@@ -55,12 +55,32 @@ const TEXTS = {
     'zh-CN': '（没有回复）',
     en: '(no reply)',
   },
+  PROMPT_TOO_LONG: {
+    'zh-CN': '对话内容太长了（{tokens} tokens，上限 {limit}），我无法继续回复。请发送 /summary 汇总当前对话，或请管理员调高 limits.max_total_tokens。',
+    en: 'This conversation has grown too long for me to answer ({tokens} tokens, the limit is {limit}). Send /summary to summarise it, or ask an operator to raise limits.max_total_tokens.',
+  },
+  SUMMARY_STARTED: {
+    'zh-CN': '好的，我正在汇总我们的对话……',
+    en: 'Okay, I am summarising our conversation…',
+  },
+  SUMMARY_DONE: {
+    'zh-CN': '汇总完成，新的对话将从这份摘要继续：\n\n{summary}',
+    en: 'Done. We continue from this summary:\n\n{summary}',
+  },
+  SUMMARY_NOTHING: {
+    'zh-CN': '目前还没有可以汇总的内容。',
+    en: 'There is nothing to summarise yet.',
+  },
+  SUMMARY_FAILED: {
+    'zh-CN': '抱歉，汇总失败了，请稍后再试。',
+    en: 'Sorry, the summary failed. Please try again later.',
+  },
 } satisfies Record<string, Record<Locale, string>>;
 
 export type TextKey = keyof typeof TEXTS;
 
-export function text(key: TextKey, locale: Locale): string {
-  return TEXTS[key][locale];
+export function text(key: TextKey, locale: Locale, vars: Record<string, string | number> = {}): string {
+  return TEXTS[key][locale].replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
 }
 
 /** The platform's language tag wins when we have that language; otherwise the default. */

@@ -33,7 +33,7 @@ export interface IngestDeps {
 }
 
 /** Commands a user can send (SPEC §7); anything else starting with "/" is ordinary text. */
-export const COMMANDS = ['stop', 'start', 'help', 'new', 'answerall'] as const;
+export const COMMANDS = ['stop', 'start', 'help', 'new', 'summary', 'answerall'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 interface Placed {

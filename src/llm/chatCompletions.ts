@@ -21,7 +21,7 @@ export class ChatCompletionsClient implements LlmClient {
       : undefined;
     try {
       const stream = await this.client.chat.completions.create(
-        { model: req.model, messages: req.messages, stream: true, stream_options: { include_usage: true }, ...(tools ? { tools } : {}) },
+        { model: req.model, messages: req.messages, stream: true, stream_options: { include_usage: true }, ...(tools ? { tools } : {}), ...(req.json ? { response_format: { type: 'json_object' as const } } : {}) },
         { signal: req.signal, maxRetries: 0 },
       );
       for await (const chunk of stream) {

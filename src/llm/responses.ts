@@ -56,7 +56,7 @@ export class ResponsesClient implements LlmClient {
       : undefined;
     try {
       const stream = await this.client.responses.create(
-        { model: req.model, input: toResponsesInput(req.messages), stream: true, store: false, ...(tools ? { tools } : {}) },
+        { model: req.model, input: toResponsesInput(req.messages), stream: true, store: false, ...(tools ? { tools } : {}), ...(req.json ? { text: { format: { type: 'json_object' as const } } } : {}) },
         { signal: req.signal, maxRetries: 0 },
       );
       for await (const event of stream) {

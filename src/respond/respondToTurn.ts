@@ -7,7 +7,9 @@ import type { Outbounds } from '../delivery/outbound.js';
 import type { Agent, ChatRef, DeliveryState, Dialogue, Message, Platform, Turn } from '../domain/model.js';
 import type { Persona } from '../delivery/outbound.js';
 import { derivedId } from '../domain/ids.js';
-import { buildPrompt } from '../context/buildPrompt.js';
+import { gatherContext, PromptTooLongError, type ContextDeps, type GatheredContext } from '../context/gatherContext.js';
+import type { TokenCounter } from '../context/tokens.js';
+import type { MemoryRecall } from '../memory/recall.js';
 import { LlmFailure, type LlmClient } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ReplyStreamer } from '../delivery/replyStreamer.js';
@@ -26,7 +28,10 @@ export interface RespondDeps {
   model: string;
   llmTimeoutMs: number;
   maxToolRounds: number;
-  recentMessages: number;
+  /** Real tokenizer for the prompt budget (SPEC §5). */
+  counter: TokenCounter;
+  /** Active recall over the agent's memories of the human; absent → no memories section. */
+  recall?: MemoryRecall;
   streamEditIntervalMs: number;
   locale: Locale;
   timezone: string;
@@ -85,36 +90,29 @@ export async function produceAiMessage(
     onError: (err) => deps.log.debug({ err }, 'typing action failed'),
   }).start();
 
-  const agentId = turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId;
-  const [agent, history] = await Promise.all([
-    store.participants.getAgent(agentId),
-    store.messages.recentInSession(turn.sessionId, deps.recentMessages),
-  ]);
-  if (!agent) throw new Error(`agent ${agentId} not found`);
-  // Media of the turn (images, voice, documents) is turned into text first, so the prompt
-  // carries descriptions and transcriptions — or clear placeholders when that failed.
-  const ready = deps.prepareMedia ? await deps.prepareMedia(dialogue.chat.platform, history) : history;
   const now = new Date();
-  const prompt = buildPrompt({
-    agent,
-    groupChat: dialogue.type === 'group',
-    history: ready.filter((m) => m._id !== reply._id),
-    now,
-    timezone: deps.timezone,
-    ...(o.instruction ? { instruction: o.instruction } : {}),
-  });
   const trace = new TurnTrace(store.events, { dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnId: turn._id, messageId: reply._id });
-  const contextEventId = await trace.record('context_built', {
-    prompt: prompt.messages,
-    parts: prompt.parts,
-    hash: prompt.hash,
-    model: deps.model,
-    tools: deps.tools.specs().map((t) => t.name),
-  });
+  const contextDeps: ContextDeps = { store, counter: deps.counter, timezone: deps.timezone, log: deps.log, ...(deps.recall ? { recall: deps.recall } : {}), ...(deps.prepareMedia ? { prepareMedia: deps.prepareMedia } : {}) };
+  let gathered: GatheredContext;
+  try {
+    gathered = await gatherContext(contextDeps, { turn, dialogue, replyId: reply._id, now, ...(o.instruction ? { instruction: o.instruction } : {}) });
+  } catch (err) {
+    if (!(err instanceof PromptTooLongError)) throw err;
+    // Seed 001: over the limit the prompt is not sent; the user is told and offered a summary.
+    await recordContext(trace, err.context, deps, { tooLong: { tokens: err.tokens, limit: err.limit } });
+    const shown = notice('PROMPT_TOO_LONG', deps.locale, { tokens: err.tokens, limit: err.limit });
+    typing.stop();
+    return finishWithoutModel(deps, { dialogue, reply, trace, outbound, state: 'error', shown, error: { code: err.code, message: err.message } });
+  }
+  const { agent, input: ready } = gathered;
+  const contextEventId = await recordContext(trace, gathered, deps);
+  if (gathered.warning) {
+    await store.events.warnOnce({ dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnId: turn._id, category: gathered.warning.category, data: { ...gathered.warning } });
+  }
 
   // In a group the answer quotes the message it answers, so people see whom it is for.
   const persona = deps.personaOf?.(agent, dialogue.chat);
-  const groupReplyTo = dialogue.type === 'group' ? ready.filter((m) => m.turnId === turn._id && m.senderRole === 'human').at(-1)?.platformRef?.messageId : undefined;
+  const groupReplyTo = dialogue.type === 'group' ? ready.filter((m) => m.senderRole === 'human').at(-1)?.platformRef?.messageId : undefined;
   const streamer = new ReplyStreamer({
     messageId: reply._id,
     chat: dialogue.chat,
@@ -136,7 +134,7 @@ export async function produceAiMessage(
     const result = await runToolLoop({
       llm: deps.llm,
       model: deps.model,
-      messages: prompt.messages,
+      messages: gathered.built.messages,
       registry: deps.tools,
       toolContext: { store, dialogueId: dialogue._id, now, timezone: deps.timezone },
       maxRounds: deps.maxToolRounds,
@@ -191,6 +189,51 @@ export async function produceAiMessage(
   });
   if (deliveryError !== undefined) throw deliveryError; // the job retries; the outbox prevents duplicates
   return outcome.state;
+}
+
+/** Event `context_built`: the full prompt, every part's size in tokens, hashes, recall queries. */
+function recordContext(trace: TurnTrace, g: Omit<GatheredContext, 'warning'>, deps: RespondDeps, extra: Record<string, unknown> = {}): Promise<string> {
+  return trace.record('context_built', {
+    prompt: g.built.messages,
+    parts: g.built.parts,
+    totalTokens: g.built.totalTokens,
+    middleTokens: g.built.middleTokens,
+    hash: g.built.hash,
+    prefixHash: g.built.prefixHash,
+    mode: g.mode,
+    configVersion: g.config.version,
+    recall: g.recall ? { queries: g.recall.queries, deep: g.recall.deep, degraded: g.recall.degraded ?? null, memoryIds: g.recall.memories.map((m) => m.id), timings: g.recall.timings } : null,
+    gatherMs: Math.round(g.gatherMs * 10) / 10,
+    model: deps.model,
+    tools: deps.tools.specs().map((t) => t.name),
+    ...extra,
+  });
+}
+
+/** A turn that ends before the model is called (prompt too long): stored, then shown. */
+async function finishWithoutModel(
+  deps: RespondDeps,
+  o: { dialogue: Dialogue; reply: Message; trace: TurnTrace; outbound: NonNullable<Outbounds[Platform]>; state: 'error'; shown: string; error: { code: string; message: string } },
+): Promise<'error'> {
+  await deps.store.messages.finishReply(o.reply._id, { state: o.state, content: '', error: o.error }, new Date());
+  const streamer = new ReplyStreamer({
+    messageId: o.reply._id,
+    chat: o.dialogue.chat,
+    outbound: o.outbound,
+    messages: deps.store.messages,
+    intervalMs: deps.streamEditIntervalMs,
+    deliveredIds: o.reply.delivery?.platformMessageIds ?? [],
+    drafts: false,
+  });
+  let deliveryError: Error | undefined;
+  try {
+    await streamer.finish(o.shown);
+  } catch (err) {
+    deliveryError = err instanceof Error ? err : new Error(String(err));
+  }
+  await o.trace.record('delivery', { platform: o.dialogue.chat.platform, ok: deliveryError === undefined, platformMessageIds: streamer.platformMessageIds, error: deliveryError?.message ?? null });
+  if (deliveryError !== undefined) throw deliveryError;
+  return o.state;
 }
 
 /** The turn's AI message, created on the first attempt and reused by retries. */

@@ -1,7 +1,8 @@
 // Typed handles on every collection and the indexes they need. Only features both MongoDB ≥ 6
 // and FerretDB 1.24 support (SPEC §3): no partial indexes, transactions or change streams.
 import type { Collection, Db, IndexDescription } from 'mongodb';
-import type { Agent, ArchivedMessage, Dialogue, EventLog, Human, Message, Session, Turn } from '../domain/model.js';
+import type { Agent, ArchivedMessage, Dialogue, EventLog, Human, MemoryEntry, Message, Session, Turn } from '../domain/model.js';
+import type { ConfigDocument } from './config.js';
 
 export interface Collections {
   dialogues: Collection<Dialogue>;
@@ -12,6 +13,8 @@ export interface Collections {
   events: Collection<EventLog>;
   humans: Collection<Human>;
   agents: Collection<Agent>;
+  memories: Collection<MemoryEntry>;
+  config: Collection<ConfigDocument>;
 }
 
 export function collections(db: Db): Collections {
@@ -24,6 +27,8 @@ export function collections(db: Db): Collections {
     events: db.collection<EventLog>('events'),
     humans: db.collection<Human>('humans'),
     agents: db.collection<Agent>('agents'),
+    memories: db.collection<MemoryEntry>('memories'),
+    config: db.collection<ConfigDocument>('config'),
   };
 }
 
@@ -62,6 +67,13 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   ],
   humans: [{ key: { 'identities.platform': 1, 'identities.userId': 1 }, name: 'identity' }],
   agents: [{ key: { isDefault: 1 }, name: 'default' }],
+  memories: [
+    // Exact duplicates are stored once: the key hashes owner, subject and normalised text.
+    { key: { dedupeKey: 1 }, name: 'dedupe_unique', unique: true },
+    { key: { ownerId: 1, subjectId: 1, status: 1, updatedAt: 1 }, name: 'by_owner' },
+    { key: { 'sources.dialogueId': 1 }, name: 'by_dialogue' },
+  ],
+  config: [],
 };
 
 /**

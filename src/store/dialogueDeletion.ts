@@ -12,17 +12,19 @@ export interface DialogueDeletion {
   /** Whether this call removed the dialogue document (false: unknown or already deleted). */
   found: boolean;
   /** Documents removed per collection; leftovers of an interrupted earlier call count here too. */
-  deleted: { messages: number; archivedMessages: number; turns: number; sessions: number; events: number };
+  deleted: { messages: number; archivedMessages: number; turns: number; sessions: number; events: number; memories: number };
 }
 
 export async function deleteDialogue(c: Collections, dialogueId: string): Promise<DialogueDeletion> {
   // An empty or missing id would turn `{ dialogueId }` into a filter matching other dialogues.
   if (typeof dialogueId !== 'string' || dialogueId.length === 0) throw new TypeError('dialogueId must be a non-empty string');
   const events = (await c.events.deleteMany({ dialogueId })).deletedCount;
+  // Memories learnt in this dialogue go with it (a merged memory belongs to its first source).
+  const memories = (await c.memories.deleteMany({ 'sources.dialogueId': dialogueId })).deletedCount;
   const messages = (await c.messages.deleteMany({ dialogueId })).deletedCount;
   const archivedMessages = (await c.archivedMessages.deleteMany({ dialogueId })).deletedCount;
   const turns = (await c.turns.deleteMany({ dialogueId })).deletedCount;
   const sessions = (await c.sessions.deleteMany({ dialogueId })).deletedCount;
   const found = (await c.dialogues.deleteOne({ _id: dialogueId })).deletedCount === 1;
-  return { found, deleted: { messages, archivedMessages, turns, sessions, events } };
+  return { found, deleted: { messages, archivedMessages, turns, sessions, events, memories } };
 }

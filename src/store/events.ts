@@ -1,6 +1,7 @@
 import type { Collections } from './collections.js';
 import type { EventKind, EventLog } from '../domain/model.js';
-import { newId } from '../domain/ids.js';
+import { derivedId, newId } from '../domain/ids.js';
+import { isDuplicateKey } from './collections.js';
 
 export class EventRepo {
   constructor(private readonly c: Collections) {}
@@ -10,6 +11,32 @@ export class EventRepo {
     const _id = newId('evt', at);
     await this.c.events.insertOne({ _id, ...e, at });
     return _id;
+  }
+
+  /**
+   * A warning deduplicated by category per dialogue (seed 001: one warning per kind): the first
+   * occurrence is stored, later ones update its current value, count and last turn.
+   */
+  async warnOnce(e: { dialogueId: string; sessionId?: string; turnId?: string; category: string; data: Record<string, unknown>; at?: Date }): Promise<'new' | 'repeat'> {
+    const at = e.at ?? new Date();
+    const _id = derivedId('evt', 'warning', e.dialogueId, e.category);
+    try {
+      await this.c.events.insertOne({
+        _id,
+        kind: 'warning',
+        dialogueId: e.dialogueId,
+        ...(e.sessionId ? { sessionId: e.sessionId } : {}),
+        ...(e.turnId ? { turnId: e.turnId } : {}),
+        at,
+        data: { ...e.data, category: e.category, count: 1, lastAt: at, lastTurnId: e.turnId ?? null },
+      });
+      return 'new';
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      const set = Object.fromEntries(Object.entries(e.data).map(([k, v]) => [`data.${k}`, v]));
+      await this.c.events.updateOne({ _id }, { $set: { ...set, 'data.lastAt': at, 'data.lastTurnId': e.turnId ?? null }, $inc: { 'data.count': 1 } });
+      return 'repeat';
+    }
   }
 
   ofTurn(turnId: string): Promise<EventLog[]> {

@@ -30,6 +30,24 @@ export class MessageRepo {
     return docs.reverse();
   }
 
+  /**
+   * A session's visible, accepted messages created at or after `since` (all when absent),
+   * oldest first. `limit` caps the count from the oldest end, so a caller folding history in
+   * order continues where it stopped.
+   */
+  inSessionSince(sessionId: string, since?: Date, limit?: number): Promise<Message[]> {
+    const cursor = this.c.messages
+      .find({
+        sessionId,
+        visible: true,
+        rejected: { $exists: false },
+        deleted: { $exists: false },
+        ...(since ? { createdAt: { $gte: since } } : {}),
+      })
+      .sort({ createdAt: 1, _id: 1 });
+    return (limit !== undefined ? cursor.limit(limit) : cursor).toArray();
+  }
+
   ofTurn(turnId: string): Promise<Message[]> {
     return this.c.messages.find({ turnId }).sort({ createdAt: 1, _id: 1 }).toArray();
   }

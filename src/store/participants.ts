@@ -1,8 +1,17 @@
+import type { Collection } from 'mongodb';
 import type { Collections } from './collections.js';
 import type { Agent, Human, PlatformIdentity } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
 
 export const DEFAULT_AGENT_ID = 'agt_default';
+
+/** Persona evolution bookkeeping stored on the agent beside the fields of `Agent`. */
+export interface AgentEvolution {
+  /** Replies since the persona last evolved (a post-turn hook evolves it every N). */
+  repliesSinceEvolve?: number;
+  /** Earlier evolved personas, oldest first, each with when it was replaced. */
+  evolvedPersonaHistory?: Array<{ text: string; from?: Date; replacedAt: Date }>;
+}
 
 export const humanIdOf = (identity: Pick<PlatformIdentity, 'platform' | 'userId'>) => derivedId('hum', identity.platform, identity.userId);
 
@@ -35,5 +44,35 @@ export class ParticipantRepo {
 
   getAgent(id: string): Promise<Agent | null> {
     return this.c.agents.findOne({ _id: id });
+  }
+
+  private get agentsWithEvolution(): Collection<Agent & AgentEvolution> {
+    return this.c.agents;
+  }
+
+  /** Counts one reply of the agent towards its next persona evolution; returns the new count. */
+  async noteReplyForEvolve(agentId: string, at: Date): Promise<number> {
+    const doc = await this.agentsWithEvolution.findOneAndUpdate({ _id: agentId }, { $inc: { repliesSinceEvolve: 1 }, $set: { updatedAt: at } }, { returnDocument: 'after', projection: { repliesSinceEvolve: 1 } });
+    return doc?.repliesSinceEvolve ?? 0;
+  }
+
+  getAgentEvolution(id: string): Promise<(Agent & AgentEvolution) | null> {
+    return this.agentsWithEvolution.findOne({ _id: id });
+  }
+
+  /**
+   * Replaces the evolved persona, keeping the old one in the history, and resets the reply
+   * counter. Only if nobody evolved it since `expectedAt` (absent: never evolved); false otherwise.
+   */
+  async setEvolvedPersona(agentId: string, next: { text: string; at: Date }, previous: { text?: string; at?: Date }): Promise<boolean> {
+    const guard = previous.at ? { evolvedPersonaAt: previous.at } : { evolvedPersonaAt: { $exists: false } };
+    const r = await this.agentsWithEvolution.updateOne(
+      { _id: agentId, ...guard },
+      {
+        $set: { evolvedPersona: next.text, evolvedPersonaAt: next.at, repliesSinceEvolve: 0, updatedAt: next.at },
+        ...(previous.text !== undefined ? { $push: { evolvedPersonaHistory: { text: previous.text, ...(previous.at ? { from: previous.at } : {}), replacedAt: next.at } } } : {}),
+      },
+    );
+    return r.modifiedCount === 1;
   }
 }

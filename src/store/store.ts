@@ -9,6 +9,8 @@ import { EventRepo } from './events.js';
 import { ParticipantRepo } from './participants.js';
 import { ArchiveRepo } from './archive.js';
 import { AttachmentRepo } from './attachments.js';
+import { MemoryRepo } from './memories.js';
+import { ConfigRepo } from './config.js';
 
 export class Store {
   readonly c: Collections;
@@ -20,6 +22,8 @@ export class Store {
   readonly participants: ParticipantRepo;
   readonly archive: ArchiveRepo;
   readonly attachments: AttachmentRepo;
+  readonly memories: MemoryRepo;
+  readonly config: ConfigRepo;
 
   private constructor(
     readonly client: MongoClient,
@@ -34,6 +38,8 @@ export class Store {
     this.participants = new ParticipantRepo(this.c);
     this.archive = new ArchiveRepo(this.c);
     this.attachments = new AttachmentRepo(this.c);
+    this.memories = new MemoryRepo(this.c.memories);
+    this.config = new ConfigRepo(this.c.config);
   }
 
   static async connect(uri: string, dbName: string): Promise<Store> {

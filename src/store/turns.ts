@@ -53,4 +53,13 @@ export class TurnRepo {
   async replyInProgress(dialogueId: string): Promise<boolean> {
     return (await this.c.turns.countDocuments({ dialogueId, status: 'pending', responderRole: 'ai', replyStartedAt: { $exists: true } }, { limit: 1 })) > 0;
   }
+
+  /** The agent's latest answered dialogue turns across all its dialogues, newest first. */
+  recentAnsweredOf(agentId: string, limit: number): Promise<Turn[]> {
+    return this.c.turns
+      .find({ kind: 'dialogue', status: 'responded', $or: [{ responderRole: 'ai', responderId: agentId }, { initiatorRole: 'ai', initiatorId: agentId }] })
+      .sort({ startedAt: -1, _id: -1 })
+      .limit(limit)
+      .toArray();
+  }
 }

@@ -15,6 +15,8 @@ import type {
   ResponseUsage,
 } from 'openai/resources/responses/responses.js';
 import { z } from 'zod';
+import { defaultTaskReply, taskNameOf } from './fakeTaskBrain.js';
+import { answerEmbeddings, type EmbeddingsStep, type RecordedEmbeddingsRequest } from './fakeEmbeddings.js';
 
 export type ToolCallSpec = { id?: string; name: string; arguments: string };
 export type ScriptStep =
@@ -110,10 +112,30 @@ export interface FakeOpenAI {
   /** Steps for POST /v1/audio/transcriptions; empty: the file's bytes read as UTF-8 are the transcription. */
   enqueueTranscription(...steps: TranscriptionStep[]): void;
   transcriptionRequests: RecordedTranscriptionRequest[];
+  /**
+   * Background JSON tasks (chat or responses requests in JSON mode: memory extraction,
+   * summaries…) have their own script and never consume the reply script. Empty script: the
+   * deterministic task brain of fakeTaskBrain.ts answers (or `taskReply` when given).
+   */
+  enqueueTask(...steps: ScriptStep[]): void;
+  taskRequests: RecordedTaskRequest[];
+  /** Steps for POST /v1/embeddings; empty: deterministic vectors (fakeEmbeddings.ts). */
+  enqueueEmbeddings(...steps: EmbeddingsStep[]): void;
+  embeddingsRequests: RecordedEmbeddingsRequest[];
   reset(): void;
   close(): Promise<void>;
 }
+export interface RecordedTaskRequest {
+  endpoint: 'chat' | 'responses';
+  /** The `TASK: <name>` line of the system prompt (src/llm/jsonTask.ts), or '' when absent. */
+  task: string;
+  system: string;
+  input: string;
+  receivedAt: number;
+}
 export interface FakeOpenAIOptions {
+  /** Answer to a background JSON task when the task script is empty (default: fakeTaskBrain). */
+  taskReply?: (task: string, system: string, input: string) => string;
   /** Text of the reply to a chat request when the script is empty; defaults to `echo: <last user message>`. */
   defaultReply?: (body: ChatRequestBody) => string;
   /** Text of the reply to a responses request when the script is empty; defaults to `echo: <last user input>`. */
@@ -190,6 +212,11 @@ function usageFor(body: ChatRequestBody, completion: string) {
       rejected_prediction_tokens: 0,
     },
   };
+}
+
+/** `response_format: {type: 'json_object'}` (chat) or `text.format` of the same shape (responses). */
+function isJsonMode(format: unknown): boolean {
+  return z.looseObject({ type: z.enum(['json_object', 'json_schema']) }).safeParse(format).success;
 }
 
 function errorType(status: number): string {
@@ -507,7 +534,16 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
   const visionRequests: RecordedVisionRequest[] = [];
   const transcriptionScript: TranscriptionStep[] = [];
   const transcriptionRequests: RecordedTranscriptionRequest[] = [];
+  const taskScript: ScriptStep[] = [];
+  const taskRequests: RecordedTaskRequest[] = [];
+  const embeddingsScript: EmbeddingsStep[] = [];
+  const embeddingsRequests: RecordedEmbeddingsRequest[] = [];
   const closing = new AbortController();
+  const taskStep = (endpoint: 'chat' | 'responses', system: string, input: string): ScriptStep => {
+    const task = taskNameOf(system);
+    taskRequests.push({ endpoint, task, system, input, receivedAt: Date.now() });
+    return taskScript.shift() ?? { kind: 'reply', chunks: splitInto((opts.taskReply ?? defaultTaskReply)(task, system, input), 3) };
+  };
 
   const defaultStep = (body: ChatRequestBody): ScriptStep => ({
     kind: 'reply',
@@ -525,6 +561,9 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     }
     if (req.method === 'POST' && path === '/v1/audio/transcriptions') {
       return answerTranscription(req, res, { script: transcriptionScript, recorded: transcriptionRequests });
+    }
+    if (req.method === 'POST' && path === '/v1/embeddings') {
+      return answerEmbeddings(req, res, { script: embeddingsScript, recorded: embeddingsRequests });
     }
     const isChat = path === '/v1/chat/completions';
     if (req.method !== 'POST' || (!isChat && path !== '/v1/responses')) {
@@ -554,12 +593,24 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
         };
         return answer(step, parsed.data, res, signal);
       }
+      if (isJsonMode(parsed.data.response_format)) {
+        const system = parsed.data.messages.filter((m) => m.role === 'system').map((m) => contentText(m.content)).join('\n');
+        const input = parsed.data.messages.filter((m) => m.role === 'user').map((m) => contentText(m.content)).join('\n');
+        return answer(taskStep('chat', system, input), parsed.data, res, signal);
+      }
       requests.push({ endpoint: 'chat', body: parsed.data, receivedAt: Date.now() });
       const step = script.shift() ?? defaultStep(parsed.data);
       return answer(step, parsed.data, res, signal);
     }
     const parsed = responsesRequestSchema.safeParse(json);
     if (!parsed.success) return invalid(parsed.error);
+    const format = z.looseObject({ format: z.unknown() }).safeParse(parsed.data.text).data?.format;
+    if (isJsonMode(format) && Array.isArray(parsed.data.input)) {
+      const items = parsed.data.input;
+      const system = [parsed.data.instructions ?? '', ...items.filter((i) => i.role === 'system' || i.role === 'developer').map(inputItemText)].join('\n').trim();
+      const input = items.filter((i) => i.role === 'user').map(inputItemText).join('\n');
+      return answerResponses(taskStep('responses', system, input), parsed.data, res, signal);
+    }
     responsesRequests.push({ endpoint: 'responses', body: parsed.data, receivedAt: Date.now() });
     const step = script.shift() ?? {
       kind: 'reply',
@@ -598,7 +649,15 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     visionRequests,
     enqueueTranscription: (...steps) => void transcriptionScript.push(...steps),
     transcriptionRequests,
+    enqueueTask: (...steps) => void taskScript.push(...steps),
+    taskRequests,
+    enqueueEmbeddings: (...steps) => void embeddingsScript.push(...steps),
+    embeddingsRequests,
     reset() {
+      taskScript.length = 0;
+      taskRequests.length = 0;
+      embeddingsScript.length = 0;
+      embeddingsRequests.length = 0;
       visionScript.length = 0;
       visionRequests.length = 0;
       transcriptionScript.length = 0;

@@ -172,13 +172,13 @@ describe('BR-006 deleteDialogue', () => {
     expect(beforeB.archivedMessages).toBe(12);
 
     const r = await deleteDialogue(store.c, a.dialogue._id);
-    expect(r).toEqual({ found: true, deleted: { messages: 20, archivedMessages: 30, turns: 25, sessions: 2, events: 25 } });
+    expect(r).toEqual({ found: true, deleted: { messages: 20, archivedMessages: 30, turns: 25, sessions: 2, events: 25, memories: 0 } });
     expect(await census(a.dialogue._id)).toEqual({ dialogue: 0, sessions: 0, turns: 0, messages: 0, archivedMessages: 0, events: 0 });
     expect(await census(b.dialogue._id)).toEqual(beforeB);
 
     // A second call is a no-op.
     const again = await deleteDialogue(store.c, a.dialogue._id);
-    expect(again).toEqual({ found: false, deleted: { messages: 0, archivedMessages: 0, turns: 0, sessions: 0, events: 0 } });
+    expect(again).toEqual({ found: false, deleted: { messages: 0, archivedMessages: 0, turns: 0, sessions: 0, events: 0, memories: 0 } });
     expect(await census(b.dialogue._id)).toEqual(beforeB);
   });
 
@@ -195,7 +195,7 @@ describe('BR-006 deleteDialogue', () => {
     expect(await store.dialogues.get(a.dialogue._id)).not.toBeNull();
 
     const r = await deleteDialogue(store.c, a.dialogue._id);
-    expect(r).toEqual({ found: true, deleted: { messages: 0, archivedMessages: 0, turns: 8, sessions: 2, events: 0 } });
+    expect(r).toEqual({ found: true, deleted: { messages: 0, archivedMessages: 0, turns: 8, sessions: 2, events: 0, memories: 0 } });
     expect(await census(a.dialogue._id)).toEqual({ dialogue: 0, sessions: 0, turns: 0, messages: 0, archivedMessages: 0, events: 0 });
     expect(await census(b.dialogue._id)).toEqual(beforeB);
   });
@@ -204,7 +204,7 @@ describe('BR-006 deleteDialogue', () => {
     const b = await seed([{ status: 'open', messages: 4 }]);
     const beforeB = await census(b.dialogue._id);
     const r = await deleteDialogue(store.c, 'dlg_does_not_exist');
-    expect(r).toEqual({ found: false, deleted: { messages: 0, archivedMessages: 0, turns: 0, sessions: 0, events: 0 } });
+    expect(r).toEqual({ found: false, deleted: { messages: 0, archivedMessages: 0, turns: 0, sessions: 0, events: 0, memories: 0 } });
     await expect(deleteDialogue(store.c, '')).rejects.toThrow(TypeError);
     expect(await census(b.dialogue._id)).toEqual(beforeB);
   });

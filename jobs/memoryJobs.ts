@@ -1,0 +1,105 @@
+// Memory work off the reply's critical path (SPEC §4.4): per-turn extraction and rolling
+// summary, the summarise action, persona evolution and the nightly consolidation, on one BullMQ
+// queue. Job ids derive from their subject so a job scheduled twice runs once; what each job
+// does lives in src/ (the handlers), this file only wires the queue.
+import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+
+export const MEMORY_QUEUE = 'memory';
+
+const noticeTarget = z.object({ messageId: z.string(), dialogueId: z.string(), sessionId: z.string(), locale: z.enum(['zh-CN', 'en']), replyTo: z.string().optional() });
+export type NoticeTarget = z.infer<typeof noticeTarget>;
+
+const memoryJob = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('extract'), turnId: z.string() }),
+  z.object({ kind: z.literal('rolling-summary'), sessionId: z.string() }),
+  z.object({ kind: z.literal('summarize'), sessionId: z.string(), reason: z.enum(['command', 'api', 'idle']), notify: noticeTarget.optional() }),
+  z.object({ kind: z.literal('evolve'), agentId: z.string() }),
+  z.object({ kind: z.literal('consolidate'), ownerId: z.string().optional(), subjectId: z.string().optional() }),
+]);
+export type MemoryJob = z.infer<typeof memoryJob>;
+
+export interface MemoryJobHandlers {
+  extract(turnId: string): Promise<unknown>;
+  rollingSummary(sessionId: string): Promise<unknown>;
+  /** Resolves to 'busy' when the dialogue is replying: the job is retried shortly. */
+  summarize(sessionId: string, reason: 'command' | 'api' | 'idle', notify?: NoticeTarget): Promise<unknown>;
+  evolve(agentId: string): Promise<unknown>;
+  consolidate(scope: { ownerId?: string; subjectId?: string }): Promise<unknown>;
+}
+
+export class MemoryQueue {
+  readonly queue: Queue<MemoryJob>;
+
+  constructor(connection: ConnectionOptions, prefix: string) {
+    this.queue = new Queue<MemoryJob>(MEMORY_QUEUE, {
+      connection,
+      prefix,
+      defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 2_000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } },
+    });
+  }
+
+  /** After a reply: extract the turn's memories and fold the session's history if it grew. */
+  async afterTurn(turnId: string, sessionId: string): Promise<void> {
+    await this.queue.addBulk([
+      { name: 'extract', data: { kind: 'extract', turnId }, opts: { jobId: `extract-${turnId}` } },
+      // One per turn: a second run for the same state is a no-op (the summary is conditional).
+      { name: 'rolling-summary', data: { kind: 'rolling-summary', sessionId }, opts: { jobId: `rsum-${sessionId}-${turnId}` } },
+    ]);
+  }
+
+  async summarize(sessionId: string, reason: 'command' | 'api' | 'idle', notify?: NoticeTarget): Promise<void> {
+    await this.queue.add('summarize', { kind: 'summarize', sessionId, reason, ...(notify ? { notify } : {}) }, { jobId: `summarize-${sessionId}` });
+  }
+
+  async evolve(agentId: string, at: Date): Promise<void> {
+    await this.queue.add('evolve', { kind: 'evolve', agentId }, { jobId: `evolve-${agentId}-${at.getTime()}` });
+  }
+
+  async consolidate(scope: { ownerId?: string; subjectId?: string } = {}, at: Date = new Date()): Promise<void> {
+    await this.queue.add('consolidate', { kind: 'consolidate', ...scope }, { jobId: `consolidate-${scope.ownerId ?? 'all'}-${scope.subjectId ?? 'all'}-${at.getTime()}` });
+  }
+
+  /** The nightly consolidation as a BullMQ job scheduler (one per deployment, upserted at start). */
+  async scheduleNightly(pattern: string, tz: string): Promise<void> {
+    await this.queue.upsertJobScheduler('nightly-consolidation', { pattern, tz }, { name: 'consolidate', data: { kind: 'consolidate' } });
+  }
+
+  async unscheduleNightly(): Promise<void> {
+    await this.queue.removeJobScheduler('nightly-consolidation');
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}
+
+export function startMemoryWorker(o: { connection: ConnectionOptions; prefix: string; handlers: MemoryJobHandlers; log: Logger; concurrency?: number }): Worker<MemoryJob> {
+  const worker = new Worker<MemoryJob>(
+    MEMORY_QUEUE,
+    async (job) => {
+      const data = memoryJob.parse(job.data);
+      switch (data.kind) {
+        case 'extract':
+          return o.handlers.extract(data.turnId);
+        case 'rolling-summary':
+          return o.handlers.rollingSummary(data.sessionId);
+        case 'summarize': {
+          const r = await o.handlers.summarize(data.sessionId, data.reason, data.notify);
+          // A reply of this dialogue is running: try again once it is over.
+          if (r === 'busy') throw new Error('dialogue busy; retrying the summary');
+          return r;
+        }
+        case 'evolve':
+          return o.handlers.evolve(data.agentId);
+        case 'consolidate':
+          return o.handlers.consolidate({ ...(data.ownerId ? { ownerId: data.ownerId } : {}), ...(data.subjectId ? { subjectId: data.subjectId } : {}) });
+      }
+    },
+    { connection: o.connection, prefix: o.prefix, concurrency: o.concurrency ?? 2 },
+  );
+  worker.on('failed', (job, err) => o.log.warn({ job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'memory job failed'));
+  worker.on('error', (err) => o.log.error({ err }, 'memory worker error'));
+  return worker;
+}

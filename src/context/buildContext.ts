@@ -1,0 +1,222 @@
+// The prompt for one turn, rebuilt from scratch every turn (SPEC §5, seeds 001 and 003). Order,
+// stable prefix first so provider prompt caching works: gateway rules → base persona → evolved
+// persona → background → story outline and progress instruction, as ONE system message whose
+// text never carries the clock; then the dynamic parts, each its own system message with a short
+// header (time, director reminder, memories, summary, user persona card, tone guidance); then
+// the raw history and the turn's own input; then an optional closing instruction. Pure: the
+// caller fetches everything (src/context/gatherContext.ts) and checks the budget.
+import { createHash } from 'node:crypto';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { Agent, MemoryKind, Message, SummaryOrder } from '../domain/model.js';
+import { renderPersonaCard, type UserPersonaCard } from '../persona/userPersonaCard.js';
+import { promptLanguage } from '../persona/communicationStyle.js';
+import type { PromptLanguage, ToneGuidance } from '../tone/templates.js';
+import { middleSectionWarning, type PromptLimits, type PromptWarning } from './promptBudget.js';
+import { renderMessage } from './renderMessage.js';
+import { REPLY_PRIMING_TOKENS, type TokenCounter } from './tokens.js';
+
+export interface RecalledMemory {
+  kind: MemoryKind;
+  text: string;
+  occurredAt: Date;
+}
+
+export interface DirectorContext {
+  /** The story outline with its statuses, as text. */
+  outline?: string;
+  /** How to report progress ([PROGRESS:n:status]); stable between turns. */
+  instruction?: string;
+  /** Seed 001's fallback reminder after several turns without progress. */
+  fallbackReminder?: string;
+}
+
+/** A session opened by the summarise action: its predecessor's summary and last turns. */
+export interface ContextSeed {
+  summary: string;
+  messages: Message[];
+  order: SummaryOrder;
+}
+
+export interface ContextInput {
+  agent: Pick<Agent, 'name' | 'basePersona' | 'evolvedPersona'>;
+  /** Gateway rules that come before the persona. */
+  systemPrompt?: string;
+  /** Background / world setting. */
+  background?: string;
+  director?: DirectorContext;
+  recalled: RecalledMemory[];
+  /** The session's rolling summary text (messages before its coversUntil). */
+  rollingSummary?: string;
+  seed?: ContextSeed;
+  personaCard?: UserPersonaCard;
+  tone?: ToneGuidance;
+  /** Raw messages before the turn, oldest first. */
+  history: Message[];
+  /** The turn's own input. */
+  current: Message[];
+  now: Date;
+  /** Display timezone of the time line (storage stays UTC). */
+  timezone: string;
+  groupChat: boolean;
+  /** A closing system line for this generation only (e.g. a proactive check-in). */
+  instruction?: string;
+  /** Language of the persona card; by default the user's recent writing decides. */
+  lang?: PromptLanguage;
+}
+
+export const PART_NAMES = ['prefix', 'clock', 'reminder', 'memories', 'summary', 'personaCard', 'tone', 'history', 'current', 'instruction'] as const;
+export type PartName = (typeof PART_NAMES)[number];
+/** Seed 001's middle section: director reminder, recalled memories, summary/seed and the raw history. */
+export const MIDDLE_PARTS: readonly PartName[] = ['reminder', 'memories', 'summary', 'history'];
+
+export interface PartSize {
+  tokens: number;
+  chars: number;
+}
+
+export interface BuiltContext {
+  messages: ChatCompletionMessageParam[];
+  parts: Record<PartName, PartSize>;
+  /** Input tokens as the provider counts them (chat overhead and reply priming included). */
+  totalTokens: number;
+  middleTokens: number;
+  /** sha256 of the whole prompt, 16 hex: two builds compare at a glance. */
+  hash: string;
+  /** sha256 of the stable prefix: unchanged between turns unless persona/background/director change. */
+  prefixHash: string;
+  /** Middle section over its threshold (never truncated). The total limit is the caller's check. */
+  warning?: PromptWarning;
+}
+
+export const HEADERS = {
+  evolved: '[How you have grown]',
+  background: '[Background]',
+  outline: '[Story outline]',
+  progress: '[Progress instruction]',
+  reminder: '[Director reminder]',
+  memories: '[Memories]',
+  seedSummary: '[Summary of the previous session]',
+  summary: '[Summary of earlier conversation]',
+  personaCard: '[About the user]',
+  tone: '[Tone guidance]',
+} as const;
+
+/** AI messages that never carried real text (errors, timeouts, empties) stay out of the prompt. */
+const usableAiStates = new Set(['complete', 'interrupted', 'streaming']);
+
+const sha16 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
+const section = (header: string, body: string | undefined) => (body?.trim() ? `${header}\n${body.trim()}` : '');
+
+/** Stored messages as chat messages: human → user, usable AI replies → assistant, the rest left out. */
+export function renderConversation(messages: readonly Message[], o: { groupChat: boolean; agentName: string }): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [];
+  for (const m of messages) {
+    if (m.deleted || m.rejected) continue;
+    const include = m.senderRole === 'human' || (m.senderRole === 'ai' && m.content.length > 0 && usableAiStates.has(m.delivery?.state ?? 'complete'));
+    if (!include) continue;
+    out.push({ role: m.senderRole === 'human' ? 'user' : 'assistant', content: renderMessage(m, o) });
+  }
+  return out;
+}
+
+/** The stable prefix: nothing in it changes from turn to turn (no clock, no memories). */
+export function stablePrefix(input: Pick<ContextInput, 'agent' | 'systemPrompt' | 'background' | 'director' | 'groupChat'>): string {
+  const rules = [
+    input.systemPrompt?.trim() ?? '',
+    input.groupChat
+      ? `You are ${input.agent.name} in a group chat with several people; each of their messages starts with the sender's name. Answer the person who addressed you.`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return [
+    rules,
+    input.agent.basePersona.trim(),
+    section(HEADERS.evolved, input.agent.evolvedPersona),
+    section(HEADERS.background, input.background),
+    section(HEADERS.outline, input.director?.outline),
+    section(HEADERS.progress, input.director?.instruction),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+export function clockLine(now: Date, timeZone: string): string {
+  const when = new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(now);
+  const weekday = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long' }).format(now);
+  return `Current time: ${when} (${timeZone}), ${weekday}`;
+}
+
+const DAY = 86_400_000;
+
+function ago(then: Date, now: Date, timeZone: string): string {
+  const day = (d: Date) => Date.parse(`${new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short' }).format(d)}T00:00:00Z`);
+  const days = Math.round((day(now) - day(then)) / DAY);
+  if (days <= 0) return 'today';
+  if (days === 1) return 'yesterday';
+  if (days < 14) return `${days} days ago`;
+  if (days < 60) return `${Math.round(days / 7)} weeks ago`;
+  if (days < 730) return `${Math.round(days / 30)} months ago`;
+  return `${Math.round(days / 365)} years ago`;
+}
+
+/** One line per memory with when it happened, so the model can say "three days ago you said…". */
+export function renderMemories(recalled: readonly RecalledMemory[], now: Date, timeZone: string): string {
+  const date = new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short' });
+  return recalled
+    .filter((m) => m.text.trim())
+    .map((m) => `- ${date.format(m.occurredAt)} (${ago(m.occurredAt, now, timeZone)}, ${m.kind}): ${m.text.trim().replace(/\s*\n\s*/g, ' ')}`)
+    .join('\n');
+}
+
+const system = (content: string): ChatCompletionMessageParam[] => (content ? [{ role: 'system', content }] : []);
+
+export function buildContext(input: ContextInput, limits: PromptLimits, counter: TokenCounter): BuiltContext {
+  const render = { groupChat: input.groupChat, agentName: input.agent.name };
+  const prefix = stablePrefix(input);
+  const humanTexts = [...input.history, ...input.current].filter((m) => m.senderRole === 'human').map((m) => m.content).slice(-10);
+  const lang = input.lang ?? promptLanguage(humanTexts);
+
+  const summary: ChatCompletionMessageParam[] = [];
+  if (input.seed) {
+    const seedSummary = system(section(HEADERS.seedSummary, input.seed.summary));
+    const seedTurns = renderConversation(input.seed.messages, render);
+    summary.push(...(input.seed.order === 'summary_first' ? [...seedSummary, ...seedTurns] : [...seedTurns, ...seedSummary]));
+  }
+  summary.push(...system(section(HEADERS.summary, input.rollingSummary)));
+
+  const sections: Array<[PartName, ChatCompletionMessageParam[]]> = [
+    ['prefix', system(prefix)],
+    ['clock', system(clockLine(input.now, input.timezone))],
+    ['reminder', system(section(HEADERS.reminder, input.director?.fallbackReminder))],
+    ['memories', system(section(HEADERS.memories, renderMemories(input.recalled, input.now, input.timezone)))],
+    ['summary', summary],
+    ['personaCard', system(input.personaCard ? section(HEADERS.personaCard, renderPersonaCard(input.personaCard, lang)) : '')],
+    ['tone', system(section(HEADERS.tone, input.tone?.text))],
+    ['history', renderConversation(input.history, render)],
+    ['current', renderConversation(input.current, render)],
+    ['instruction', system(input.instruction?.trim() ?? '')],
+  ];
+
+  const parts = Object.fromEntries(PART_NAMES.map((p) => [p, { tokens: 0, chars: 0 }])) as Record<PartName, PartSize>;
+  const messages: ChatCompletionMessageParam[] = [];
+  for (const [name, ms] of sections) {
+    for (const m of ms) {
+      parts[name].tokens += counter.countMessage(m);
+      parts[name].chars += typeof m.content === 'string' ? m.content.length : 0;
+      messages.push(m);
+    }
+  }
+  const totalTokens = PART_NAMES.reduce((n, p) => n + parts[p].tokens, REPLY_PRIMING_TOKENS);
+  const middleTokens = MIDDLE_PARTS.reduce((n, p) => n + parts[p].tokens, 0);
+  const warning = middleSectionWarning(middleTokens, limits);
+  return {
+    messages,
+    parts,
+    totalTokens,
+    middleTokens,
+    hash: sha16(JSON.stringify(messages)),
+    prefixHash: sha16(prefix),
+    ...(warning ? { warning } : {}),
+  };
+}

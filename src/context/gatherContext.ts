@@ -1,0 +1,146 @@
+// The I/O half of the every-turn context (SPEC §5): fetch every part in parallel — config,
+// agent, session (rolling summary / seed), the turn's input, raw history, active recall, the
+// human's tone and persona-card inputs — then hand plain data to the pure builder and budget.
+import type { Logger } from 'pino';
+import type { Store } from '../store/store.js';
+import type { EffectiveConfig } from '../store/config.js';
+import type { Agent, Dialogue, Human, Message, Platform, Turn } from '../domain/model.js';
+import { buildContext, type BuiltContext } from './buildContext.js';
+import { checkPromptBudget, type PromptWarning } from './promptBudget.js';
+import { selectHistory } from './historyWindow.js';
+import type { TokenCounter } from './tokens.js';
+import { detectTone } from '../tone/detectTone.js';
+import { nextToneState } from '../tone/toneState.js';
+import { toneGuidance } from '../tone/templates.js';
+import { buildUserPersonaCard } from '../persona/userPersonaCard.js';
+import { promptLanguage } from '../persona/communicationStyle.js';
+import type { MemoryRecall, RecallResult } from '../memory/recall.js';
+import { GatewayError } from '../errors.js';
+
+/** The prompt is over `limits.max_total_tokens`: the turn fails with a clear notice (seed 001). */
+export class PromptTooLongError extends GatewayError {
+  constructor(
+    readonly tokens: number,
+    readonly limit: number,
+    readonly context: Omit<GatheredContext, 'warning'>,
+  ) {
+    super('PROMPT_TOO_LONG', `the prompt is ${tokens} tokens, over the limit of ${limit}; summarise the conversation (/summary) or raise limits.max_total_tokens`);
+  }
+}
+
+export interface ContextDeps {
+  store: Store;
+  counter: TokenCounter;
+  timezone: string;
+  log: Logger;
+  /** Active recall; absent → no memories section. */
+  recall?: MemoryRecall;
+  /** Turns pending attachments into text (src/media); absent → used as stored. */
+  prepareMedia?(platform: Platform, messages: Message[]): Promise<Message[]>;
+}
+
+export interface GatheredContext {
+  built: BuiltContext;
+  warning?: PromptWarning;
+  config: EffectiveConfig;
+  agent: Agent;
+  /** The turn's own input, media prepared. */
+  input: Message[];
+  recall?: RecallResult;
+  mode: 'rolling' | 'load_all';
+  gatherMs: number;
+}
+
+/** Throws GatewayError PROMPT_TOO_LONG when the prompt is over `limits.max_total_tokens`. */
+export async function gatherContext(
+  deps: ContextDeps,
+  o: { turn: Turn; dialogue: Dialogue; replyId: string; now: Date; instruction?: string },
+): Promise<GatheredContext> {
+  const started = performance.now();
+  const { store } = deps;
+  const { turn, dialogue } = o;
+  const agentId = turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId;
+  const humanId = turn.initiatorRole === 'human' ? turn.initiatorId : dialogue.humanIds[0];
+
+  const [config, agent, session, turnMessages, human, visits, previous] = await Promise.all([
+    store.config.get(),
+    store.participants.getAgent(agentId),
+    store.sessions.get(turn.sessionId),
+    store.messages.ofTurn(turn._id),
+    humanId ? store.c.humans.findOne({ _id: humanId }) : Promise.resolve(null),
+    store.c.sessions.countDocuments({ dialogueId: dialogue._id }),
+    store.c.sessions.find({ dialogueId: dialogue._id, status: 'closed', summary: { $exists: true } }).sort({ endedAt: -1 }).limit(1).next(),
+  ]);
+  if (!agent) throw new Error(`agent ${agentId} not found`);
+  if (!session) throw new Error(`session ${turn.sessionId} not found`);
+  const mode = config.config.preferences.conversation_load_all ? 'load_all' : 'rolling';
+  const input = turnMessages.filter((m) => m._id !== o.replyId && m.senderRole === 'human' && m.visible && !m.rejected && !m.deleted);
+  const inputText = input.map((m) => m.content).join('\n').trim();
+
+  const since = mode === 'rolling' ? session.rollingSummary?.coversUntil : undefined;
+  const [sessionMessages, seedMessages, recalled] = await Promise.all([
+    store.messages.inSessionSince(session._id, since),
+    session.seed?.messageIds.length ? store.c.messages.find({ _id: { $in: session.seed.messageIds } }).sort({ createdAt: 1, _id: 1 }).toArray() : Promise.resolve([]),
+    deps.recall && config.config.preferences.active_recall && inputText && humanId
+      ? deps.recall
+          .recall({ ownerId: agent._id, subjectId: humanId, message: inputText, topK: config.config.thresholds.recall_top_k, now: o.now })
+          .catch((err: unknown) => {
+            // Recall is an enhancement: a failure leaves the memories section out, never the reply.
+            deps.log.warn({ err, turnId: turn._id }, 'active recall failed');
+            return undefined;
+          })
+      : Promise.resolve(undefined),
+  ]);
+  const windowed = selectHistory(sessionMessages, { mode, ...(session.rollingSummary ? { rollingSummary: session.rollingSummary } : {}) }).filter(
+    (m) => m._id !== o.replyId && m.turnId !== turn._id,
+  );
+  const toPrepare = [...windowed, ...input];
+  const ready = deps.prepareMedia ? await deps.prepareMedia(dialogue.chat.platform, toPrepare) : toPrepare;
+  const history = ready.slice(0, windowed.length);
+  const current = ready.slice(windowed.length);
+
+  const humanTexts = [...history, ...current].filter((m) => m.senderRole === 'human' && (!humanId || m.senderId === humanId)).map((m) => m.content);
+  const lang = promptLanguage(humanTexts.slice(-10));
+  const tone = nextToneState(human?.tone, detectTone(current.map((m) => m.content)), o.now);
+  const guidance = toneGuidance(tone, lang);
+  const memories = recalled?.memories ?? [];
+  const card = human ? personaCardOf(human, { humanTexts, memories, visits, lastTopic: previous?.summary, tone }) : undefined;
+
+  const built = buildContext(
+    {
+      agent,
+      recalled: memories,
+      ...(mode === 'rolling' && session.rollingSummary ? { rollingSummary: session.rollingSummary.text } : {}),
+      ...(session.seed ? { seed: { summary: session.seed.summary, messages: seedMessages, order: session.seed.order } } : {}),
+      ...(card ? { personaCard: card } : {}),
+      tone: guidance,
+      history,
+      current,
+      now: o.now,
+      timezone: deps.timezone,
+      groupChat: dialogue.type === 'group',
+      lang,
+      ...(o.instruction ? { instruction: o.instruction } : {}),
+    },
+    { maxTotalTokens: config.config.limits.max_total_tokens, middleSectionWarningTokens: config.config.limits.middle_section_warning_tokens },
+    deps.counter,
+  );
+  const gathered = { built, config, agent, input: current, ...(recalled ? { recall: recalled } : {}), mode, gatherMs: performance.now() - started } as const;
+  if (built.totalTokens > config.config.limits.max_total_tokens) throw new PromptTooLongError(built.totalTokens, config.config.limits.max_total_tokens, gathered);
+  const warning = checkPromptBudget(built, { maxTotalTokens: config.config.limits.max_total_tokens, middleSectionWarningTokens: config.config.limits.middle_section_warning_tokens });
+  return { ...gathered, ...(warning ? { warning } : {}) };
+}
+
+function personaCardOf(
+  human: Human,
+  o: { humanTexts: string[]; memories: RecallResult['memories']; visits: number; lastTopic: string | undefined; tone: ReturnType<typeof nextToneState> },
+) {
+  return buildUserPersonaCard({
+    displayName: human.displayName,
+    recentHumanTexts: o.humanTexts.slice(-10),
+    memories: o.memories.map((m) => ({ kind: m.kind, text: m.text, importance: m.importance })),
+    visits: o.visits,
+    ...(o.lastTopic ? { lastTopic: o.lastTopic } : {}),
+    tone: o.tone,
+  });
+}

@@ -1,0 +1,77 @@
+// Which raw messages the prompt shows (SPEC §5, seed 003 rolling summary; seed 001 whole-session
+// mode), and which ones the rolling-summary job folds next. Pure.
+import type { Message, RollingSummary } from '../domain/model.js';
+
+export type HistoryMode = 'rolling' | 'load_all';
+
+const chronological = (a: Message, b: Message) => a.createdAt.getTime() - b.createdAt.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+
+/**
+ * The raw messages to show: whole-session mode shows all of them; rolling mode shows those
+ * created at or after the summary's `coversUntil` (the rest is in the summary), or all of them
+ * while there is no summary yet. Oldest first.
+ */
+export function selectHistory(sessionMessages: readonly Message[], o: { mode: HistoryMode; rollingSummary?: Pick<RollingSummary, 'coversUntil'> }): Message[] {
+  const sorted = [...sessionMessages].sort(chronological);
+  if (o.mode === 'load_all' || !o.rollingSummary) return sorted;
+  const from = o.rollingSummary.coversUntil.getTime();
+  return sorted.filter((m) => m.createdAt.getTime() >= from);
+}
+
+/**
+ * Messages grouped by turn, in order. A message outside any turn (a group message nobody
+ * addressed, a notice) belongs with the turn before it; leading ones form their own group.
+ */
+export function groupByTurn(messages: readonly Message[]): Message[][] {
+  const groups: Message[][] = [];
+  const byTurn = new Map<string, Message[]>();
+  let last: Message[] | undefined;
+  for (const m of [...messages].sort(chronological)) {
+    if (m.turnId) {
+      let g = byTurn.get(m.turnId);
+      if (!g) {
+        g = [];
+        byTurn.set(m.turnId, g);
+        groups.push(g);
+      }
+      g.push(m);
+      last = g;
+    } else if (last) {
+      last.push(m);
+    } else {
+      last = [m];
+      groups.push(last);
+    }
+  }
+  return groups;
+}
+
+export interface FoldPlan {
+  /** The raw messages to fold into the rolling summary, oldest first. */
+  fold: Message[];
+  /** The new `coversUntil`: the first message of the oldest turn kept raw. */
+  coversUntil: Date;
+  /** How many turns `fold` holds (for `RollingSummary.turnsFolded`). */
+  turns: number;
+}
+
+/**
+ * Seed 003 rolling summary: when the raw part (messages at/after `coversUntil`) holds more than
+ * `thresholdTurns` turns, fold all but the last `keepTurns`. Undefined when nothing is due.
+ * `fold` is exactly the raw messages created before the new `coversUntil`, so it agrees with
+ * `selectHistory` once the summary is stored.
+ */
+export function turnsToFold(messages: readonly Message[], o: { thresholdTurns: number; keepTurns: number; coversUntil?: Date }): FoldPlan | undefined {
+  const raw = selectHistory(messages, { mode: 'rolling', ...(o.coversUntil ? { rollingSummary: { coversUntil: o.coversUntil } } : {}) });
+  const groups = groupByTurn(raw);
+  if (groups.length <= o.thresholdTurns) return undefined;
+  const keep = Math.max(0, Math.min(o.keepTurns, groups.length));
+  const kept = groups.slice(groups.length - keep);
+  const firstKept = kept.flat().reduce<Date | undefined>((min, m) => (!min || m.createdAt < min ? m.createdAt : min), undefined);
+  // keepTurns 0 folds everything: the new boundary is just after the last raw message.
+  const coversUntil = firstKept ?? new Date(Math.max(...raw.map((m) => m.createdAt.getTime())) + 1);
+  const fold = raw.filter((m) => m.createdAt < coversUntil);
+  if (fold.length === 0) return undefined;
+  const turns = groupByTurn(fold).length;
+  return { fold, coversUntil, turns };
+}

@@ -1,0 +1,40 @@
+// Seed 001's prompt boundaries: over `max_total_tokens` the turn stops with a clear error that
+// says what to do; over `middle_section_warning_tokens` the prompt is sent whole and a warning
+// is raised (the caller records it, deduplicated by category). Never truncates. Pure.
+import { GatewayError } from '../errors.js';
+
+export interface PromptLimits {
+  maxTotalTokens: number;
+  middleSectionWarningTokens: number;
+}
+
+export interface PromptWarning {
+  category: 'middle_section_overflow';
+  currentValue: number;
+  threshold: number;
+  suggestion: string;
+}
+
+export function promptTooLongMessage(tokens: number, limit: number): string {
+  return `The prompt is ${tokens} tokens, over the limit of ${limit}. Summarise the conversation (/summary) or raise limits.max_total_tokens.`;
+}
+
+/** The middle-section warning alone (no throw), or undefined when within the threshold. */
+export function middleSectionWarning(middleTokens: number, limits: Pick<PromptLimits, 'middleSectionWarningTokens'>): PromptWarning | undefined {
+  if (middleTokens <= limits.middleSectionWarningTokens) return undefined;
+  return {
+    category: 'middle_section_overflow',
+    currentValue: middleTokens,
+    threshold: limits.middleSectionWarningTokens,
+    suggestion: 'The conversation history is long: summarise it (/summary) or raise limits.middle_section_warning_tokens.',
+  };
+}
+
+/**
+ * Throws GatewayError PROMPT_TOO_LONG (with both numbers in the message) when the prompt is
+ * over the limit; returns the middle-section warning when that part is over its threshold.
+ */
+export function checkPromptBudget(built: { totalTokens: number; middleTokens: number }, limits: PromptLimits): PromptWarning | undefined {
+  if (built.totalTokens > limits.maxTotalTokens) throw new GatewayError('PROMPT_TOO_LONG', promptTooLongMessage(built.totalTokens, limits.maxTotalTokens));
+  return middleSectionWarning(built.middleTokens, limits);
+}

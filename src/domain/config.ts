@@ -1,0 +1,160 @@
+// The config document (seed 001's thresholds, limits and preferences): one document in the
+// store, read on every turn so a change applies on the next turn in every process. Each field
+// declares its range and default once here; validation, restore-defaults and the API's
+// description of the ranges all come from this table.
+import { GatewayError } from '../errors.js';
+import type { SummaryOrder } from './model.js';
+
+type IntField = { type: 'int'; min: number; max: number; default: number; doc: string };
+type BoolField = { type: 'bool'; default: boolean; doc: string };
+type EnumField<T extends string> = { type: 'enum'; values: readonly T[]; default: T; doc: string };
+type Field = IntField | BoolField | EnumField<string>;
+
+export const CONFIG_FIELDS = {
+  thresholds: {
+    rag_fallback_threshold: { type: 'int', min: 1, max: 10, default: 3, doc: 'director: misses in a row before the fallback reminder' },
+    summary_last_n_turns: { type: 'int', min: 1, max: 20, default: 5, doc: 'summarise action: raw turns carried into the new session' },
+    summary_threshold_turns: { type: 'int', min: 2, max: 100, default: 15, doc: 'rolling summary: raw turns allowed before older ones are folded' },
+    recent_turns: { type: 'int', min: 1, max: 50, default: 10, doc: 'rolling summary: raw turns kept after folding' },
+    recall_top_k: { type: 'int', min: 1, max: 20, default: 5, doc: 'active recall: memories put into the prompt' },
+    persona_evolve_every_turns: { type: 'int', min: 0, max: 1000, default: 50, doc: 'evolve the persona after this many replies (0: only on demand)' },
+  },
+  limits: {
+    max_total_tokens: { type: 'int', min: 10_000, max: 200_000, default: 100_000, doc: 'prompt size limit; over it the turn fails with PROMPT_TOO_LONG' },
+    middle_section_warning_tokens: { type: 'int', min: 1_000, max: 50_000, default: 20_000, doc: 'middle section (reminder, memories, summary, history) warning; never truncates' },
+    conversation_max_tokens: { type: 'int', min: 10_000, max: 200_000, default: 100_000, doc: 'whole-session mode: history tokens before a summary is suggested' },
+    memory_max_chars: { type: 'int', min: 50, max: 4_000, default: 1_000, doc: 'longest memory entry; longer extractions are cut at a sentence' },
+  },
+  preferences: {
+    summary_order: { type: 'enum', values: ['summary_first', 'last_n_first'], default: 'summary_first', doc: 'order of summary and last turns in a summarised session' },
+    conversation_load_all: { type: 'bool', default: false, doc: 'whole-session mode (seed 001) instead of the rolling summary' },
+    active_recall: { type: 'bool', default: true, doc: 'search memories for every message' },
+  },
+} as const satisfies Record<string, Record<string, Field>>;
+
+type Fields = typeof CONFIG_FIELDS;
+type ValueOf<F> = F extends { type: 'int' } ? number : F extends { type: 'bool' } ? boolean : F extends { values: readonly (infer V)[] } ? V : never;
+export type GatewayConfig = { -readonly [S in keyof Fields]: { -readonly [K in keyof Fields[S]]: ValueOf<Fields[S][K]> } };
+export type ConfigSection = keyof Fields;
+/** A partial update: any subset of fields of any section. */
+export type ConfigPatch = { [S in keyof Fields]?: { [K in keyof Fields[S]]?: unknown } };
+
+export interface ConfigFieldInfo {
+  path: string;
+  type: Field['type'];
+  min?: number;
+  max?: number;
+  values?: readonly string[];
+  default: number | boolean | string;
+  doc: string;
+}
+
+const sections = Object.keys(CONFIG_FIELDS) as ConfigSection[];
+const fieldsOf = (s: ConfigSection): Array<[string, Field]> => Object.entries(CONFIG_FIELDS[s]) as Array<[string, Field]>;
+
+export function defaultConfig(): GatewayConfig {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const s of sections) out[s] = Object.fromEntries(fieldsOf(s).map(([k, f]) => [k, f.default]));
+  return out as GatewayConfig;
+}
+
+/** Every field with its range, for operators (GraphQL) and error messages. */
+export function configFieldInfo(): ConfigFieldInfo[] {
+  return sections.flatMap((s) =>
+    fieldsOf(s).map(([k, f]) => ({
+      path: `${s}.${k}`,
+      type: f.type,
+      ...(f.type === 'int' ? { min: f.min, max: f.max } : {}),
+      ...(f.type === 'enum' ? { values: f.values } : {}),
+      default: f.default,
+      doc: f.doc,
+    })),
+  );
+}
+
+function describeRange(f: Field): string {
+  if (f.type === 'int') return `an integer between ${f.min} and ${f.max}`;
+  if (f.type === 'bool') return 'true or false';
+  return `one of ${f.values.join(', ')}`;
+}
+
+function checkField(path: string, f: Field, v: unknown): string | undefined {
+  const ok =
+    f.type === 'int' ? typeof v === 'number' && Number.isInteger(v) && v >= f.min && v <= f.max : f.type === 'bool' ? typeof v === 'boolean' : typeof v === 'string' && f.values.includes(v);
+  return ok ? undefined : `${path} must be ${describeRange(f)} (got ${JSON.stringify(v) ?? 'nothing'})`;
+}
+
+/**
+ * Applies a patch to a config, or throws CONFIG_INVALID naming every bad field and its range.
+ * Unknown sections and fields are errors too: a typo must not be silently ignored.
+ */
+export function applyConfigPatch(base: GatewayConfig, patch: unknown): GatewayConfig {
+  const problems: string[] = [];
+  const next = structuredClone(base) as Record<string, Record<string, unknown>>;
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw new GatewayError('CONFIG_INVALID', 'the config update must be an object of sections');
+  for (const [s, values] of Object.entries(patch)) {
+    if (!(sections as string[]).includes(s)) {
+      problems.push(`unknown section ${s} (sections: ${sections.join(', ')})`);
+      continue;
+    }
+    if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+      problems.push(`${s} must be an object`);
+      continue;
+    }
+    const known = new Map(fieldsOf(s as ConfigSection));
+    for (const [k, v] of Object.entries(values as Record<string, unknown>)) {
+      const f = known.get(k);
+      if (!f) {
+        problems.push(`unknown field ${s}.${k}`);
+        continue;
+      }
+      if (v === undefined) continue;
+      const problem = checkField(`${s}.${k}`, f, v);
+      if (problem) problems.push(problem);
+      else next[s]![k] = v;
+    }
+  }
+  const merged = next as GatewayConfig;
+  if (problems.length === 0) problems.push(...crossFieldProblems(merged));
+  if (problems.length > 0) throw new GatewayError('CONFIG_INVALID', problems.join('; '));
+  return merged;
+}
+
+function crossFieldProblems(c: GatewayConfig): string[] {
+  const out: string[] = [];
+  if (c.thresholds.recent_turns >= c.thresholds.summary_threshold_turns) {
+    out.push(`thresholds.recent_turns (${c.thresholds.recent_turns}) must be below thresholds.summary_threshold_turns (${c.thresholds.summary_threshold_turns})`);
+  }
+  if (c.limits.middle_section_warning_tokens >= c.limits.max_total_tokens) {
+    out.push(`limits.middle_section_warning_tokens (${c.limits.middle_section_warning_tokens}) must be below limits.max_total_tokens (${c.limits.max_total_tokens})`);
+  }
+  return out;
+}
+
+/**
+ * Reads a stored document leniently: fields that are missing or no longer valid (an older
+ * version, a hand edit) fall back to their defaults, and are reported so they can be logged.
+ */
+export function readStoredConfig(stored: unknown): { config: GatewayConfig; ignored: string[] } {
+  const config = defaultConfig() as Record<string, Record<string, unknown>>;
+  const ignored: string[] = [];
+  const doc = (typeof stored === 'object' && stored !== null ? stored : {}) as Record<string, unknown>;
+  for (const s of sections) {
+    const values = (typeof doc[s] === 'object' && doc[s] !== null ? doc[s] : {}) as Record<string, unknown>;
+    for (const [k, f] of fieldsOf(s)) {
+      if (!(k in values)) continue;
+      if (checkField(`${s}.${k}`, f, values[k])) ignored.push(`${s}.${k}`);
+      else config[s]![k] = values[k];
+    }
+  }
+  const typed = config as GatewayConfig;
+  if (crossFieldProblems(typed).length > 0) {
+    ignored.push('thresholds.recent_turns/summary_threshold_turns or limits (inconsistent pair)');
+    const d = defaultConfig();
+    typed.thresholds.recent_turns = Math.min(typed.thresholds.recent_turns, typed.thresholds.summary_threshold_turns - 1);
+    if (typed.limits.middle_section_warning_tokens >= typed.limits.max_total_tokens) typed.limits.middle_section_warning_tokens = Math.min(d.limits.middle_section_warning_tokens, typed.limits.max_total_tokens - 1);
+  }
+  return { config: typed, ignored };
+}
+
+export type { SummaryOrder };

@@ -1,0 +1,211 @@
+// Post-turn memory extraction (SPEC §4.4): after a reply, the model reads the turn (the human's
+// messages and the reply, with their own timestamps) and lists what is worth remembering about
+// the human; each new memory is compared with similar stored ones and becomes add / update /
+// invalidate / noop (src/memory/reconcile.ts), then written with its vector. One run per turn:
+// the run ends with an `llm_call` event (task extract_memories) that marks the turn as done.
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../domain/config.js';
+import type { MemoryEmbedding, MemoryEntry, Message, Turn } from '../domain/model.js';
+import { renderMessage } from '../context/renderMessage.js';
+import { runJsonTask } from '../llm/jsonTask.js';
+import type { LlmClient, Usage } from '../llm/types.js';
+import type { Store } from '../store/store.js';
+import type { OwnerScope } from '../store/memories.js';
+import type { Embedder } from './embedder.js';
+import type { IndexCache } from './indexCache.js';
+import { embedTexts, findSimilar } from './similar.js';
+import { clampMemoryText, dedupeKeyOf } from './normalize.js';
+import {
+  EXTRACT_MEMORIES_INSTRUCTIONS,
+  RECONCILE_MEMORIES_INSTRUCTIONS,
+  extractionOutputSchema,
+  parseExtraction,
+  reconcileOutputSchema,
+  renderExtractionInput,
+  renderReconcileInput,
+  type TranscriptLine,
+} from './extractionPrompt.js';
+import { askedCandidates, decide, planCandidates, DEFAULT_RECONCILE_OPTIONS, type Candidate, type CandidatePlan, type PlanOptions, type SimilarHit } from './reconcile.js';
+import { applyDecisions, textsToEmbed, type WriteSummary } from './writeMemories.js';
+
+export interface MemoryWriteDeps {
+  store: Store;
+  llm: LlmClient;
+  model: string;
+  embedder: Embedder;
+  cache: IndexCache;
+  log: Logger;
+  config: () => Promise<GatewayConfig>;
+  timeoutMs: number;
+  now?: () => Date;
+  /** Similarity threshold and number of stored entries shown per candidate. */
+  reconcile?: Partial<PlanOptions>;
+}
+
+export type ExtractionSummary = Omit<WriteSummary, 'writtenIds'> & {
+  candidates: number;
+  skipped?: 'no_turn' | 'already_extracted' | 'no_participants' | 'nothing_said';
+};
+
+const EXTRACT_TASK = 'extract_memories';
+
+/** The agent who remembers and the human it is about, whichever of them opened the turn. */
+export function scopeOfTurn(turn: Turn): OwnerScope | undefined {
+  const agent = turn.responderRole === 'ai' ? turn.responderId : turn.initiatorRole === 'ai' ? turn.initiatorId : undefined;
+  const human = turn.initiatorRole === 'human' ? turn.initiatorId : turn.responderRole === 'human' ? turn.responderId : undefined;
+  return agent && human ? { ownerId: agent, subjectId: human } : undefined;
+}
+
+const messageTime = (m: Message): Date => m.sentAt ?? m.createdAt;
+
+async function alreadyExtracted(store: Store, turnId: string): Promise<boolean> {
+  const events = await store.events.ofTurn(turnId);
+  return events.some((e) => e.kind === 'llm_call' && e.data.task === EXTRACT_TASK);
+}
+
+function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, totalTokens: a.totalTokens + b.totalTokens };
+}
+
+export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: string }): Promise<ExtractionSummary> {
+  const empty = { added: 0, updated: 0, superseded: 0, reactivated: 0, noops: 0, candidates: 0 };
+  const { store, log } = deps;
+  const turn = await store.turns.get(o.turnId);
+  if (!turn) return { ...empty, skipped: 'no_turn' };
+  if (await alreadyExtracted(store, turn._id)) return { ...empty, skipped: 'already_extracted' };
+  const now = deps.now?.() ?? new Date();
+  const started = Date.now();
+  const record = (data: Record<string, unknown>) =>
+    store.events.record({ kind: 'llm_call', dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnId: turn._id, at: now, data: { task: EXTRACT_TASK, model: deps.model, ...data } });
+
+  const scope = scopeOfTurn(turn);
+  if (!scope) {
+    await record({ skipped: 'no_participants' });
+    return { ...empty, skipped: 'no_participants' };
+  }
+  const [dialogue, agent, human, messages, config] = await Promise.all([
+    store.dialogues.get(turn.dialogueId),
+    store.participants.getAgent(scope.ownerId),
+    store.c.humans.findOne({ _id: scope.subjectId! }),
+    store.messages.ofTurn(turn._id),
+    deps.config(),
+  ]);
+  const agentName = agent?.name ?? 'assistant';
+  const said = messages.filter(
+    (m) => m.visible && !m.deleted && !m.rejected && ((m.senderRole === 'human' && m.senderId === scope.subjectId) || (m.senderRole === 'ai' && m.senderId === scope.ownerId)),
+  );
+  const humanMessages = said.filter((m) => m.senderRole === 'human');
+  if (humanMessages.length === 0) {
+    await record({ skipped: 'nothing_said' });
+    return { ...empty, skipped: 'nothing_said' };
+  }
+  const lines: TranscriptLine[] = said.map((m) => ({
+    at: messageTime(m),
+    role: m.senderRole === 'human' ? 'user' : 'assistant',
+    name: m.senderRole === 'human' ? (human?.displayName ?? m.contentMeta?.senderName) : agentName,
+    text: renderMessage(m, { groupChat: dialogue?.type === 'group', agentName }),
+  }));
+  const lastHumanAt = messageTime(humanMessages[humanMessages.length - 1]!);
+
+  const extracted = await runJsonTask(deps.llm, {
+    task: EXTRACT_TASK,
+    model: deps.model,
+    instructions: EXTRACT_MEMORIES_INSTRUCTIONS,
+    input: renderExtractionInput({ now: lastHumanAt, ...(human?.displayName ? { userName: human.displayName } : {}), lines }),
+    schema: extractionOutputSchema,
+    timeoutMs: deps.timeoutMs,
+  });
+  const parsed = parseExtraction(extracted.value.memories);
+  if (parsed.dropped.length > 0) log.warn({ turnId: turn._id, dropped: parsed.dropped }, 'invalid memories from the model were dropped');
+
+  const maxChars = config.limits.memory_max_chars;
+  const candidates: Candidate[] = parsed.candidates.map((c) => {
+    const text = clampMemoryText(c.text, maxChars);
+    return { kind: c.kind, text, importance: c.importance, occurredAt: c.occurredAt ?? lastHumanAt, dedupeKey: dedupeKeyOf(scope.ownerId, scope.subjectId, text) };
+  });
+
+  let usage = extracted.usage;
+  let summary: WriteSummary = { added: 0, updated: 0, superseded: 0, reactivated: 0, noops: 0, writtenIds: [] };
+  let reconcileInfo: Record<string, unknown> = {};
+  if (candidates.length > 0) {
+    const options = { ...DEFAULT_RECONCILE_OPTIONS, ...deps.reconcile };
+    const [existing, similar] = await Promise.all([store.memories.findByDedupeKeys(candidates.map((c) => c.dedupeKey)), similarEntries(deps, scope, candidates, options.topK)]);
+    const byKey = new Map(existing.filter((e) => e.ownerId === scope.ownerId).map((e) => [e.dedupeKey, e]));
+    const plans = planCandidates(candidates, byKey, similar.hits, options);
+    const asked = await askModel(deps, turn._id, candidates, plans);
+    usage = addUsage(usage, asked.usage);
+    const { decisions, problems } = decide(candidates, plans, asked.ops);
+    if (problems.length > 0) log.warn({ turnId: turn._id, problems }, 'memory reconcile operations ignored');
+    const embeddings = await embedForWrite(deps, textsToEmbed(candidates, decisions, maxChars));
+    summary = await applyDecisions(
+      store,
+      { scope, sources: { dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnIds: [turn._id], messageIds: said.map((m) => m._id) }, now, maxChars },
+      candidates,
+      decisions,
+      embeddings,
+      log,
+    );
+    if (summary.writtenIds.length > 0 || summary.superseded > 0) await deps.cache.noteWritten(scope);
+    reconcileInfo = { asked: askedCandidates(plans).length, fallback: asked.ops === 'unavailable', similarUnavailable: similar.failed, problems: problems.length };
+  }
+
+  const { writtenIds, ...counts } = summary;
+  await record({
+    candidates: candidates.length,
+    dropped: parsed.dropped.length,
+    ops: counts,
+    memoryIds: writtenIds,
+    ...reconcileInfo,
+    ...(usage ? { tokens: usage } : {}),
+    durationMs: Date.now() - started,
+  });
+  log.info({ turnId: turn._id, ...counts, candidates: candidates.length }, 'memories extracted');
+  return { ...counts, candidates: candidates.length };
+}
+
+/** Active entries nearest to each candidate; none when the embeddings are unavailable (all get added). */
+async function similarEntries(deps: MemoryWriteDeps, scope: OwnerScope, candidates: Candidate[], k: number): Promise<{ hits: SimilarHit[][]; failed: boolean }> {
+  try {
+    const found = await findSimilar({ embedder: deps.embedder, cache: deps.cache }, scope, candidates.map((c) => c.text), k);
+    const ids = [...new Set(found.flatMap((list) => list.map((h) => h.entry.id)))];
+    const full = new Map<string, MemoryEntry>((await deps.store.memories.getMany(ids)).map((e) => [e._id, e]));
+    return { hits: found.map((list) => list.flatMap((h) => (full.has(h.entry.id) ? [{ entry: full.get(h.entry.id)!, score: h.score }] : []))), failed: false };
+  } catch (err) {
+    deps.log.warn({ err }, 'similar memories unavailable; new memories are added without comparison');
+    return { hits: candidates.map(() => []), failed: true };
+  }
+}
+
+async function askModel(deps: MemoryWriteDeps, turnId: string, candidates: Candidate[], plans: CandidatePlan[]): Promise<{ ops: unknown[] | 'unavailable'; usage?: Usage }> {
+  const asked = askedCandidates(plans);
+  if (asked.length === 0) return { ops: [] };
+  const input = renderReconcileInput(
+    asked.map((i) => {
+      const p = plans[i]!;
+      const similar = p.action === 'ask' || p.action === 'reactivate' ? p.similar : [];
+      return { candidate: candidates[i]!, similar: similar.map((h) => ({ id: h.entry._id, kind: h.entry.kind, text: h.entry.text, occurredAt: h.entry.occurredAt, score: h.score })) };
+    }),
+  );
+  try {
+    const r = await runJsonTask(deps.llm, { task: 'reconcile_memories', model: deps.model, instructions: RECONCILE_MEMORIES_INSTRUCTIONS, input, schema: reconcileOutputSchema, timeoutMs: deps.timeoutMs });
+    return { ops: r.value.operations, ...(r.usage ? { usage: r.usage } : {}) };
+  } catch (err) {
+    deps.log.warn({ turnId, err }, 'reconcile_memories failed; new memories are added as they are');
+    return { ops: 'unavailable' };
+  }
+}
+
+async function embedForWrite(deps: MemoryWriteDeps, texts: string[]): Promise<Map<string, MemoryEmbedding>> {
+  const unique = [...new Set(texts)];
+  if (unique.length === 0) return new Map();
+  try {
+    const vectors = await embedTexts(deps.embedder, unique);
+    return new Map(unique.map((t, i) => [t, vectors[i]!]));
+  } catch (err) {
+    // Stored without a vector: the index embeds entries that lack one when it loads them.
+    deps.log.warn({ err }, 'embedding new memories failed; stored without vectors');
+    return new Map();
+  }
+}

@@ -1,0 +1,214 @@
+// Per-process LRU of memory indexes, one per (owner, subject) scope. A scope is loaded from the
+// store once; afterwards each use costs one Redis GET of its version, and a changed version
+// pulls only the entries updated since the last load (retired ones leave the index).
+// Stored vectors from another embedder (or none) are recomputed and written back.
+import type { Logger } from 'pino';
+import type { MemoryEntry } from '../domain/model.js';
+import type { MemoryRepo } from '../store/memories.js';
+import type { Embedder } from './embedder.js';
+import { MemoryIndex, type IndexEntry } from './memoryIndex.js';
+import { fromMemoryEmbedding, toMemoryEmbedding } from './vectors.js';
+import { scopeKey, type MemoryScope, type MemoryVersions } from './versions.js';
+
+export interface IndexCacheDeps {
+  store: { memories: Pick<MemoryRepo, 'list' | 'setEmbedding'> };
+  embedder: Embedder;
+  versions: MemoryVersions;
+  log: Logger;
+  /** Scopes kept in memory (MEMORY_CACHE_SCOPES). */
+  maxScopes?: number;
+  /** Texts per embed call when (re)computing stored vectors. */
+  embedBatch?: number;
+  /** Limit of one embed call while loading; a slow API must not hold a scope forever. */
+  embedTimeoutMs?: number;
+}
+
+interface Cached {
+  index: MemoryIndex;
+  /** Version read before the entries were listed; unknown when Redis could not be read. */
+  version: string | undefined;
+  lastVectorRetry: number;
+}
+
+// Writers in other processes stamp updatedAt with their own clocks: re-read a margin before
+// the newest change seen so a skewed or same-millisecond write is not skipped.
+const REFRESH_OVERLAP_MS = 60_000;
+const VECTOR_RETRY_MS = 60_000;
+
+export const toIndexEntry = (e: MemoryEntry): IndexEntry => ({
+  id: e._id,
+  kind: e.kind,
+  text: e.text,
+  importance: e.importance,
+  occurredAt: e.occurredAt,
+  updatedAt: e.updatedAt,
+});
+
+export class IndexCache {
+  private readonly lru = new Map<string, Cached>();
+  private readonly tails = new Map<string, Promise<void>>();
+  private readonly maxScopes: number;
+  private readonly batch: number;
+  private readonly embedTimeoutMs: number;
+
+  constructor(private readonly d: IndexCacheDeps) {
+    this.maxScopes = Math.max(1, d.maxScopes ?? 500);
+    this.batch = Math.max(1, d.embedBatch ?? 64);
+    this.embedTimeoutMs = d.embedTimeoutMs ?? 30_000;
+  }
+
+  get embedder(): Embedder {
+    return this.d.embedder;
+  }
+
+  /** Scopes currently held. */
+  get size(): number {
+    return this.lru.size;
+  }
+
+  /** The scope's index, loaded or brought up to date with the other processes' writes. */
+  get(scope: MemoryScope): Promise<MemoryIndex> {
+    const key = scopeKey(scope);
+    return this.serial(key, async () => {
+      const version = await this.d.versions.get(scope).catch((err: unknown) => {
+        this.d.log.warn({ err, scope }, 'memory version unreadable; refreshing the index from the store');
+        return undefined;
+      });
+      let c = this.lru.get(key);
+      if (!c) {
+        c = { index: await this.load(scope), version, lastVectorRetry: Date.now() };
+      } else if (version === undefined || c.version !== version) {
+        await this.refresh(scope, c.index);
+        c.version = version;
+      }
+      this.touch(key, c);
+      this.retryMissingVectors(c);
+      return c.index;
+    });
+  }
+
+  /**
+   * Call after writing memories of a scope: bumps its version for the other processes and
+   * updates this process's index at once, so the writer sees its own writes immediately.
+   */
+  async noteWritten(scope: MemoryScope): Promise<void> {
+    const key = scopeKey(scope);
+    const version = await this.d.versions.bump(scope);
+    await this.serial(key, async () => {
+      const c = this.lru.get(key);
+      if (!c) return;
+      await this.refresh(scope, c.index);
+      c.version = version;
+    });
+    // An owner-wide index of this process also holds the scope's entries.
+    if (scope.subjectId !== undefined && this.lru.has(scopeKey({ ownerId: scope.ownerId }))) {
+      await this.get({ ownerId: scope.ownerId });
+    }
+  }
+
+  forget(scope: MemoryScope): void {
+    this.lru.delete(scopeKey(scope));
+  }
+
+  private async load(scope: MemoryScope): Promise<MemoryIndex> {
+    const entries = await this.d.store.memories.list(scope, { status: 'active' });
+    const index = new MemoryIndex(this.d.embedder.dims, entries.length + 16);
+    const missing = this.apply(index, entries);
+    await this.embedMissing(index, missing);
+    return index;
+  }
+
+  private async refresh(scope: MemoryScope, index: MemoryIndex): Promise<void> {
+    const since = new Date(index.lastUpdatedAt.getTime() - REFRESH_OVERLAP_MS);
+    const changed = await this.d.store.memories.list(scope, { since });
+    await this.embedMissing(index, this.apply(index, changed));
+  }
+
+  /** Puts entries into the index (non-active ones out); returns those still needing a vector. */
+  private apply(index: MemoryIndex, entries: MemoryEntry[]): MemoryEntry[] {
+    const missing: MemoryEntry[] = [];
+    let newest = index.lastUpdatedAt;
+    for (const e of entries) {
+      if (e.updatedAt > newest) newest = e.updatedAt;
+      if (e.status !== 'active') {
+        index.remove(e._id);
+        continue;
+      }
+      const current = index.get(e._id);
+      if (current && current.updatedAt.getTime() === e.updatedAt.getTime() && current.text === e.text && index.hasVectorFor(e._id)) continue;
+      const vector = e.embedding?.model === this.d.embedder.id ? fromMemoryEmbedding(e.embedding) : undefined;
+      if (vector && vector.length === index.dims) {
+        index.upsert(toIndexEntry(e), vector);
+      } else {
+        index.upsert(toIndexEntry(e));
+        missing.push(e);
+      }
+    }
+    index.lastUpdatedAt = newest;
+    return missing;
+  }
+
+  /** Embeds in batches and writes the vectors back; on failure the rest stay keyword-only. */
+  private async embedMissing(index: MemoryIndex, entries: Array<{ _id: string; text: string }>): Promise<boolean> {
+    const { embedder } = this.d;
+    for (let i = 0; i < entries.length; i += this.batch) {
+      const batch = entries.slice(i, i + this.batch);
+      let vectors: Float32Array[];
+      try {
+        vectors = await embedder.embed(batch.map((e) => e.text), AbortSignal.timeout(this.embedTimeoutMs));
+      } catch (err) {
+        this.d.log.warn({ err, missing: entries.length - i }, 'memory embeddings unavailable; those entries are found by keywords only');
+        return false;
+      }
+      const writes: Array<Promise<void>> = [];
+      batch.forEach((e, j) => {
+        const v = vectors[j];
+        if (!v || v.length !== index.dims) return;
+        // The entry may have changed meanwhile (a refresh replaced its text): only fill a still-matching one.
+        if (index.get(e._id)?.text === e.text) index.setVector(e._id, v);
+        writes.push(this.d.store.memories.setEmbedding(e._id, toMemoryEmbedding(embedder.id, v)));
+      });
+      const failed = (await Promise.allSettled(writes)).filter((r) => r.status === 'rejected');
+      if (failed.length > 0) this.d.log.warn({ err: (failed[0] as PromiseRejectedResult).reason, failed: failed.length }, 'memory embeddings not stored');
+    }
+    return true;
+  }
+
+  /** Entries loaded while embeddings were down get their vectors later, in the background. */
+  private retryMissingVectors(c: Cached): void {
+    if (Date.now() - c.lastVectorRetry < VECTOR_RETRY_MS) return;
+    const ids = c.index.idsWithoutVector();
+    c.lastVectorRetry = Date.now();
+    if (ids.length === 0) return;
+    const entries = ids.flatMap((id) => {
+      const e = c.index.get(id);
+      return e ? [{ _id: id, text: e.text }] : [];
+    });
+    void this.embedMissing(c.index, entries);
+  }
+
+  private touch(key: string, c: Cached): void {
+    this.lru.delete(key);
+    this.lru.set(key, c);
+    while (this.lru.size > this.maxScopes) {
+      const oldest = this.lru.keys().next().value;
+      if (oldest === undefined) break;
+      this.lru.delete(oldest);
+    }
+  }
+
+  /** Runs loads and refreshes of one scope one at a time (concurrent recalls share one load). */
+  private serial<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.tails.get(key) ?? Promise.resolve();
+    const run = prev.then(fn);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return run;
+  }
+}

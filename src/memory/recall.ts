@@ -1,0 +1,156 @@
+// Active recall (SPEC §5, seed 003 §四.1 and Q1): every turn, before the reply, search the
+// owner's memories about this human with 2–4 synthesised queries — vector search and BM25
+// keyword search per query — and merge everything by reciprocal rank fusion, nudged by recency
+// and importance. The query embedding runs in parallel with the index load; if embeddings are
+// down or slow, recall answers from keywords alone rather than delaying or failing the reply.
+import type { Logger } from 'pino';
+import type { MemoryKind } from '../domain/model.js';
+import type { MemoryRepo } from '../store/memories.js';
+import type { Embedder } from './embedder.js';
+import type { IndexCache } from './indexCache.js';
+import type { IndexEntry, IndexHit, MemoryIndex } from './memoryIndex.js';
+import { synthesizeQueries } from './recallQueries.js';
+import { DEFAULT_BLEND, rankFused, reciprocalRankFusion } from './rrf.js';
+
+export interface RecalledMemory {
+  id: string;
+  kind: MemoryKind;
+  text: string;
+  occurredAt: Date;
+  importance: number;
+  score: number;
+}
+
+export interface RecallResult {
+  memories: RecalledMemory[];
+  queries: string[];
+  deep: boolean;
+  degraded?: 'keyword_only';
+  timings: { embedMs: number; searchMs: number; totalMs: number };
+}
+
+export interface RecallRequest {
+  ownerId: string;
+  subjectId?: string;
+  message: string;
+  /** Earlier user messages, oldest first; the last one feeds the history query. */
+  recentUserTexts?: string[];
+  topK: number;
+  now: Date;
+  signal?: AbortSignal;
+}
+
+export interface RecallDeps {
+  store: { memories: Pick<MemoryRepo, 'noteRecalled'> };
+  embedder: Embedder;
+  cache: IndexCache;
+  log: Logger;
+  /** RECALL_EMBED_TIMEOUT_MS: after this, keyword-only. */
+  embedTimeoutMs?: number;
+  /** Recency half-life of the ranking. */
+  halfLifeDays?: number;
+}
+
+export const RECALL_KINDS: readonly MemoryKind[] = ['fact', 'event', 'preference', 'summary', 'reflection'];
+/** Detailed plot memories are long and many; only "how / why / details" questions search them. */
+export const DEEP_RECALL_KINDS: readonly MemoryKind[] = [...RECALL_KINDS, 'plot'];
+const PER_LIST = 20;
+
+type Embedded = { vectors: Float32Array[]; ms: number } | { error: unknown; ms: number };
+
+export class MemoryRecall {
+  private embeddingsDown = false;
+
+  constructor(private readonly d: RecallDeps) {}
+
+  async recall(r: RecallRequest): Promise<RecallResult> {
+    const started = performance.now();
+    const q = synthesizeQueries(r.message, { recentUserTexts: r.recentUserTexts });
+    if (q.queries.length === 0 || r.topK <= 0) {
+      return { memories: [], queries: q.queries, deep: q.deep, timings: { embedMs: 0, searchMs: 0, totalMs: performance.now() - started } };
+    }
+    const scope = r.subjectId === undefined ? { ownerId: r.ownerId } : { ownerId: r.ownerId, subjectId: r.subjectId };
+    // All queries in one embed call, in parallel with the index (load or version check).
+    const [embedded, index] = await Promise.all([this.embedQueries(q.queries, r.signal), this.d.cache.get(scope)]);
+    r.signal?.throwIfAborted();
+
+    const searchStarted = performance.now();
+    const vectors = 'vectors' in embedded ? embedded.vectors : undefined;
+    if (!vectors) this.noteEmbeddingsDown('error' in embedded ? embedded.error : undefined);
+    else this.noteEmbeddingsUp();
+    const filter = { kinds: q.deep ? DEEP_RECALL_KINDS : RECALL_KINDS };
+    const lists = this.search(index, q.queries, vectors, filter);
+    const candidates = new Map<string, IndexEntry>();
+    for (const list of lists) for (const h of list) candidates.set(h.entry.id, h.entry);
+    const fused = reciprocalRankFusion(lists.map((l) => l.map((h) => h.entry.id)));
+    const ranked = rankFused(fused, candidates, { ...DEFAULT_BLEND, now: r.now, ...(this.d.halfLifeDays ? { halfLifeDays: this.d.halfLifeDays } : {}) });
+    const memories = ranked.slice(0, r.topK).map(({ candidate: e, score }) => ({
+      id: e.id,
+      kind: e.kind,
+      text: e.text,
+      occurredAt: e.occurredAt,
+      importance: e.importance,
+      score,
+    }));
+    const searchMs = performance.now() - searchStarted;
+
+    if (memories.length > 0) {
+      // Statistics only: never on the reply's path, never fatal.
+      this.d.store.memories.noteRecalled(memories.map((m) => m.id), r.now).catch((err: unknown) => this.d.log.warn({ err }, 'memory recall stats not stored'));
+    }
+    return {
+      memories,
+      queries: q.queries,
+      deep: q.deep,
+      ...(vectors ? {} : { degraded: 'keyword_only' as const }),
+      timings: { embedMs: embedded.ms, searchMs, totalMs: performance.now() - started },
+    };
+  }
+
+  private search(index: MemoryIndex, queries: string[], vectors: Float32Array[] | undefined, filter: { kinds: readonly MemoryKind[] }): IndexHit[][] {
+    const lists: IndexHit[][] = [];
+    queries.forEach((query, i) => {
+      const v = vectors?.[i];
+      if (v) lists.push(index.search(v, PER_LIST, filter));
+      lists.push(index.keywordSearch(query, PER_LIST, filter));
+    });
+    return lists.filter((l) => l.length > 0);
+  }
+
+  private async embedQueries(queries: string[], signal?: AbortSignal): Promise<Embedded> {
+    const started = performance.now();
+    const timeout = AbortSignal.timeout(this.d.embedTimeoutMs ?? 3_000);
+    const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      // The race guards against an embedder that ignores its signal.
+      const vectors = await Promise.race([this.d.embedder.embed(queries, both), rejectOnAbort(both)]);
+      if (vectors.length !== queries.length) throw new Error(`embedder returned ${vectors.length} vectors for ${queries.length} queries`);
+      return { vectors, ms: performance.now() - started };
+    } catch (error) {
+      return { error, ms: performance.now() - started };
+    }
+  }
+
+  // Logged once per outage, not once per turn.
+  private noteEmbeddingsDown(err: unknown): void {
+    if (this.embeddingsDown) {
+      this.d.log.debug({ err }, 'memory recall still keyword-only');
+      return;
+    }
+    this.embeddingsDown = true;
+    this.d.log.warn({ err, embedder: this.d.embedder.id }, 'query embeddings failed; memory recall is keyword-only until they work again');
+  }
+
+  private noteEmbeddingsUp(): void {
+    if (!this.embeddingsDown) return;
+    this.embeddingsDown = false;
+    this.d.log.info({ embedder: this.d.embedder.id }, 'query embeddings work again; memory recall uses vectors');
+  }
+}
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+  });
+}

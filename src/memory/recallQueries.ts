@@ -1,0 +1,71 @@
+// Query synthesis for active recall (pure; SPEC §5, seed 003 §四.1, seed 001 §2.5): every turn
+// searches memory with 2–4 queries made from the user's message — the message itself, its
+// keywords, and on history cues ("还记得", "last time") a history query that also carries the
+// previous user message's keywords (the user often names the topic one message earlier).
+import { cutOut, EN_STOPWORDS, segments, ZH_STOPWORDS } from './textFeatures.js';
+
+export interface SynthesizedQueries {
+  queries: string[];
+  keywords: string[];
+  /** The user refers to something said or done before. */
+  historyCue: boolean;
+  /** How/why/details questions: also search detailed plot memories. */
+  deep: boolean;
+}
+
+const ZH_HISTORY_CUES = ['还记得', '记不记得', '记得吗', '记得', '之前', '上次', '那次', '当时', '以前'];
+const EN_HISTORY_CUES = /\b(remember|last time|before|earlier|you said|we talked)\b/i;
+const ZH_DEEP_CUES = ['怎么', '如何', '为什么', '详细', '细节', '过程'];
+const EN_DEEP_CUES = /\b(how|why|details?|what happened|explain)\b/i;
+
+// Cue words are not topics: "remember" or "之前" in a keyword query would match every memory
+// that happens to contain them.
+const EN_CUE_WORDS = new Set(['remember', 'recall', 'last', 'time', 'earlier', 'said', 'talked', 'talk', 'detail', 'details', 'explain', 'happened', 'ago']);
+// Longest first, so 还记得 is removed before 记得 and 为什么 before 什么.
+const ZH_REMOVE = [...new Set([...ZH_HISTORY_CUES, ...ZH_DEEP_CUES, ...ZH_STOPWORDS])].sort((a, b) => b.length - a.length);
+
+const MAX_QUERY_CHARS = 2000;
+const MAX_KEYWORDS = 16;
+
+export function extractKeywords(text: string): string[] {
+  const out: string[] = [];
+  for (const s of segments(text)) {
+    if (s.kind === 'word') {
+      if (!EN_STOPWORDS.has(s.text) && !EN_CUE_WORDS.has(s.text)) out.push(s.text);
+      continue;
+    }
+    out.push(...cutOut(s.text, ZH_REMOVE));
+  }
+  return [...new Set(out)].slice(0, MAX_KEYWORDS);
+}
+
+export function hasHistoryCue(text: string): boolean {
+  return ZH_HISTORY_CUES.some((c) => text.includes(c)) || EN_HISTORY_CUES.test(text);
+}
+
+export function isDeepQuestion(text: string): boolean {
+  return ZH_DEEP_CUES.some((c) => text.includes(c)) || EN_DEEP_CUES.test(text);
+}
+
+export function synthesizeQueries(message: string, o: { recentUserTexts?: string[] } = {}): SynthesizedQueries {
+  const text = message.trim().slice(0, MAX_QUERY_CHARS);
+  const keywords = extractKeywords(text);
+  const historyCue = hasHistoryCue(text);
+  const deep = isDeepQuestion(text);
+  const candidates = [text, keywords.join(' ')];
+  if (historyCue) {
+    // The latest earlier user message that is not this one.
+    const previous = [...(o.recentUserTexts ?? [])].reverse().find((t) => t.trim() !== '' && t.trim() !== text);
+    const previousKeywords = previous ? extractKeywords(previous) : [];
+    candidates.push([...new Set([...keywords, ...previousKeywords])].join(' '));
+  }
+  const seen = new Set<string>();
+  const queries: string[] = [];
+  for (const q of candidates) {
+    const key = q.toLowerCase().trim();
+    if (key === '' || seen.has(key)) continue;
+    seen.add(key);
+    queries.push(q.trim());
+  }
+  return { queries: queries.slice(0, 4), keywords, historyCue, deep };
+}

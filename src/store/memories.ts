@@ -1,0 +1,125 @@
+// Memory entries (SPEC §3). Entries are never deleted by memory maintenance: a contradicted
+// one is `superseded`, a consolidated one `merged`, a low-value one `pruned` — only BR-006
+// (deleting the dialogue they came from) removes them.
+import type { Collection, Filter } from 'mongodb';
+import type { MemoryEmbedding, MemoryEntry, MemoryStatus } from '../domain/model.js';
+import { isDuplicateKey } from './collections.js';
+
+export interface OwnerScope {
+  ownerId: string;
+  subjectId?: string;
+}
+
+export class MemoryRepo {
+  constructor(private readonly c: Collection<MemoryEntry>) {}
+
+  get(id: string): Promise<MemoryEntry | null> {
+    return this.c.findOne({ _id: id });
+  }
+
+  getMany(ids: string[]): Promise<MemoryEntry[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.c.find({ _id: { $in: ids } }).toArray();
+  }
+
+  private scope(s: OwnerScope): Filter<MemoryEntry> {
+    return s.subjectId === undefined ? { ownerId: s.ownerId } : { ownerId: s.ownerId, subjectId: s.subjectId };
+  }
+
+  /** Every entry of an owner (about one subject when given), any status, oldest first. */
+  list(s: OwnerScope, o: { status?: MemoryStatus; since?: Date } = {}): Promise<MemoryEntry[]> {
+    return this.c
+      .find({ ...this.scope(s), ...(o.status ? { status: o.status } : {}), ...(o.since ? { updatedAt: { $gt: o.since } } : {}) })
+      .sort({ updatedAt: 1, _id: 1 })
+      .toArray();
+  }
+
+  countActive(s: OwnerScope): Promise<number> {
+    return this.c.countDocuments({ ...this.scope(s), status: 'active' });
+  }
+
+  /** Inserts unless an entry with the same dedupe key exists; returns the stored one either way. */
+  async insertOnce(entry: MemoryEntry): Promise<{ inserted: boolean; entry: MemoryEntry }> {
+    try {
+      await this.c.insertOne(entry);
+      return { inserted: true, entry };
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      const existing = await this.c.findOne({ dedupeKey: entry.dedupeKey });
+      if (!existing) throw err;
+      return { inserted: false, entry: existing };
+    }
+  }
+
+  /** Bulk insert for imports and benchmarks (no dedupe check beyond the unique index). */
+  async insertMany(entries: MemoryEntry[]): Promise<void> {
+    for (let i = 0; i < entries.length; i += 500) await this.c.insertMany(entries.slice(i, i + 500), { ordered: false });
+  }
+
+  async setEmbedding(id: string, embedding: MemoryEmbedding): Promise<void> {
+    await this.c.updateOne({ _id: id }, { $set: { embedding } });
+  }
+
+  async updateText(id: string, patch: { text: string; dedupeKey: string; embedding?: MemoryEmbedding; importance?: number; occurredAt?: Date }, at: Date): Promise<boolean> {
+    try {
+      const r = await this.c.updateOne({ _id: id, status: 'active' }, { $set: { ...patch, updatedAt: at } });
+      return r.modifiedCount === 1;
+    } catch (err) {
+      if (isDuplicateKey(err)) return false; // the new text already exists as another entry
+      throw err;
+    }
+  }
+
+  /** Marks entries as no longer current; they stay stored with the reason. */
+  async retire(ids: string[], status: Exclude<MemoryStatus, 'active'>, at: Date, link?: { supersededBy?: string; mergedInto?: string }): Promise<number> {
+    if (ids.length === 0) return 0;
+    const r = await this.c.updateMany(
+      { _id: { $in: ids }, status: 'active' },
+      { $set: { status, updatedAt: at, ...(status === 'superseded' ? { supersededAt: at } : {}), ...(link ?? {}) } },
+    );
+    return r.modifiedCount;
+  }
+
+  /** A superseded or pruned fact stated again becomes current again. */
+  async reactivate(id: string, at: Date): Promise<boolean> {
+    const r = await this.c.updateOne({ _id: id, status: { $ne: 'active' } }, { $set: { status: 'active', updatedAt: at }, $unset: { supersededBy: '', supersededAt: '', mergedInto: '' } });
+    return r.modifiedCount === 1;
+  }
+
+  /** Stored entries (any status) with one of these dedupe keys: exact duplicates of new memories. */
+  findByDedupeKeys(keys: string[]): Promise<MemoryEntry[]> {
+    return keys.length === 0 ? Promise.resolve([]) : this.c.find({ dedupeKey: { $in: keys } }).toArray();
+  }
+
+  /** Active entries of exactly this scope (no subject means the agent's own entries only), oldest first. */
+  activeInScope(s: OwnerScope): Promise<MemoryEntry[]> {
+    return this.c
+      .find({ ownerId: s.ownerId, subjectId: s.subjectId === undefined ? { $exists: false } : s.subjectId, status: 'active' })
+      .sort({ createdAt: 1, _id: 1 })
+      .toArray();
+  }
+
+  /** Every (owner, subject) pair that has active entries, for the nightly consolidation. */
+  async activeScopes(): Promise<OwnerScope[]> {
+    const rows = await this.c
+      .aggregate<{ _id: { ownerId: string; subjectId?: string | null } }>([
+        { $match: { status: 'active' } },
+        { $group: { _id: { ownerId: '$ownerId', subjectId: '$subjectId' } } },
+        { $sort: { '_id.ownerId': 1, '_id.subjectId': 1 } },
+      ])
+      .toArray();
+    return rows.map((r) => ({ ownerId: r._id.ownerId, ...(typeof r._id.subjectId === 'string' ? { subjectId: r._id.subjectId } : {}) }));
+  }
+
+  /** A refined entry also comes from this turn: its provenance grows, nothing is replaced. */
+  async appendSources(id: string, add: { turnIds?: string[]; messageIds?: string[] }, at: Date): Promise<void> {
+    const each = Object.fromEntries(Object.entries(add).filter(([, v]) => v && v.length > 0).map(([k, v]) => [`sources.${k}`, { $each: v }]));
+    if (Object.keys(each).length === 0) return;
+    await this.c.updateOne({ _id: id }, { $addToSet: each, $set: { updatedAt: at } });
+  }
+
+  /** Recall statistics; best effort, never on the reply's critical path. */
+  async noteRecalled(ids: string[], at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.c.updateMany({ _id: { $in: ids } }, { $inc: { 'recall.count': 1 }, $set: { 'recall.lastAt': at } });
+  }
+}

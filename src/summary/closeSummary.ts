@@ -1,0 +1,30 @@
+// The summary of a session closed by the gap (SPEC §4.4: "session close after the gap triggers
+// summary and memory extraction"): like the summarise action, without opening a new session —
+// the next message opens one anyway. Sessions with fewer than two turns are not worth a call.
+// Idempotent: a session that already has a summary is skipped.
+import { groupByTurn } from '../context/historyWindow.js';
+import { isUsableForSummary } from './prompts.js';
+import type { SummaryDeps } from './rollingSummary.js';
+import { askSessionSummary, loadSessionMaterial, writeSessionMemories } from './summarizeSession.js';
+
+export const MIN_TURNS_FOR_CLOSE_SUMMARY = 2;
+
+export type CloseSummaryResult =
+  | { kind: 'skipped'; reason: 'open' | 'has_summary' | 'too_short' }
+  | { kind: 'summarized'; summary: string; memories: number };
+
+export async function summarizeClosedSession(deps: SummaryDeps, o: { sessionId: string; now?: Date }): Promise<CloseSummaryResult> {
+  const material = await loadSessionMaterial(deps, o.sessionId);
+  const { session } = material;
+  if (session.status === 'open') return { kind: 'skipped', reason: 'open' };
+  if (session.summary !== undefined) return { kind: 'skipped', reason: 'has_summary' };
+  const turns = groupByTurn(material.messages.filter(isUsableForSummary)).length;
+  if (turns < MIN_TURNS_FOR_CLOSE_SUMMARY) return { kind: 'skipped', reason: 'too_short' };
+
+  const now = o.now ?? new Date();
+  const out = await askSessionSummary(deps, material);
+  const memories = await writeSessionMemories(deps, material, out, now);
+  // Written last: a crash before it leaves no summary, so the retry runs again (memories dedupe).
+  await deps.store.sessions.setSummaryIfAbsent(session._id, out.summary);
+  return { kind: 'summarized', summary: out.summary, memories };
+}

@@ -1,0 +1,85 @@
+// The rolling summary job (SPEC §5, seed 003): once a session's raw part holds more than
+// `summary_threshold_turns` turns, all but the last `recent_turns` are folded into the session's
+// summary, so the prompt carries summary + recent raw messages instead of the whole session.
+// Runs after a reply, off the critical path. The write is conditional on the summary's previous
+// boundary, so a retried or concurrent run never folds the same messages twice; an LLM failure
+// throws (the job retries) and writes nothing.
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../domain/config.js';
+import type { Dialogue, Session } from '../domain/model.js';
+import type { RenderOptions } from '../context/renderMessage.js';
+import { turnsToFold } from '../context/historyWindow.js';
+import { runJsonTask } from '../llm/jsonTask.js';
+import type { LlmClient } from '../llm/types.js';
+import type { Embedder } from '../memory/embedder.js';
+import type { IndexCache } from '../memory/indexCache.js';
+import type { Store } from '../store/store.js';
+import { ROLLING_SUMMARY_INSTRUCTIONS, renderRollingSummaryInput, rollingSummaryOutputSchema, transcriptOf } from './prompts.js';
+
+/** What the summary jobs need (the memory worker builds one). */
+export interface SummaryDeps {
+  store: Store;
+  llm: LlmClient;
+  model: string;
+  timeoutMs: number;
+  embedder: Embedder;
+  cache: IndexCache;
+  log: Logger;
+  config: () => Promise<GatewayConfig>;
+}
+
+export type RollingSummaryResult =
+  | { kind: 'skipped'; reason: 'load_all' | 'no_session' | 'closed' | 'below_threshold' | 'nothing_usable' | 'moved_meanwhile' }
+  | { kind: 'folded'; turns: number; messages: number; coversUntil: Date; turnsFolded: number };
+
+const TASK = 'rolling_summary';
+
+/** How the model reads this dialogue's messages (group chats name their speakers). */
+export async function renderOptionsFor(store: Store, dialogue: Dialogue | null): Promise<RenderOptions> {
+  const agentId = dialogue?.agentIds[0];
+  const agent = agentId ? await store.participants.getAgent(agentId) : null;
+  return { groupChat: dialogue?.type === 'group' || dialogue?.type === 'lio_group', agentName: agent?.name ?? 'the assistant' };
+}
+
+export async function updateRollingSummary(deps: SummaryDeps, o: { sessionId: string; now: Date }): Promise<RollingSummaryResult> {
+  const { store } = deps;
+  const config = await deps.config();
+  // Whole-session mode (seed 001) shows every message; nothing is folded.
+  if (config.preferences.conversation_load_all) return { kind: 'skipped', reason: 'load_all' };
+  const session = await store.sessions.get(o.sessionId);
+  if (!session) return { kind: 'skipped', reason: 'no_session' };
+  // A closed session builds no more prompts; its closing summary covers it.
+  if (session.status === 'closed') return { kind: 'skipped', reason: 'closed' };
+
+  const previous = session.rollingSummary;
+  const messages = await store.messages.inSessionSince(session._id, previous?.coversUntil);
+  const plan = turnsToFold(messages, {
+    thresholdTurns: config.thresholds.summary_threshold_turns,
+    keepTurns: config.thresholds.recent_turns,
+    ...(previous ? { coversUntil: previous.coversUntil } : {}),
+  });
+  if (!plan) return { kind: 'skipped', reason: 'below_threshold' };
+
+  const dialogue = await store.dialogues.get(session.dialogueId);
+  const lines = transcriptOf(plan.fold, await renderOptionsFor(store, dialogue));
+  const text = lines.length > 0 ? await foldIntoSummary(deps, session, previous?.text, lines) : previous?.text;
+  // Only failed replies and notices in the folded part: move the boundary, keep the text.
+  if (text === undefined) return { kind: 'skipped', reason: 'nothing_usable' };
+
+  const next = { text, coversUntil: plan.coversUntil, turnsFolded: (previous?.turnsFolded ?? 0) + plan.turns, updatedAt: o.now };
+  const stored = await store.sessions.setRollingSummary(session._id, next, previous?.coversUntil);
+  if (!stored) {
+    deps.log.info({ sessionId: session._id }, 'rolling summary moved meanwhile; this run is dropped');
+    return { kind: 'skipped', reason: 'moved_meanwhile' };
+  }
+  return { kind: 'folded', turns: plan.turns, messages: plan.fold.length, coversUntil: plan.coversUntil, turnsFolded: next.turnsFolded };
+}
+
+async function foldIntoSummary(deps: SummaryDeps, session: Session, previous: string | undefined, lines: ReturnType<typeof transcriptOf>): Promise<string> {
+  const input = renderRollingSummaryInput({ ...(previous ? { previous } : {}), lines });
+  const r = await runJsonTask(deps.llm, { task: TASK, model: deps.model, instructions: ROLLING_SUMMARY_INSTRUCTIONS, input, schema: rollingSummaryOutputSchema, timeoutMs: deps.timeoutMs });
+  await deps.store.events
+    .record({ kind: 'llm_call', dialogueId: session.dialogueId, sessionId: session._id, data: { task: TASK, model: deps.model, durationMs: r.durationMs, messages: lines.length, ...(r.usage ? { usage: r.usage } : {}) } })
+    .catch((err: unknown) => deps.log.warn({ err }, 'recording the rolling summary call failed'));
+  return r.value.summary;
+}

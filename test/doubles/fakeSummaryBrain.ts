@@ -1,0 +1,100 @@
+// Deterministic answers for the summary tasks (rolling_summary, summarize_session,
+// evolve_persona), computed from their inputs so tests through the real pipeline can check
+// content. Inputs follow src/summary/prompts.ts and src/persona/evolvePrompt.ts: `### <title>`
+// sections, transcript lines `[<ISO>] user (<name>): <text>` (continuations indented four spaces).
+// Does not import src/: it reads the wire text like a model would.
+
+const NONE = '(none)';
+
+/** The body of each `### <title>` section, by title; `(none)` reads as empty. */
+export function sectionsOf(input: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let title: string | undefined;
+  let body: string[] = [];
+  const flush = (): void => {
+    if (title === undefined) return;
+    const text = body.join('\n').trim();
+    out.set(title, text === NONE ? '' : text);
+  };
+  for (const line of input.split('\n')) {
+    const h = /^### (.+)$/.exec(line);
+    if (h) {
+      flush();
+      title = h[1]!.trim();
+      body = [];
+    } else if (title !== undefined) body.push(line);
+  }
+  flush();
+  return out;
+}
+
+export interface FakeLine {
+  at: Date;
+  role: 'user' | 'assistant';
+  name?: string;
+  text: string;
+}
+
+const LINE = /^\[([^\]]+)\] (user|assistant)(?: \(([^)]*)\))?: (.*)$/;
+
+export function linesOf(text: string): FakeLine[] {
+  const out: FakeLine[] = [];
+  for (const raw of text.split('\n')) {
+    const m = LINE.exec(raw);
+    if (m) out.push({ at: new Date(m[1]!), role: m[2] as FakeLine['role'], ...(m[3] ? { name: m[3] } : {}), text: m[4]! });
+    else if (raw.startsWith('    ') && out.length > 0) out[out.length - 1]!.text += `\n${raw.slice(4)}`;
+  }
+  return out;
+}
+
+const firstSentence = (t: string): string => (t.split(/(?<=[.!?。！？])\s*|\n/)[0] ?? t).trim();
+
+/** Previous summary, then one `- <who>: <first sentence>` line per folded user message. */
+export function rollingSummary(input: string): { summary: string } {
+  const s = sectionsOf(input);
+  const folded = linesOf(s.get('Messages to fold') ?? '')
+    .filter((l) => l.role === 'user')
+    .map((l) => `- ${l.name ?? 'User'}: ${firstSentence(l.text)}`);
+  const previous = s.get('Current summary') ?? '';
+  return { summary: [previous, ...folded].filter(Boolean).join('\n') || 'Nothing of note.' };
+}
+
+/** summary = first sentences of the user's first three messages; plotPoints = user lines; details = all lines. */
+export function summarizeSession(input: string): { summary: string; plotPoints: string[]; details: string[] } {
+  const s = sectionsOf(input);
+  const lines = linesOf(s.get('Conversation') ?? '');
+  const user = lines.filter((l) => l.role === 'user');
+  const earlier = s.get('Earlier summary') ?? '';
+  const talked = user.slice(0, 3).map((l) => firstSentence(l.text));
+  const summary = [earlier ? `Earlier: ${earlier.replace(/\n/g, ' ')}` : '', talked.length > 0 ? `The user talked about: ${talked.join(' / ')}` : 'Nothing was said.'].filter(Boolean).join(' ');
+  return {
+    summary,
+    plotPoints: user.map((l) => `${l.name ?? 'User'} said: ${l.text.replace(/\n/g, ' ')}`),
+    details: lines.map((l) => `${l.role === 'user' ? (l.name ?? 'User') : 'Assistant'}: ${l.text.replace(/\n/g, ' ')}`),
+  };
+}
+
+/** The old evolved persona (if any) + "Recently: <topics>", topics = first words of the user's lines. */
+export function evolvePersona(input: string): { evolvedPersona: string } {
+  const s = sectionsOf(input);
+  const topics = linesOf(s.get('Recent conversations') ?? '')
+    .filter((l) => l.role === 'user')
+    .map((l) => firstSentence(l.text).split(/\s+/).slice(0, 4).join(' '))
+    .slice(-5);
+  const old = s.get('Current evolved persona') ?? '';
+  return { evolvedPersona: [old, `Recently: ${topics.join('; ') || 'nothing new'}.`].filter(Boolean).join(' ') };
+}
+
+/** The summary tasks' answers as JSON text; undefined for other tasks. */
+export function summaryTaskReply(task: string, input: string): string | undefined {
+  switch (task) {
+    case 'rolling_summary':
+      return JSON.stringify(rollingSummary(input));
+    case 'summarize_session':
+      return JSON.stringify(summarizeSession(input));
+    case 'evolve_persona':
+      return JSON.stringify(evolvePersona(input));
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,187 @@
+// A deterministic stand-in for the model on background JSON tasks (src/llm/jsonTask.ts), so long
+// tests can rely on what it answers. One function per task, chosen by the `TASK: <name>` line;
+// each parses the input layout its prompt module produces. Tasks without a function answer `{}`.
+import { summaryTaskReply } from './fakeSummaryBrain.js';
+
+export function taskNameOf(system: string): string {
+  return /^TASK: (\S+)/.exec(system)?.[1] ?? '';
+}
+
+export function defaultTaskReply(task: string, system: string, input: string): string {
+  switch (task) {
+    case 'extract_memories':
+      return JSON.stringify(extractMemories(input));
+    case 'reconcile_memories':
+      return JSON.stringify(reconcileMemories(input));
+    case 'consolidate_memories':
+      return JSON.stringify(consolidateMemories(input));
+    case 'rolling_summary':
+    case 'summarize_session':
+    case 'evolve_persona':
+      return summaryTaskReply(task, input) ?? '{}';
+    default:
+      void system;
+      return '{}';
+  }
+}
+
+// ---------------------------------------------------------------- extract_memories
+// Input (src/memory/extractionPrompt.ts): `[<ISO>] user (<name>): <text>` lines, long messages
+// continued on lines indented by four spaces. Each user line with first-person statements
+// becomes one memory about "User" / "用户".
+
+interface FakeMemory {
+  kind: 'fact' | 'event' | 'preference';
+  text: string;
+  importance: number;
+  occurredAt: string;
+}
+
+const LINE = /^\[([^\]]+)\] (user|assistant)(?: \([^)]*\))?: (.*)$/;
+
+export function transcriptUserLines(input: string): Array<{ at: Date; text: string }> {
+  const out: Array<{ at: Date; role: string; text: string }> = [];
+  for (const raw of input.split('\n')) {
+    const m = LINE.exec(raw);
+    if (m) out.push({ at: new Date(m[1]!), role: m[2]!, text: m[3]! });
+    else if (raw.startsWith('    ') && out.length > 0) out[out.length - 1]!.text += `\n${raw.slice(4)}`;
+  }
+  return out.filter((l) => l.role === 'user').map(({ at, text }) => ({ at, text }));
+}
+
+const FIRST_PERSON_EN = /\b(i|i'm|i've|i'd|i'll|my|me|mine|myself)\b/i;
+const QUESTION_START = /^(what|who|where|when|why|how|which|do|does|did|can|could|would|will|is|are|should|shall)\b/i;
+const PREFERENCE = /\b(like|likes|love|loves|prefer|prefers|enjoy|enjoys|hate|hates|favou?rite)\b|喜欢|爱|讨厌|最爱/i;
+const PAST_CUE = /\b(yesterday|went|last (week|night|month|year|weekend))\b|昨天|去了|上周/i;
+const YESTERDAY = /\byesterday\b|昨天/i;
+const IRREGULAR_PAST = new Set(['went', 'was', 'had', 'got', 'saw', 'met', 'bought', 'ate', 'took', 'made', 'left', 'came', 'began', 'became', 'found', 'lost', 'won', 'ran', 'wrote', 'read', 'did', 'said', 'told', 'thought', 'felt', 'kept', 'slept', 'spent', 'broke', 'drove', 'flew', 'gave', 'knew', 'sold', 'sent', 'taught', 'built']);
+const MODALS = new Set(['can', 'could', 'will', 'would', 'should', 'shall', 'might', 'must', 'may', 'also', 'really', 'just', 'still', 'never', 'always', 'usually', 'often', 'recently']);
+
+function thirdPersonVerb(word: string): string {
+  const w = word.toLowerCase();
+  if (MODALS.has(w) || IRREGULAR_PAST.has(w) || w.endsWith('ed')) return word;
+  if (w === "don't" || w === 'dont') return "doesn't";
+  if (w === 'do') return 'does';
+  if (w === 'have') return 'has';
+  if (w === 'am') return 'is';
+  if (/(s|sh|ch|x|z|o)$/.test(w)) return `${word}es`;
+  if (/[^aeiou]y$/.test(w)) return `${word.slice(0, -1)}ies`;
+  return `${word}s`;
+}
+
+/** "I live in Berlin" → "User lives in Berlin"; "我住在柏林" → "用户住在柏林". */
+export function toThirdPerson(sentence: string): string {
+  let s = sentence.trim();
+  s = s.replace(/我的/g, '用户的').replace(/我/g, '用户');
+  s = s.replace(/\b(i'm|i am)\b/gi, 'User is').replace(/\b(i've|i have)\b/gi, 'User has').replace(/\bi'd\b/gi, 'User would').replace(/\bi'll\b/gi, 'User will');
+  s = s.replace(/\bi (\S+)/gi, (_m, verb: string) => `User ${thirdPersonVerb(verb)}`);
+  s = s.replace(/\bI\b/g, 'User');
+  s = s.replace(/^my\b/i, "User's").replace(/\bmy\b/gi, 'their').replace(/\bmyself\b/gi, 'themselves').replace(/\bme\b/gi, 'them').replace(/\bmine\b/gi, 'theirs');
+  return s;
+}
+
+function isStatementAboutUser(sentence: string): boolean {
+  const s = sentence.trim();
+  if (s.length === 0 || /[?？]$/.test(s) || /[吗呢]$/.test(s.replace(/[。!！.]+$/, ''))) return false;
+  if (QUESTION_START.test(s)) return false;
+  return FIRST_PERSON_EN.test(s) || s.includes('我');
+}
+
+export function extractMemories(input: string): { memories: FakeMemory[] } {
+  const memories: FakeMemory[] = [];
+  for (const line of transcriptUserLines(input)) {
+    const sentences = line.text.split(/(?<=[.!?。！？])\s*|\n+/).filter((s) => isStatementAboutUser(s));
+    if (sentences.length === 0) continue;
+    const text = sentences.map(toThirdPerson).join(' ');
+    const kind = PREFERENCE.test(text) ? 'preference' : PAST_CUE.test(text) ? 'event' : 'fact';
+    const at = YESTERDAY.test(text) ? new Date(line.at.getTime() - 86_400_000) : line.at;
+    memories.push({ kind, text, importance: kind === 'fact' ? 0.8 : 0.6, occurredAt: at.toISOString() });
+  }
+  return { memories };
+}
+
+// ---------------------------------------------------------------- reconcile_memories
+// Input (src/memory/extractionPrompt.ts renderReconcileInput): `#<i> [<kind>] <text>` then
+// `  - id=<id> (<kind>, <date>) <text>` per similar stored memory.
+
+const SLOTS: Array<{ slot: string; re: RegExp }> = [
+  { slot: 'residence', re: /\b(lives? in|living in|moved to|moves to|relocated to|based in)\b|住在|搬到|搬去/i },
+  { slot: 'job', re: /\bworks? (at|as|for)\b|\bworked (at|as|for)\b|在.+工作|职业/i },
+  { slot: 'name', re: /\b(name is|called|call (me|them))\b|叫/i },
+  { slot: 'pet', re: /\b(dog|cat|pet|puppy|kitten)\b|狗|猫|宠物/i },
+];
+
+export function slotsOf(text: string): string[] {
+  const out = SLOTS.filter((s) => s.re.test(text)).map((s) => s.slot);
+  const fav = /\bfavou?rite (\w+)/i.exec(text) ?? /最喜欢的(\S{1,3}?)是/.exec(text);
+  if (fav) out.push(`favourite:${fav[1]!.toLowerCase()}`);
+  return out;
+}
+
+function tokens(text: string): Set<string> {
+  const norm = text.normalize('NFKC').toLowerCase().replace(/[\p{P}\p{S}]+/gu, ' ');
+  const words = norm.split(/\s+/).filter(Boolean);
+  // Chinese has no spaces: compare characters.
+  return new Set(words.flatMap((w) => (/[\u4e00-\u9fff]/.test(w) ? Array.from(w) : [w])));
+}
+
+export function nearIdentical(a: string, b: string): boolean {
+  const ta = tokens(a);
+  const tb = tokens(b);
+  let common = 0;
+  for (const t of ta) if (tb.has(t)) common++;
+  const union = ta.size + tb.size - common;
+  return union === 0 || common / union >= 0.8;
+}
+
+export function reconcileMemories(input: string): { operations: Array<{ candidate: number; op: string; targetId?: string }> } {
+  const items: Array<{ index: number; text: string; similar: Array<{ id: string; text: string }> }> = [];
+  for (const line of input.split('\n')) {
+    const c = /^#(\d+) \[\w+\] (.*)$/.exec(line);
+    if (c) items.push({ index: Number(c[1]), text: c[2]!, similar: [] });
+    const s = /^ {2}- id=(\S+) \([^)]*\) (.*)$/.exec(line);
+    if (s && items.length > 0) items[items.length - 1]!.similar.push({ id: s[1]!, text: s[2]! });
+  }
+  const operations: Array<{ candidate: number; op: string; targetId?: string }> = [];
+  for (const it of items) {
+    const same = it.similar.find((s) => nearIdentical(s.text, it.text));
+    if (same) {
+      operations.push({ candidate: it.index, op: 'noop', targetId: same.id });
+      continue;
+    }
+    const slots = slotsOf(it.text);
+    const contradicted = it.similar.filter((s) => slotsOf(s.text).some((x) => slots.includes(x)));
+    if (contradicted.length > 0) for (const s of contradicted) operations.push({ candidate: it.index, op: 'invalidate', targetId: s.id });
+    else operations.push({ candidate: it.index, op: 'add' });
+  }
+  return { operations };
+}
+
+// ---------------------------------------------------------------- consolidate_memories
+// Input (src/memory/consolidation.ts): `- id=<id> [<kind>] (importance <n>, <date>) <text>`.
+// The cluster becomes one entry listing its texts (exact repeats once); nothing is contradicted.
+
+export function consolidateMemories(input: string): { entries: Array<{ text: string; kind: string; importance: number; sourceIds: string[] }>; contradicted: [] } {
+  const rows: Array<{ id: string; kind: string; importance: number; text: string }> = [];
+  for (const line of input.split('\n')) {
+    const m = /^- id=(\S+) \[(\w+)\] \(importance ([\d.]+)[^)]*\) (.*)$/.exec(line);
+    if (m) rows.push({ id: m[1]!, kind: m[2]!, importance: Number(m[3]), text: m[4]! });
+  }
+  if (rows.length === 0) return { entries: [], contradicted: [] };
+  const texts: string[] = [];
+  const seen = new Set<string>();
+  for (const r of rows) {
+    const text = r.text.replace(/[.。]+$/, '');
+    const key = [...tokens(text)].join(' ');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    texts.push(text);
+  }
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
+  const kind = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+  return {
+    entries: [{ text: `${texts.join('; ')}.`, kind, importance: Math.max(...rows.map((r) => r.importance)), sourceIds: rows.map((r) => r.id) }],
+    contradicted: [],
+  };
+}

@@ -1,0 +1,86 @@
+// The config document and the prompt budget through the real pipeline: a config change made by
+// another connection applies on the next turn without a restart; over `max_total_tokens` the
+// model is not called and the user is told to summarise (PROMPT_TOO_LONG); over the middle
+// threshold a warning is recorded once per kind, never truncating; invalid values are refused
+// naming the field and its range.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.js';
+import { eventually } from '../support/testEnv.js';
+import { privateText } from '../fixtures/telegramUpdates.js';
+import { Store } from '../../src/store/store.js';
+import { GatewayError } from '../../src/errors.js';
+
+const CHAT = 779_001;
+
+describe('config document and prompt budget', () => {
+  let h: Harness;
+  let other: Store; // another process's connection, as an operator tool would use
+  beforeEach(async () => {
+    h = await startHarness({ EMBEDDINGS: 'offline' });
+    other = await Store.connect(h.env.MONGODB_URI!, h.env.MONGODB_DB);
+  });
+  afterEach(async () => {
+    await other.close();
+    await h.stop();
+  });
+
+  let update = 0;
+  async function say(text: string) {
+    update += 1;
+    h.tg.pushUpdate(privateText({ updateId: 70_000 + update, chatId: CHAT, firstName: 'Lin', text }));
+    const msg = await eventually(async () => (await h.app.store.c.messages.findOne({ 'platformRef.chatId': String(CHAT), content: text })) ?? undefined, 15_000, 'stored');
+    const turn = await eventually(async () => {
+      const t = await h.app.store.turns.get(msg.turnId!);
+      return t?.status === 'responded' ? t : undefined;
+    }, 20_000, 'answered');
+    const reply = (await h.app.store.messages.get(turn.responseMessageId ?? ''))!;
+    const built = (await h.app.store.c.events.findOne({ turnId: turn._id, kind: 'context_built' }))!;
+    return { turn, reply, built };
+  }
+
+  it('refuses invalid values naming the field and its range, and restores defaults', async () => {
+    await expect(other.config.update({ limits: { max_total_tokens: 500 } }, new Date())).rejects.toThrow(
+      /limits\.max_total_tokens must be an integer between 10000 and 200000 \(got 500\)/,
+    );
+    await expect(other.config.update({ limits: { max_total_tokens: 500 } }, new Date())).rejects.toBeInstanceOf(GatewayError);
+    const changed = await other.config.update({ thresholds: { recall_top_k: 3 } }, new Date(), 'ops');
+    expect(changed.version).toBe(1);
+    expect((await h.app.store.config.get()).config.thresholds.recall_top_k).toBe(3);
+    const reset = await other.config.reset(new Date());
+    expect(reset.config.thresholds.recall_top_k).toBe(5);
+    expect(reset.version).toBe(2);
+  });
+
+  it('over max_total_tokens the model is not called and the user is told to summarise; the next turn after a change works', async () => {
+    const long = '很'.repeat(9_000); // about 9 000 tokens each
+    const first = await say(`${long}一`);
+    expect(first.reply.delivery?.state).toBe('complete');
+    const calls = h.llm.requests.length;
+
+    // Another process switches to whole-session mode and the lowest limit; no restart.
+    await other.config.update({ preferences: { conversation_load_all: true }, limits: { max_total_tokens: 10_000, middle_section_warning_tokens: 5_000 } }, new Date());
+    const second = await say(`${long}二`);
+    expect(second.reply.delivery?.state).toBe('error');
+    expect(second.reply.delivery?.error?.code).toBe('PROMPT_TOO_LONG');
+    expect(h.llm.requests.length).toBe(calls); // never sent
+    expect(second.built.data).toMatchObject({ tooLong: { limit: 10_000 }, mode: 'load_all' });
+    expect(Number(second.built.data.totalTokens)).toBeGreaterThan(10_000);
+    const shown = h.tg.callsOf('sendMessage').map((c) => String(c.params.text)).at(-1)!;
+    expect(shown).toContain('/summary');
+    expect(shown).toMatch(/\d{5} tokens/);
+
+    // Raising the limit applies on the next turn: answered, with one deduplicated warning.
+    await other.config.update({ limits: { max_total_tokens: 50_000 } }, new Date());
+    const third = await say('还在吗？');
+    expect(third.reply.delivery?.state).toBe('complete');
+    const fourth = await say('你好');
+    expect(fourth.reply.delivery?.state).toBe('complete');
+    const warnings = await h.app.store.c.events.find({ kind: 'warning', dialogueId: third.turn.dialogueId }).toArray();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.data).toMatchObject({ category: 'middle_section_overflow', threshold: 5_000, count: 2 });
+    // Never truncated: the whole session is in the prompt.
+    const prompt = JSON.stringify(fourth.built.data.prompt);
+    expect(prompt).toContain(`${long}一`);
+    expect(prompt).toContain(`${long}二`);
+  }, 90_000);
+});
