@@ -36,6 +36,13 @@ import { prepareMessagesMedia, type PrepareMediaDeps } from './media/prepare.js'
 import { MediaRetryQueue, startMediaRetryWorker, startMediaSweeper } from '../jobs/mediaRetry.js';
 import { createApiServer } from '../graphql/server.js';
 import { TokenCounter } from './context/tokens.js';
+import { createEmbedder } from './memory/embedder.js';
+import { IndexCache } from './memory/indexCache.js';
+import { RedisMemoryVersions } from './memory/versions.js';
+import { MemoryRecall } from './memory/recall.js';
+import { MemoryQueue, startMemoryWorker } from '../jobs/memoryJobs.js';
+import { DialogueLock } from '../jobs/dialogueLock.js';
+import { memoryJobHandlers, scheduleAfterReply, type MemoryWorkDeps } from './lifecycle/memoryWork.js';
 
 export const ROLES = ['gateway', 'worker', 'api'] as const;
 export type ProcessRole = (typeof ROLES)[number];
@@ -90,6 +97,8 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
     stops.push(() => timers.close());
     const interrupts = new InterruptBus(redis, env.QUEUE_PREFIX);
     stops.push(() => interrupts.close());
+    const memoryQueue = new MemoryQueue(redis, env.QUEUE_PREFIX);
+    stops.push(() => memoryQueue.close());
 
     if (o.roles.has('worker')) {
       if (!env.OPENAI_API_KEY) log.warn('OPENAI_API_KEY is not set: replies will fail unless OPENAI_BASE_URL needs no key (e.g. Ollama)');
@@ -114,6 +123,11 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
         scheduleRetry: (id, at) => mediaRetries.retryAt(id, at),
         log,
       };
+      // Memory: one embedder and one per-owner vector cache per process; other processes'
+      // writes reach the cache through version counters in Redis.
+      const embedder = createEmbedder({ provider: env.EMBEDDINGS, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}), openai, model: env.EMBEDDING_MODEL, dims: env.EMBEDDING_DIMS });
+      const memoryCache = new IndexCache({ store, embedder, versions: new RedisMemoryVersions(redis, `${env.QUEUE_PREFIX}:`), log, maxScopes: env.MEMORY_CACHE_SCOPES });
+      const recall = new MemoryRecall({ store, embedder, cache: memoryCache, log, embedTimeoutMs: env.RECALL_EMBED_TIMEOUT_MS });
       await interrupts.subscribe((dialogueId) => {
         if (active.interrupt(dialogueId)) log.info({ dialogueId }, 'reply interrupted by the user');
       });
@@ -127,6 +141,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
         llmTimeoutMs: env.LLM_TIMEOUT_MS,
         maxToolRounds: env.TOOL_MAX_ROUNDS,
         counter: new TokenCounter(),
+        recall,
         streamEditIntervalMs: env.STREAM_EDIT_INTERVAL_MS,
         locale: env.DEFAULT_LOCALE,
         timezone: env.DISPLAY_TIMEZONE,
@@ -147,8 +162,27 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
           if (env.PROACTIVE_CHECKIN_AFTER_MS > 0) {
             await timers.checkInAt(turn.dialogueId, at, new Date(at.getTime() + env.PROACTIVE_CHECKIN_AFTER_MS));
           }
+          await scheduleAfterReply({ store, scheduler: memoryQueue }, turn, at);
         },
       };
+      const memoryLock = new DialogueLock(redis, env.QUEUE_PREFIX, env.WORKER_LOCK_MS);
+      const memoryDeps: MemoryWorkDeps = {
+        store,
+        outbounds,
+        log,
+        llm: deps.llm,
+        model: env.MEMORY_MODEL ?? env.LLM_MODEL,
+        timeoutMs: env.MEMORY_TASK_TIMEOUT_MS,
+        embedder,
+        cache: memoryCache,
+        config: async () => (await store.config.get()).config,
+        lockDialogue: (dialogueId) => memoryLock.acquire(dialogueId),
+        scheduleIdleCheck: (sessionId, lastActivityAt) => timers.checkSessionAt(sessionId, new Date(lastActivityAt.getTime() + env.SESSION_GAP_MS)),
+      };
+      const memoryWorker = startMemoryWorker({ connection: redis, prefix: env.QUEUE_PREFIX, handlers: memoryJobHandlers(memoryDeps), log });
+      stops.push(() => memoryWorker.close());
+      if (env.CONSOLIDATION_CRON !== 'off') await memoryQueue.scheduleNightly(env.CONSOLIDATION_CRON, env.DISPLAY_TIMEZONE);
+      else await memoryQueue.unscheduleNightly();
       const worker = startRespondWorker({ connection: redis, redis, prefix: env.QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, log, deps });
       stops.push(() => worker.close());
       const timerWorker = startTimerWorker({
@@ -160,6 +194,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
         log,
         checkIn: (dialogueId, since, now) =>
           proactiveCheckIn({ ...deps, scheduler: timers, sessionGapMs: env.SESSION_GAP_MS, responseWindowMs: env.RESPONSE_WINDOW_MS }, dialogueId, since, now),
+        onSessionClosed: (sessionId) => memoryQueue.summarize(sessionId, 'idle'),
       });
       stops.push(() => timerWorker.close());
       const mediaWorker = startMediaRetryWorker({ connection: redis, prefix: env.QUEUE_PREFIX, store, deps: mediaDeps, log });
@@ -182,6 +217,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
       enqueueReply: (job) => queue.enqueue(job),
       scheduler: timers,
       interrupt: (dialogueId) => interrupts.publish(dialogueId),
+      requestSummary: (sessionId, notify) => memoryQueue.summarize(sessionId, 'command', notify),
     };
     const ingestEvent = (event: InboundEventInput) => handleInbound(inboundDeps, event);
 

@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { EffectiveConfig } from '../store/config.js';
-import type { Agent, Dialogue, Human, Message, Platform, Turn } from '../domain/model.js';
+import type { Agent, Dialogue, Human, Message, Platform, ToneState, Turn } from '../domain/model.js';
 import { buildContext, type BuiltContext } from './buildContext.js';
 import { checkPromptBudget, type PromptWarning } from './promptBudget.js';
 import { selectHistory } from './historyWindow.js';
@@ -49,6 +49,8 @@ export interface GatheredContext {
   recall?: RecallResult;
   mode: 'rolling' | 'load_all';
   gatherMs: number;
+  /** The human's tone after this turn's messages; stored once the reply is out (seed 003). */
+  tone?: { humanId: string; state: ToneState };
 }
 
 /** Throws GatewayError PROMPT_TOO_LONG when the prompt is over `limits.max_total_tokens`. */
@@ -67,7 +69,7 @@ export async function gatherContext(
     store.participants.getAgent(agentId),
     store.sessions.get(turn.sessionId),
     store.messages.ofTurn(turn._id),
-    humanId ? store.c.humans.findOne({ _id: humanId }) : Promise.resolve(null),
+    humanId ? store.participants.getHuman(humanId) : Promise.resolve(null),
     store.c.sessions.countDocuments({ dialogueId: dialogue._id }),
     store.c.sessions.find({ dialogueId: dialogue._id, status: 'closed', summary: { $exists: true } }).sort({ endedAt: -1 }).limit(1).next(),
   ]);
@@ -125,7 +127,16 @@ export async function gatherContext(
     { maxTotalTokens: config.config.limits.max_total_tokens, middleSectionWarningTokens: config.config.limits.middle_section_warning_tokens },
     deps.counter,
   );
-  const gathered = { built, config, agent, input: current, ...(recalled ? { recall: recalled } : {}), mode, gatherMs: performance.now() - started } as const;
+  const gathered = {
+    built,
+    config,
+    agent,
+    input: current,
+    ...(recalled ? { recall: recalled } : {}),
+    mode,
+    gatherMs: performance.now() - started,
+    ...(humanId && current.length > 0 ? { tone: { humanId, state: tone } } : {}),
+  } as const;
   if (built.totalTokens > config.config.limits.max_total_tokens) throw new PromptTooLongError(built.totalTokens, config.config.limits.max_total_tokens, gathered);
   const warning = checkPromptBudget(built, { maxTotalTokens: config.config.limits.max_total_tokens, middleSectionWarningTokens: config.config.limits.middle_section_warning_tokens });
   return { ...gathered, ...(warning ? { warning } : {}) };

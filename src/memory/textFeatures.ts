@@ -10,7 +10,10 @@ export interface Segment {
 
 // Han, kana and Hangul: scripts written without spaces between words.
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const SEGMENT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+const CJK_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+// A word stops where a CJK run starts (Han letters are \p{L} too): 2019年在Tokyo → 2019 | 年在 | tokyo.
+const WORD_CHAR = `(?:(?![${CJK_CLASS}])[\\p{L}\\p{N}])`;
+const SEGMENT = new RegExp(`[${CJK_CLASS}]+|${WORD_CHAR}+(?:['’]${WORD_CHAR}+)*`, 'gu');
 
 export function segments(text: string): Segment[] {
   const out: Segment[] = [];

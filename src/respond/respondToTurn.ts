@@ -92,7 +92,7 @@ export async function produceAiMessage(
 
   const now = new Date();
   const trace = new TurnTrace(store.events, { dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnId: turn._id, messageId: reply._id });
-  const contextDeps: ContextDeps = { store, counter: deps.counter, timezone: deps.timezone, log: deps.log, ...(deps.recall ? { recall: deps.recall } : {}), ...(deps.prepareMedia ? { prepareMedia: deps.prepareMedia } : {}) };
+  const contextDeps: ContextDeps = deps; // RespondDeps carries everything the context needs
   let gathered: GatheredContext;
   try {
     gathered = await gatherContext(contextDeps, { turn, dialogue, replyId: reply._id, now, ...(o.instruction ? { instruction: o.instruction } : {}) });
@@ -174,6 +174,10 @@ export async function produceAiMessage(
 
   await streamer.drain();
   await store.messages.finishReply(reply._id, { state: outcome.state, content: outcome.stored, ...(outcome.error ? { error: outcome.error } : {}) }, new Date());
+  if (gathered.tone && outcome.state === 'complete') {
+    // The tone carried into the next turn (seed 003); losing it only loses a nuance.
+    await store.participants.setTone(gathered.tone.humanId, gathered.tone.state).catch((err: unknown) => deps.log.warn({ err, turnId: turn._id }, 'tone state not stored'));
+  }
   let deliveryError: Error | undefined;
   try {
     await streamer.finish(outcome.shown);
@@ -204,6 +208,7 @@ function recordContext(trace: TurnTrace, g: Omit<GatheredContext, 'warning'>, de
     configVersion: g.config.version,
     recall: g.recall ? { queries: g.recall.queries, deep: g.recall.deep, degraded: g.recall.degraded ?? null, memoryIds: g.recall.memories.map((m) => m.id), timings: g.recall.timings } : null,
     gatherMs: Math.round(g.gatherMs * 10) / 10,
+    tone: g.tone ? { template: g.tone.state.template, scores: g.tone.state.scores } : null,
     model: deps.model,
     tools: deps.tools.specs().map((t) => t.name),
     ...extra,

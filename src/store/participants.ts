@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { Collections } from './collections.js';
-import type { Agent, Human, PlatformIdentity } from '../domain/model.js';
+import type { Agent, Human, PlatformIdentity, ToneState } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
 
 export const DEFAULT_AGENT_ID = 'agt_default';
@@ -40,6 +40,22 @@ export class ParticipantRepo {
     );
     if (!doc) throw new Error('default agent upsert returned nothing');
     return doc;
+  }
+
+  getHuman(id: string): Promise<Human | null> {
+    return this.c.humans.findOne({ _id: id });
+  }
+
+  /**
+   * Stores the tone carried into the human's next turn. Only moves forward in time: a reply
+   * that finishes late in another dialogue never overwrites a newer state.
+   */
+  async setTone(humanId: string, tone: ToneState): Promise<boolean> {
+    const r = await this.c.humans.updateOne(
+      { _id: humanId, $or: [{ tone: { $exists: false } }, { 'tone.updatedAt': { $lt: tone.updatedAt } }] },
+      { $set: { tone, updatedAt: tone.updatedAt } },
+    );
+    return r.modifiedCount === 1;
   }
 
   getAgent(id: string): Promise<Agent | null> {

@@ -1,0 +1,96 @@
+// What the memory jobs do (jobs/memoryJobs.ts only wires the queue): per-turn extraction and
+// rolling summary, the summarise action with its notices, summaries of idle-closed sessions,
+// persona evolution and consolidation. Also the post-turn hook that schedules them.
+import type { Logger } from '../log.js';
+import type { Store } from '../store/store.js';
+import type { Outbounds } from '../delivery/outbound.js';
+import { text, type Locale } from '../i18n/texts.js';
+import { sendNotice } from '../gateway/notice.js';
+import { groupByTurn } from '../context/historyWindow.js';
+import { extractTurnMemories, type MemoryWriteDeps } from '../memory/extraction.js';
+import { consolidateAll } from '../memory/consolidation.js';
+import { updateRollingSummary } from '../summary/rollingSummary.js';
+import { loadSessionMaterial, summarizeSession, type SummarizeDeps } from '../summary/summarizeSession.js';
+import { summarizeClosedSession } from '../summary/closeSummary.js';
+import { isUsableForSummary } from '../summary/prompts.js';
+import { evolvePersona, shouldEvolve } from '../persona/evolvePersona.js';
+
+export interface NoticeTarget {
+  messageId: string;
+  dialogueId: string;
+  sessionId: string;
+  locale: Locale;
+  replyTo?: string;
+}
+
+export interface MemoryWorkDeps extends MemoryWriteDeps, SummarizeDeps {
+  store: Store;
+  outbounds: Outbounds;
+  log: Logger;
+  /** One reply or summary per dialogue at a time (jobs/dialogueLock.ts); null → busy. */
+  lockDialogue(dialogueId: string): Promise<(() => Promise<void>) | null>;
+}
+
+/** Where post-turn work goes (jobs/memoryJobs.ts MemoryQueue). */
+export interface MemoryScheduler {
+  afterTurn(turnId: string, sessionId: string): Promise<void>;
+  evolve(agentId: string, at: Date): Promise<void>;
+}
+
+export function memoryJobHandlers(deps: MemoryWorkDeps) {
+  return {
+    extract: (turnId: string) => extractTurnMemories(deps, { turnId }),
+    rollingSummary: (sessionId: string) => updateRollingSummary(deps, { sessionId, now: new Date() }),
+    evolve: (agentId: string) => evolvePersona(deps, { agentId, now: new Date() }),
+    consolidate: (scope: { ownerId?: string; subjectId?: string }) => consolidateAll(deps, scope),
+    summarize: (sessionId: string, reason: 'command' | 'api' | 'idle', notify?: NoticeTarget) =>
+      reason === 'idle' ? summarizeClosedSession(deps, { sessionId }) : summarizeOnRequest(deps, sessionId, reason, notify),
+  };
+}
+
+/**
+ * The summarise action (seed 001) under the dialogue's lock, so no reply reads the session
+ * while it is closed and its successor seeded. A requester hears how it went; a failure is told
+ * once and not retried (they can ask again), while 'busy' is retried by the queue.
+ */
+async function summarizeOnRequest(deps: MemoryWorkDeps, sessionId: string, reason: 'command' | 'api', notify?: NoticeTarget): Promise<unknown> {
+  const material = await loadSessionMaterial(deps, sessionId);
+  const release = await deps.lockDialogue(material.dialogue._id);
+  if (!release) return 'busy';
+  const tell = async (key: 'SUMMARY_DONE' | 'SUMMARY_NOTHING' | 'SUMMARY_FAILED', vars: Record<string, string> = {}) => {
+    if (!notify) return;
+    const r = { messageId: notify.messageId, dialogueId: notify.dialogueId, sessionId: notify.sessionId, chat: material.dialogue.chat };
+    await sendNotice(deps, r, text(key, notify.locale, vars), key, notify.replyTo, 'summary-result');
+  };
+  try {
+    const usable = groupByTurn(material.messages.filter(isUsableForSummary)).length;
+    if (usable === 0 && material.session.closeReason !== 'summarized') {
+      await tell('SUMMARY_NOTHING');
+      return { kind: 'nothing' };
+    }
+    try {
+      const r = await summarizeSession(deps, { sessionId, now: new Date(), by: reason });
+      await tell('SUMMARY_DONE', { summary: r.summary });
+      return r;
+    } catch (err) {
+      deps.log.warn({ err, sessionId }, 'summary failed');
+      await tell('SUMMARY_FAILED');
+      if (!notify) throw err; // nobody to tell: let the queue retry
+      return { kind: 'failed' };
+    }
+  } finally {
+    await release();
+  }
+}
+
+/** Post-turn hook: memories and rolling summary of the turn, and persona evolution every N replies. */
+export async function scheduleAfterReply(
+  deps: { store: Store; scheduler: MemoryScheduler },
+  turn: { _id: string; sessionId: string; initiatorRole: string; initiatorId: string; responderId: string },
+  at: Date,
+): Promise<void> {
+  await deps.scheduler.afterTurn(turn._id, turn.sessionId);
+  const agentId = turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId;
+  const [replies, config] = await Promise.all([deps.store.participants.noteReplyForEvolve(agentId, at), deps.store.config.get()]);
+  if (shouldEvolve(replies, config.config.thresholds.persona_evolve_every_turns)) await deps.scheduler.evolve(agentId, at);
+}
