@@ -9,6 +9,7 @@ import { eventually } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
 import { Store } from '../../src/store/store.js';
 import { GatewayError } from '../../src/errors.js';
+import { replyIdOf } from '../../src/respond/respondToTurn.js';
 
 const CHAT = 779_001;
 
@@ -33,7 +34,7 @@ describe('config document and prompt budget', () => {
       const t = await h.app.store.turns.get(msg.turnId!);
       return t?.status === 'responded' ? t : undefined;
     }, 20_000, 'answered');
-    const reply = (await h.app.store.messages.get(turn.responseMessageId ?? ''))!;
+    const reply = (await h.app.store.messages.get(replyIdOf(turn._id)))!;
     const built = (await h.app.store.c.events.findOne({ turnId: turn._id, kind: 'context_built' }))!;
     return { turn, reply, built };
   }
@@ -52,9 +53,11 @@ describe('config document and prompt budget', () => {
   });
 
   it('over max_total_tokens the model is not called and the user is told to summarise; the next turn after a change works', async () => {
-    const long = '很'.repeat(9_000); // about 9 000 tokens each
+    // Telegram allows 4 096 characters per message: three long ones make a long session.
+    const long = '很'.repeat(4_000); // 4 000 tokens each
     const first = await say(`${long}一`);
     expect(first.reply.delivery?.state).toBe('complete');
+    expect((await say(`${long}三`)).reply.delivery?.state).toBe('complete');
     const calls = h.llm.requests.length;
 
     // Another process switches to whole-session mode and the lowest limit; no restart.
