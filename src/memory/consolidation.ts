@@ -270,7 +270,13 @@ async function consolidateGroup(deps: ConsolidationDeps, scope: OwnerScope, grou
     // The refined text may already exist: as one of the sources (the others fold into it) or elsewhere.
     const target = stored.entry;
     if (stored.inserted) stats.refined++;
-    else if (target.status !== 'active' && !x.sourceIds.includes(target._id)) await store.memories.reactivate(target._id, now);
+    else {
+      if (target.status !== 'active' && !x.sourceIds.includes(target._id)) await store.memories.reactivate(target._id, now);
+      // It stands for the others now: their sources and recall stats join it, and it is worth at
+      // least what they were (else a low-value absorber could be pruned with their facts).
+      const listed = new Set(target.sources.memoryIds ?? []);
+      await store.memories.absorb(target._id, origin.filter((e) => !listed.has(e._id)), x.importance, now);
+    }
     for (const id of x.sourceIds) movedTo.set(id, target._id);
     stats.merged += await store.memories.retire(
       x.sourceIds.filter((id) => id !== target._id),

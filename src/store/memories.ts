@@ -117,6 +117,31 @@ export class MemoryRepo {
     await this.c.updateOne({ _id: id }, { $addToSet: each, $set: { updatedAt: at } });
   }
 
+  /**
+   * Consolidation folded `absorbed` entries into this existing one (same text): their provenance
+   * and recall statistics join it and its importance is raised to at least `importance`. Once
+   * per absorbed set: a rerun that finds them already listed changes nothing.
+   */
+  async absorb(id: string, absorbed: MemoryEntry[], importance: number, at: Date): Promise<boolean> {
+    const ids = absorbed.map((e) => e._id).filter((x) => x !== id);
+    if (ids.length === 0) return false;
+    const union = (pick: (s: MemoryEntry['sources']) => string[] | undefined): string[] => [...new Set(absorbed.flatMap((e) => pick(e.sources) ?? []))];
+    const each = Object.entries({ turnIds: union((s) => s.turnIds), messageIds: union((s) => s.messageIds), memoryIds: ids })
+      .filter(([, v]) => v.length > 0)
+      .map(([k, v]) => [`sources.${k}`, { $each: v }] as const);
+    const lastAt = absorbed.reduce<Date | undefined>((max, e) => (e.recall.lastAt && (!max || e.recall.lastAt > max) ? e.recall.lastAt : max), undefined);
+    const r = await this.c.updateOne(
+      { _id: id, 'sources.memoryIds': { $nin: ids } },
+      {
+        $addToSet: Object.fromEntries(each),
+        $max: { importance, ...(lastAt ? { 'recall.lastAt': lastAt } : {}) },
+        $inc: { 'recall.count': absorbed.filter((e) => e._id !== id).reduce((n, e) => n + e.recall.count, 0) },
+        $set: { updatedAt: at },
+      },
+    );
+    return r.modifiedCount === 1;
+  }
+
   /** Recall statistics; best effort, never on the reply's critical path. */
   async noteRecalled(ids: string[], at: Date): Promise<void> {
     if (ids.length === 0) return;

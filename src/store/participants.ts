@@ -68,7 +68,8 @@ export class ParticipantRepo {
 
   /** Counts one reply of the agent towards its next persona evolution; returns the new count. */
   async noteReplyForEvolve(agentId: string, at: Date): Promise<number> {
-    const doc = await this.agentsWithEvolution.findOneAndUpdate({ _id: agentId }, { $inc: { repliesSinceEvolve: 1 }, $set: { updatedAt: at } }, { returnDocument: 'after', projection: { repliesSinceEvolve: 1 } });
+    // No projection: FerretDB 1.24 does not implement findAndModify's `fields`.
+    const doc = await this.agentsWithEvolution.findOneAndUpdate({ _id: agentId }, { $inc: { repliesSinceEvolve: 1 }, $set: { updatedAt: at } }, { returnDocument: 'after' });
     return doc?.repliesSinceEvolve ?? 0;
   }
 

@@ -154,15 +154,26 @@ export async function summarizeSession(deps: SummarizeDeps, o: { sessionId: stri
     return { summary: session.summary, newSessionId: successor?._id ?? null, memories: 0, alreadySummarized: true };
   }
 
-  const out = await askSessionSummary(deps, material);
-  const memories = await writeSessionMemories(deps, material, out, o.now);
+  // A run that crashed after opening the successor already wrote the memories: its seed holds the
+  // summary, so the rerun finishes with it instead of asking the model for a different one.
+  const successorId = successorIdOf(session._id);
+  const opened = await store.sessions.get(successorId);
+  let summary: string;
+  let memories = 0;
+  if (opened?.seed) summary = opened.seed.summary;
+  else {
+    const out = await askSessionSummary(deps, material);
+    memories = await writeSessionMemories(deps, material, out, o.now);
+    summary = out.summary;
+  }
 
   const config = await deps.config();
-  // Open a successor only for the session the dialogue is on; an older one is just summarised.
-  const current = dialogue.currentSessionId === undefined || dialogue.currentSessionId === session._id;
+  // Open a successor only for the session the dialogue is on (or already moved to its successor
+  // by a run that crashed before marking this one); an older one is just summarised.
+  const current = dialogue.currentSessionId === undefined || dialogue.currentSessionId === session._id || dialogue.currentSessionId === successorId;
   let newSessionId: string | null = null;
   if (current) {
-    const seed = { fromSessionId: session._id, summary: out.summary, messageIds: lastTurnsMessageIds(material.messages, config.thresholds.summary_last_n_turns), order: config.preferences.summary_order };
+    const seed = { fromSessionId: session._id, summary, messageIds: lastTurnsMessageIds(material.messages, config.thresholds.summary_last_n_turns), order: config.preferences.summary_order };
     const successor = await store.sessions.openSeeded(dialogue._id, seed, o.now);
     const adopted = await store.sessions.adoptSuccessor(dialogue._id, session._id, successor._id, o.now);
     if (adopted || (await store.dialogues.get(dialogue._id))?.currentSessionId === successor._id) {
@@ -174,7 +185,7 @@ export async function summarizeSession(deps: SummarizeDeps, o: { sessionId: stri
       deps.log.info({ sessionId: session._id }, 'the dialogue moved to another session while summarising; successor not adopted');
     }
   }
-  await store.sessions.markSummarized(session._id, out.summary, o.now);
+  await store.sessions.markSummarized(session._id, summary, o.now);
   deps.log.info({ sessionId: session._id, newSessionId, memories, by: o.by }, 'session summarised');
-  return { summary: out.summary, newSessionId, memories, alreadySummarized: false };
+  return { summary, newSessionId, memories, alreadySummarized: false };
 }

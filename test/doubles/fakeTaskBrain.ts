@@ -159,18 +159,41 @@ export function reconcileMemories(input: string): { operations: Array<{ candidat
 
 // ---------------------------------------------------------------- consolidate_memories
 // Input (src/memory/consolidation.ts): `- id=<id> [<kind>] (importance <n>, <date>) <text>`.
-// The cluster becomes one entry listing its texts (exact repeats once); nothing is contradicted.
+// Contradictions first: of the memories filling one exclusive slot (residence, job, a favourite),
+// the newest (by date, then position) stands and each older one it does not simply restate or
+// refine (its words are not all in the newest) is contradicted by it. The rest of the cluster,
+// when at least two remain, becomes one entry listing their texts (exact repeats once); Chinese
+// texts are joined with `；` and end with `。`.
 
-export function consolidateMemories(input: string): { entries: Array<{ text: string; kind: string; importance: number; sourceIds: string[] }>; contradicted: [] } {
-  const rows: Array<{ id: string; kind: string; importance: number; text: string }> = [];
+const EXCLUSIVE_SLOT = /^(residence|job|favourite:.*)$/;
+
+export function consolidateMemories(input: string): {
+  entries: Array<{ text: string; kind: string; importance: number; sourceIds: string[] }>;
+  contradicted: Array<{ id: string; byId: string }>;
+} {
+  const rows: Array<{ id: string; kind: string; importance: number; date: string; text: string }> = [];
   for (const line of input.split('\n')) {
-    const m = /^- id=(\S+) \[(\w+)\] \(importance ([\d.]+)[^)]*\) (.*)$/.exec(line);
-    if (m) rows.push({ id: m[1]!, kind: m[2]!, importance: Number(m[3]), text: m[4]! });
+    const m = /^- id=(\S+) \[(\w+)\] \(importance ([\d.]+)(?:, ([^)]*))?\) (.*)$/.exec(line);
+    if (m) rows.push({ id: m[1]!, kind: m[2]!, importance: Number(m[3]), date: m[4] ?? '', text: m[5]! });
   }
-  if (rows.length === 0) return { entries: [], contradicted: [] };
+  const contradicted: Array<{ id: string; byId: string }> = [];
+  const bySlot = new Map<string, typeof rows>();
+  for (const r of rows) for (const slot of slotsOf(r.text).filter((x) => EXCLUSIVE_SLOT.test(x))) bySlot.set(slot, [...(bySlot.get(slot) ?? []), r]);
+  for (const members of bySlot.values()) {
+    // Stable sort: equal dates keep their input order, so the later row is the newer one.
+    const newest = [...members].sort((a, b) => a.date.localeCompare(b.date)).at(-1)!;
+    const words = tokens(newest.text);
+    for (const r of members) {
+      if (r === newest || nearIdentical(r.text, newest.text) || [...tokens(r.text)].every((t) => words.has(t))) continue;
+      if (!contradicted.some((c) => c.id === r.id)) contradicted.push({ id: r.id, byId: newest.id });
+    }
+  }
+  const outdated = new Set(contradicted.map((c) => c.id));
+  const rest = rows.filter((r) => !outdated.has(r.id));
+  if (rest.length < 2) return { entries: [], contradicted };
   const texts: string[] = [];
   const seen = new Set<string>();
-  for (const r of rows) {
+  for (const r of rest) {
     const text = r.text.replace(/[.。]+$/, '');
     const key = [...tokens(text)].join(' ');
     if (seen.has(key)) continue;
@@ -178,10 +201,12 @@ export function consolidateMemories(input: string): { entries: Array<{ text: str
     texts.push(text);
   }
   const counts = new Map<string, number>();
-  for (const r of rows) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
+  for (const r of rest) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
   const kind = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+  const chinese = texts.every((t) => /[\u4e00-\u9fff]/.test(t));
+  const text = chinese ? `${texts.join('；')}。` : `${texts.join('; ')}.`;
   return {
-    entries: [{ text: `${texts.join('; ')}.`, kind, importance: Math.max(...rows.map((r) => r.importance)), sourceIds: rows.map((r) => r.id) }],
-    contradicted: [],
+    entries: [{ text, kind, importance: Math.max(...rest.map((r) => r.importance)), sourceIds: rest.map((r) => r.id) }],
+    contradicted,
   };
 }
