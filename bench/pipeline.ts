@@ -10,7 +10,8 @@ import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
 import type { IngestResult } from '../src/ingest/ingest.js';
 import { RESPOND_QUEUE, RespondQueue, respondJobId } from '../jobs/respondQueue.js';
 import { TimerQueue } from '../jobs/timers.js';
-import { startFakeOpenAI, type FakeOpenAI } from '../test/doubles/fakeOpenAI.js';
+import { startFakeOpenAI, type ChatRequestBody, type FakeOpenAI } from '../test/doubles/fakeOpenAI.js';
+import { MemoryQueue } from '../jobs/memoryJobs.js';
 import { startFakeTelegram, type FakeTelegram } from '../test/doubles/fakeTelegram.js';
 import { withTimeout } from './concurrency.js';
 
@@ -40,8 +41,10 @@ export async function startPipeline(o: {
   prefix: string;
   concurrency: number;
   streamEditMs: number;
+  /** What the fake model answers (default 'ok': one chunk, no delay). */
+  reply?: (body: ChatRequestBody) => string;
 }): Promise<PipelineRig> {
-  const llm = await startFakeOpenAI({ defaultReply: () => 'ok' }); // one chunk, no delay
+  const llm = await startFakeOpenAI({ defaultReply: o.reply ?? (() => 'ok') });
   const tg = await startFakeTelegram();
   const env = loadEnv({
     NODE_ENV: 'test',
@@ -70,6 +73,7 @@ export async function startPipeline(o: {
   const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: null });
   const queue = new RespondQueue(redis, env.QUEUE_PREFIX);
   const timers = new TimerQueue(redis, env.QUEUE_PREFIX);
+  const memory = new MemoryQueue(redis, env.QUEUE_PREFIX);
 
   // Job completion, observed over Redis so waiting adds no load to the MongoDB-wire server.
   const eventsConn = new Redis(o.redisUrl, { maxRetriesPerRequest: null });
@@ -120,8 +124,11 @@ export async function startPipeline(o: {
       await eventsConn.quit();
       await queue.queue.obliterate({ force: true });
       await timers.queue.obliterate({ force: true });
+      await memory.unscheduleNightly();
+      await memory.queue.obliterate({ force: true });
       await queue.close();
       await timers.close();
+      await memory.close();
       await redis.quit();
       await tg.close();
       await llm.close();

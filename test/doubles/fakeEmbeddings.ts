@@ -1,6 +1,6 @@
 // POST /v1/embeddings of the fake OpenAI server, in OpenAI's wire format. Vectors are
-// deterministic and come from this file's own hashing of words and characters (nothing from
-// src/), so texts sharing words or Chinese characters get similar vectors. The openai SDK sends
+// deterministic and come from this file's own hashing of words, characters and a few topics
+// (nothing from src/), so texts sharing words, Chinese characters or a topic get similar vectors. The openai SDK sends
 // `encoding_format: 'base64'` when the caller sets none and decodes Float32 LE base64 itself,
 // so both encodings are answered. Steps script failures: an HTTP error or an empty `data`.
 import { randomBytes } from 'node:crypto';
@@ -48,10 +48,24 @@ function hash32(s: string, seed: number): number {
   return h;
 }
 
-/** Lowercased words and every CJK character and character pair, each hashed to a signed bucket. */
+// A real embedding model puts "lives in Berlin" near "moved to Paris" and "where do I live"
+// near both, across languages. Bag-of-words hashing cannot, so a few topic neighbourhoods are
+// added as shared features (weighted like several words), as the real model's semantics would.
+const TOPICS: Array<{ topic: string; re: RegExp }> = [
+  { topic: 'residence', re: /\b(live[sd]?|living|moved?|moving|relocated?|reside[sd]?)\b|住|搬|家/i },
+  { topic: 'job', re: /\b(work(s|ed|ing)?|jobs?|career|profession|nurse|teacher|hospital|office)\b|工作|职业|上班/i },
+  { topic: 'name', re: /\b(name[sd]?|called)\b|名字|叫/i },
+  { topic: 'pet', re: /\b(cats?|dogs?|pets?|kitten|puppy)\b|猫|狗|宠物/i },
+  { topic: 'food', re: /\b(food|eat|eating|dish|meal|cook(ing)?)\b|吃|食物|菜/i },
+  { topic: 'morning', re: /\b(wake|woke|morning|get up|gets up|run(ning)?)\b|起床|早上|跑步/i },
+];
+const TOPIC_WEIGHT = 3;
+
+/** Lowercased words, every CJK character and character pair and topic neighbourhoods, each hashed to a signed bucket. */
 export function fakeEmbedding(text: string, dims: number): Float32Array {
   const v = new Float32Array(dims);
   const features: string[] = [];
+  for (const t of TOPICS) if (t.re.test(text)) for (let i = 0; i < TOPIC_WEIGHT; i++) features.push(`topic:${t.topic}`);
   for (const m of text.toLowerCase().matchAll(/[\p{Script=Han}]+|[\p{L}\p{N}]+/gu)) {
     const t = m[0];
     if (/\p{Script=Han}/u.test(t)) {

@@ -49,14 +49,23 @@ export function linesOf(text: string): FakeLine[] {
 
 const firstSentence = (t: string): string => (t.split(/(?<=[.!?。！？])\s*|\n/)[0] ?? t).trim();
 
-/** Previous summary, then one `- <who>: <first sentence>` line per folded user message. */
+/** Words, counting a Chinese character as about 0.6 of one (the prompt's 300 words ≈ 500 characters). */
+const wordsIn = (t: string): number => (t.match(/[A-Za-z0-9']+/g)?.length ?? 0) + (t.match(/\p{Script=Han}/gu)?.length ?? 0) * 0.6;
+export const FAKE_SUMMARY_MAX_WORDS = 300;
+
+/**
+ * Previous summary, then one `- <who>: <first sentence>` line per folded user message; like a
+ * model following the prompt's length rule, the oldest lines go first once it passes 300 words.
+ */
 export function rollingSummary(input: string): { summary: string } {
   const s = sectionsOf(input);
   const folded = linesOf(s.get('Messages to fold') ?? '')
     .filter((l) => l.role === 'user')
     .map((l) => `- ${l.name ?? 'User'}: ${firstSentence(l.text)}`);
   const previous = s.get('Current summary') ?? '';
-  return { summary: [previous, ...folded].filter(Boolean).join('\n') || 'Nothing of note.' };
+  const lines = [...previous.split('\n'), ...folded].filter(Boolean);
+  while (lines.length > 1 && wordsIn(lines.join('\n')) > FAKE_SUMMARY_MAX_WORDS) lines.shift();
+  return { summary: lines.join('\n') || 'Nothing of note.' };
 }
 
 /** summary = first sentences of the user's first three messages; plotPoints = user lines; details = all lines. */

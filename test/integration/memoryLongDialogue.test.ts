@@ -87,7 +87,8 @@ describe('a long dialogue remembers what is still true', () => {
       for (const t of texts) expect(prompt).toContain(t);
     }
     const recallAt5 = hits.filter(Boolean).length / hits.length;
-    console.log(`[memoryLongDialogue] recall@5 = ${recallAt5.toFixed(2)} (${hits.filter(Boolean).length}/${hits.length})`);
+    const missed = QUESTIONS.flatMap((q, i) => (hits[i] ? [] : [`${q.ask} → ${JSON.stringify(recalledTexts[i])}`]));
+    console.log(`[memoryLongDialogue] recall@5 = ${recallAt5.toFixed(2)} (${hits.filter(Boolean).length}/${hits.length})${missed.length ? `; missed: ${missed.join('; ')}` : ''}`);
     expect(recallAt5, JSON.stringify(recalledTexts)).toBeGreaterThanOrEqual(5 / 6);
 
     // The contradicted facts are kept, marked superseded by the new ones.
