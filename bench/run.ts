@@ -1,5 +1,7 @@
 // `npm run bench`: the pipeline's own cost next to the bare floor, on the same Redis and
-// MongoDB-wire server, in one run. Progress goes to stderr, the tables to stdout.
+// MongoDB-wire server, in one run, then active recall at growing memory counts (recall.ts).
+// BENCH_ONLY=pipeline or BENCH_ONLY=recall runs one part. Progress goes to stderr, the tables
+// to stdout.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { MongoClient } from 'mongodb';
@@ -9,14 +11,28 @@ import { startBenchServices, type BenchServices } from './services.js';
 import { startFloor, type FloorRig } from './floor.js';
 import { startPipeline, type PipelineRig } from './pipeline.js';
 import { measureAll } from './measure.js';
-import { burstNotes, cpuTable, driftLine, growthLine, mainTable, stageTable } from './summary.js';
+import { benchRecall, loadRecallBenchConfig } from './recall.js';
+import { burstNotes, cpuTable, driftLine, growthLine, mainTable, recallNotes, recallTable, stageTable } from './summary.js';
 
 const WORKER_LOCK_MS = 30_000; // the app's default WORKER_LOCK_MS, used by the floor worker too
 
 const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
+const PARTS = ['pipeline', 'recall'] as const;
+type Part = (typeof PARTS)[number];
+
+/** BENCH_ONLY: one part, or every part when unset. */
+function partsToRun(): ReadonlySet<Part> {
+  const raw = process.env.BENCH_ONLY?.trim();
+  if (!raw) return new Set(PARTS);
+  if (!(PARTS as readonly string[]).includes(raw)) throw new Error(`BENCH_ONLY must be one of ${PARTS.join(', ')} (got "${raw}")`);
+  return new Set([raw as Part]);
+}
+
 async function main(): Promise<void> {
+  const parts = partsToRun();
   const cfg = loadBenchConfig();
+  const recallCfg = loadRecallBenchConfig();
   const runId = randomBytes(4).toString('hex');
   const dbName = `bench_${runId}`;
   const prefix = `bench-${runId}`;
@@ -60,32 +76,44 @@ async function main(): Promise<void> {
     services = await startBenchServices(progress);
     progress(`MongoDB-wire server: ${services.mongoLabel}; Redis: ${services.redisLabel}`);
     const { mongoUri, redisUrl } = services;
-    floor = await startFloor({ mongoUri, redisUrl, dbName, prefix: `${prefix}-floor`, concurrency: cfg.concurrency, lockMs: WORKER_LOCK_MS });
-    const openPipeline = async (tag: string): Promise<PipelineRig> => {
-      databases.push(`${dbName}_${tag}`);
-      const rig = await startPipeline({ mongoUri, redisUrl, dbName: `${dbName}_${tag}`, prefix: `${prefix}-${tag}`, concurrency: cfg.concurrency, streamEditMs: cfg.streamEditMs });
-      pipelines.add(rig);
-      return { ...rig, close: () => (pipelines.delete(rig) ? rig.close() : Promise.resolve()) };
-    };
+    const write = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);
+    write([`Server: ${services.mongoLabel}; Redis ${services.redisLabel}. Node ${process.version}, ${availableParallelism()} cores.`]);
 
-    const r = await measureAll(floor, openPipeline, cfg, services.startedLabel, progress);
+    if (parts.has('pipeline')) {
+      floor = await startFloor({ mongoUri, redisUrl, dbName, prefix: `${prefix}-floor`, concurrency: cfg.concurrency, lockMs: WORKER_LOCK_MS });
+      const openPipeline = async (tag: string): Promise<PipelineRig> => {
+        databases.push(`${dbName}_${tag}`);
+        const rig = await startPipeline({ mongoUri, redisUrl, dbName: `${dbName}_${tag}`, prefix: `${prefix}-${tag}`, concurrency: cfg.concurrency, streamEditMs: cfg.streamEditMs });
+        pipelines.add(rig);
+        return { ...rig, close: () => (pipelines.delete(rig) ? rig.close() : Promise.resolve()) };
+      };
 
-    const out = [
-      `Server: ${services.mongoLabel}; Redis ${services.redisLabel}. Node ${process.version}, ${availableParallelism()} cores.`,
-      `Worker concurrency ${cfg.concurrency}, ${cfg.producers} producers in a burst, STREAM_EDIT_INTERVAL_MS ${cfg.streamEditMs}, warmup ${cfg.warmup}.`,
-      '',
-      mainTable(r),
-      '',
-      stageTable(r),
-      '',
-      cpuTable(r),
-      '',
-      ...burstNotes(r),
-      growthLine(r),
-      driftLine(r),
-      'Ratio = pipeline ÷ floor for times, floor ÷ pipeline for rates: how many floors one turn costs.',
-    ];
-    process.stdout.write(`${out.join('\n')}\n`);
+      const r = await measureAll(floor, openPipeline, cfg, services.startedLabel, progress);
+      await floor.close();
+      floor = undefined;
+
+      write([
+        `Worker concurrency ${cfg.concurrency}, ${cfg.producers} producers in a burst, STREAM_EDIT_INTERVAL_MS ${cfg.streamEditMs}, warmup ${cfg.warmup}.`,
+        '',
+        mainTable(r),
+        '',
+        stageTable(r),
+        '',
+        cpuTable(r),
+        '',
+        ...burstNotes(r),
+        growthLine(r),
+        driftLine(r),
+        'Ratio = pipeline ÷ floor for times, floor ÷ pipeline for rates: how many floors one turn costs.',
+      ]);
+    }
+
+    if (parts.has('recall')) {
+      const recallDb = `${dbName}_recall`;
+      databases.push(recallDb);
+      const rr = await benchRecall({ mongoUri, dbName: recallDb, cfg: recallCfg, progress });
+      write(['', 'Recall', '', recallTable(rr), '', ...recallNotes(rr)]);
+    }
   } finally {
     await cleanup();
     progress(`total ${((performance.now() - began) / 1000).toFixed(1)} s`);

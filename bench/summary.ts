@@ -2,8 +2,9 @@
 import type { FloorBurst, FloorIteration } from './floor.js';
 import type { BurstResult, TurnTiming } from './turns.js';
 import { comparisonTable, fmt, table, type Row } from './report.js';
-import { perSecond, summarize } from './stats.js';
+import { percentile, perSecond, summarize } from './stats.js';
 import type { CpuSnapshot } from './cpu.js';
+import type { RecallBenchResult } from './recall.js';
 
 export interface Results {
   floorSeq: FloorIteration[][]; // one array per floor run (before and after the pipeline)
@@ -109,4 +110,40 @@ export function driftLine(r: Results): string {
   const seq = r.floorSeq.map((run) => fmt(summarize(run.map((x) => x.total)).p50));
   const rate = r.floorBurst.map((run) => fmt(burstRate(run, r.burstSize)));
   return `floor before → after the pipeline: sequential p50 ${seq.join(' → ')} ms; burst ${rate.join(' → ')} /s`;
+}
+
+/** The Recall table: per memory count, cold index load, recall and keyword-only latencies. */
+export function recallTable(r: RecallBenchResult): string {
+  const p = (xs: readonly number[], q: number) => fmt(percentile(xs, q));
+  const rows = r.sizes.map((s) => [
+    s.size.toLocaleString('en-US'),
+    s.coldLoadMs.length > 0 ? `${p(s.coldLoadMs, 50)}${s.coldLoadMs.length > 1 ? ` (n=${s.coldLoadMs.length})` : ''}` : '– (not stored)',
+    p(s.recallMs, 50),
+    p(s.recallMs, 95),
+    p(s.keywordOnlyMs, 50),
+    p(s.keywordOnlyMs, 95),
+    Number.isFinite(s.insertS) ? fmt(s.insertS) : '–',
+  ]);
+  return table(
+    ['memories (one owner)', 'cold index load (ms)', 'recall p50 (ms)', 'recall p95 (ms)', 'keyword-only p50 (ms)', 'keyword-only p95 (ms)', 'insert (s)'],
+    rows,
+  );
+}
+
+/** What the Recall table measured, and anything that did not go as planned. */
+export function recallNotes(r: RecallBenchResult): string[] {
+  const { cfg } = r;
+  const notes = [
+    `Recall: MemoryRecall over a warm IndexCache, offline hashed n-gram embedder (${cfg.dims} dims), ${cfg.queries} timed recalls per column after ${cfg.warmup} untimed, topK 8, mixed zh/en questions (2–3 queries each: vector + BM25 per query, fused).`,
+    'Keyword-only: the same recalls with the embeddings API down (every embed call fails at once), as when OpenAI is unreachable. Memory texts are generated deterministically (zh/en templates sharing vocabulary).',
+    'Cold index load: a new IndexCache\'s first recall scope load from the MongoDB-wire server: list the active memories, decode stored vectors, build the keyword postings (median of the loads; vectors already stored, none recomputed). Insert: adding that row\'s new memories with insertMany.',
+  ];
+  if (r.skippedNote) notes.push(`Note: ${r.skippedNote}.`);
+  for (const s of r.sizes) {
+    if (s.empty.recall + s.empty.keywordOnly > 0) {
+      notes.push(`Note: over ${s.size} memories, ${s.empty.recall} recalls and ${s.empty.keywordOnly} keyword-only recalls returned nothing.`);
+    }
+    if (s.wrongMode > 0) notes.push(`Note: ${s.wrongMode} recalls over ${s.size} memories were not in the mode they measure (vector vs keyword-only).`);
+  }
+  return notes;
 }

@@ -28,6 +28,8 @@ interface Cached {
   /** Version read before the entries were listed; unknown when Redis could not be read. */
   version: string | undefined;
   lastVectorRetry: number;
+  /** Vectors being computed for entries that lack one; runs are chained, one at a time. */
+  embedding?: Promise<void>;
 }
 
 // Writers in other processes stamp updatedAt with their own clocks: re-read a margin before
@@ -66,25 +68,35 @@ export class IndexCache {
     return this.lru.size;
   }
 
-  /** The scope's index, loaded or brought up to date with the other processes' writes. */
-  get(scope: MemoryScope): Promise<MemoryIndex> {
+  /**
+   * The scope's index, loaded or brought up to date with the other processes' writes.
+   * Entries without a usable stored vector are embedded in the background (and written back);
+   * by default this waits for them. `vectorWaitMs` bounds that wait (recall has a latency
+   * budget): entries still without a vector are then found by keywords only, and get their
+   * vectors once the embedding finishes.
+   */
+  async get(scope: MemoryScope, o: { vectorWaitMs?: number } = {}): Promise<MemoryIndex> {
     const key = scopeKey(scope);
-    return this.serial(key, async () => {
+    const c = await this.serial(key, async () => {
       const version = await this.d.versions.get(scope).catch((err: unknown) => {
         this.d.log.warn({ err, scope }, 'memory version unreadable; refreshing the index from the store');
         return undefined;
       });
       let c = this.lru.get(key);
       if (!c) {
-        c = { index: await this.load(scope), version, lastVectorRetry: Date.now() };
+        const { index, missing } = await this.load(scope);
+        c = { index, version, lastVectorRetry: Date.now() };
+        this.embedInBackground(c, missing);
       } else if (version === undefined || c.version !== version) {
-        await this.refresh(scope, c.index);
+        this.embedInBackground(c, await this.refresh(scope, c.index));
         c.version = version;
       }
       this.touch(key, c);
       this.retryMissingVectors(c);
-      return c.index;
+      return c;
     });
+    await this.vectorsReady(c, o.vectorWaitMs);
+    return c.index;
   }
 
   /**
@@ -94,12 +106,14 @@ export class IndexCache {
   async noteWritten(scope: MemoryScope): Promise<void> {
     const key = scopeKey(scope);
     const version = await this.d.versions.bump(scope);
-    await this.serial(key, async () => {
+    const c = await this.serial(key, async () => {
       const c = this.lru.get(key);
-      if (!c) return;
-      await this.refresh(scope, c.index);
+      if (!c) return undefined;
+      this.embedInBackground(c, await this.refresh(scope, c.index));
       c.version = version;
+      return c;
     });
+    if (c) await this.vectorsReady(c);
     // An owner-wide index of this process also holds the scope's entries.
     if (scope.subjectId !== undefined && this.lru.has(scopeKey({ ownerId: scope.ownerId }))) {
       await this.get({ ownerId: scope.ownerId });
@@ -110,18 +124,42 @@ export class IndexCache {
     this.lru.delete(scopeKey(scope));
   }
 
-  private async load(scope: MemoryScope): Promise<MemoryIndex> {
+  private async load(scope: MemoryScope): Promise<{ index: MemoryIndex; missing: MemoryEntry[] }> {
     const entries = await this.d.store.memories.list(scope, { status: 'active' });
     const index = new MemoryIndex(this.d.embedder.dims, entries.length + 16);
-    const missing = this.apply(index, entries);
-    await this.embedMissing(index, missing);
-    return index;
+    return { index, missing: this.apply(index, entries) };
   }
 
-  private async refresh(scope: MemoryScope, index: MemoryIndex): Promise<void> {
+  /** Applies the entries changed since the last load; returns those needing a vector. */
+  private async refresh(scope: MemoryScope, index: MemoryIndex): Promise<MemoryEntry[]> {
     const since = new Date(index.lastUpdatedAt.getTime() - REFRESH_OVERLAP_MS);
     const changed = await this.d.store.memories.list(scope, { since });
-    await this.embedMissing(index, this.apply(index, changed));
+    return this.apply(index, changed);
+  }
+
+  /** Queues the embedding of these entries after any already running for the scope (one at a time). */
+  private embedInBackground(c: Cached, entries: Array<{ _id: string; text: string }>): void {
+    if (entries.length === 0) return;
+    const run: Promise<void> = (c.embedding ?? Promise.resolve())
+      .then(() => this.embedMissing(c.index, entries))
+      .then(
+        () => undefined,
+        (err: unknown) => this.d.log.warn({ err }, 'memory embeddings failed'),
+      )
+      .finally(() => {
+        if (c.embedding === run) c.embedding = undefined;
+      });
+    c.embedding = run;
+  }
+
+  /** Waits for the scope's background embedding, at most `waitMs` when given. */
+  private async vectorsReady(c: Cached, waitMs?: number): Promise<void> {
+    const running = c.embedding;
+    if (!running) return;
+    if (waitMs === undefined) return running;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, waitMs))))]);
+    clearTimeout(timer);
   }
 
   /** Puts entries into the index (non-active ones out); returns those still needing a vector. */
@@ -164,8 +202,11 @@ export class IndexCache {
       batch.forEach((e, j) => {
         const v = vectors[j];
         if (!v || v.length !== index.dims) return;
-        // The entry may have changed meanwhile (a refresh replaced its text): only fill a still-matching one.
-        if (index.get(e._id)?.text === e.text) index.setVector(e._id, v);
+        // The entry may have changed meanwhile (a refresh replaced its text or retired it): only
+        // fill, and store, a still-matching one — a vector of the old text must not overwrite
+        // the one stored with the new text.
+        if (index.get(e._id)?.text !== e.text) return;
+        index.setVector(e._id, v);
         writes.push(this.d.store.memories.setEmbedding(e._id, toMemoryEmbedding(embedder.id, v)));
       });
       const failed = (await Promise.allSettled(writes)).filter((r) => r.status === 'rejected');
@@ -176,7 +217,7 @@ export class IndexCache {
 
   /** Entries loaded while embeddings were down get their vectors later, in the background. */
   private retryMissingVectors(c: Cached): void {
-    if (Date.now() - c.lastVectorRetry < VECTOR_RETRY_MS) return;
+    if (c.embedding || Date.now() - c.lastVectorRetry < VECTOR_RETRY_MS) return;
     const ids = c.index.idsWithoutVector();
     c.lastVectorRetry = Date.now();
     if (ids.length === 0) return;
@@ -184,7 +225,7 @@ export class IndexCache {
       const e = c.index.get(id);
       return e ? [{ _id: id, text: e.text }] : [];
     });
-    void this.embedMissing(c.index, entries);
+    this.embedInBackground(c, entries);
   }
 
   private touch(key: string, c: Cached): void {

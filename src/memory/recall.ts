@@ -55,6 +55,7 @@ export const RECALL_KINDS: readonly MemoryKind[] = ['fact', 'event', 'preference
 /** Detailed plot memories are long and many; only "how / why / details" questions search them. */
 export const DEEP_RECALL_KINDS: readonly MemoryKind[] = [...RECALL_KINDS, 'plot'];
 const PER_LIST = 20;
+const DEFAULT_EMBED_TIMEOUT_MS = 3_000;
 
 type Embedded = { vectors: Float32Array[]; ms: number } | { error: unknown; ms: number };
 
@@ -70,8 +71,11 @@ export class MemoryRecall {
       return { memories: [], queries: q.queries, deep: q.deep, timings: { embedMs: 0, searchMs: 0, totalMs: performance.now() - started } };
     }
     const scope = r.subjectId === undefined ? { ownerId: r.ownerId } : { ownerId: r.ownerId, subjectId: r.subjectId };
-    // All queries in one embed call, in parallel with the index (load or version check).
-    const [embedded, index] = await Promise.all([this.embedQueries(q.queries, r.signal), this.d.cache.get(scope)]);
+    // All queries in one embed call, in parallel with the index (load or version check). Stored
+    // memories still needing vectors (written while embeddings were down, or by another
+    // embedder) get the same budget; past it they are searched by keywords only this time.
+    const budgetMs = this.d.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS;
+    const [embedded, index] = await Promise.all([this.embedQueries(q.queries, r.signal), this.d.cache.get(scope, { vectorWaitMs: budgetMs })]);
     r.signal?.throwIfAborted();
 
     const searchStarted = performance.now();
@@ -119,7 +123,7 @@ export class MemoryRecall {
 
   private async embedQueries(queries: string[], signal?: AbortSignal): Promise<Embedded> {
     const started = performance.now();
-    const timeout = AbortSignal.timeout(this.d.embedTimeoutMs ?? 3_000);
+    const timeout = AbortSignal.timeout(this.d.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS);
     const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
       // The race guards against an embedder that ignores its signal.

@@ -76,8 +76,12 @@ export function cutOut(run: string, words: readonly string[] = ZH_STOP_LONGEST_F
 }
 
 /**
- * Tokens for keyword search (BM25): CJK bigrams (a lone character stays a unigram) and stemmed
- * Latin words without stopwords. Digits are kept (dates, ages, prices are good keys).
+ * Tokens for keyword search (BM25): CJK bigrams plus the content characters (stopwords cut out)
+ * as unigrams, and stemmed Latin words without stopwords. Digits are kept (dates, ages, prices
+ * are good keys). Both sides get the same unigrams: one-character words (猫, 家, 狗) are common
+ * in Chinese, and a question rarely shares a bigram with the memory ("我的猫叫什么名字" and
+ * "用户养了一只猫，名叫团子" share none), so bigrams alone would miss it; IDF keeps frequent
+ * characters cheap.
  */
 export function keywordTokens(text: string): string[] {
   const out: string[] = [];
@@ -87,11 +91,8 @@ export function keywordTokens(text: string): string[] {
       continue;
     }
     const chars = [...s.text];
-    if (chars.length === 1) {
-      if (!ZH_STOP_CHARS.has(chars[0]!)) out.push(chars[0]!);
-      continue;
-    }
     for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+    for (const piece of cutOut(s.text)) for (const c of piece) if (!ZH_STOP_CHARS.has(c)) out.push(c);
   }
   return out;
 }
