@@ -166,8 +166,6 @@ export const envSchema = z.object({
   SESSION_GAP_MS: withDefault(positiveMs, 60 * 60 * 1000),
   /** SPEC §3: a turn left unanswered this long becomes `unresponded`. */
   RESPONSE_WINDOW_MS: withDefault(positiveMs, 3 * 60 * 60 * 1000),
-  /** How many recent messages of the session go into the prompt. */
-  CONTEXT_RECENT_MESSAGES: withDefault(z.coerce.number().int().min(1).max(200), 20),
   /** Minimum time between two edits of a streaming platform message (Telegram flood limits). */
   STREAM_EDIT_INTERVAL_MS: withDefault(z.coerce.number().int().min(50).max(60_000), 1_000),
   /** Silence after an AI reply before the AI checks in on its own (0 = never). */

@@ -6,7 +6,7 @@ import type { Store } from '../store/store.js';
 import type { EffectiveConfig } from '../store/config.js';
 import type { Agent, Dialogue, Human, Message, Platform, ToneState, Turn } from '../domain/model.js';
 import { buildContext, type BuiltContext } from './buildContext.js';
-import { checkPromptBudget, type PromptWarning } from './promptBudget.js';
+import { checkPromptBudget, conversationWarning, type PromptWarning } from './promptBudget.js';
 import { selectHistory } from './historyWindow.js';
 import type { TokenCounter } from './tokens.js';
 import { detectTone } from '../tone/detectTone.js';
@@ -22,7 +22,7 @@ export class PromptTooLongError extends GatewayError {
   constructor(
     readonly tokens: number,
     readonly limit: number,
-    readonly context: Omit<GatheredContext, 'warning'>,
+    readonly context: Omit<GatheredContext, 'warnings'>,
   ) {
     super('PROMPT_TOO_LONG', `the prompt is ${tokens} tokens, over the limit of ${limit}; summarise the conversation (/summary) or raise limits.max_total_tokens`);
   }
@@ -41,7 +41,8 @@ export interface ContextDeps {
 
 export interface GatheredContext {
   built: BuiltContext;
-  warning?: PromptWarning;
+  /** Budget warnings (recorded once per dialogue and category); the prompt is sent whole. */
+  warnings: PromptWarning[];
   config: EffectiveConfig;
   agent: Agent;
   /** The turn's own input, media prepared. */
@@ -138,8 +139,11 @@ export async function gatherContext(
     ...(humanId && current.length > 0 ? { tone: { humanId, state: tone } } : {}),
   } as const;
   if (built.totalTokens > config.config.limits.max_total_tokens) throw new PromptTooLongError(built.totalTokens, config.config.limits.max_total_tokens, gathered);
-  const warning = checkPromptBudget(built, { maxTotalTokens: config.config.limits.max_total_tokens, middleSectionWarningTokens: config.config.limits.middle_section_warning_tokens });
-  return { ...gathered, ...(warning ? { warning } : {}) };
+  const warnings = [
+    checkPromptBudget(built, { maxTotalTokens: config.config.limits.max_total_tokens, middleSectionWarningTokens: config.config.limits.middle_section_warning_tokens }),
+    mode === 'load_all' ? conversationWarning(built.parts.history.tokens, config.config.limits.conversation_max_tokens) : undefined,
+  ].filter((w): w is PromptWarning => w !== undefined);
+  return { ...gathered, warnings };
 }
 
 function personaCardOf(

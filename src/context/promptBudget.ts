@@ -9,7 +9,7 @@ export interface PromptLimits {
 }
 
 export interface PromptWarning {
-  category: 'middle_section_overflow';
+  category: 'middle_section_overflow' | 'conversation_over_limit';
   currentValue: number;
   threshold: number;
   suggestion: string;
@@ -27,6 +27,20 @@ export function middleSectionWarning(middleTokens: number, limits: Pick<PromptLi
     currentValue: middleTokens,
     threshold: limits.middleSectionWarningTokens,
     suggestion: 'The conversation history is long: summarise it (/summary) or raise limits.middle_section_warning_tokens.',
+  };
+}
+
+/**
+ * Whole-session mode (seed 001 `conversation_max_tokens`, the conversation file's size): past it
+ * the session is still sent whole, and the operator is warned that a summary is due.
+ */
+export function conversationWarning(historyTokens: number, limit: number): PromptWarning | undefined {
+  if (historyTokens <= limit) return undefined;
+  return {
+    category: 'conversation_over_limit',
+    currentValue: historyTokens,
+    threshold: limit,
+    suggestion: 'The session sent whole is over limits.conversation_max_tokens: summarise it (/summary) or switch conversation_load_all off.',
   };
 }
 

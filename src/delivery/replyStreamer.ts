@@ -84,13 +84,26 @@ export class ReplyStreamer {
     return [...this.ids];
   }
 
-  /** Waits for pushes in flight and cancels a scheduled one, so the caller can write the final state alone. */
+  /**
+   * Ends streaming: no intermediate push starts from now on, and those in flight are awaited,
+   * so the caller writes the final state alone (a store applying updates as read-then-write,
+   * like FerretDB, would otherwise let a late streamed write undo it).
+   */
+  async endStreaming(): Promise<void> {
+    this.finished = true;
+    await this.drain();
+  }
+
+  /** Waits for pushes in flight and cancels a scheduled one. */
   async drain(): Promise<void> {
-    do {
+    for (;;) {
       clearTimeout(this.timer);
       this.timer = undefined;
-      await this.pending;
-    } while (this.timer !== undefined); // a skipped push in flight may have scheduled a retry
+      const inFlight = this.pending;
+      await inFlight;
+      // A push queued while we waited (a fired retry timer, a late delta) is awaited too.
+      if (this.pending === inFlight && this.timer === undefined) return;
+    }
   }
 
   /** Stores and shows the final text (which may differ from the streamed one, e.g. a notice). */

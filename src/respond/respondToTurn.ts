@@ -106,8 +106,8 @@ export async function produceAiMessage(
   }
   const { agent, input: ready } = gathered;
   const contextEventId = await recordContext(trace, gathered, deps);
-  if (gathered.warning) {
-    await store.events.warnOnce({ dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnId: turn._id, category: gathered.warning.category, data: { ...gathered.warning } });
+  for (const w of gathered.warnings) {
+    await store.events.warnOnce({ dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnId: turn._id, category: w.category, data: { ...w } });
   }
 
   // In a group the answer quotes the message it answers, so people see whom it is for.
@@ -172,7 +172,7 @@ export async function produceAiMessage(
     endActive();
   }
 
-  await streamer.drain();
+  await streamer.endStreaming();
   await store.messages.finishReply(reply._id, { state: outcome.state, content: outcome.stored, ...(outcome.error ? { error: outcome.error } : {}) }, new Date());
   if (gathered.tone && outcome.state === 'complete') {
     // The tone carried into the next turn (seed 003); losing it only loses a nuance.
@@ -196,7 +196,7 @@ export async function produceAiMessage(
 }
 
 /** Event `context_built`: the full prompt, every part's size in tokens, hashes, recall queries. */
-function recordContext(trace: TurnTrace, g: Omit<GatheredContext, 'warning'>, deps: RespondDeps, extra: Record<string, unknown> = {}): Promise<string> {
+function recordContext(trace: TurnTrace, g: Omit<GatheredContext, 'warnings'>, deps: RespondDeps, extra: Record<string, unknown> = {}): Promise<string> {
   return trace.record('context_built', {
     prompt: g.built.messages,
     parts: g.built.parts,

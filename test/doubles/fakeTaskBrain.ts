@@ -107,7 +107,8 @@ export function extractMemories(input: string): { memories: FakeMemory[] } {
 const SLOTS: Array<{ slot: string; re: RegExp }> = [
   { slot: 'residence', re: /\b(lives? in|living in|moved to|moves to|relocated to|based in)\b|住在|搬到|搬去/i },
   { slot: 'job', re: /\bworks? (at|as|for)\b|\bworked (at|as|for)\b|在.+工作|职业/i },
-  { slot: 'name', re: /\b(name is|called|call (me|them))\b|叫/i },
+  // 叫 alone also names pets (养了一只叫豆豆的猫): only "I am called" / "my name is" count.
+  { slot: 'name', re: /\b(name is|call (me|them))\b|^(用户|我)叫|名字(是|叫)/i },
   { slot: 'pet', re: /\b(dog|cat|pet|puppy|kitten)\b|狗|猫|宠物/i },
 ];
 

@@ -73,14 +73,15 @@ describe('config document and prompt budget', () => {
     expect(shown).toMatch(/\d{5} tokens/);
 
     // Raising the limit applies on the next turn: answered, with one deduplicated warning.
-    await other.config.update({ limits: { max_total_tokens: 50_000 } }, new Date());
+    await other.config.update({ limits: { max_total_tokens: 50_000, conversation_max_tokens: 10_000 } }, new Date());
     const third = await say('还在吗？');
     expect(third.reply.delivery?.state).toBe('complete');
     const fourth = await say('你好');
     expect(fourth.reply.delivery?.state).toBe('complete');
-    const warnings = await h.app.store.c.events.find({ kind: 'warning', dialogueId: third.turn.dialogueId }).toArray();
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]!.data).toMatchObject({ category: 'middle_section_overflow', threshold: 5_000, count: 2 });
+    const warnings = await h.app.store.c.events.find({ kind: 'warning', dialogueId: third.turn.dialogueId }).sort({ 'data.category': 1 }).toArray();
+    expect(warnings).toHaveLength(2); // one per category, however many turns hit it
+    expect(warnings[0]!.data).toMatchObject({ category: 'conversation_over_limit', threshold: 10_000, count: 2 });
+    expect(warnings[1]!.data).toMatchObject({ category: 'middle_section_overflow', threshold: 5_000, count: 2 });
     // Never truncated: the whole session is in the prompt.
     const prompt = JSON.stringify(fourth.built.data.prompt);
     expect(prompt).toContain(`${long}一`);

@@ -32,7 +32,7 @@ describe('delivery burst under platform rate limits', () => {
     for (const m of replyDocs.filter((r) => r.delivery?.state !== 'complete')) {
       const turn = await h.app.store.c.turns.findOne({ _id: m.turnId! });
       const events = await h.app.store.c.events.find({ turnId: m.turnId! }).toArray();
-      console.error('UNFINISHED', JSON.stringify({ delivery: m.delivery, len: m.content.length, updatedAt: m.updatedAt, turn, events: events.map((e) => [e.kind, e.at, e.data.ok, e.data.error]) }));
+      console.error("UNFINISHED", JSON.stringify({ doc: m, delivery: m.delivery, len: m.content.length, updatedAt: m.updatedAt, turn, events: events.map((e) => [e.kind, e.at, e.data.ok, e.data.error]) }));
     }
     expect(replyDocs).toHaveLength(CHATS);
     expect(replyDocs.filter((m) => m.delivery?.state !== 'complete').map((m) => m.delivery)).toEqual([]);

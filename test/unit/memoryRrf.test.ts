@@ -13,7 +13,9 @@ describe('reciprocalRankFusion', () => {
     ]);
     expect(f.get('a')).toBeCloseTo(1 / 61 + 1 / 62, 10);
     expect(f.get('c')).toBeCloseTo(1 / 63 + 1 / 61 + 1 / 61, 10);
-    expect([...f.entries()].sort((x, y) => y[1] - x[1]).map(([id]) => id)).toEqual(['c', 'a', 'd', 'b']);
+    expect([...f.entries()].sort((x, y) => y[1] - x[1]).map(([id]) => id).slice(0, 2)).toEqual(['c', 'a']);
+    // b and d are each found once at rank 2: a tie.
+    expect(f.get('b')).toBeCloseTo(f.get('d') ?? 0, 12);
   });
 
   it('counts an id once per list', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPromptBudget, middleSectionWarning } from '../../src/context/promptBudget.js';
+import { checkPromptBudget, conversationWarning, middleSectionWarning } from '../../src/context/promptBudget.js';
 import { isGatewayError } from '../../src/errors.js';
 
 const limits = { maxTotalTokens: 100_000, middleSectionWarningTokens: 20_000 };
@@ -33,5 +33,10 @@ describe('checkPromptBudget (seed 001 boundaries)', () => {
   it('has no warning at or under the middle threshold', () => {
     expect(middleSectionWarning(20_000, limits)).toBeUndefined();
     expect(middleSectionWarning(20_001, limits)?.currentValue).toBe(20_001);
+  });
+
+  it('warns when a whole session sent to the model is over conversation_max_tokens', () => {
+    expect(conversationWarning(100_000, 100_000)).toBeUndefined();
+    expect(conversationWarning(100_001, 100_000)).toMatchObject({ category: 'conversation_over_limit', currentValue: 100_001, threshold: 100_000 });
   });
 });

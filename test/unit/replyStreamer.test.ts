@@ -86,6 +86,24 @@ afterEach(() => {
 });
 
 describe('ReplyStreamer', () => {
+  it('after endStreaming nothing streamed is written or shown, even a push queued while it waited', async () => {
+    const f = fakes();
+    let open!: () => void;
+    f.outbound.sendGate = new Promise<void>((r) => (open = r));
+    const s = streamer(f);
+    s.append('Hello'); // in flight: stored, its send held at the gate
+    await vi.waitFor(() => expect(f.log).toEqual([{ op: 'save', id: 'm-1', text: 'Hello' }]));
+    const ending = s.endStreaming();
+    s.append(' late'); // a delta arriving while the push is still in flight
+    open();
+    await ending;
+    const after = f.log.length;
+    s.append(' later');
+    await s.drain();
+    expect(f.log.slice(after)).toEqual([]);
+    expect(f.log.filter((e) => e.op === 'save').map((e) => (e as { text: string }).text)).toEqual(['Hello']);
+  });
+
   it('sends one message for the first text, then edits it as the text grows', async () => {
     const f = fakes();
     const s = streamer(f);
