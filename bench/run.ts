@@ -1,6 +1,6 @@
 // `npm run bench`: the pipeline's own cost next to the bare floor, on the same Redis and
 // MongoDB-wire server, in one run, then active recall at growing memory counts (recall.ts).
-// BENCH_ONLY=pipeline or BENCH_ONLY=recall runs one part. Progress goes to stderr, the tables
+// BENCH_ONLY=pipeline, recall or context runs one part. Progress goes to stderr, the tables
 // to stdout.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -12,13 +12,14 @@ import { startFloor, type FloorRig } from './floor.js';
 import { startPipeline, type PipelineRig } from './pipeline.js';
 import { measureAll } from './measure.js';
 import { benchRecall, loadRecallBenchConfig } from './recall.js';
+import { contextNotes, contextTable, runContextBench } from './context.js';
 import { burstNotes, cpuTable, driftLine, growthLine, mainTable, recallNotes, recallTable, stageTable } from './summary.js';
 
 const WORKER_LOCK_MS = 30_000; // the app's default WORKER_LOCK_MS, used by the floor worker too
 
 const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const PARTS = ['pipeline', 'recall'] as const;
+const PARTS = ['pipeline', 'recall', 'context'] as const;
 type Part = (typeof PARTS)[number];
 
 /** BENCH_ONLY: one part, or every part when unset. */
@@ -113,6 +114,15 @@ async function main(): Promise<void> {
       databases.push(recallDb);
       const rr = await benchRecall({ mongoUri, dbName: recallDb, cfg: recallCfg, progress });
       write(['', 'Recall', '', recallTable(rr), '', ...recallNotes(rr)]);
+    }
+
+    if (parts.has('context')) {
+      const contextDb = `${dbName}_context`;
+      databases.push(contextDb);
+      const turns = Number(process.env.BENCH_CONTEXT_TURNS ?? 100);
+      progress(`context: a ${turns}-turn dialogue through the pipeline, memory jobs included`);
+      const cr = await runContextBench({ mongoUri, redisUrl, dbName: contextDb, prefix: `${prefix}-context`, turns, progress });
+      write(['', 'Context over a long dialogue', '', contextTable(cr), '', ...contextNotes(cr)]);
     }
   } finally {
     await cleanup();

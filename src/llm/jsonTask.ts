@@ -1,7 +1,7 @@
 // Background LLM tasks (memory extraction, summaries, consolidation, persona evolution): one
 // call in JSON mode whose output is validated with zod like any other boundary. The first line
 // of the system prompt names the task (`TASK: <name>`) so traces and logs can tell them apart.
-import { z } from 'zod';
+import type { z } from 'zod';
 import { GatewayError } from '../errors.js';
 import { LlmFailure, type LlmClient, type Usage } from './types.js';
 

@@ -153,7 +153,9 @@ describe('post-turn memory extraction', () => {
 
     // Operators see the call in the turn's events; it also marks the turn as extracted.
     const events = await store.events.ofTurn(turn._id);
-    expect(events.filter((e) => e.kind === 'llm_call')).toEqual([expect.objectContaining({ data: expect.objectContaining({ task: 'extract_memories', ops: expect.objectContaining({ added: 1 }), memoryIds: [berlin!._id] }) })]);
+    const calls = events.filter((e) => e.kind === 'llm_call');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.data).toMatchObject({ task: 'extract_memories', ops: { added: 1 }, memoryIds: [berlin!._id] });
     const again = await extractTurnMemories(deps, { turnId: turn._id });
     expect(again.skipped).toBe('already_extracted');
     expect(taskNames()).toEqual(['extract_memories']);
