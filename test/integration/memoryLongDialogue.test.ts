@@ -7,6 +7,7 @@ import { startHarness, type Harness } from '../support/harness.js';
 import { eventually } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
 import type { MemoryEntry } from '../../src/domain/model.js';
+import { dialogueTurnView } from '../../src/trace/dialogueTurnView.js';
 
 const CHAT = 778_110;
 
@@ -85,6 +86,9 @@ describe('a long dialogue remembers what is still true', () => {
       // The recalled facts reach the model in the prompt.
       const prompt = JSON.stringify(built?.data.prompt);
       for (const t of texts) expect(prompt).toContain(t);
+      // Operators see the same memories linked to the turn (seed 000's DialogueTurn view).
+      const view = await dialogueTurnView(h.app.store, turnId);
+      expect(view?.memoryLinks.slice(0, recall?.memoryIds.length ?? 0)).toEqual(recall?.memoryIds ?? []);
     }
     const recallAt5 = hits.filter(Boolean).length / hits.length;
     const missed = QUESTIONS.flatMap((q, i) => (hits[i] ? [] : [`${q.ask} → ${JSON.stringify(recalledTexts[i])}`]));
