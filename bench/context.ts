@@ -133,6 +133,9 @@ export async function runContextBench(o: { mongoUri: string; redisUrl: string; d
   } finally {
     await withTimeout(rig.close(), 30_000, 'closing the context bench pipeline').catch((err: unknown) => o.progress(`context: close failed: ${String(err)}`));
     await memory.close();
+    // Memory version counters and leases of this run (queues are obliterated by rig.close()).
+    const left = await redis.keys(`${o.prefix}*`);
+    if (left.length > 0) await redis.del(...left);
     await redis.quit();
     await client.close();
   }
