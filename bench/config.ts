@@ -1,6 +1,6 @@
 // Iteration counts and knobs, each overridable from the environment (BENCH_*).
 
-function intFromEnv(name: string, fallback: number, min = 1): number {
+export function intFromEnv(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const n = Number(raw);

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
-import { loadBenchConfig } from './config.js';
+import { intFromEnv, loadBenchConfig } from './config.js';
 import { startBenchServices, type BenchServices } from './services.js';
 import { startFloor, type FloorRig } from './floor.js';
 import { startPipeline, type PipelineRig } from './pipeline.js';
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
     if (parts.has('context')) {
       const contextDb = `${dbName}_context`;
       databases.push(contextDb);
-      const turns = Number(process.env.BENCH_CONTEXT_TURNS ?? 100);
+      const turns = intFromEnv('BENCH_CONTEXT_TURNS', 100);
       progress(`context: a ${turns}-turn dialogue through the pipeline, memory jobs included`);
       const cr = await runContextBench({ mongoUri, redisUrl, dbName: contextDb, prefix: `${prefix}-context`, turns, progress });
       write(['', 'Context over a long dialogue', '', contextTable(cr), '', ...contextNotes(cr)]);
