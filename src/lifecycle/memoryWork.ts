@@ -5,6 +5,7 @@ import type { Logger } from '../log.js';
 import type { Store } from '../store/store.js';
 import type { Outbounds } from '../delivery/outbound.js';
 import { text, type Locale } from '../i18n/texts.js';
+import { GatewayError } from '../errors.js';
 import { sendNotice } from '../gateway/notice.js';
 import { groupByTurn } from '../context/historyWindow.js';
 import { extractTurnMemories, type MemoryWriteDeps } from '../memory/extraction.js';
@@ -54,9 +55,15 @@ export function memoryJobHandlers(deps: MemoryWorkDeps) {
  * once and not retried (they can ask again), while 'busy' is retried by the queue.
  */
 async function summarizeOnRequest(deps: MemoryWorkDeps, sessionId: string, reason: 'command' | 'api', notify?: NoticeTarget): Promise<unknown> {
-  const material = await loadSessionMaterial(deps, sessionId);
-  const release = await deps.lockDialogue(material.dialogue._id);
+  const session = await deps.store.sessions.get(sessionId);
+  if (!session) throw new GatewayError('NOT_FOUND', `session ${sessionId} not found`);
+  const release = await deps.lockDialogue(session.dialogueId);
   if (!release) return 'busy';
+  // Read under the lock, so no reply adds to the session while it is summarised.
+  const material = await loadSessionMaterial(deps, sessionId).catch(async (err: unknown) => {
+    await release();
+    throw err;
+  });
   const tell = async (key: 'SUMMARY_DONE' | 'SUMMARY_NOTHING' | 'SUMMARY_FAILED', vars: Record<string, string> = {}) => {
     if (!notify) return;
     const r = { messageId: notify.messageId, dialogueId: notify.dialogueId, sessionId: notify.sessionId, chat: material.dialogue.chat };
@@ -69,7 +76,7 @@ async function summarizeOnRequest(deps: MemoryWorkDeps, sessionId: string, reaso
       return { kind: 'nothing' };
     }
     try {
-      const r = await summarizeSession(deps, { sessionId, now: new Date(), by: reason });
+      const r = await summarizeSession(deps, { sessionId, now: new Date(), by: reason, material });
       await tell('SUMMARY_DONE', { summary: r.summary });
       return r;
     } catch (err) {

@@ -4,32 +4,19 @@
 // that keep their sources; entries the model finds contradicted are superseded. It lowers the
 // number of active memories without losing facts that are still true: a source the model
 // neither merged nor contradicted stays active, and nothing is ever deleted.
-import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { GatewayConfig } from '../domain/config.js';
 import { MEMORY_KINDS, type MemoryEmbedding, type MemoryEntry, type MemoryKind } from '../domain/model.js';
 import { newId } from '../domain/ids.js';
 import { runJsonTask } from '../llm/jsonTask.js';
-import type { LlmClient } from '../llm/types.js';
-import type { Store } from '../store/store.js';
 import type { OwnerScope } from '../store/memories.js';
-import type { Embedder } from './embedder.js';
-import type { IndexCache } from './indexCache.js';
 import { embedTexts } from './similar.js';
 import { fromMemoryEmbedding } from './vectors.js';
 import { chunkCluster, clusterByKnn, DEFAULT_CLUSTER_OPTIONS, type ClusterOptions, type Vectored } from './cluster.js';
 import { DEFAULT_PRUNE_RULE, lowValueIds, type PruneRule } from './prune.js';
 import { dedupeKeyOf, normalizeMemoryText } from './normalize.js';
+import type { MemoryTaskDeps } from './taskDeps.js';
 
-export interface ConsolidationDeps {
-  store: Store;
-  llm: LlmClient;
-  model: string;
-  embedder: Embedder;
-  cache: IndexCache;
-  log: Logger;
-  config: () => Promise<GatewayConfig>;
-  timeoutMs: number;
+export interface ConsolidationDeps extends MemoryTaskDeps {
   now?: () => Date;
   cluster?: Partial<ClusterOptions>;
   prune?: Partial<PruneRule>;

@@ -3,16 +3,12 @@
 // the human; each new memory is compared with similar stored ones and becomes add / update /
 // invalidate / noop (src/memory/reconcile.ts), then written with its vector. One run per turn:
 // the run ends with an `llm_call` event (task extract_memories) that marks the turn as done.
-import type { Logger } from 'pino';
-import type { GatewayConfig } from '../domain/config.js';
 import type { MemoryEmbedding, MemoryEntry, Message, Turn } from '../domain/model.js';
 import { renderMessage } from '../context/renderMessage.js';
 import { runJsonTask } from '../llm/jsonTask.js';
-import type { LlmClient, Usage } from '../llm/types.js';
+import type { Usage } from '../llm/types.js';
 import type { Store } from '../store/store.js';
 import type { OwnerScope } from '../store/memories.js';
-import type { Embedder } from './embedder.js';
-import type { IndexCache } from './indexCache.js';
 import { embedTexts, findSimilar } from './similar.js';
 import { clampMemoryText, dedupeKeyOf } from './normalize.js';
 import {
@@ -26,17 +22,10 @@ import {
   type TranscriptLine,
 } from './extractionPrompt.js';
 import { askedCandidates, decide, planCandidates, DEFAULT_RECONCILE_OPTIONS, type Candidate, type CandidatePlan, type PlanOptions, type SimilarHit } from './reconcile.js';
+import type { MemoryTaskDeps } from './taskDeps.js';
 import { applyDecisions, textsToEmbed, type WriteSummary } from './writeMemories.js';
 
-export interface MemoryWriteDeps {
-  store: Store;
-  llm: LlmClient;
-  model: string;
-  embedder: Embedder;
-  cache: IndexCache;
-  log: Logger;
-  config: () => Promise<GatewayConfig>;
-  timeoutMs: number;
+export interface MemoryWriteDeps extends MemoryTaskDeps {
   now?: () => Date;
   /** Similarity threshold and number of stored entries shown per candidate. */
   reconcile?: Partial<PlanOptions>;
@@ -88,7 +77,7 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
   const [dialogue, agent, human, messages, config] = await Promise.all([
     store.dialogues.get(turn.dialogueId),
     store.participants.getAgent(scope.ownerId),
-    store.c.humans.findOne({ _id: scope.subjectId! }),
+    store.participants.getHuman(scope.subjectId!),
     store.messages.ofTurn(turn._id),
     deps.config(),
   ]);

@@ -2,23 +2,16 @@
 // the agent's most recent turns across its dialogues → a new evolved persona, stored on the agent
 // with the old text kept in its history. Runs on demand or every
 // `thresholds.persona_evolve_every_turns` replies (a post-turn hook counts them, `shouldEvolve`).
-import type { Logger } from 'pino';
 import type { Message, Turn } from '../domain/model.js';
 import { GatewayError } from '../errors.js';
 import { runJsonTask } from '../llm/jsonTask.js';
-import type { LlmClient } from '../llm/types.js';
 import type { Store } from '../store/store.js';
+import type { MemoryTaskDeps } from '../memory/taskDeps.js';
 import { isUsableForSummary, transcriptOf } from '../summary/prompts.js';
 import { renderOptionsFor } from '../summary/rollingSummary.js';
 import { EVOLVE_PERSONA_INSTRUCTIONS, evolvePersonaOutputSchema, renderEvolveInput, type EvolveConversation } from './evolvePrompt.js';
 
-export interface EvolveDeps {
-  store: Store;
-  llm: LlmClient;
-  model: string;
-  timeoutMs: number;
-  log: Logger;
-}
+export type EvolveDeps = Pick<MemoryTaskDeps, 'store' | 'llm' | 'model' | 'timeoutMs' | 'log'>;
 
 export interface EvolveResult {
   before: string | undefined;

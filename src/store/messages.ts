@@ -31,7 +31,8 @@ export class MessageRepo {
   }
 
   /**
-   * A session's visible, accepted messages created at or after `since` (all when absent),
+   * A session's conversation: visible, accepted messages that are not commands (/summary,
+   * /new … steer the gateway, they are not said to anyone), created at or after `since` (all when absent),
    * oldest first. `limit` caps the count from the oldest end, so a caller folding history in
    * order continues where it stopped.
    */
@@ -42,6 +43,7 @@ export class MessageRepo {
         visible: true,
         rejected: { $exists: false },
         deleted: { $exists: false },
+        contentType: { $ne: 'command' },
         ...(since ? { createdAt: { $gte: since } } : {}),
       })
       .sort({ createdAt: 1, _id: 1 });

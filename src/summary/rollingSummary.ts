@@ -4,29 +4,16 @@
 // Runs after a reply, off the critical path. The write is conditional on the summary's previous
 // boundary, so a retried or concurrent run never folds the same messages twice; an LLM failure
 // throws (the job retries) and writes nothing.
-import type { Logger } from 'pino';
-import type { GatewayConfig } from '../domain/config.js';
 import type { Dialogue, Session } from '../domain/model.js';
 import type { RenderOptions } from '../context/renderMessage.js';
 import { turnsToFold } from '../context/historyWindow.js';
 import { runJsonTask } from '../llm/jsonTask.js';
-import type { LlmClient } from '../llm/types.js';
-import type { Embedder } from '../memory/embedder.js';
-import type { IndexCache } from '../memory/indexCache.js';
+import type { MemoryTaskDeps } from '../memory/taskDeps.js';
 import type { Store } from '../store/store.js';
 import { ROLLING_SUMMARY_INSTRUCTIONS, renderRollingSummaryInput, rollingSummaryOutputSchema, transcriptOf } from './prompts.js';
 
 /** What the summary jobs need (the memory worker builds one). */
-export interface SummaryDeps {
-  store: Store;
-  llm: LlmClient;
-  model: string;
-  timeoutMs: number;
-  embedder: Embedder;
-  cache: IndexCache;
-  log: Logger;
-  config: () => Promise<GatewayConfig>;
-}
+export type SummaryDeps = MemoryTaskDeps;
 
 export type RollingSummaryResult =
   | { kind: 'skipped'; reason: 'load_all' | 'no_session' | 'closed' | 'below_threshold' | 'nothing_usable' | 'moved_meanwhile' }

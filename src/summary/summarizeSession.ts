@@ -144,9 +144,10 @@ export function lastTurnsMessageIds(messages: readonly Message[], n: number): st
   return groups.slice(Math.max(0, groups.length - n)).flat().map((m) => m._id);
 }
 
-export async function summarizeSession(deps: SummarizeDeps, o: { sessionId: string; now: Date; by?: string }): Promise<SummarizeResult> {
+/** `material`: the session as the caller already loaded it (skips a second read of its messages). */
+export async function summarizeSession(deps: SummarizeDeps, o: { sessionId: string; now: Date; by?: string; material?: SessionMaterial }): Promise<SummarizeResult> {
   const { store } = deps;
-  const material = await loadSessionMaterial(deps, o.sessionId);
+  const material = o.material ?? (await loadSessionMaterial(deps, o.sessionId));
   const { session, dialogue } = material;
 
   if (session.closeReason === 'summarized' && session.summary !== undefined) {
