@@ -1,6 +1,7 @@
-// Bearer-token authentication against OPS_TOKENS (constant-time comparison).
+// Bearer-token authentication against OPS_TOKENS (constant-time comparison) and the role order
+// viewer < operator < admin that the schema's auth scopes check.
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { OpsToken } from '../src/config/env.js';
+import { OPS_ROLES, type OpsRole, type OpsToken } from '../src/config/env.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -9,4 +10,9 @@ export function authenticate(header: string | null, tokens: OpsToken[]): OpsToke
   if (!m?.[1]) return null;
   const given = digest(m[1]);
   return tokens.find((t) => timingSafeEqual(digest(t.token), given)) ?? null;
+}
+
+/** OPS_ROLES is ordered from least to most trusted. */
+export function roleAtLeast(role: OpsRole, needed: OpsRole): boolean {
+  return OPS_ROLES.indexOf(role) >= OPS_ROLES.indexOf(needed);
 }

@@ -1,17 +1,19 @@
 // The Pothos schema builder: plain TypeScript types in, GraphQL schema out (SPEC §10).
+// Plugins at the edges: scope-auth first (no resolver runs before its check), then relay
+// connections and dataloader-backed objects.
 import SchemaBuilder from '@pothos/core';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import RelayPlugin from '@pothos/plugin-relay';
-import type { Store } from '../src/store/store.js';
-import type { OpsToken } from '../src/config/env.js';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import type { GraphQLContext } from './context.js';
+import { roleAtLeast } from './auth.js';
+import { apiError } from './errors.js';
 
-export interface GraphQLContext {
-  store: Store;
-  /** The authenticated operator; requests without a valid token never reach a resolver. */
-  viewer: OpsToken;
-}
+export type { GraphQLContext } from './context.js';
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
+  AuthScopes: { viewer: boolean; operator: boolean; admin: boolean };
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
@@ -19,7 +21,18 @@ export const builder = new SchemaBuilder<{
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
 }>({
-  plugins: [RelayPlugin],
+  plugins: [ScopeAuthPlugin, RelayPlugin, DataloaderPlugin],
+  scopeAuth: {
+    // Subscriptions are checked when they start, not per event.
+    authorizeOnSubscribe: true,
+    authScopes: (ctx) => ({
+      viewer: roleAtLeast(ctx.viewer.role, 'viewer'),
+      operator: roleAtLeast(ctx.viewer.role, 'operator'),
+      admin: roleAtLeast(ctx.viewer.role, 'admin'),
+    }),
+    unauthorizedError: (_parent, ctx, info) =>
+      apiError('FORBIDDEN', `the ${ctx.viewer.role} role may not use ${info.parentType.name}.${info.fieldName}`),
+  },
   relay: {
     edgesFieldOptions: { nullable: false },
     nodeFieldOptions: { nullable: false },
@@ -31,7 +44,7 @@ builder.scalarType('DateTime', {
   serialize: (d) => d.toISOString(),
   parseValue: (v) => {
     const d = new Date(String(v));
-    if (Number.isNaN(d.getTime())) throw new TypeError('DateTime must be an ISO 8601 string');
+    if (typeof v !== 'string' || Number.isNaN(d.getTime())) throw apiError('BAD_REQUEST', 'DateTime must be an ISO 8601 string');
     return d;
   },
 });
@@ -42,4 +55,7 @@ builder.scalarType('JSON', {
   parseValue: (v) => v,
 });
 
-builder.queryType({});
+// Every query field needs at least the viewer role; mutations need operator unless a field
+// asks for admin.
+builder.queryType({ authScopes: { viewer: true } });
+builder.mutationType({ authScopes: { operator: true } });

@@ -1,8 +1,10 @@
 // Keyset pagination for Relay connections: cursors encode (sort value, _id) so pages stay
-// stable while new documents arrive, and every page is one indexed query.
+// stable while new documents arrive, and every page is one indexed query (batched across
+// parents by the children loader for nested connections).
 import { resolveCursorConnection, type DefaultConnectionArguments, type PageInfoShape } from '@pothos/plugin-relay';
 import type { Collection, Document, Filter, SortDirection } from 'mongodb';
 import { apiError } from './errors.js';
+import type { ChildQuery, Loaders } from './loaders.js';
 
 type Keyed = { _id: string } & Document;
 
@@ -10,6 +12,9 @@ export interface Connection<T> {
   pageInfo: PageInfoShape;
   edges: Array<{ cursor: string; node: T }>;
 }
+
+export const PAGE_DEFAULT = 20;
+export const PAGE_MAX = 100;
 
 export function encodeCursor(value: Date, id: string): string {
   return Buffer.from(JSON.stringify([value.toISOString(), id])).toString('base64url');
@@ -28,7 +33,35 @@ function decodeCursor(cursor: string): [Date, string] {
   throw apiError('BAD_REQUEST', 'malformed cursor');
 }
 
-/** Documents of `collection` matching `filter`, ordered by `field` then _id in `direction`. */
+type Fetch = (query: Filter<Document>, sort: Record<string, 1 | -1>, limit: number) => Promise<Keyed[]>;
+
+function paginate<T extends Keyed>(filter: Filter<Document>, field: string, direction: 1 | -1, args: DefaultConnectionArguments, fetch: Fetch): Promise<Connection<T>> {
+  // Pothos hands nodes back as unknown; they are the documents fetched below.
+  const toCursor = (doc: unknown) => {
+    const node = doc as Keyed;
+    const value: unknown = node[field];
+    if (!(value instanceof Date)) throw new Error(`cursor field ${field} is not a date`);
+    return encodeCursor(value, node._id);
+  };
+  for (const n of [args.first, args.last]) {
+    if (n !== undefined && n !== null && (n < 0 || n > PAGE_MAX)) throw apiError('BAD_REQUEST', `first/last must be between 0 and ${PAGE_MAX}`);
+  }
+  return resolveCursorConnection({ args, toCursor, defaultSize: PAGE_DEFAULT, maxSize: PAGE_MAX }, async ({ after, before, limit, inverted }) => {
+    const dir: 1 | -1 = inverted ? (direction === 1 ? -1 : 1) : direction;
+    const bounds: Filter<Document>[] = [];
+    const past = (cursor: string, forward: boolean): Filter<Document> => {
+      const [v, id] = decodeCursor(cursor);
+      const op = (forward ? direction : -direction) === 1 ? '$gt' : '$lt';
+      return { $or: [{ [field]: { [op]: v } }, { [field]: v, _id: { [op]: id } }] };
+    };
+    if (after) bounds.push(past(after, true));
+    if (before) bounds.push(past(before, false));
+    const query = bounds.length ? { $and: [filter, ...bounds] } : filter;
+    return fetch(query, { [field]: dir, _id: dir }, limit);
+  }) as Promise<Connection<T>>;
+}
+
+/** A top-level list: documents of `collection` matching `filter`, ordered by `field` then _id. */
 export function keysetConnection<T extends Keyed>(
   collection: Collection<T>,
   filter: Filter<T>,
@@ -36,25 +69,18 @@ export function keysetConnection<T extends Keyed>(
   direction: 1 | -1,
   args: DefaultConnectionArguments,
 ): Promise<Connection<T>> {
-  // Pothos hands nodes back as unknown; they are the documents returned below.
-  const toCursor = (doc: unknown) => {
-    const node = doc as T;
-    const value: unknown = node[field];
-    if (!(value instanceof Date)) throw new Error(`cursor field ${field} is not a date`);
-    return encodeCursor(value, node._id);
-  };
-  return resolveCursorConnection({ args, toCursor, defaultSize: 20, maxSize: 100 }, async ({ after, before, limit, inverted }) => {
-    const dir: 1 | -1 = inverted ? (direction === 1 ? -1 : 1) : direction;
-    const bounds: Filter<T>[] = [];
-    const past = (cursor: string, forward: boolean): Filter<T> => {
-      const [v, id] = decodeCursor(cursor);
-      const op = (forward ? direction : -direction) === 1 ? '$gt' : '$lt';
-      return { $or: [{ [field]: { [op]: v } }, { [field]: v, _id: { [op]: id } }] } as Filter<T>;
-    };
-    if (after) bounds.push(past(after, true));
-    if (before) bounds.push(past(before, false));
-    const query = (bounds.length ? { $and: [filter, ...bounds] } : filter) as Filter<T>;
-    const sort: Record<string, SortDirection> = { [field]: dir, _id: dir };
-    return (await collection.find(query).sort(sort).limit(limit).toArray()) as T[];
-  }) as Promise<Connection<T>>;
+  return paginate<T>(filter as Filter<Document>, field, direction, args, async (query, sort, limit) =>
+    (await collection.find(query as Filter<T>).sort(sort as Record<string, SortDirection>).limit(limit).toArray()) as unknown as Keyed[],
+  );
+}
+
+/** A parent's children (a dialogue's sessions, …), batched with its siblings' pages. */
+export function childConnection<T extends Keyed>(
+  loaders: Loaders,
+  spec: { collection: ChildQuery['collection']; parentField: string; parentId: string; filter: Filter<Document>; field: keyof T & string; direction: 1 | -1 },
+  args: DefaultConnectionArguments,
+): Promise<Connection<T>> {
+  return paginate<T>(spec.filter, spec.field, spec.direction, args, (query, sort, limit) =>
+    loaders.children.load({ collection: spec.collection, parentField: spec.parentField, parentId: spec.parentId, query, sort, limit }),
+  );
 }

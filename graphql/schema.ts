@@ -6,5 +6,6 @@ import './types/turn.js';
 import './types/session.js';
 import './types/dialogue.js';
 import './types/trace.js';
+import './types/config.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,22 +1,34 @@
-// The HTTP server of the API role: GraphQL at /graphql, liveness at /healthz, readiness
-// (MongoDB and Redis reachable) at /readyz.
+// The HTTP server of the API role: GraphQL at /graphql (queries, mutations, and subscriptions
+// over SSE), liveness at /healthz, readiness (MongoDB and Redis reachable) at /readyz.
 import { createServer, type Server } from 'node:http';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, createGraphQLError } from 'graphql-yoga';
+import type { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
-import type { Store } from '../src/store/store.js';
 import type { OpsToken } from '../src/config/env.js';
+import type { OpsDeps } from '../src/ops/opsDeps.js';
 import { schema } from './schema.js';
 import { authenticate } from './auth.js';
 import { apiError } from './errors.js';
-import type { GraphQLContext } from './builder.js';
+import { isGatewayError } from '../src/errors.js';
+import { createContext, type GraphQLContext } from './context.js';
+import type { GatewayPubSub } from './pubsub.js';
+import { DEFAULT_LIMITS, limitPlugins, type QueryLimits } from './limits.js';
 
 export interface ApiServerOptions {
-  store: Store;
+  ops: OpsDeps;
+  pubsub: GatewayPubSub;
   opsTokens: OpsToken[];
   log: Logger;
   /** Extra readiness probes (e.g. Redis), each true when healthy. */
   readiness: Record<string, () => Promise<boolean>>;
   graphiql: boolean;
+  introspection: boolean;
+  limits?: QueryLimits;
+}
+
+function hasCode(e: unknown): e is Error {
+  const ext = (e as { extensions?: { code?: unknown } } | null)?.extensions;
+  return e instanceof Error && typeof ext?.code === 'string';
 }
 
 export function createApiServer(o: ApiServerOptions): Server {
@@ -25,8 +37,21 @@ export function createApiServer(o: ApiServerOptions): Server {
     graphqlEndpoint: '/graphql',
     graphiql: o.graphiql,
     landingPage: false,
-    maskedErrors: true,
     logging: false,
+    maskedErrors: {
+      // Our own errors (stable code) go out as they are; anything else is logged here and
+      // reaches the client as INTERNAL, without message or stack. Duck-typed: yoga's
+      // GraphQLError class may come from another copy of graphql-js than ours.
+      maskError(error) {
+        const wrapped = error as { originalError?: unknown };
+        const original = wrapped.originalError ?? error;
+        if (isGatewayError(original)) return apiError(original.code, original.message);
+        if (hasCode(original)) return original;
+        if (hasCode(error) && !wrapped.originalError) return error;
+        o.log.error({ err: original }, 'GraphQL resolver failed');
+        return createGraphQLError('internal error', { extensions: { code: 'INTERNAL' } });
+      },
+    },
     plugins: [
       {
         // Unauthenticated requests end here with 401, before parsing or any resolver.
@@ -37,11 +62,20 @@ export function createApiServer(o: ApiServerOptions): Server {
           payload.endResponse(new fetchAPI.Response(JSON.stringify(body), { status: 401, headers: { 'content-type': 'application/json' } }));
         },
       },
+      ...limitPlugins(o.limits ?? DEFAULT_LIMITS, { introspection: o.introspection }),
+      {
+        // Validation errors (unknown fields, wrong argument types) carry a code like every other error.
+        onValidate() {
+          return ({ result }: { result: readonly GraphQLError[] }) => {
+            for (const e of result) if ((e.extensions as { code?: unknown }).code === undefined) (e.extensions as Record<string, unknown>).code = 'BAD_REQUEST';
+          };
+        },
+      },
     ],
     context: ({ request }): GraphQLContext => {
       const viewer = authenticate(request.headers.get('authorization'), o.opsTokens);
       if (!viewer) throw apiError('UNAUTHENTICATED', 'a valid bearer token is required');
-      return { store: o.store, viewer };
+      return createContext(o, viewer);
     },
   });
 
@@ -62,7 +96,7 @@ export function createApiServer(o: ApiServerOptions): Server {
 }
 
 async function readiness(o: ApiServerOptions): Promise<{ ok: boolean; checks: Record<string, boolean> }> {
-  const probes: Record<string, () => Promise<boolean>> = { mongodb: () => o.store.ping(), ...o.readiness };
+  const probes: Record<string, () => Promise<boolean>> = { mongodb: () => o.ops.store.ping(), ...o.readiness };
   const entries = await Promise.all(
     Object.entries(probes).map(async ([name, probe]) => [name, await probe().catch(() => false)] as const),
   );

@@ -35,6 +35,8 @@ import { MediaProcessor } from './media/processor.js';
 import { prepareMessagesMedia, type PrepareMediaDeps } from './media/prepare.js';
 import { MediaRetryQueue, startMediaRetryWorker, startMediaSweeper } from '../jobs/mediaRetry.js';
 import { createApiServer } from '../graphql/server.js';
+import { createGatewayPubSub } from '../graphql/pubsub.js';
+import { DEFAULT_LIMITS } from '../graphql/limits.js';
 import { TokenCounter } from './context/tokens.js';
 import { createEmbedder } from './memory/embedder.js';
 import { IndexCache } from './memory/indexCache.js';
@@ -261,11 +263,26 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
     let apiUrl: string | undefined;
     if (o.roles.has('api')) {
       if (env.OPS_TOKENS.length === 0) log.warn('OPS_TOKENS is empty: every GraphQL request will be rejected (UNAUTHENTICATED)');
+      const subscriber = redis.duplicate();
+      stops.push(() => subscriber.quit());
+      const devDefault = (v: 'auto' | 'on' | 'off') => (v === 'auto' ? env.NODE_ENV !== 'production' : v === 'on');
       const server: Server = createApiServer({
-        store,
+        ops: {
+          store,
+          outbounds,
+          memory: memoryQueue,
+          log,
+          sessionGapMs: env.SESSION_GAP_MS,
+          responseWindowMs: env.RESPONSE_WINDOW_MS,
+          locale: env.DEFAULT_LOCALE,
+          timezone: env.DISPLAY_TIMEZONE,
+        },
+        pubsub: createGatewayPubSub({ publisher: redis, subscriber, prefix: env.QUEUE_PREFIX }),
         opsTokens: env.OPS_TOKENS,
         log,
-        graphiql: env.NODE_ENV !== 'production',
+        graphiql: devDefault(env.GRAPHIQL),
+        introspection: devDefault(env.GRAPHQL_INTROSPECTION),
+        limits: { ...DEFAULT_LIMITS, maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES, maxCost: env.GRAPHQL_MAX_COST },
         readiness: { redis: async () => (await redis.ping()) === 'PONG' },
       });
       await new Promise<void>((res) => server.listen(env.PORT, '0.0.0.0', res));

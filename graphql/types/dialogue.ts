@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
-import type { ChatRef, Dialogue } from '../../src/domain/model.js';
-import { keysetConnection } from '../pagination.js';
+import type { ChatRef, Dialogue, Session } from '../../src/domain/model.js';
+import { childConnection, keysetConnection } from '../pagination.js';
 import { apiError } from '../errors.js';
 import { DialogueTypeEnum, PlatformEnum } from './enums.js';
 import { SessionType } from './session.js';
@@ -28,7 +28,8 @@ export const DialogueType = builder.objectRef<Dialogue>('Dialogue').implement({
     createdAt: t.field({ type: 'DateTime', resolve: (d) => d.createdAt }),
     sessions: t.connection({
       type: SessionType,
-      resolve: (d, args, ctx) => keysetConnection(ctx.store.c.sessions, { dialogueId: d._id }, 'startedAt', 1, args),
+      resolve: (d, args, ctx) =>
+        childConnection<Session>(ctx.loaders, { collection: 'sessions', parentField: 'dialogueId', parentId: d._id, filter: {}, field: 'startedAt', direction: 1 }, args),
     }),
   }),
 });

@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
-import type { Session } from '../../src/domain/model.js';
-import { keysetConnection } from '../pagination.js';
+import type { Session, Turn } from '../../src/domain/model.js';
+import { childConnection } from '../pagination.js';
 import { TurnType } from './turn.js';
 
 const SessionStatsType = builder.objectRef<Session['stats']>('SessionStats').implement({
@@ -21,7 +21,8 @@ export const SessionType = builder.objectRef<Session>('Session').implement({
     stats: t.field({ type: SessionStatsType, resolve: (s) => s.stats }),
     turns: t.connection({
       type: TurnType,
-      resolve: (s, args, ctx) => keysetConnection(ctx.store.c.turns, { sessionId: s._id }, 'startedAt', 1, args),
+      resolve: (s, args, ctx) =>
+        childConnection<Turn>(ctx.loaders, { collection: 'turns', parentField: 'sessionId', parentId: s._id, filter: {}, field: 'startedAt', direction: 1 }, args),
     }),
   }),
 });

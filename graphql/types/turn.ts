@@ -1,6 +1,6 @@
 import { builder } from '../builder.js';
-import type { Turn } from '../../src/domain/model.js';
-import { keysetConnection } from '../pagination.js';
+import type { Message, Turn } from '../../src/domain/model.js';
+import { childConnection } from '../pagination.js';
 import { DeliveryStateEnum, RoleEnum, TurnStatusEnum } from './enums.js';
 import { MessageType } from './message.js';
 
@@ -23,7 +23,8 @@ export const TurnType = builder.objectRef<Turn>('Turn').implement({
     responseTimeMs: t.int({ nullable: true, resolve: (x) => x.responseTime ?? null }),
     messages: t.connection({
       type: MessageType,
-      resolve: (turn, args, ctx) => keysetConnection(ctx.store.c.messages, { turnId: turn._id }, 'createdAt', 1, args),
+      resolve: (turn, args, ctx) =>
+        childConnection<Message>(ctx.loaders, { collection: 'messages', parentField: 'turnId', parentId: turn._id, filter: {}, field: 'createdAt', direction: 1 }, args),
     }),
   }),
 });

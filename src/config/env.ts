@@ -49,6 +49,12 @@ export const envSchema = z.object({
   NODE_ENV: withDefault(z.enum(['development', 'production', 'test']), 'development'),
   LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   PORT: withDefault(z.coerce.number().int().min(0).max(65535), 4000),
+  /** Schema introspection and the GraphiQL page; `auto` = on except when NODE_ENV is production. */
+  GRAPHQL_INTROSPECTION: withDefault(z.enum(['auto', 'on', 'off']), 'auto'),
+  GRAPHIQL: withDefault(z.enum(['auto', 'on', 'off']), 'auto'),
+  GRAPHQL_MAX_DEPTH: withDefault(z.coerce.number().int().min(2).max(50), 14),
+  GRAPHQL_MAX_ALIASES: withDefault(z.coerce.number().int().min(1).max(500), 15),
+  GRAPHQL_MAX_COST: withDefault(z.coerce.number().int().min(100).max(100_000_000), 250_000),
 
   MONGODB_URI: z.preprocess(
     (v) => (isUnset(v) ? undefined : v),

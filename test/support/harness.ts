@@ -1,6 +1,7 @@
 // One running gateway (every role, in this process) wired to local fakes of Telegram and
 // OpenAI, on the shared real MongoDB-wire server and Redis.
 import { MongoClient } from 'mongodb';
+import { ClientError, GraphQLClient } from 'graphql-request';
 import { createLogger } from '../../src/log.js';
 import { startApp, type RunningApp, type ProcessRole } from '../../src/app.js';
 import type { Env } from '../../src/config/env.js';
@@ -22,6 +23,24 @@ export interface Harness {
 export interface GqlBody<T> {
   data?: T;
   errors?: Array<{ message: string; extensions?: { code?: string } }>;
+}
+
+/**
+ * One GraphQL request through a real client (graphql-request) over HTTP, keeping errors and the
+ * HTTP status instead of throwing, so tests can assert on codes.
+ */
+export async function gqlRequest<T>(url: string, query: string, variables: Record<string, unknown> = {}, token: string | null = TEST_OPS_TOKEN): Promise<{ status: number; body: GqlBody<T> }> {
+  const client = new GraphQLClient(url, { errorPolicy: 'all', headers: token ? { authorization: `Bearer ${token}` } : {} });
+  try {
+    const r = await client.rawRequest<T>(query, variables);
+    return { status: r.status, body: { ...(r.data !== undefined && r.data !== null ? { data: r.data } : {}), ...(r.errors ? { errors: r.errors as GqlBody<T>['errors'] } : {}) } };
+  } catch (err) {
+    if (err instanceof ClientError) {
+      const { status, errors, data } = err.response;
+      return { status, body: { ...(data ? { data: data as T } : {}), ...(errors ? { errors: errors as GqlBody<T>['errors'] } : {}) } };
+    }
+    throw err;
+  }
 }
 
 export async function startHarness(
@@ -47,14 +66,7 @@ export async function startHarness(
     tg,
     llm,
     weather,
-    async gql<T>(query: string, variables: Record<string, unknown> = {}, token: string | null = TEST_OPS_TOKEN) {
-      const res = await fetch(`${app.apiUrl}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify({ query, variables }),
-      });
-      return { status: res.status, body: (await res.json()) as GqlBody<T> };
-    },
+    gql: (query, variables, token) => gqlRequest(`${app.apiUrl}/graphql`, query, variables, token),
     async stop() {
       await app.stop();
       const client = await MongoClient.connect(env.MONGODB_URI!);

@@ -4,6 +4,8 @@ import { inject } from 'vitest';
 import { loadEnv, type Env } from '../../src/config/env.js';
 
 export const TEST_OPS_TOKEN = 'test-admin-token-0123456789abcdef';
+export const TEST_OPERATOR_TOKEN = 'test-operator-token-0123456789ab';
+export const TEST_VIEWER_TOKEN = 'test-viewer-token-0123456789abcd';
 export const TEST_BOT_TOKEN = '123456789:TEST-bot-token_abcdefghijklmnopqrstuv';
 
 export function testEnv(overrides: Record<string, string> = {}): Env {
@@ -22,7 +24,7 @@ export function rawTestEnv(overrides: Record<string, string> = {}): Record<strin
     REDIS_URL: inject('redisUrl'),
     QUEUE_PREFIX: `test-${id}`,
     OPENAI_API_KEY: 'sk-test-key-not-real-000000',
-    OPS_TOKENS: `tester:admin:${TEST_OPS_TOKEN}`,
+    OPS_TOKENS: `tester:admin:${TEST_OPS_TOKEN},op:operator:${TEST_OPERATOR_TOKEN},watcher:viewer:${TEST_VIEWER_TOKEN}`,
     TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
     DEFAULT_LOCALE: 'en',
     STREAM_EDIT_INTERVAL_MS: '50',

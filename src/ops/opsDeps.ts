@@ -1,0 +1,18 @@
+// What the operator actions (GraphQL mutations) are given: the store, the platforms to post
+// to, and the queues that run long work (summaries, persona evolution) in a worker.
+import type { Store } from '../store/store.js';
+import type { Outbounds } from '../delivery/outbound.js';
+import type { Logger } from '../log.js';
+import type { MemoryQueue } from '../../jobs/memoryJobs.js';
+import type { Locale } from '../i18n/texts.js';
+
+export interface OpsDeps {
+  store: Store;
+  outbounds: Outbounds;
+  memory: Pick<MemoryQueue, 'summarize' | 'evolve'>;
+  log: Logger;
+  sessionGapMs: number;
+  responseWindowMs: number;
+  locale: Locale;
+  timezone: string;
+}
