@@ -32,7 +32,7 @@ export function limitPlugins(limits: QueryLimits, o: { introspection: boolean })
       maxTokens: { n: limits.maxTokens, ...callbacks },
       maxDirectives: { n: 10, ...callbacks },
       blockFieldSuggestion: { enabled: !o.introspection },
-    }) as Plugin,
+    }),
   ];
   if (!o.introspection) {
     plugins.push({

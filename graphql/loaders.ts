@@ -63,7 +63,7 @@ async function loadChildren(c: Collections, queries: readonly ChildQuery[]): Pro
       const sort = first.sort as Sort;
       if (ids.length === 1) {
         const filter = { $and: [first.query, { [first.parentField]: ids[0] }] } as Filter<Message>;
-        byParent.set(ids[0]!, (await collection.find(filter).sort(sort).limit(first.limit).toArray()) as unknown as Keyed[]);
+        byParent.set(ids[0]!, await collection.find(filter).sort(sort).limit(first.limit).toArray());
       } else {
         const filter = { $and: [first.query, { [first.parentField]: { $in: ids } }] } as Filter<Message>;
         for (const doc of (await collection.find(filter).sort(sort).toArray()) as unknown as Keyed[]) {

@@ -70,7 +70,7 @@ export function keysetConnection<T extends Keyed>(
   args: DefaultConnectionArguments,
 ): Promise<Connection<T>> {
   return paginate<T>(filter as Filter<Document>, field, direction, args, async (query, sort, limit) =>
-    (await collection.find(query as Filter<T>).sort(sort as Record<string, SortDirection>).limit(limit).toArray()) as unknown as Keyed[],
+    await collection.find(query as Filter<T>).sort(sort).limit(limit).toArray(),
   );
 }
 

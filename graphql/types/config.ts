@@ -6,7 +6,7 @@ import { CONFIG_FIELDS, configFieldInfo, type ConfigFieldInfo, type ConfigSectio
 import type { EffectiveConfig } from '../../src/store/config.js';
 
 type Field = { type: 'int' | 'bool' | 'enum'; doc: string };
-const scalarOf = (f: Field) => (f.type === 'int' ? 'Int' : f.type === 'bool' ? 'Boolean' : 'String') as 'Int' | 'Boolean' | 'String';
+const scalarOf = (f: Field) => (f.type === 'int' ? 'Int' : f.type === 'bool' ? 'Boolean' : 'String');
 const typeName = (s: string) => `Config${s[0]!.toUpperCase()}${s.slice(1)}`;
 const sections = Object.keys(CONFIG_FIELDS) as ConfigSection[];
 const fieldsOf = (s: ConfigSection) => Object.entries(CONFIG_FIELDS[s]) as Array<[string, Field]>;
@@ -39,7 +39,7 @@ export const ConfigType = builder.objectRef<EffectiveConfig>('Config').implement
     updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.updatedAt ?? null }),
     ignored: t.exposeStringList('ignored', { description: 'Stored fields that were invalid and replaced by defaults.' }),
     ...Object.fromEntries(
-      sections.map((s) => [s, t.field({ type: sectionTypes[s]!, resolve: (c) => (c.config as GatewayConfig)[s] as Record<string, unknown> })]),
+      sections.map((s) => [s, t.field({ type: sectionTypes[s]!, resolve: (c) => (c.config)[s] as Record<string, unknown> })]),
     ),
   }),
 });
