@@ -2,7 +2,7 @@
 // stable while new documents arrive, and every page is one indexed query (batched across
 // parents by the children loader for nested connections).
 import { resolveCursorConnection, type DefaultConnectionArguments, type PageInfoShape } from '@pothos/plugin-relay';
-import type { Collection, Document, Filter, SortDirection } from 'mongodb';
+import type { Collection, Document, Filter } from 'mongodb';
 import { apiError } from './errors.js';
 import type { ChildQuery, Loaders } from './loaders.js';
 

@@ -2,7 +2,7 @@
 // the one table in src/domain/config.ts, its validation ranges, and the admin-only update and
 // reset. A change applies on the next turn in every process (the document is read per turn).
 import { builder } from '../builder.js';
-import { CONFIG_FIELDS, configFieldInfo, type ConfigFieldInfo, type ConfigSection, type GatewayConfig } from '../../src/domain/config.js';
+import { CONFIG_FIELDS, configFieldInfo, type ConfigFieldInfo, type ConfigSection } from '../../src/domain/config.js';
 import type { EffectiveConfig } from '../../src/store/config.js';
 
 type Field = { type: 'int' | 'bool' | 'enum'; doc: string };
