@@ -66,7 +66,8 @@ async function loadChildren(c: Collections, queries: readonly ChildQuery[]): Pro
         byParent.set(ids[0]!, await collection.find(filter).sort(sort).limit(first.limit).toArray());
       } else {
         const filter = { $and: [first.query, { [first.parentField]: { $in: ids } }] } as Filter<Message>;
-        for (const doc of (await collection.find(filter).sort(sort).toArray()) as unknown as Keyed[]) {
+        // A large first batch: the children of a whole level usually arrive in one round trip.
+        for (const doc of (await collection.find(filter).sort(sort).batchSize(5_000).toArray()) as unknown as Keyed[]) {
           const parent = String(doc[first.parentField]);
           const list = byParent.get(parent) ?? [];
           if (list.length < first.limit) list.push(doc);
