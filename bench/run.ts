@@ -1,6 +1,6 @@
 // `npm run bench`: the pipeline's own cost next to the bare floor, on the same Redis and
 // MongoDB-wire server, in one run, then active recall at growing memory counts (recall.ts).
-// BENCH_ONLY=pipeline, recall or context runs one part. Progress goes to stderr, the tables
+// BENCH_ONLY=pipeline, recall, context or graphql runs one part. Progress goes to stderr, the tables
 // to stdout.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -13,13 +13,14 @@ import { startPipeline, type PipelineRig } from './pipeline.js';
 import { measureAll } from './measure.js';
 import { benchRecall, loadRecallBenchConfig } from './recall.js';
 import { contextNotes, contextTable, runContextBench } from './context.js';
+import { graphqlTable, runGraphqlBench } from './graphql.js';
 import { burstNotes, cpuTable, driftLine, growthLine, mainTable, recallNotes, recallTable, stageTable } from './summary.js';
 
 const WORKER_LOCK_MS = 30_000; // the app's default WORKER_LOCK_MS, used by the floor worker too
 
 const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const PARTS = ['pipeline', 'recall', 'context'] as const;
+const PARTS = ['pipeline', 'recall', 'context', 'graphql'] as const;
 type Part = (typeof PARTS)[number];
 
 /** BENCH_ONLY: one part, or every part when unset. */
@@ -123,6 +124,16 @@ async function main(): Promise<void> {
       progress(`context: a ${turns}-turn dialogue through the pipeline, memory jobs included`);
       const cr = await runContextBench({ mongoUri, redisUrl, dbName: contextDb, prefix: `${prefix}-context`, turns, progress });
       write(['', 'Context over a long dialogue', '', contextTable(cr), '', ...contextNotes(cr)]);
+    }
+
+    if (parts.has('graphql')) {
+      const graphqlDb = `${dbName}_graphql`;
+      databases.push(graphqlDb);
+      const gr = await runGraphqlBench({
+        mongoUri, redisUrl, dbName: graphqlDb, prefix: `${prefix}-graphql`,
+        samples: intFromEnv('BENCH_GRAPHQL_SAMPLES', 50), searchSize: intFromEnv('BENCH_SEARCH_MESSAGES', 100_000), progress,
+      });
+      write(['', 'GraphQL ops API', '', graphqlTable(gr), '', 'Ratio = GraphQL (HTTP, auth, limits, loaders, JSON) ÷ the bare driver queries returning the same documents.']);
     }
   } finally {
     await cleanup();

@@ -12,7 +12,7 @@ export interface QueryLimits {
 }
 
 /** Deep enough for dialogue → sessions → turns → messages → attachments with connections. */
-export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 14, maxAliases: 15, maxCost: 250_000, maxTokens: 3_000 };
+export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 14, maxAliases: 15, maxCost: 1_000_000, maxTokens: 3_000 };
 
 function tagLimit(_ctx: unknown, error: GraphQLError): void {
   // GraphQLError's extensions object is plain and ours to annotate before it is reported.

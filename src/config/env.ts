@@ -54,7 +54,7 @@ export const envSchema = z.object({
   GRAPHIQL: withDefault(z.enum(['auto', 'on', 'off']), 'auto'),
   GRAPHQL_MAX_DEPTH: withDefault(z.coerce.number().int().min(2).max(50), 14),
   GRAPHQL_MAX_ALIASES: withDefault(z.coerce.number().int().min(1).max(500), 15),
-  GRAPHQL_MAX_COST: withDefault(z.coerce.number().int().min(100).max(100_000_000), 250_000),
+  GRAPHQL_MAX_COST: withDefault(z.coerce.number().int().min(100).max(100_000_000), 1_000_000),
 
   MONGODB_URI: z.preprocess(
     (v) => (isUnset(v) ? undefined : v),
