@@ -7,5 +7,6 @@ import './types/session.js';
 import './types/dialogue.js';
 import './types/trace.js';
 import './types/config.js';
+import './types/subscriptions.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -36,6 +36,7 @@ import { prepareMessagesMedia, type PrepareMediaDeps } from './media/prepare.js'
 import { MediaRetryQueue, startMediaRetryWorker, startMediaSweeper } from '../jobs/mediaRetry.js';
 import { createApiServer } from '../graphql/server.js';
 import { createGatewayPubSub } from '../graphql/pubsub.js';
+import { RedisChangeFeed } from './feed/changeFeed.js';
 import { DEFAULT_LIMITS } from '../graphql/limits.js';
 import { TokenCounter } from './context/tokens.js';
 import { createEmbedder } from './memory/embedder.js';
@@ -67,12 +68,14 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
     for (const s of stops.reverse()) await s().catch((err: unknown) => log.error({ err }, 'error while stopping'));
   };
   try {
-    const store = await Store.connect(o.mongoUri, env.MONGODB_DB);
-    stops.push(() => store.close());
-    await store.participants.ensureDefaultAgent(env.AGENT_NAME, env.AGENT_PERSONA);
-
     const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
     stops.push(() => redis.quit());
+    // Every write the store makes is announced over Redis, so the API's subscriptions see
+    // changes made by any process; a failed announcement is logged, the write stands.
+    const feed = new RedisChangeFeed(redis, env.QUEUE_PREFIX, (err) => log.warn({ err }, 'change feed publish failed'));
+    const store = await Store.connect(o.mongoUri, env.MONGODB_DB, { feed });
+    stops.push(() => store.close());
+    await store.participants.ensureDefaultAgent(env.AGENT_NAME, env.AGENT_PERSONA);
     const queue = new RespondQueue(redis, env.QUEUE_PREFIX);
     stops.push(() => queue.close());
 

@@ -9,14 +9,15 @@
 // be streamed as a draft (sendMessageDraft) and sent as a real message only once complete.
 import { createHash } from 'node:crypto';
 import type { ChatRef } from '../domain/model.js';
-import type { MessageRepo } from '../store/messages.js';
+import type { MessageKey, MessageRepo } from '../store/messages.js';
 import { classifyDeliveryError } from './deliveryErrors.js';
 import type { OutboundChannel, SendOptions } from './outbound.js';
 import { isSkippable } from './pacedOutbound.js';
 import { splitForPlatform } from './split.js';
 
 export interface ReplyStreamerOptions {
-  messageId: string;
+  /** The stored reply; its dialogue is told about every streamed write. */
+  message: MessageKey;
   chat: ChatRef;
   outbound: OutboundChannel;
   messages: Pick<MessageRepo, 'saveStreamedText' | 'recordPlatformMessage'>;
@@ -140,7 +141,7 @@ export class ReplyStreamer {
     const text = this.text;
     if (!final) {
       if (text.trim().length === 0) return true;
-      await this.o.messages.saveStreamedText(this.o.messageId, text, new Date());
+      await this.o.messages.saveStreamedText(this.o.message, text, new Date());
     }
     // The final text is stored by the caller (finishReply) before finish() is called.
     const chunks = final ? spreadOver(text, this.ids.length, this.o.outbound.maxMessageChars) : splitForPlatform(text, this.o.outbound.maxMessageChars);
@@ -162,7 +163,7 @@ export class ReplyStreamer {
         }
         const sent = await this.o.outbound.send(this.o.chat, chunk, this.optionsFor(i));
         this.ids.push(sent.platformMessageId);
-        await this.o.messages.recordPlatformMessage(this.o.messageId, sent.platformMessageId);
+        await this.o.messages.recordPlatformMessage(this.o.message._id, sent.platformMessageId);
         this.o.typing?.stop();
       } else if (this.shown[i] !== chunk) {
         const outbound = this.o.outbound;
@@ -180,7 +181,7 @@ export class ReplyStreamer {
 
   private async showDraft(i: number, chunk: string): Promise<'shown' | 'skipped' | 'refused'> {
     const { outbound, chat } = this.o;
-    const draftId = draftIdOf(this.o.messageId, i);
+    const draftId = draftIdOf(this.o.message._id, i);
     try {
       if (isSkippable(outbound) && outbound.tryDraft) return (await outbound.tryDraft(chat, draftId, chunk)) ? 'shown' : 'skipped';
       await outbound.draft?.(chat, draftId, chunk);

@@ -16,6 +16,19 @@ export interface ChangeFeed {
 /** A feed that tells no one (tools, the bench's floor, processes without Redis). */
 export const silentFeed: ChangeFeed = { publish: () => {} };
 
+/** Announcing is a side effect of a write that already landed: it must never throw into it. */
+export function guardedFeed(feed: ChangeFeed, onError: (err: unknown) => void = () => {}): ChangeFeed {
+  return {
+    publish(change) {
+      try {
+        feed.publish(change);
+      } catch (err) {
+        onError(err);
+      }
+    },
+  };
+}
+
 /**
  * Channel names, one per dialogue for messages and turns and one per turn for events. They are
  * `${routingKey}:${id}`, the shape graphql-yoga's Redis event target subscribes to.

@@ -22,6 +22,6 @@ export async function ingestDelete(store: Store, ev: InboundDelete): Promise<Ing
     (await store.messages.get(messageIdOf(ev.platform, ev.chat.chatId, ev.platformMessageId))) ??
     (await store.messages.findByDeliveredId(dialogueIdOf(chat), ev.platformMessageId));
   if (!message) return { kind: 'ignored', reason: 'unknown_message' };
-  await store.messages.markDeleted(message._id, ev.deletedAt);
+  await store.messages.markDeleted(message, ev.deletedAt);
   return { kind: 'deleted', messageId: message._id };
 }

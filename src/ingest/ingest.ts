@@ -83,7 +83,7 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
   const existing = await store.messages.get(messageId);
   if (existing) {
     if (albumId && existing.platformRef?.messageId !== ev.platformMessageId) {
-      await store.messages.appendAlbumItems(albumId, ev.attachments.map((a) => toAttachment(a, now)), ev.text?.trim() || undefined, now);
+      await store.messages.appendAlbumItems(existing, ev.attachments.map((a) => toAttachment(a, now)), ev.text?.trim() || undefined, now);
       return { kind: 'album_item', messageId: albumId };
     }
     // A redelivered update: answer it at most once. If its job was lost, enqueueing again is

@@ -114,7 +114,7 @@ export async function produceAiMessage(
   const persona = deps.personaOf?.(agent, dialogue.chat);
   const groupReplyTo = dialogue.type === 'group' ? ready.filter((m) => m.senderRole === 'human').at(-1)?.platformRef?.messageId : undefined;
   const streamer = new ReplyStreamer({
-    messageId: reply._id,
+    message: reply,
     chat: dialogue.chat,
     outbound,
     messages: store.messages,
@@ -173,7 +173,7 @@ export async function produceAiMessage(
   }
 
   await streamer.endStreaming();
-  await store.messages.finishReply(reply._id, { state: outcome.state, content: outcome.stored, ...(outcome.error ? { error: outcome.error } : {}) }, new Date());
+  await store.messages.finishReply(reply, { state: outcome.state, content: outcome.stored, ...(outcome.error ? { error: outcome.error } : {}) }, new Date());
   if (gathered.tone && outcome.state === 'complete') {
     // The tone carried into the next turn (seed 003); losing it only loses a nuance.
     await store.participants.setTone(gathered.tone.humanId, gathered.tone.state).catch((err: unknown) => deps.log.warn({ err, turnId: turn._id }, 'tone state not stored'));
@@ -220,9 +220,9 @@ async function finishWithoutModel(
   deps: RespondDeps,
   o: { dialogue: Dialogue; reply: Message; trace: TurnTrace; outbound: NonNullable<Outbounds[Platform]>; state: 'error'; shown: string; error: { code: string; message: string } },
 ): Promise<'error'> {
-  await deps.store.messages.finishReply(o.reply._id, { state: o.state, content: '', error: o.error }, new Date());
+  await deps.store.messages.finishReply(o.reply, { state: o.state, content: '', error: o.error }, new Date());
   const streamer = new ReplyStreamer({
-    messageId: o.reply._id,
+    message: o.reply,
     chat: o.dialogue.chat,
     outbound: o.outbound,
     messages: deps.store.messages,
@@ -263,6 +263,6 @@ export async function openAiMessage(store: Store, turn: Turn, id: string, at: Da
   if (!existing) throw new Error(`reply ${id} vanished`);
   // A previous attempt died before closing the turn: generate anew into the same message and
   // the same platform messages.
-  if (existing.delivery?.state !== 'streaming') await store.messages.reopenReply(id, at);
+  if (existing.delivery?.state !== 'streaming') await store.messages.reopenReply(existing, at);
   return existing;
 }

@@ -2,14 +2,23 @@ import type { Collections } from './collections.js';
 import type { EventKind, EventLog } from '../domain/model.js';
 import { derivedId, newId } from '../domain/ids.js';
 import { isDuplicateKey } from './collections.js';
+import { silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
 
 export class EventRepo {
-  constructor(private readonly c: Collections) {}
+  constructor(
+    private readonly c: Collections,
+    private readonly feed: ChangeFeed = silentFeed,
+  ) {}
+
+  private announce(e: { _id: string; kind: EventKind; dialogueId: string; turnId?: string | undefined }): void {
+    this.feed.publish({ kind: 'event', dialogueId: e.dialogueId, ...(e.turnId ? { turnId: e.turnId } : {}), eventId: e._id, eventKind: e.kind });
+  }
 
   async record(e: { kind: EventKind; dialogueId: string; sessionId?: string; turnId?: string; messageId?: string; data: Record<string, unknown>; at?: Date }): Promise<string> {
     const at = e.at ?? new Date();
     const _id = newId('evt', at);
     await this.c.events.insertOne({ _id, ...e, at });
+    this.announce({ _id, ...e });
     return _id;
   }
 
@@ -30,13 +39,20 @@ export class EventRepo {
         at,
         data: { ...e.data, category: e.category, count: 1, lastAt: at, lastTurnId: e.turnId ?? null },
       });
+      this.announce({ _id, kind: 'warning', dialogueId: e.dialogueId, turnId: e.turnId });
       return 'new';
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       const set = Object.fromEntries(Object.entries(e.data).map(([k, v]) => [`data.${k}`, v]));
-      await this.c.events.updateOne({ _id }, { $set: { ...set, 'data.lastAt': at, 'data.lastTurnId': e.turnId ?? null }, $inc: { 'data.count': 1 } });
+      const r = await this.c.events.updateOne({ _id }, { $set: { ...set, 'data.lastAt': at, 'data.lastTurnId': e.turnId ?? null }, $inc: { 'data.count': 1 } });
+      // The stored warning keeps its first turn; the repeat is news for the turn that saw it.
+      if (r.modifiedCount === 1) this.announce({ _id, kind: 'warning', dialogueId: e.dialogueId, turnId: e.turnId });
       return 'repeat';
     }
+  }
+
+  get(id: string): Promise<EventLog | null> {
+    return this.c.events.findOne({ _id: id });
   }
 
   ofTurn(turnId: string): Promise<EventLog[]> {

@@ -1,9 +1,20 @@
 import type { Collections } from './collections.js';
 import { isDuplicateKey } from './collections.js';
 import type { Attachment, DeliveryState, Message } from '../domain/model.js';
+import { silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
+
+/** What a write needs to find a message and to tell the dialogue's subscribers about it. */
+export type MessageKey = Pick<Message, '_id' | 'dialogueId'>;
 
 export class MessageRepo {
-  constructor(private readonly c: Collections) {}
+  constructor(
+    private readonly c: Collections,
+    private readonly feed: ChangeFeed = silentFeed,
+  ) {}
+
+  private announce(m: MessageKey, change: 'created' | 'updated'): void {
+    this.feed.publish({ kind: 'message', dialogueId: m.dialogueId, messageId: m._id, change });
+  }
 
   get(id: string): Promise<Message | null> {
     return this.c.messages.findOne({ _id: id });
@@ -13,6 +24,7 @@ export class MessageRepo {
   async insertOnce(message: Message): Promise<'inserted' | 'duplicate'> {
     try {
       await this.c.messages.insertOne(message);
+      this.announce(message, 'created');
       return 'inserted';
     } catch (err) {
       if (isDuplicateKey(err)) return 'duplicate';
@@ -59,17 +71,18 @@ export class MessageRepo {
   }
 
   /** Persist-before-push: the streamed text is stored before the platform may show it. */
-  async saveStreamedText(id: string, content: string, at: Date): Promise<void> {
-    await this.c.messages.updateOne({ _id: id, 'delivery.state': 'streaming' }, { $set: { content, updatedAt: at } });
+  async saveStreamedText(message: MessageKey, content: string, at: Date): Promise<void> {
+    const r = await this.c.messages.updateOne({ _id: message._id, 'delivery.state': 'streaming' }, { $set: { content, updatedAt: at } });
+    if (r.modifiedCount === 1) this.announce(message, 'updated');
   }
 
   async finishReply(
-    id: string,
+    message: MessageKey,
     outcome: { state: Exclude<DeliveryState, 'streaming'>; content: string; error?: { code: string; message: string } },
     at: Date,
   ): Promise<void> {
-    await this.c.messages.updateOne(
-      { _id: id },
+    const r = await this.c.messages.updateOne(
+      { _id: message._id },
       {
         $set: {
           content: outcome.content,
@@ -80,11 +93,13 @@ export class MessageRepo {
         },
       },
     );
+    if (r.modifiedCount === 1) this.announce(message, 'updated');
   }
 
   /** A retried reply streams again into the same message (and the same platform messages). */
-  async reopenReply(id: string, at: Date): Promise<void> {
-    await this.c.messages.updateOne({ _id: id }, { $set: { 'delivery.state': 'streaming', updatedAt: at }, $unset: { 'delivery.error': '' } });
+  async reopenReply(message: MessageKey, at: Date): Promise<void> {
+    const r = await this.c.messages.updateOne({ _id: message._id }, { $set: { 'delivery.state': 'streaming', updatedAt: at }, $unset: { 'delivery.error': '' } });
+    if (r.modifiedCount === 1) this.announce(message, 'updated');
   }
 
   /** Outbox bookkeeping: which platform message carries chunk `index` of this message. */
@@ -96,7 +111,8 @@ export class MessageRepo {
    * Adds the items of a Telegram album that arrived after its first item. Idempotent: an item
    * already present (same source message) is not added again.
    */
-  async appendAlbumItems(id: string, items: Attachment[], caption: string | undefined, at: Date): Promise<boolean> {
+  async appendAlbumItems(message: MessageKey, items: Attachment[], caption: string | undefined, at: Date): Promise<boolean> {
+    const id = message._id;
     // Read-check-write with the previous updatedAt as the guard (FerretDB cannot filter on a
     // field inside array elements): a concurrent append makes ours retry, never duplicate.
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -112,7 +128,10 @@ export class MessageRepo {
         { _id: id, updatedAt: current.updatedAt },
         { $push: { 'contentMeta.attachments': { $each: fresh } }, $set: { updatedAt: stamp, ...setCaption } },
       );
-      if (r.modifiedCount === 1) return true;
+      if (r.modifiedCount === 1) {
+        this.announce(message, 'updated');
+        return true;
+      }
     }
     throw new Error(`album message ${id} kept changing; item not added`);
   }
@@ -121,19 +140,23 @@ export class MessageRepo {
    * An edit on the platform: the previous text moves to `edits`, `content` becomes the new text.
    * Conditional on the text we saw, so a redelivered edit changes nothing.
    */
-  async applyEdit(message: Pick<Message, '_id' | 'content'>, content: string, editedAt: Date): Promise<boolean> {
+  async applyEdit(message: Pick<Message, '_id' | 'dialogueId' | 'content'>, content: string, editedAt: Date): Promise<boolean> {
     if (message.content === content) return false;
     const r = await this.c.messages.updateOne(
       { _id: message._id, content: message.content },
       { $push: { edits: { content: message.content, editedAt } }, $set: { content, updatedAt: editedAt } },
     );
-    return r.modifiedCount === 1;
+    if (r.modifiedCount !== 1) return false;
+    this.announce(message, 'updated');
+    return true;
   }
 
   /** Deleted on the platform: kept for the record, left out of every later context. */
-  async markDeleted(id: string, at: Date): Promise<boolean> {
-    const r = await this.c.messages.updateOne({ _id: id, deleted: { $exists: false } }, { $set: { deleted: { at }, updatedAt: at } });
-    return r.modifiedCount === 1;
+  async markDeleted(message: MessageKey, at: Date): Promise<boolean> {
+    const r = await this.c.messages.updateOne({ _id: message._id, deleted: { $exists: false } }, { $set: { deleted: { at }, updatedAt: at } });
+    if (r.modifiedCount !== 1) return false;
+    this.announce(message, 'updated');
+    return true;
   }
 
   /** Our AI message that a platform message id belongs to (replies are split into several). */

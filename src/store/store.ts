@@ -11,6 +11,7 @@ import { ArchiveRepo } from './archive.js';
 import { AttachmentRepo } from './attachments.js';
 import { MemoryRepo } from './memories.js';
 import { ConfigRepo } from './config.js';
+import { guardedFeed, silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
 
 export class Store {
   readonly c: Collections;
@@ -28,13 +29,17 @@ export class Store {
   private constructor(
     readonly client: MongoClient,
     readonly db: Db,
+    feed: ChangeFeed,
   ) {
     this.c = collections(db);
     this.dialogues = new DialogueRepo(this.c);
     this.sessions = new SessionRepo(this.c);
-    this.turns = new TurnRepo(this.c);
-    this.messages = new MessageRepo(this.c);
-    this.events = new EventRepo(this.c);
+    // Repositories whose records have live subscribers announce their writes on the feed.
+    // A publish that throws loses a live update, never the write that announced it.
+    const announce = guardedFeed(feed);
+    this.turns = new TurnRepo(this.c, announce);
+    this.messages = new MessageRepo(this.c, announce);
+    this.events = new EventRepo(this.c, announce);
     this.participants = new ParticipantRepo(this.c);
     this.archive = new ArchiveRepo(this.c);
     this.attachments = new AttachmentRepo(this.c);
@@ -42,10 +47,10 @@ export class Store {
     this.config = new ConfigRepo(this.c.config);
   }
 
-  static async connect(uri: string, dbName: string): Promise<Store> {
+  static async connect(uri: string, dbName: string, o: { feed?: ChangeFeed } = {}): Promise<Store> {
     const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000, appName: 'rainbow-gateway' });
     await client.connect();
-    const store = new Store(client, client.db(dbName));
+    const store = new Store(client, client.db(dbName), o.feed ?? silentFeed);
     await ensureIndexes(store.c);
     return store;
   }

@@ -1,9 +1,18 @@
 import type { Collections } from './collections.js';
 import type { DeliveryState, Turn } from '../domain/model.js';
 import { respondedFields } from '../domain/turnRules.js';
+import { silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
 
 export class TurnRepo {
-  constructor(private readonly c: Collections) {}
+  constructor(
+    private readonly c: Collections,
+    private readonly feed: ChangeFeed = silentFeed,
+  ) {}
+
+  /** Tells the dialogue's subscribers that a turn appeared or changed status. */
+  private announce(turn: Pick<Turn, '_id' | 'dialogueId'>, status: Turn['status']): void {
+    this.feed.publish({ kind: 'turn', dialogueId: turn.dialogueId, turnId: turn._id, status });
+  }
 
   get(id: string): Promise<Turn | null> {
     return this.c.turns.findOne({ _id: id });
@@ -16,6 +25,7 @@ export class TurnRepo {
 
   async insert(turn: Turn): Promise<void> {
     await this.c.turns.insertOne(turn);
+    this.announce(turn, turn.status);
   }
 
   /** Marks that the responder started answering, so later messages open the next turn. */
@@ -24,15 +34,19 @@ export class TurnRepo {
   }
 
   /** pending → responded, atomically; false when the turn was no longer pending. */
-  async closeResponded(turn: Pick<Turn, '_id' | 'startedAt'>, at: Date, detail: { outcome?: DeliveryState; responseMessageId?: string }): Promise<boolean> {
+  async closeResponded(turn: Pick<Turn, '_id' | 'dialogueId' | 'startedAt'>, at: Date, detail: { outcome?: DeliveryState; responseMessageId?: string }): Promise<boolean> {
     const r = await this.c.turns.updateOne({ _id: turn._id, status: 'pending' }, { $set: { ...respondedFields(turn, at), ...detail } });
-    return r.modifiedCount === 1;
+    if (r.modifiedCount !== 1) return false;
+    this.announce(turn, 'responded');
+    return true;
   }
 
   /** pending → unresponded at its deadline, atomically; a no-op for a turn already answered. */
-  async expire(turn: Pick<Turn, '_id' | 'deadlineAt'>): Promise<boolean> {
+  async expire(turn: Pick<Turn, '_id' | 'dialogueId' | 'deadlineAt'>): Promise<boolean> {
     const r = await this.c.turns.updateOne({ _id: turn._id, status: 'pending' }, { $set: { status: 'unresponded', closedAt: turn.deadlineAt } });
-    return r.modifiedCount === 1;
+    if (r.modifiedCount !== 1) return false;
+    this.announce(turn, 'unresponded');
+    return true;
   }
 
   /** A dialogue's unresponded turns, oldest first. */

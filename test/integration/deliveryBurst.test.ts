@@ -76,7 +76,7 @@ interface Delivered {
 async function streamInto(outbound: PacedOutbound, chat: ChatRef, text: string, o: { drafts?: boolean; step?: number } = {}): Promise<Delivered> {
   const recorded: string[] = [];
   const streamer = new ReplyStreamer({
-    messageId: `reply-${chat.chatId}`,
+    message: { _id: `reply-${chat.chatId}`, dialogueId: `dlg-${chat.chatId}` },
     chat,
     outbound,
     messages: {

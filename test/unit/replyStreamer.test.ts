@@ -3,7 +3,7 @@ import { ReplyStreamer, draftIdOf } from '../../src/delivery/replyStreamer.js';
 import { PlatformRateLimitedError, type OutboundChannel, type SendOptions } from '../../src/delivery/outbound.js';
 import type { SkippableOutbound } from '../../src/delivery/pacedOutbound.js';
 import type { ChatRef } from '../../src/domain/model.js';
-import type { MessageRepo } from '../../src/store/messages.js';
+import type { MessageKey, MessageRepo } from '../../src/store/messages.js';
 
 const LIMIT = 20;
 const chat: ChatRef = { platform: 'telegram', chatId: 'c-1' };
@@ -45,9 +45,10 @@ function fakes(): Fakes {
     typing: () => Promise.resolve(),
   };
   const messages = {
-    saveStreamedText(id: string, text: string, at: Date) {
+    saveStreamedText(message: MessageKey, text: string, at: Date) {
       expect(at).toBeInstanceOf(Date);
-      log.push({ op: 'save', id, text });
+      expect(message.dialogueId).toBe('d-1');
+      log.push({ op: 'save', id: message._id, text });
       return Promise.resolve();
     },
     recordPlatformMessage(id: string, platformId: string) {
@@ -60,7 +61,7 @@ function fakes(): Fakes {
 
 function streamer(f: Fakes, opts: { intervalMs?: number; deliveredIds?: string[] } = {}) {
   return new ReplyStreamer({
-    messageId: 'm-1',
+    message: { _id: 'm-1', dialogueId: 'd-1' },
     chat,
     outbound: f.outbound,
     messages: f.messages,
@@ -404,7 +405,7 @@ function paced(o: { budget?: number; draft?: 'ok' | 'refuse' | 'rate-limited'; l
       : {}),
   };
   const messages = {
-    saveStreamedText: (_id: string, text: string) => (log.push({ op: 'save', text }), Promise.resolve()),
+    saveStreamedText: (_m: MessageKey, text: string) => (log.push({ op: 'save', text }), Promise.resolve()),
     recordPlatformMessage: (_id: string, platformId: string) => (log.push({ op: 'record', platformId }), Promise.resolve()),
   };
   const typing = { stop: () => void log.push({ op: 'typing-stop' }) };
@@ -412,7 +413,7 @@ function paced(o: { budget?: number; draft?: 'ok' | 'refuse' | 'rate-limited'; l
 }
 
 function streamOn(p: ReturnType<typeof paced>, o: Partial<ConstructorParameters<typeof ReplyStreamer>[0]> = {}) {
-  return new ReplyStreamer({ messageId: 'm-1', chat, outbound: p.outbound, messages: p.messages, intervalMs: 0, deliveredIds: [], typing: p.typing, ...o });
+  return new ReplyStreamer({ message: { _id: 'm-1', dialogueId: 'd-1' }, chat, outbound: p.outbound, messages: p.messages, intervalMs: 0, deliveredIds: [], typing: p.typing, ...o });
 }
 const visible = (log: Op[]) => log.filter((e) => e.op !== 'save' && e.op !== 'record' && e.op !== 'typing-stop');
 

@@ -1,0 +1,96 @@
+// Live updates (SPEC §10) over SSE: a dialogue's messages (every streamed write of an AI reply
+// included), its turns' status changes, and a turn's trace events as they are recorded. The
+// store announces each write on Redis (src/feed), so changes made by any process arrive here.
+// An announcement carries ids only: every event reads the record fresh from the store (not
+// through ctx.loaders, whose cache would outlive the change in a long-lived subscription), so
+// an event delayed behind newer writes shows the newest state and the final state always
+// arrives last.
+import { filter, pipe } from 'graphql-yoga';
+import { builder, type GraphQLContext } from '../builder.js';
+import type { Message } from '../../src/domain/model.js';
+import type { FeedChange } from '../../src/feed/changeFeed.js';
+import { apiError } from '../errors.js';
+import { MessageType } from './message.js';
+import { TurnType } from './turn.js';
+import { EventType } from './trace.js';
+
+type MessageChange = Extract<FeedChange, { kind: 'message' }>;
+type TurnChange = Extract<FeedChange, { kind: 'turn' }>;
+type EventChange = Extract<FeedChange, { kind: 'event' }>;
+
+const isMessageChange = (c: FeedChange): c is MessageChange => c.kind === 'message';
+const isTurnChange = (c: FeedChange): c is TurnChange => c.kind === 'turn';
+const isEventChange = (c: FeedChange): c is EventChange => c.kind === 'event';
+
+// Subscriptions need the viewer role, checked once when they start (authorizeOnSubscribe).
+builder.subscriptionType({ authScopes: { viewer: true } });
+
+const MessageChangeEnum = builder.enumType('MessageChange', {
+  values: { CREATED: { value: 'created' }, UPDATED: { value: 'updated' } } as const,
+});
+
+interface MessageUpdate {
+  change: MessageChange['change'];
+  message: Message;
+}
+
+const MessageUpdateType = builder.objectRef<MessageUpdate>('MessageUpdate').implement({
+  description: 'A message of the dialogue was stored (CREATED) or changed (UPDATED); `message` is its state when the event was sent.',
+  fields: (t) => ({
+    change: t.field({ type: MessageChangeEnum, resolve: (u) => u.change }),
+    message: t.field({ type: MessageType, resolve: (u) => u.message }),
+  }),
+});
+
+async function requireDialogue(ctx: GraphQLContext, dialogueId: string): Promise<void> {
+  if (!(await ctx.store.dialogues.get(dialogueId))) throw apiError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
+}
+
+builder.subscriptionFields((t) => ({
+  messageUpdates: t.field({
+    type: MessageUpdateType,
+    description: "New and changed messages of a dialogue, including every stored step of an AI reply's stream (delivery.state streaming → its outcome).",
+    args: { dialogueId: t.arg.id({ required: true }) },
+    subscribe: async (_root, args, ctx) => {
+      const dialogueId = String(args.dialogueId);
+      await requireDialogue(ctx, dialogueId);
+      return pipe(ctx.pubsub.subscribe(ctx.pubsub.topics.messages, dialogueId), filter(isMessageChange));
+    },
+    resolve: async (change, _args, ctx) => {
+      const message = await ctx.store.messages.get(change.messageId);
+      // Gone since the announcement (the dialogue was deleted): this event says so.
+      if (!message) throw apiError('MESSAGE_NOT_FOUND', `message ${change.messageId} no longer exists`);
+      return { change: change.change, message };
+    },
+  }),
+  turnUpdates: t.field({
+    type: TurnType,
+    description: 'Turns of a dialogue as they open and change status (pending → responded | unresponded).',
+    args: { dialogueId: t.arg.id({ required: true }) },
+    subscribe: async (_root, args, ctx) => {
+      const dialogueId = String(args.dialogueId);
+      await requireDialogue(ctx, dialogueId);
+      return pipe(ctx.pubsub.subscribe(ctx.pubsub.topics.turns, dialogueId), filter(isTurnChange));
+    },
+    resolve: async (change, _args, ctx) => {
+      const turn = await ctx.store.turns.get(change.turnId);
+      if (!turn) throw apiError('NOT_FOUND', `turn ${change.turnId} no longer exists`);
+      return turn;
+    },
+  }),
+  turnEvents: t.field({
+    type: EventType,
+    description: "A turn's trace as it is recorded: context builds, LLM calls, tool calls, warnings, deliveries.",
+    args: { turnId: t.arg.id({ required: true }) },
+    subscribe: async (_root, args, ctx) => {
+      const turnId = String(args.turnId);
+      if (!(await ctx.store.turns.get(turnId))) throw apiError('NOT_FOUND', `no turn with id ${turnId}`);
+      return pipe(ctx.pubsub.subscribe(ctx.pubsub.topics.events, turnId), filter(isEventChange));
+    },
+    resolve: async (change, _args, ctx) => {
+      const event = await ctx.store.events.get(change.eventId);
+      if (!event) throw apiError('NOT_FOUND', `event ${change.eventId} no longer exists`);
+      return event;
+    },
+  }),
+}));
