@@ -7,6 +7,9 @@ import './types/session.js';
 import './types/dialogue.js';
 import './types/trace.js';
 import './types/config.js';
+import './types/mutationsConversation.js';
+import './types/mutationsMemory.js';
+import './types/mutationsDialogue.js';
 import './types/subscriptions.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -268,6 +268,8 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
       if (env.OPS_TOKENS.length === 0) log.warn('OPS_TOKENS is empty: every GraphQL request will be rejected (UNAUTHENTICATED)');
       const subscriber = redis.duplicate();
       stops.push(() => subscriber.quit());
+      // The same lease replies hold: a dialogue is deleted only while none of its replies runs.
+      const opsLock = new DialogueLock(redis, env.QUEUE_PREFIX, env.WORKER_LOCK_MS);
       const devDefault = (v: 'auto' | 'on' | 'off') => (v === 'auto' ? env.NODE_ENV !== 'production' : v === 'on');
       const server: Server = createApiServer({
         ops: {
@@ -279,6 +281,8 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
           responseWindowMs: env.RESPONSE_WINDOW_MS,
           locale: env.DEFAULT_LOCALE,
           timezone: env.DISPLAY_TIMEZONE,
+          scheduler: timers,
+          lockDialogue: (dialogueId) => opsLock.acquire(dialogueId),
         },
         pubsub: createGatewayPubSub({ publisher: redis, subscriber, prefix: env.QUEUE_PREFIX }),
         opsTokens: env.OPS_TOKENS,

@@ -16,6 +16,10 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'BAD_REQUEST',
   'QUERY_TOO_COMPLEX',
+  /** The dialogue's platform has no outbound channel in this deployment (no bot token). */
+  'PLATFORM_NOT_CONFIGURED',
+  /** A reply or summary of the dialogue holds its lease; try again shortly. */
+  'DIALOGUE_BUSY',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,7 +1,7 @@
 // Ingest (SPEC §4.1): validate, deduplicate, store, resolve dialogue/session/turn, decide who
 // must answer (§7), enqueue. Runs in the adapter process and touches only the store and queue.
 import type { Store } from '../store/store.js';
-import type { Attachment, ChatRef, ContentMeta, Message } from '../domain/model.js';
+import type { Attachment, ChatRef, ContentMeta, Message, Session } from '../domain/model.js';
 import { checkInboundText, type ContentCheck } from '../domain/content.js';
 import { decideSession } from '../domain/sessionRules.js';
 import { newTurn, placeInitiatorMessage } from '../domain/turnRules.js';
@@ -232,10 +232,14 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
   return { kind: 'accepted', turnId, ...placed };
 }
 
-/** `/new`: the current session ends (manual) and the next message starts a fresh one. */
-async function startNewSession(deps: IngestDeps, dialogueId: string, sessionId: string, at: Date): Promise<void> {
-  await deps.store.sessions.close(sessionId, 'manual', at);
+/**
+ * `/new` and the API's createSession: the current session ends (manual) and a fresh one becomes
+ * the dialogue's current session. `sessionId` absent: the dialogue had none open.
+ */
+export async function startNewSession(deps: Pick<IngestDeps, 'store' | 'scheduler' | 'sessionGapMs'>, dialogueId: string, sessionId: string | undefined, at: Date): Promise<Session> {
+  if (sessionId) await deps.store.sessions.close(sessionId, 'manual', at);
   const next = await deps.store.sessions.open(dialogueId, 'dialogue', new Date(at.getTime() + 1));
   await deps.store.dialogues.noteActivity(dialogueId, { at, currentSessionId: next._id, messages: 0 });
   await deps.scheduler.checkSessionAt(next._id, sessionIdleCheckAt(at, deps.sessionGapMs));
+  return next;
 }

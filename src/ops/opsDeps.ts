@@ -5,6 +5,7 @@ import type { Outbounds } from '../delivery/outbound.js';
 import type { Logger } from '../log.js';
 import type { MemoryQueue } from '../../jobs/memoryJobs.js';
 import type { Locale } from '../i18n/texts.js';
+import type { Scheduler } from '../lifecycle/scheduler.js';
 
 export interface OpsDeps {
   store: Store;
@@ -15,4 +16,8 @@ export interface OpsDeps {
   responseWindowMs: number;
   locale: Locale;
   timezone: string;
+  /** Turn expiry and session idle checks for turns and sessions opened by an operator (jobs/timers.ts). */
+  scheduler: Scheduler;
+  /** The dialogue's reply lease (jobs/dialogueLock.ts): null while a reply or summary holds it. */
+  lockDialogue(dialogueId: string): Promise<(() => Promise<void>) | null>;
 }
