@@ -110,6 +110,8 @@ describe('GraphQL mutations', () => {
       evolvePersona: `mutation { evolvePersona(agentId: "${DEFAULT_AGENT_ID}") { queued } }`,
       deleteDialogue: `mutation { deleteDialogue(id: "${dialogueId}") { found } }`,
       exportDialogue: `mutation { exportDialogue(dialogueId: "${dialogueId}", format: MARKDOWN) { fileName } }`,
+      updateConfig: 'mutation { updateConfig(patch: {}) { version } }',
+      resetConfig: 'mutation { resetConfig { version } }',
     };
     const sendsBefore = h.tg.callsOf('sendMessage').length;
     for (const [name, doc] of Object.entries(mutations)) {
@@ -359,4 +361,21 @@ describe('GraphQL mutations', () => {
     expect(codeOf(again)).toBe('CONVERSATION_NOT_FOUND');
     noStack(again);
   });
+
+  it('gives up with DIALOGUE_BUSY when a reply keeps the lease, deleting nothing', async () => {
+    const { dialogueId, sessionId } = await seedDialogue('dlg_busy');
+    const redis = new Redis(h.env.REDIS_URL, { maxRetriesPerRequest: null });
+    const release = await new DialogueLock(redis, h.env.QUEUE_PREFIX, 30_000).acquire(dialogueId);
+    try {
+      const started = Date.now();
+      const r = await h.gql(`mutation { deleteDialogue(id: "${dialogueId}") { found } }`);
+      expect(codeOf(r)).toBe('DIALOGUE_BUSY');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(9_000);
+      expect(await h.app.store.dialogues.get(dialogueId)).not.toBeNull();
+      expect(await h.app.store.sessions.get(sessionId)).not.toBeNull();
+    } finally {
+      await release?.();
+      await redis.quit();
+    }
+  }, 30_000);
 });
