@@ -5,13 +5,13 @@ import DataLoader from 'dataloader';
 import type { Document, Filter, Sort } from 'mongodb';
 import type { Store } from '../src/store/store.js';
 import type { Collections } from '../src/store/collections.js';
-import type { Agent, Dialogue, Human, Message, Session, Turn } from '../src/domain/model.js';
+import type { Agent, Dialogue, Human, MemoryEntry, Message, Session, Turn } from '../src/domain/model.js';
 
 type Keyed = { _id: string } & Document;
 
 /** One page of one parent's children, as the keyset paginator asks for it. */
 export interface ChildQuery {
-  collection: 'sessions' | 'turns' | 'messages' | 'events';
+  collection: 'dialogues' | 'sessions' | 'turns' | 'messages' | 'events';
   parentField: string;
   parentId: string;
   /** Filters and cursor bounds, the same for every parent that can share a round trip. */
@@ -27,11 +27,12 @@ export interface Loaders {
   message: DataLoader<string, Message | null>;
   human: DataLoader<string, Human | null>;
   agent: DataLoader<string, Agent | null>;
+  memory: DataLoader<string, MemoryEntry | null>;
   children: DataLoader<ChildQuery, Keyed[], string>;
 }
 
 function byId<T extends Keyed>(collection: Collections[keyof Collections]): DataLoader<string, T | null> {
-  // Every collection is keyed by string ids; one view of them serves all six loaders.
+  // Every collection is keyed by string ids; one view of them serves every loader.
   const c = collection as unknown as Collections['messages'];
   return new DataLoader<string, T | null>(async (ids) => {
     const docs = (await c.find({ _id: { $in: [...ids] } }).toArray()) as unknown as T[];
@@ -67,11 +68,16 @@ async function loadChildren(c: Collections, queries: readonly ChildQuery[]): Pro
       } else {
         const filter = { $and: [first.query, { [first.parentField]: { $in: ids } }] } as Filter<Message>;
         // A large first batch: the children of a whole level usually arrive in one round trip.
+        const wanted = new Set(ids);
         for (const doc of (await collection.find(filter).sort(sort).batchSize(5_000).toArray()) as unknown as Keyed[]) {
-          const parent = String(doc[first.parentField]);
-          const list = byParent.get(parent) ?? [];
-          if (list.length < first.limit) list.push(doc);
-          byParent.set(parent, list);
+          // An array parent field (a dialogue's humanIds) puts the child under each listed parent.
+          const value: unknown = doc[first.parentField];
+          const parents = Array.isArray(value) ? value.map(String).filter((p) => wanted.has(p)) : [String(value)];
+          for (const parent of parents) {
+            const list = byParent.get(parent) ?? [];
+            if (list.length < first.limit) list.push(doc);
+            byParent.set(parent, list);
+          }
         }
       }
       results.set(key, byParent);
@@ -89,6 +95,7 @@ export function createLoaders(store: Store): Loaders {
     message: byId<Message>(c.messages),
     human: byId<Human>(c.humans),
     agent: byId<Agent>(c.agents),
+    memory: byId<MemoryEntry>(c.memories),
     children: new DataLoader<ChildQuery, Keyed[], string>((qs) => loadChildren(c, qs), {
       cacheKeyFn: (q) => JSON.stringify([groupKey(q), q.parentId]),
     }),

@@ -77,10 +77,10 @@ export function keysetConnection<T extends Keyed>(
 /** A parent's children (a dialogue's sessions, …), batched with its siblings' pages. */
 export function childConnection<T extends Keyed>(
   loaders: Loaders,
-  spec: { collection: ChildQuery['collection']; parentField: string; parentId: string; filter: Filter<Document>; field: keyof T & string; direction: 1 | -1 },
+  spec: { collection: ChildQuery['collection']; parentField: string; parentId: string; filter: Filter<T>; field: keyof T & string; direction: 1 | -1 },
   args: DefaultConnectionArguments,
 ): Promise<Connection<T>> {
-  return paginate<T>(spec.filter, spec.field, spec.direction, args, (query, sort, limit) =>
+  return paginate<T>(spec.filter as Filter<Document>, spec.field, spec.direction, args, (query, sort, limit) =>
     loaders.children.load({ collection: spec.collection, parentField: spec.parentField, parentId: spec.parentId, query, sort, limit }),
   );
 }

@@ -10,6 +10,14 @@ import './types/config.js';
 import './types/mutationsConversation.js';
 import './types/mutationsMemory.js';
 import './types/mutationsDialogue.js';
+import './types/queryFilters.js';
+import './types/participants.js';
+import './types/relations.js';
+import './types/queriesDialogue.js';
+import './types/search.js';
+import './types/memory.js';
+import './types/warnings.js';
+import './types/stats.js';
 import './types/subscriptions.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -43,6 +43,7 @@ import { createEmbedder } from './memory/embedder.js';
 import { IndexCache } from './memory/indexCache.js';
 import { RedisMemoryVersions } from './memory/versions.js';
 import { MemoryRecall } from './memory/recall.js';
+import { startSearchKeysBackfill } from './store/searchKeysBackfill.js';
 import { MemoryQueue, startMemoryWorker } from '../jobs/memoryJobs.js';
 import { DialogueLock } from '../jobs/dialogueLock.js';
 import { memoryJobHandlers, scheduleAfterReply, type MemoryWorkDeps } from './lifecycle/memoryWork.js';
@@ -105,9 +106,16 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
     const memoryQueue = new MemoryQueue(redis, env.QUEUE_PREFIX);
     stops.push(() => memoryQueue.close());
 
+    // Memory: one embedder and one per-owner vector cache per process, used by the worker's
+    // recall and the API's memory search; other processes' writes reach the cache through
+    // version counters in Redis. Nothing here connects until first used.
+    const openai = new OpenAI({ apiKey: env.OPENAI_API_KEY ?? 'no-key', baseURL: env.OPENAI_BASE_URL });
+    const embedder = createEmbedder({ provider: env.EMBEDDINGS, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}), openai, model: env.EMBEDDING_MODEL, dims: env.EMBEDDING_DIMS });
+    const memoryCache = new IndexCache({ store, embedder, versions: new RedisMemoryVersions(redis, `${env.QUEUE_PREFIX}:`), log, maxScopes: env.MEMORY_CACHE_SCOPES });
+    const recall = new MemoryRecall({ store, embedder, cache: memoryCache, log, embedTimeoutMs: env.RECALL_EMBED_TIMEOUT_MS });
+
     if (o.roles.has('worker')) {
       if (!env.OPENAI_API_KEY) log.warn('OPENAI_API_KEY is not set: replies will fail unless OPENAI_BASE_URL needs no key (e.g. Ollama)');
-      const openai = new OpenAI({ apiKey: env.OPENAI_API_KEY ?? 'no-key', baseURL: env.OPENAI_BASE_URL });
       const active = new ActiveReplies();
       const mediaRetries = new MediaRetryQueue(redis, env.QUEUE_PREFIX);
       stops.push(() => mediaRetries.close());
@@ -128,11 +136,6 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
         scheduleRetry: (id, at) => mediaRetries.retryAt(id, at),
         log,
       };
-      // Memory: one embedder and one per-owner vector cache per process; other processes'
-      // writes reach the cache through version counters in Redis.
-      const embedder = createEmbedder({ provider: env.EMBEDDINGS, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}), openai, model: env.EMBEDDING_MODEL, dims: env.EMBEDDING_DIMS });
-      const memoryCache = new IndexCache({ store, embedder, versions: new RedisMemoryVersions(redis, `${env.QUEUE_PREFIX}:`), log, maxScopes: env.MEMORY_CACHE_SCOPES });
-      const recall = new MemoryRecall({ store, embedder, cache: memoryCache, log, embedTimeoutMs: env.RECALL_EMBED_TIMEOUT_MS });
       await interrupts.subscribe((dialogueId) => {
         if (active.interrupt(dialogueId)) log.info({ dialogueId }, 'reply interrupted by the user');
       });
@@ -270,6 +273,10 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
       stops.push(() => subscriber.quit());
       // The same lease replies hold: a dialogue is deleted only while none of its replies runs.
       const opsLock = new DialogueLock(redis, env.QUEUE_PREFIX, env.WORKER_LOCK_MS);
+      // Message search needs search keys; messages stored before they existed get them here, in
+      // the background (batches of 50; resumable: each start continues with whatever still lacks them).
+      const backfill = startSearchKeysBackfill({ c: store.c, log });
+      stops.push(() => backfill.stop());
       const devDefault = (v: 'auto' | 'on' | 'off') => (v === 'auto' ? env.NODE_ENV !== 'production' : v === 'on');
       const server: Server = createApiServer({
         ops: {
@@ -281,6 +288,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
           responseWindowMs: env.RESPONSE_WINDOW_MS,
           locale: env.DEFAULT_LOCALE,
           timezone: env.DISPLAY_TIMEZONE,
+          recall,
           scheduler: timers,
           lockDialogue: (dialogueId) => opsLock.acquire(dialogueId),
         },

@@ -2,7 +2,8 @@ import { builder } from '../builder.js';
 import type { ChatRef, Dialogue, Session } from '../../src/domain/model.js';
 import { childConnection, keysetConnection } from '../pagination.js';
 import { apiError } from '../errors.js';
-import { DialogueTypeEnum, PlatformEnum } from './enums.js';
+import { DialogueStatusEnum, DialogueTypeEnum, PlatformEnum } from './enums.js';
+import { dialogueFilter, dialogueFilterArgs, sessionFilter, sessionFilterArgs } from './queryFilters.js';
 import { SessionType } from './session.js';
 import { MessageType } from './message.js';
 
@@ -22,14 +23,16 @@ export const DialogueType = builder.objectRef<Dialogue>('Dialogue').implement({
     humanIds: t.exposeStringList('humanIds'),
     agentIds: t.exposeStringList('agentIds'),
     title: t.exposeString('title', { nullable: true }),
-    status: t.exposeString('status'),
+    status: t.expose('status', { type: DialogueStatusEnum }),
     messageCount: t.exposeInt('messageCount'),
     lastActivityAt: t.field({ type: 'DateTime', resolve: (d) => d.lastActivityAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (d) => d.createdAt }),
     sessions: t.connection({
       type: SessionType,
+      description: 'Sessions in start order; kind, status and a window on startedAt filter them.',
+      args: sessionFilterArgs,
       resolve: (d, args, ctx) =>
-        childConnection<Session>(ctx.loaders, { collection: 'sessions', parentField: 'dialogueId', parentId: d._id, filter: {}, field: 'startedAt', direction: 1 }, args),
+        childConnection<Session>(ctx.loaders, { collection: 'sessions', parentField: 'dialogueId', parentId: d._id, filter: sessionFilter(args), field: 'startedAt', direction: 1 }, args),
     }),
   }),
 });
@@ -37,8 +40,9 @@ export const DialogueType = builder.objectRef<Dialogue>('Dialogue').implement({
 builder.queryFields((t) => ({
   dialogues: t.connection({
     type: DialogueType,
-    description: 'All dialogues, most recently active first.',
-    resolve: (_root, args, ctx) => keysetConnection(ctx.store.c.dialogues, {}, 'lastActivityAt', -1, args),
+    description: 'All dialogues, most recently active first; since/until bound lastActivityAt.',
+    args: dialogueFilterArgs,
+    resolve: (_root, args, ctx) => keysetConnection(ctx.store.c.dialogues, dialogueFilter(args), 'lastActivityAt', -1, args),
   }),
   dialogue: t.field({
     type: DialogueType,

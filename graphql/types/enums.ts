@@ -1,5 +1,5 @@
 import { builder } from '../builder.js';
-import { CONTENT_TYPES } from '../../src/domain/model.js';
+import { CONTENT_TYPES, MEMORY_KINDS } from '../../src/domain/model.js';
 
 export const DialogueTypeEnum = builder.enumType('DialogueType', { values: ['human_ai', 'ai_ai', 'ai_self', 'lio_group', 'group'] as const });
 export const RoleEnum = builder.enumType('Role', { values: ['human', 'ai', 'system'] as const });
@@ -9,3 +9,11 @@ export const DeliveryStateEnum = builder.enumType('DeliveryState', {
   values: ['streaming', 'complete', 'interrupted', 'empty', 'error', 'timeout'] as const,
 });
 export const PlatformEnum = builder.enumType('Platform', { values: ['telegram', 'discord'] as const });
+export const DialogueStatusEnum = builder.enumType('DialogueStatus', { values: ['active', 'archived'] as const });
+export const SessionKindEnum = builder.enumType('SessionKind', { values: ['dialogue', 'self_reflection'] as const });
+export const SessionStatusEnum = builder.enumType('SessionStatus', { values: ['open', 'closed'] as const });
+export const MemoryKindEnum = builder.enumType('MemoryKind', { values: MEMORY_KINDS });
+export const MemoryStatusEnum = builder.enumType('MemoryStatus', { values: ['active', 'superseded', 'merged', 'pruned'] as const });
+export const EventKindEnum = builder.enumType('EventKind', {
+  values: ['context_built', 'llm_call', 'tool_call', 'system_utterance', 'warning', 'delivery'] as const,
+});

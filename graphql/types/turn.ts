@@ -3,6 +3,7 @@ import type { Message, Turn } from '../../src/domain/model.js';
 import { childConnection } from '../pagination.js';
 import { DeliveryStateEnum, RoleEnum, TurnStatusEnum } from './enums.js';
 import { MessageType } from './message.js';
+import { messageFilter, messageFilterArgs } from './queryFilters.js';
 
 export const TurnType = builder.objectRef<Turn>('Turn').implement({
   fields: (t) => ({
@@ -23,8 +24,10 @@ export const TurnType = builder.objectRef<Turn>('Turn').implement({
     responseTimeMs: t.int({ nullable: true, resolve: (x) => x.responseTime ?? null }),
     messages: t.connection({
       type: MessageType,
+      description: 'Messages in time order; sender role, content type and a window on createdAt filter them.',
+      args: messageFilterArgs,
       resolve: (turn, args, ctx) =>
-        childConnection<Message>(ctx.loaders, { collection: 'messages', parentField: 'turnId', parentId: turn._id, filter: {}, field: 'createdAt', direction: 1 }, args),
+        childConnection<Message>(ctx.loaders, { collection: 'messages', parentField: 'turnId', parentId: turn._id, filter: messageFilter(args), field: 'createdAt', direction: 1 }, args),
     }),
   }),
 });

@@ -229,6 +229,8 @@ export interface Message {
   edits?: MessageEdit[];
   /** Deleted on the platform: the record stays, the context leaves it out. */
   deleted?: { at: Date };
+  /** Message search index (src/search/searchKeys.ts): bigrams of the text, written by MessageRepo; never shown. */
+  searchKeys?: string[];
   createdAt: Date;
   updatedAt: Date;
 }

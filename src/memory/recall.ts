@@ -38,6 +38,10 @@ export interface RecallRequest {
   topK: number;
   now: Date;
   signal?: AbortSignal;
+  /** Kinds searched; by default a turn's (plot only for "how / why / details" questions). */
+  kinds?: readonly MemoryKind[];
+  /** Counts in the memories' recall statistics (default); an operator's search does not. */
+  countRecall?: boolean;
 }
 
 export interface RecallDeps {
@@ -82,7 +86,7 @@ export class MemoryRecall {
     const vectors = 'vectors' in embedded ? embedded.vectors : undefined;
     if (!vectors) this.noteEmbeddingsDown('error' in embedded ? embedded.error : undefined);
     else this.noteEmbeddingsUp();
-    const filter = { kinds: q.deep ? DEEP_RECALL_KINDS : RECALL_KINDS };
+    const filter = { kinds: r.kinds ?? (q.deep ? DEEP_RECALL_KINDS : RECALL_KINDS) };
     const lists = this.search(index, q.queries, vectors, filter);
     const candidates = new Map<string, IndexEntry>();
     for (const list of lists) for (const h of list) candidates.set(h.entry.id, h.entry);
@@ -98,7 +102,7 @@ export class MemoryRecall {
     }));
     const searchMs = performance.now() - searchStarted;
 
-    if (memories.length > 0) {
+    if (memories.length > 0 && r.countRecall !== false) {
       // Statistics only: never on the reply's path, never fatal.
       this.d.store.memories.noteRecalled(memories.map((m) => m.id), r.now).catch((err: unknown) => this.d.log.warn({ err }, 'memory recall stats not stored'));
     }

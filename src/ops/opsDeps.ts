@@ -5,6 +5,7 @@ import type { Outbounds } from '../delivery/outbound.js';
 import type { Logger } from '../log.js';
 import type { MemoryQueue } from '../../jobs/memoryJobs.js';
 import type { Locale } from '../i18n/texts.js';
+import type { MemoryRecall } from '../memory/recall.js';
 import type { Scheduler } from '../lifecycle/scheduler.js';
 
 export interface OpsDeps {
@@ -16,6 +17,8 @@ export interface OpsDeps {
   responseWindowMs: number;
   locale: Locale;
   timezone: string;
+  /** The turns' memory recall, for the operators' semantic memory search (absent: not offered). */
+  recall?: Pick<MemoryRecall, 'recall'>;
   /** Turn expiry and session idle checks for turns and sessions opened by an operator (jobs/timers.ts). */
   scheduler: Scheduler;
   /** The dialogue's reply lease (jobs/dialogueLock.ts): null while a reply or summary holds it. */

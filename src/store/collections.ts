@@ -37,11 +37,17 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
     { key: { 'chat.platform': 1, 'chat.chatId': 1, 'chat.threadId': 1 }, name: 'chat_unique', unique: true },
     { key: { lastActivityAt: -1, _id: -1 }, name: 'recent' },
     { key: { humanIds: 1 }, name: 'humans' },
+    { key: { agentIds: 1 }, name: 'agents' },
   ],
-  sessions: [{ key: { dialogueId: 1, startedAt: 1, _id: 1 }, name: 'by_dialogue' }],
+  sessions: [
+    { key: { dialogueId: 1, startedAt: 1, _id: 1 }, name: 'by_dialogue' },
+    { key: { startedAt: 1, _id: 1 }, name: 'by_time' },
+  ],
   turns: [
     { key: { sessionId: 1, startedAt: 1, _id: 1 }, name: 'by_session' },
     { key: { dialogueId: 1, status: 1, startedAt: 1 }, name: 'by_dialogue_status' },
+    // API stats over a time window (counts, reply latency percentiles).
+    { key: { startedAt: 1, _id: 1 }, name: 'by_time' },
   ],
   messages: [
     // Redelivered platform updates hit this and never create a second message. Sparse:
@@ -55,6 +61,9 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
     { key: { turnId: 1, createdAt: 1, _id: 1 }, name: 'by_turn' },
     { key: { sessionId: 1, createdAt: 1, _id: 1 }, name: 'by_session' },
     { key: { dialogueId: 1, createdAt: 1, _id: 1 }, name: 'by_dialogue' },
+    // Message search: every bigram of the query is a key of the message (multikey), newest first.
+    { key: { searchKeys: 1, createdAt: -1 }, name: 'search' },
+    { key: { createdAt: 1, _id: 1 }, name: 'by_time' },
   ],
   // BR-002: messages moved out of the live record, keyed by the same _id (copy is an upsert).
   archivedMessages: [
@@ -64,8 +73,13 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   events: [
     { key: { turnId: 1, at: 1, _id: 1 }, name: 'by_turn' },
     { key: { dialogueId: 1, at: 1 }, name: 'by_dialogue' },
+    // API: warnings, token sums of llm_call events over a window.
+    { key: { kind: 1, at: 1, _id: 1 }, name: 'by_kind' },
   ],
-  humans: [{ key: { 'identities.platform': 1, 'identities.userId': 1 }, name: 'identity' }],
+  humans: [
+    { key: { 'identities.platform': 1, 'identities.userId': 1 }, name: 'identity' },
+    { key: { createdAt: 1, _id: 1 }, name: 'by_time' },
+  ],
   agents: [{ key: { isDefault: 1 }, name: 'default' }],
   memories: [
     // Exact duplicates are stored once: the key hashes owner, subject and normalised text.

@@ -1,6 +1,7 @@
 import type { Collections } from './collections.js';
 import { isDuplicateKey } from './collections.js';
 import type { Attachment, DeliveryState, Message } from '../domain/model.js';
+import { messageSearchKeys } from '../search/searchKeys.js';
 import { silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
 
 /** What a write needs to find a message and to tell the dialogue's subscribers about it. */
@@ -23,7 +24,8 @@ export class MessageRepo {
   /** Inserts a message once; a second insert of the same id or platform reference is a no-op. */
   async insertOnce(message: Message): Promise<'inserted' | 'duplicate'> {
     try {
-      await this.c.messages.insertOne(message);
+      // Every write of a message's text also writes its search keys (src/search/searchKeys.ts).
+      await this.c.messages.insertOne({ ...message, searchKeys: messageSearchKeys(message) });
       this.announce(message, 'created');
       return 'inserted';
     } catch (err) {
@@ -86,6 +88,7 @@ export class MessageRepo {
       {
         $set: {
           content: outcome.content,
+          searchKeys: messageSearchKeys({ content: outcome.content }),
           'delivery.state': outcome.state,
           'delivery.completedAt': at,
           ...(outcome.error ? { 'delivery.error': outcome.error } : {}),
@@ -123,7 +126,7 @@ export class MessageRepo {
       if (fresh.length === 0) return false;
       const stamp = new Date(Math.max(at.getTime(), current.updatedAt.getTime() + 1));
       // Only one item of an album usually carries the caption; it becomes the message text.
-      const setCaption = caption && current.content === '' ? { content: caption } : {};
+      const setCaption = caption && current.content === '' ? { content: caption, searchKeys: messageSearchKeys({ content: caption, contentMeta: current.contentMeta }) } : {};
       const r = await this.c.messages.updateOne(
         { _id: id, updatedAt: current.updatedAt },
         { $push: { 'contentMeta.attachments': { $each: fresh } }, $set: { updatedAt: stamp, ...setCaption } },
@@ -140,11 +143,11 @@ export class MessageRepo {
    * An edit on the platform: the previous text moves to `edits`, `content` becomes the new text.
    * Conditional on the text we saw, so a redelivered edit changes nothing.
    */
-  async applyEdit(message: Pick<Message, '_id' | 'dialogueId' | 'content'>, content: string, editedAt: Date): Promise<boolean> {
+  async applyEdit(message: Pick<Message, '_id' | 'dialogueId' | 'content'> & Partial<Pick<Message, 'contentMeta'>>, content: string, editedAt: Date): Promise<boolean> {
     if (message.content === content) return false;
     const r = await this.c.messages.updateOne(
       { _id: message._id, content: message.content },
-      { $push: { edits: { content: message.content, editedAt } }, $set: { content, updatedAt: editedAt } },
+      { $push: { edits: { content: message.content, editedAt } }, $set: { content, searchKeys: messageSearchKeys({ content, contentMeta: message.contentMeta }), updatedAt: editedAt } },
     );
     if (r.modifiedCount !== 1) return false;
     this.announce(message, 'updated');

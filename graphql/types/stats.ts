@@ -1,0 +1,94 @@
+// Query.stats: counts, reply latency percentiles and token use over a window (default: the last
+// 7 days, at most 366), for everything or one dialogue.
+import { builder } from '../builder.js';
+import { collectStats, LATENCY_SAMPLE_MAX, type Stats, type TokenUse } from '../../src/stats/collectStats.js';
+import { statsWindow, STATS_DEFAULT_DAYS, STATS_MAX_DAYS } from '../../src/query/timeWindow.js';
+import { windowArgs } from './queryFilters.js';
+import { dialogueOrNotFound } from './queriesDialogue.js';
+
+const DialogueCountsType = builder.objectRef<Stats['dialogues']>('DialogueCounts').implement({
+  fields: (t) => ({
+    created: t.exposeInt('created', { description: 'Dialogues created in the window.' }),
+    active: t.exposeInt('active', { description: 'Dialogues with at least one message in the window.' }),
+  }),
+});
+
+const TurnCountsType = builder.objectRef<Stats['turns']>('TurnCounts').implement({
+  description: 'Turns started in the window, by their status now.',
+  fields: (t) => ({
+    total: t.exposeInt('total'),
+    pending: t.exposeInt('pending'),
+    responded: t.exposeInt('responded'),
+    unresponded: t.exposeInt('unresponded'),
+  }),
+});
+
+const MessageCountsType = builder.objectRef<Stats['messages']>('MessageCounts').implement({
+  description: 'Live messages created in the window, by sender role.',
+  fields: (t) => ({
+    total: t.exposeInt('total'),
+    human: t.exposeInt('human'),
+    ai: t.exposeInt('ai'),
+    system: t.exposeInt('system'),
+  }),
+});
+
+const LatencyType = builder.objectRef<Stats['replyLatency']>('ReplyLatency').implement({
+  description: 'Response time (ms from the turn’s start to the reply) of responded turns started in the window; nearest-rank percentiles.',
+  fields: (t) => ({
+    count: t.exposeInt('count', { description: 'Turns measured.' }),
+    p50Ms: t.int({ nullable: true, resolve: (l) => l.p50 }),
+    p90Ms: t.int({ nullable: true, resolve: (l) => l.p90 }),
+    p99Ms: t.int({ nullable: true, resolve: (l) => l.p99 }),
+    maxMs: t.int({ nullable: true, resolve: (l) => l.max }),
+    sampled: t.exposeBoolean('sampled', { description: `More than ${LATENCY_SAMPLE_MAX} turns: only the most recent ${LATENCY_SAMPLE_MAX} were measured.` }),
+  }),
+});
+
+const TaskTokensType = builder.objectRef<TokenUse & { task: string }>('TaskTokens').implement({
+  fields: (t) => ({
+    task: t.exposeString('task', { description: '`reply` for the replies’ calls, else the background task (extract_memories, rolling_summary, …).' }),
+    calls: t.exposeInt('calls'),
+    promptTokens: t.exposeFloat('promptTokens'),
+    completionTokens: t.exposeFloat('completionTokens'),
+    totalTokens: t.exposeFloat('totalTokens'),
+  }),
+});
+
+const TokensType = builder.objectRef<Stats['tokens']>('TokenStats').implement({
+  description: 'Tokens reported by the model for the llm_call events in the window (calls without usage count 0). Floats: sums can pass GraphQL Int’s 32 bits.',
+  fields: (t) => ({
+    calls: t.exposeInt('calls'),
+    promptTokens: t.exposeFloat('promptTokens'),
+    completionTokens: t.exposeFloat('completionTokens'),
+    totalTokens: t.exposeFloat('totalTokens'),
+    byTask: t.field({ type: [TaskTokensType], resolve: (x) => x.byTask }),
+  }),
+});
+
+const StatsType = builder.objectRef<Stats>('Stats').implement({
+  fields: (t) => ({
+    since: t.field({ type: 'DateTime', resolve: (s) => s.since }),
+    until: t.field({ type: 'DateTime', resolve: (s) => s.until }),
+    dialogueId: t.exposeID('dialogueId', { nullable: true }),
+    dialogues: t.field({ type: DialogueCountsType, resolve: (s) => s.dialogues }),
+    sessions: t.exposeInt('sessions', { description: 'Sessions started in the window.' }),
+    turns: t.field({ type: TurnCountsType, resolve: (s) => s.turns }),
+    messages: t.field({ type: MessageCountsType, resolve: (s) => s.messages }),
+    replyLatency: t.field({ type: LatencyType, resolve: (s) => s.replyLatency }),
+    tokens: t.field({ type: TokensType, resolve: (s) => s.tokens }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  stats: t.field({
+    type: StatsType,
+    description: `Counts, reply latency and tokens in [since, until): the last ${STATS_DEFAULT_DAYS} days by default, at most ${STATS_MAX_DAYS} days.`,
+    args: { ...windowArgs, dialogueId: t.arg.id() },
+    resolve: async (_r, args, ctx) => {
+      const window = statsWindow(args, new Date());
+      const dialogueId = args.dialogueId ? (await dialogueOrNotFound(ctx, String(args.dialogueId)))._id : undefined;
+      return collectStats(ctx.store.c, { ...window, ...(dialogueId ? { dialogueId } : {}) });
+    },
+  }),
+}));

@@ -1,0 +1,208 @@
+// Message search over GraphQL: Chinese and English, case-insensitive, literal special
+// characters, filters and pages, the search keys written by the message repository (insert,
+// edit, finished reply) and the background backfill of messages stored before keys existed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.js';
+import type { Dialogue, Message } from '../../src/domain/model.js';
+import { messageSearchKeys } from '../../src/search/searchKeys.js';
+import { startSearchKeysBackfill } from '../../src/store/searchKeysBackfill.js';
+import { createLogger } from '../../src/log.js';
+import { TEST_VIEWER_TOKEN } from '../support/testEnv.js';
+
+type Page = { edges: Array<{ cursor: string; node: { id: string; content: string; senderRole: string } }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+type R = { searchMessages: Page };
+
+const SEARCH = `query ($text: String!, $dialogueId: ID, $role: Role, $since: DateTime, $until: DateTime, $first: Int, $after: String) {
+  searchMessages(text: $text, dialogueId: $dialogueId, role: $role, since: $since, until: $until, first: $first, after: $after) {
+    edges { cursor node { id content senderRole } } pageInfo { hasNextPage endCursor } } }`;
+
+const DAY = 86_400_000;
+const base = Date.now() - 10 * DAY;
+const at = (minutes: number) => new Date(base + minutes * 60_000);
+
+function message(id: string, dialogueId: string, minutes: number, content: string, extra: Partial<Message> = {}): Message {
+  return {
+    _id: id,
+    dialogueId,
+    sessionId: `ses_${dialogueId}`,
+    turnId: `trn_${dialogueId}`,
+    senderRole: 'human',
+    senderId: 'hum_s',
+    contentType: 'text',
+    content,
+    mentions: [],
+    visible: true,
+    createdAt: at(minutes),
+    updatedAt: at(minutes),
+    ...extra,
+  };
+}
+
+function dialogue(id: string, chatId: string): Dialogue {
+  return { _id: id, type: 'human_ai', chat: { platform: 'telegram', chatId }, humanIds: ['hum_s'], agentIds: ['agt_default'], status: 'active', messageCount: 0, lastActivityAt: at(0), createdAt: at(0), updatedAt: at(0) };
+}
+
+describe('GraphQL message search', () => {
+  let h: Harness;
+  const search = async (variables: Record<string, unknown>) => {
+    const r = await h.gql<R>(SEARCH, variables);
+    return r;
+  };
+  const ids = async (variables: Record<string, unknown>) => {
+    const r = await search(variables);
+    expect(r.body.errors).toBeUndefined();
+    return r.body.data!.searchMessages.edges.map((e) => e.node.id);
+  };
+
+  beforeAll(async () => {
+    h = await startHarness({}, ['api']);
+    const { store } = h.app;
+    await store.c.dialogues.insertMany([dialogue('dlg_s1', '9001'), dialogue('dlg_s2', '9002')]);
+    // Written through the repository, as ingest and replies write them.
+    const viaRepo: Message[] = [
+      message('msg_zh', 'dlg_s1', 1, '今天说：你好世界！'),
+      message('msg_en', 'dlg_s1', 2, 'Well, Hello there, friend'),
+      message('msg_special', 'dlg_s1', 3, 'the pattern a.b*c( appears here'),
+      message('msg_regexbait', 'dlg_s1', 4, 'but axb*c( only looks similar'),
+      message('msg_ai', 'dlg_s1', 5, 'hello from the assistant', { senderRole: 'ai', senderId: 'agt_default' }),
+      message('msg_other', 'dlg_s2', 6, 'HELLO in another dialogue'),
+      message('msg_caption', 'dlg_s2', 7, '', { contentType: 'image', contentMeta: { caption: '一只橘猫在睡觉' } }),
+      message('msg_voice', 'dlg_s2', 8, '', { contentType: 'audio', contentMeta: { transcription: 'remind me about the dentist' } }),
+      message('msg_paren', 'dlg_s2', 9, 'smile :-( sometimes'),
+    ];
+    for (const m of viaRepo) await store.messages.insertOnce(m);
+    // A larger record of unrelated chatter, with keys as the repository writes them.
+    const noise = Array.from({ length: 1200 }, (_, i) => {
+      const m = message(`msg_noise${String(i).padStart(4, '0')}`, i % 2 ? 'dlg_s1' : 'dlg_s2', 100 + i, i % 3 ? `随便聊聊 第${i}条 天气不错` : `just chatting, note number ${i}`);
+      return { ...m, searchKeys: messageSearchKeys(m) };
+    });
+    for (let i = 0; i < noise.length; i += 1000) await store.c.messages.insertMany(noise.slice(i, i + 1000));
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('finds Chinese text by any inner part of it', async () => {
+    expect(await ids({ text: '好世' })).toEqual(['msg_zh']);
+    expect(await ids({ text: '你好世界' })).toEqual(['msg_zh']);
+    expect(await ids({ text: '好界' })).toEqual([]);
+  });
+
+  it('finds English text case-insensitively, newest first, and filters by role and dialogue', async () => {
+    expect(await ids({ text: 'hELLo' })).toEqual(['msg_other', 'msg_ai', 'msg_en']);
+    expect(await ids({ text: 'hELLo', role: 'human' })).toEqual(['msg_other', 'msg_en']);
+    expect(await ids({ text: 'hello', dialogueId: 'dlg_s1' })).toEqual(['msg_ai', 'msg_en']);
+    expect(await ids({ text: 'hello', since: at(2).toISOString(), until: at(6).toISOString() })).toEqual(['msg_ai', 'msg_en']);
+  });
+
+  it('matches special characters literally', async () => {
+    expect(await ids({ text: 'a.b*c(' })).toEqual(['msg_special']);
+    expect(await ids({ text: ':-(' })).toEqual(['msg_paren']);
+    // A one-character query within a dialogue: "(" as text, not a regex group.
+    expect(await ids({ text: '(', dialogueId: 'dlg_s1' })).toEqual(['msg_regexbait', 'msg_special']);
+  });
+
+  it('searches the caption and transcription of media messages', async () => {
+    expect(await ids({ text: '橘猫' })).toEqual(['msg_caption']);
+    expect(await ids({ text: 'DENTIST' })).toEqual(['msg_voice']);
+  });
+
+  it('pages through many results without repeating one', async () => {
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let i = 0; i < 20; i++) {
+      const r: { body: { data?: R } } = await search({ text: 'NOTE NUMBER', dialogueId: 'dlg_s2', first: 100, after });
+      const page: Page = r.body.data!.searchMessages;
+      seen.push(...page.edges.map((e) => e.node.id));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    // Even i that are multiples of 3 (i % 2 == 0 → dlg_s2, i % 3 == 0 → English): 0, 6, 12, … < 1200.
+    expect(seen).toHaveLength(200);
+    expect(new Set(seen).size).toBe(200);
+    expect(seen[0]).toBe('msg_noise1194');
+    expect(seen.at(-1)).toBe('msg_noise0000');
+  });
+
+  it('is readable by the viewer role', async () => {
+    const r = await h.gql<R>(SEARCH, { text: '好世' }, TEST_VIEWER_TOKEN);
+    expect(r.body.data?.searchMessages.edges.map((e) => e.node.id)).toEqual(['msg_zh']);
+  });
+
+  it('rejects bad input with stable codes and no stack traces', async () => {
+    const cases: Array<[Record<string, unknown>, string, RegExp]> = [
+      [{ text: 'x'.repeat(201) }, 'BAD_REQUEST', /at most 200/],
+      [{ text: '   ' }, 'BAD_REQUEST', /empty/],
+      [{ text: '猫' }, 'BAD_REQUEST', /one-character.*dialogueId/],
+      [{ text: '猫', since: new Date(Date.now() - 60 * DAY).toISOString() }, 'BAD_REQUEST', /31 days/],
+      [{ text: 'hello', since: at(10).toISOString(), until: at(5).toISOString() }, 'BAD_REQUEST', /since .* must not be after until/],
+      [{ text: 'hello', dialogueId: 'dlg_nope' }, 'CONVERSATION_NOT_FOUND', /dlg_nope/],
+      [{ text: 'hello', first: 101 }, 'BAD_REQUEST', /between 0 and 100/],
+      [{ text: 'hello', after: 'not-a-cursor' }, 'BAD_REQUEST', /malformed cursor/],
+    ];
+    for (const [variables, code, message] of cases) {
+      const r = await search(variables);
+      expect(r.body.errors?.[0]?.extensions?.code, JSON.stringify(variables).slice(0, 80)).toBe(code);
+      expect(r.body.errors?.[0]?.message).toMatch(message);
+      expect(JSON.stringify(r.body)).not.toMatch(/\.ts:\d+|stack/);
+    }
+    expect(await ids({ text: '好'.repeat(200) })).toEqual([]);
+    expect(await ids({ text: '猫', since: new Date(Date.now() - 30 * DAY).toISOString() })).toEqual(['msg_caption']);
+  });
+
+  it('follows edits and finished replies (the repository rewrites the keys with the text)', async () => {
+    const { store } = h.app;
+    const stored = (await store.messages.get('msg_en'))!;
+    expect(await store.messages.applyEdit(stored, 'Goodbye now, friend', new Date())).toBe(true);
+    expect(await ids({ text: 'hello', dialogueId: 'dlg_s1' })).toEqual(['msg_ai']);
+    expect(await ids({ text: 'goodBYE' })).toEqual(['msg_en']);
+
+    const reply = message('msg_reply', 'dlg_s1', 20, '', { senderRole: 'ai', senderId: 'agt_default', delivery: { state: 'streaming', platformMessageIds: [] } });
+    await store.messages.insertOnce(reply);
+    await store.messages.finishReply(reply, { state: 'complete', content: '明天见，Ada!' }, new Date());
+    expect(await ids({ text: '明天见' })).toEqual(['msg_reply']);
+  });
+
+  it('is backed by the search index', async () => {
+    const indexes = (await h.app.store.c.messages.listIndexes().toArray()) as Array<{ name: string; key: Record<string, number> }>;
+    expect(indexes.find((i) => i.name === 'search')?.key).toEqual({ searchKeys: 1, createdAt: -1 });
+    // Keys never reach the API's Message type.
+    const r = await h.gql('{ searchMessages(text: "好世") { edges { node { searchKeys } } } }');
+    expect(r.body.errors?.[0]?.message).toMatch(/searchKeys/);
+  });
+});
+
+// Its own small database: on FerretDB a guarded update scans the collection (only pure _id
+// filters use its index), so the backfill's cost grows with the collection there.
+describe('search keys backfill', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({}, ['api']);
+    await h.app.store.c.dialogues.insertOne(dialogue('dlg_s2', '9002'));
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+  const ids = async (variables: Record<string, unknown>) => {
+    const r = await h.gql<R>(SEARCH, variables);
+    expect(r.body.errors).toBeUndefined();
+    return r.body.data!.searchMessages.edges.map((e) => e.node.id);
+  };
+
+  it('finds messages stored before search keys existed once the backfill ran', async () => {
+    const { store } = h.app;
+    const legacy = Array.from({ length: 120 }, (_, i) => message(`msg_legacy${String(i).padStart(3, '0')}`, 'dlg_s2', 5000 + i, `旧消息 legacy record ${i}`));
+    await store.c.messages.insertMany(legacy);
+    await store.messages.insertOnce(message('msg_new', 'dlg_s2', 6000, 'a new legacy record, keyed on insert'));
+    expect(await ids({ text: 'LEGACY record', first: 100 })).toEqual(['msg_new']);
+    const backfill = startSearchKeysBackfill({ c: store.c, log: createLogger('silent'), pauseMs: 0 });
+    expect(await backfill.done).toBe(120);
+    const found = await ids({ text: '旧消息', first: 100 });
+    expect(found).toHaveLength(100);
+    expect(found[0]).toBe('msg_legacy119');
+    expect(await ids({ text: 'record 7', dialogueId: 'dlg_s2' })).toEqual(['msg_legacy079', 'msg_legacy078', 'msg_legacy077', 'msg_legacy076', 'msg_legacy075', 'msg_legacy074', 'msg_legacy073', 'msg_legacy072', 'msg_legacy071', 'msg_legacy070', 'msg_legacy007']);
+    expect(await store.c.messages.countDocuments({ searchKeys: { $exists: false } })).toBe(0);
+    // A second run has nothing left to do (resumable: it only picks messages without keys).
+    expect(await startSearchKeysBackfill({ c: store.c, log: createLogger('silent'), pauseMs: 0 }).done).toBe(0);
+  });
+});
