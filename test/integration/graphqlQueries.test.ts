@@ -2,7 +2,8 @@
 // record, the relations between levels, unresponded turns and the latest session, humans and
 // agents, memories (list, history chain, semantic search), warnings and events, stats; bad input
 // answered with stable codes. The last part reads a real Telegram pipeline run back.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { CommandStartedEvent } from 'mongodb';
 import { startHarness, type Harness } from '../support/harness.js';
 import { eventually, TEST_BOT_TOKEN, TEST_VIEWER_TOKEN } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
@@ -55,8 +56,15 @@ describe('GraphQL queries', () => {
     return { code: r.body.errors?.[0]?.extensions?.code, message: r.body.errors?.[0]?.message ?? '' };
   };
 
+  const reads: string[] = [];
   beforeAll(async () => {
-    h = await startHarness({}, ['api']);
+    // Command monitoring counts the database round trips of a query (no N+1).
+    const uri = new URL(inject('mongoUri'));
+    uri.searchParams.set('monitorCommands', 'true');
+    h = await startHarness({ MONGODB_URI: uri.toString() }, ['api']);
+    h.app.store.client.on('commandStarted', (e: CommandStartedEvent) => {
+      if (['find', 'aggregate', 'count', 'getMore'].includes(e.commandName)) reads.push(`${e.commandName} ${String((e.command as Record<string, unknown>)[e.commandName])}`);
+    });
     const c = h.app.store.c;
     const humans: Human[] = [
       { _id: 'hum_a', displayName: 'Ada', identities: [{ platform: 'telegram', userId: '111', username: 'ada' }], tone: { scores: { anxiety: 2.5, excitement: 0, confusion: 0, trust: 0, sadness: 0, anger: 0 }, template: 'high_anxiety', updatedAt: T(0) }, createdAt: T(0), updatedAt: T(0) },
@@ -231,6 +239,22 @@ describe('GraphQL queries', () => {
     expect(r.d2.agents).toEqual([{ id: 'agt_two', name: 'Nova' }]);
     expect(r.lone).toEqual({ turn: null, session: { id: 'ses_1b', dialogue: { id: 'dlg_1' } }, dialogue: { id: 'dlg_1' } });
     expect(r.inTurn.turn).toEqual({ id: 'trn_1b1', session: { id: 'ses_1b', dialogue: { title: 'First' } }, dialogue: { id: 'dlg_1' } });
+  });
+
+  it('resolves relations of a whole list in a fixed number of round trips', async () => {
+    const query = `{ dialogues { edges { node { id humans { id } agents { id } latestSession { id dialogue { id } }
+      messages(first: 5) { edges { node { id turn { id } session { id } } } } } } }
+      humans { edges { node { id dialogues { edges { node { id } } } } } } }`;
+    reads.length = 0;
+    const r = await q<{ dialogues: Conn<Id & { latestSession: Id | null; messages: Conn<Id & { turn: Id | null }> }> }>(query);
+    expect(r.dialogues.edges.map((e) => e.node.latestSession?.id)).toEqual(['ses_1b', 'ses_2b', 'ses_3a', 'ses_4a']);
+    expect(r.dialogues.edges[0]!.node.messages.edges.map((e) => e.node.turn?.id)).toEqual(['trn_1a1', 'trn_1a1', 'trn_1a2', 'trn_1b1', 'trn_1b1']);
+    // dialogues, humans, agents, current sessions, latest-started sessions, their dialogues (two
+    // batches: current and latest-started sessions resolve in different ticks), messages, turns,
+    // message sessions; humans and their dialogues: one read each however many parents
+    // (4 dialogues, 3 humans) — a query per parent would make this several times longer.
+    expect(reads.length, reads.join('\n')).toBeLessThanOrEqual(12);
+    expect(reads.filter((x) => x.startsWith('find dialogues')).length).toBeLessThanOrEqual(4);
   });
 
   it('answers unresponded turns and the latest session of a dialogue', async () => {
