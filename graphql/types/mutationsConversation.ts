@@ -37,7 +37,7 @@ builder.mutationFields((t) => ({
   openTurn: t.field({
     type: TurnType,
     description:
-      'Opens a pending turn in an open session (one pending turn per session). The window defaults to the configured response window; the turn expires as unresponded after it. A turn the AI must answer is answered by a worker once the reply sweeper finds it (SWEEP_AFTER_MS); one the human must answer closes with their next message.',
+      'Opens a pending turn in an open session (one pending turn per session). The window defaults to the configured response window; the turn expires as unresponded after it. A turn the AI must answer is queued for a reply at once (it answers the dialogue’s history); one the human must answer closes with their next message.',
     args: {
       sessionId: t.arg.id({ required: true }),
       initiatorRole: t.arg({ type: RoleEnum, required: true }),

@@ -7,6 +7,7 @@ import type { MemoryQueue } from '../../jobs/memoryJobs.js';
 import type { Locale } from '../i18n/texts.js';
 import type { MemoryRecall } from '../memory/recall.js';
 import type { Scheduler } from '../lifecycle/scheduler.js';
+import type { MemoryVersions } from '../memory/versions.js';
 
 export interface OpsDeps {
   store: Store;
@@ -19,8 +20,12 @@ export interface OpsDeps {
   timezone: string;
   /** The turns' memory recall, for the operators' semantic memory search (absent: not offered). */
   recall?: Pick<MemoryRecall, 'recall'>;
+  /** Memory index versions, bumped when a deletion removes memories (absent: no process's warm index learns of it). */
+  memoryVersions?: MemoryVersions;
   /** Turn expiry and session idle checks for turns and sessions opened by an operator (jobs/timers.ts). */
   scheduler: Scheduler;
+  /** Queue the AI's reply to a turn (the respond queue; the job id is the turn id, so once). */
+  enqueueReply(job: { turnId: string; dialogueId: string }): Promise<void>;
   /** The dialogue's reply lease (jobs/dialogueLock.ts): null while a reply or summary holds it. */
   lockDialogue(dialogueId: string): Promise<(() => Promise<void>) | null>;
 }

@@ -1,6 +1,6 @@
 // Operator turn actions (seed 000's write API: open a turn, close a turn) over the pure rules of
 // src/domain/turnRules.ts. A turn opened here expires like any other (its window is scheduled);
-// one the AI must answer is picked up by the reply sweeper like a turn whose job was lost.
+// one the AI must answer is queued for a reply at once, as ingest does for a human's message.
 import { z } from 'zod';
 import type { Turn } from '../domain/model.js';
 import { expiryCheckAt, newTurn } from '../domain/turnRules.js';
@@ -28,7 +28,7 @@ export interface OpenTurnInput {
   responseWindowMinutes?: number | undefined;
 }
 
-export async function openTurn(deps: Pick<OpsDeps, 'store' | 'scheduler' | 'responseWindowMs'>, raw: OpenTurnInput, now: Date): Promise<Turn> {
+export async function openTurn(deps: Pick<OpsDeps, 'store' | 'scheduler' | 'responseWindowMs' | 'enqueueReply'>, raw: OpenTurnInput, now: Date): Promise<Turn> {
   const input = parseInput(openTurnInput, raw);
   const { store } = deps;
   const session = await store.sessions.get(input.sessionId);
@@ -56,6 +56,7 @@ export async function openTurn(deps: Pick<OpsDeps, 'store' | 'scheduler' | 'resp
   };
   await store.turns.insert(turn);
   await Promise.all([store.sessions.touch(session._id, now, { messages: 0, turns: 1 }), deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn))]);
+  if (turn.responderRole === 'ai') await deps.enqueueReply({ turnId: turn._id, dialogueId: turn.dialogueId });
   return turn;
 }
 

@@ -214,6 +214,18 @@ describe('GraphQL mutations', () => {
     const answered = await h.app.store.turns.get(opened.body.data!.openTurn.id);
     expect(answered).toMatchObject({ status: 'responded', responseMessageId: answer._id });
 
+    // A turn the AI must answer, opened by an operator, is answered at once (not by the sweeper).
+    await eventually(async () => (await h.app.store.turns.openIn(next.sessionId)) === null, 15_000, 'no pending turn');
+    const sendsBefore = h.tg.callsOf('sendMessage').length;
+    const forAi = await h.gql<{ openTurn: TurnOut }>(OPEN_TURN, { s: next.sessionId, ir: 'human', iid: first.senderId, rr: 'ai', rid: DEFAULT_AGENT_ID }, TEST_OPERATOR_TOKEN);
+    expect(forAi.body.errors).toBeUndefined();
+    const replied = await eventually(async () => {
+      const t = await h.app.store.turns.get(forAi.body.data!.openTurn.id);
+      return t?.status === 'responded' ? t : undefined;
+    }, 10_000, 'the AI answers the operator-opened turn');
+    expect(replied.outcome).toBe('complete');
+    expect(h.tg.callsOf('sendMessage').length).toBeGreaterThan(sendsBefore);
+
     expect(codeOf(await h.gql(CREATE_SESSION, { d: 'dlg_nope', k: 'DIALOGUE' }, TEST_OPERATOR_TOKEN))).toBe('CONVERSATION_NOT_FOUND');
     expect(codeOf(await h.gql(CLOSE_SESSION, { s: 'ses_nope', r: 'MANUAL' }, TEST_OPERATOR_TOKEN))).toBe('NOT_FOUND');
   }, 90_000);
