@@ -50,14 +50,13 @@ export function planMessageSearch(input: MessageSearchInput, now: Date): Message
     }
   }
   const regex = { $regex: escapeRegex(text), $options: 'i' };
-  const clauses: Filter<Message>[] = [
-    { $or: [{ content: regex }, { 'contentMeta.caption': regex }, { 'contentMeta.transcription': regex }] },
-  ];
-  // Messages whose key set was capped (very long texts) are checked by the regex alone.
-  if (keys.length > 0) clauses.unshift({ $or: [{ searchKeys: { $all: keys } }, { searchKeys: CAPPED_KEY }] });
-  if (input.dialogueId) clauses.unshift({ dialogueId: input.dialogueId });
-  if (input.role) clauses.push({ senderRole: input.role });
+  const rest: Filter<Message>[] = [{ $or: [{ content: regex }, { 'contentMeta.caption': regex }, { 'contentMeta.transcription': regex }] }];
+  if (input.dialogueId) rest.unshift({ dialogueId: input.dialogueId });
+  if (input.role) rest.push({ senderRole: input.role });
   const window = windowCondition('createdAt', input);
-  if (Object.keys(window).length > 0) clauses.push(window);
-  return { filter: { $and: clauses }, keys };
+  if (Object.keys(window).length > 0) rest.push(window);
+  if (keys.length === 0) return { filter: { $and: rest }, keys };
+  // Two index branches, each read in createdAt order: messages holding every bigram, and those
+  // whose key set was capped (very long texts), which only the regex can judge.
+  return { filter: { $or: [{ $and: [{ searchKeys: { $all: keys } }, ...rest] }, { $and: [{ searchKeys: CAPPED_KEY }, ...rest] }] }, keys };
 }
