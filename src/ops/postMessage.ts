@@ -71,7 +71,7 @@ export async function postMessage(deps: Pick<OpsDeps, 'store' | 'outbounds' | 's
     for (const chunk of splitForPlatform(check.text, outbound.maxMessageChars)) {
       const sent = await outbound.send(dialogue.chat, chunk);
       // Recorded before the next chunk goes out (the outbox), as replies do.
-      await store.messages.recordPlatformMessage(message._id, sent.platformMessageId);
+      await store.messages.recordPlatformMessage(message, sent.platformMessageId);
       platformMessageIds.push(sent.platformMessageId);
     }
   } catch (err) {

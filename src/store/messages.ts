@@ -106,8 +106,9 @@ export class MessageRepo {
   }
 
   /** Outbox bookkeeping: which platform message carries chunk `index` of this message. */
-  async recordPlatformMessage(id: string, platformMessageId: string): Promise<void> {
-    await this.c.messages.updateOne({ _id: id }, { $push: { 'delivery.platformMessageIds': platformMessageId } });
+  async recordPlatformMessage(message: MessageKey, platformMessageId: string): Promise<void> {
+    const r = await this.c.messages.updateOne({ _id: message._id }, { $push: { 'delivery.platformMessageIds': platformMessageId } });
+    if (r.modifiedCount === 1) this.announce(message, 'updated');
   }
 
   /**

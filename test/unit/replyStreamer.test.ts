@@ -51,8 +51,8 @@ function fakes(): Fakes {
       log.push({ op: 'save', id: message._id, text });
       return Promise.resolve();
     },
-    recordPlatformMessage(id: string, platformId: string) {
-      log.push({ op: 'record', id, platformId });
+    recordPlatformMessage(message: { _id: string }, platformId: string) {
+      log.push({ op: 'record', id: message._id, platformId });
       return Promise.resolve();
     },
   } as unknown as MessageRepo;
@@ -406,7 +406,7 @@ function paced(o: { budget?: number; draft?: 'ok' | 'refuse' | 'rate-limited'; l
   };
   const messages = {
     saveStreamedText: (_m: MessageKey, text: string) => (log.push({ op: 'save', text }), Promise.resolve()),
-    recordPlatformMessage: (_id: string, platformId: string) => (log.push({ op: 'record', platformId }), Promise.resolve()),
+    recordPlatformMessage: (_message: unknown, platformId: string) => (log.push({ op: 'record', platformId }), Promise.resolve()),
   };
   const typing = { stop: () => void log.push({ op: 'typing-stop' }) };
   return { log, outbound, messages, typing, state };
