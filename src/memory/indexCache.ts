@@ -1,6 +1,8 @@
 // Per-process LRU of memory indexes, one per (owner, subject) scope. A scope is loaded from the
 // store once; afterwards each use costs one Redis GET of its version, and a changed version
-// pulls only the entries updated since the last load (retired ones leave the index).
+// pulls only the entries updated since the last load (retired ones leave the index); a deleted
+// entry (BR-006) never shows up as a change, so a count of the scope's active entries then tells
+// whether the index still holds one, and a mismatch reloads the scope.
 // Stored vectors from another embedder (or none) are recomputed and written back.
 import type { Logger } from 'pino';
 import type { MemoryEntry } from '../domain/model.js';
@@ -11,7 +13,7 @@ import { fromMemoryEmbedding, toMemoryEmbedding } from './vectors.js';
 import { scopeKey, type MemoryScope, type MemoryVersions } from './versions.js';
 
 export interface IndexCacheDeps {
-  store: { memories: Pick<MemoryRepo, 'list' | 'setEmbedding'> };
+  store: { memories: Pick<MemoryRepo, 'list' | 'setEmbedding' | 'countActive'> };
   embedder: Embedder;
   versions: MemoryVersions;
   log: Logger;
@@ -88,7 +90,7 @@ export class IndexCache {
         c = { index, version, lastVectorRetry: Date.now() };
         this.embedInBackground(c, missing);
       } else if (version === undefined || c.version !== version) {
-        this.embedInBackground(c, await this.refresh(scope, c.index));
+        await this.catchUp(scope, c);
         c.version = version;
       }
       this.touch(key, c);
@@ -109,7 +111,8 @@ export class IndexCache {
     const c = await this.serial(key, async () => {
       const c = this.lru.get(key);
       if (!c) return undefined;
-      this.embedInBackground(c, await this.refresh(scope, c.index));
+      // Another process's deletion may be behind this version too.
+      await this.catchUp(scope, c);
       c.version = version;
       return c;
     });
@@ -128,6 +131,20 @@ export class IndexCache {
     const entries = await this.d.store.memories.list(scope, { status: 'active' });
     const index = new MemoryIndex(this.d.embedder.dims, entries.length + 16);
     return { index, missing: this.apply(index, entries) };
+  }
+
+  /**
+   * Brings a loaded scope up to date: the changes since its last load, then a reload when the
+   * store's active count differs from the index's (entries were deleted, not changed).
+   */
+  private async catchUp(scope: MemoryScope, c: Cached): Promise<void> {
+    this.embedInBackground(c, await this.refresh(scope, c.index));
+    const active = await this.d.store.memories.countActive(scope);
+    if (active === c.index.size) return;
+    this.d.log.debug({ scope, active, indexed: c.index.size }, 'memory index out of step with the store (deleted entries); reloading the scope');
+    const { index, missing } = await this.load(scope);
+    c.index = index;
+    this.embedInBackground(c, missing);
   }
 
   /** Applies the entries changed since the last load; returns those needing a vector. */

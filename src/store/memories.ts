@@ -37,6 +37,17 @@ export class MemoryRepo {
     return this.c.countDocuments({ ...this.scope(s), status: 'active' });
   }
 
+  /** The distinct scopes of the entries learnt in a dialogue (BR-006 tells their indexes after deleting them). */
+  async scopesOfDialogue(dialogueId: string): Promise<OwnerScope[]> {
+    const docs = await this.c.find({ 'sources.dialogueId': dialogueId }, { projection: { _id: 0, ownerId: 1, subjectId: 1 } }).toArray();
+    const scopes = new Map<string, OwnerScope>();
+    for (const d of docs) {
+      const s: OwnerScope = typeof d.subjectId === 'string' ? { ownerId: d.ownerId, subjectId: d.subjectId } : { ownerId: d.ownerId };
+      scopes.set(`${s.ownerId}\u001f${s.subjectId ?? ''}`, s);
+    }
+    return [...scopes.values()];
+  }
+
   /** Inserts unless an entry with the same dedupe key exists; returns the stored one either way. */
   async insertOnce(entry: MemoryEntry): Promise<{ inserted: boolean; entry: MemoryEntry }> {
     try {
