@@ -50,7 +50,12 @@ export class MemoryQueue {
   }
 
   async summarize(sessionId: string, reason: 'command' | 'api' | 'idle', notify?: NoticeTarget): Promise<void> {
-    await this.queue.add('summarize', { kind: 'summarize', sessionId, reason, ...(notify ? { notify } : {}) }, { jobId: `summarize-${sessionId}` });
+    const jobId = `summarize-${sessionId}`;
+    // A failed job is kept (removeOnFail) under the same id, and BullMQ ignores an add whose id
+    // exists: without this a failed summary could not be asked for again for a week. A waiting,
+    // delayed or running one stays: the request is already queued.
+    if ((await this.queue.getJobState(jobId)) === 'failed') await this.queue.remove(jobId);
+    await this.queue.add('summarize', { kind: 'summarize', sessionId, reason, ...(notify ? { notify } : {}) }, { jobId });
   }
 
   async evolve(agentId: string, at: Date): Promise<void> {
