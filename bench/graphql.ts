@@ -8,6 +8,8 @@ import { loadEnv } from '../src/config/env.js';
 import { createLogger } from '../src/log.js';
 import { startApp, type RunningApp } from '../src/app.js';
 import type { Dialogue, Message, Session, Turn } from '../src/domain/model.js';
+import { messageSearchKeys } from '../src/search/searchKeys.js';
+import { planMessageSearch } from '../src/search/messageSearch.js';
 import { percentile } from './stats.js';
 import { fmt, table } from './report.js';
 
@@ -97,10 +99,53 @@ export async function runGraphqlBench(o: { mongoUri: string; redisUrl: string; d
       if (messages.length !== 1000) throw new Error('bare query returned the wrong number of messages');
     });
     o.progress(`graphql: nested p50 ${fmt(percentile(api, 50))} ms vs bare ${fmt(percentile(bare, 50))} ms`);
-    return { nested: { api, bare, messages: returned } };
+    const search = o.searchSize > 0 ? await searchBench(app, post, o) : undefined;
+    return { nested: { api, bare, messages: returned }, ...(search ? { search } : {}) };
   } finally {
     await app.stop();
   }
+}
+
+const SEARCH_TOPICS = ['跑步', 'marathon', '拉面', 'piano lessons', '成都旅行', 'the clinic', '猫豆豆', 'Lisbon'];
+
+/** `size` messages over 200 dialogues, one topic in eight per message, written with their search keys as ingest writes them. */
+async function seedSearch(app: RunningApp, size: number, progress: (l: string) => void): Promise<void> {
+  const base = Date.UTC(2026, 1, 1);
+  const batch: Message[] = [];
+  for (let i = 0; i < size; i++) {
+    const topic = SEARCH_TOPICS[i % SEARCH_TOPICS.length]!;
+    const content = i % 2 === 0 ? `Message ${i}: yesterday I talked about ${topic} again, and it still makes me smile.` : `第${i}条：昨天我们又聊到了${topic}，想起来还是很开心。`;
+    const at = new Date(base + i * 1000);
+    const m: Message = {
+      _id: `msg_sb_${i}`, dialogueId: `dlg_sb_${i % 200}`, sessionId: `ses_sb_${i % 200}`, turnId: `trn_sb_${Math.floor(i / 2)}`, senderRole: i % 2 === 0 ? 'human' : 'ai', senderId: 'hum_sb',
+      contentType: 'text', content, mentions: [], visible: true, createdAt: at, updatedAt: at,
+    };
+    batch.push({ ...m, searchKeys: messageSearchKeys(m) });
+    if (batch.length === 1000) {
+      await app.store.c.messages.insertMany(batch.splice(0));
+      if ((i + 1) % 20_000 === 0) progress(`graphql: search seed ${i + 1} / ${size}`);
+    }
+  }
+  if (batch.length) await app.store.c.messages.insertMany(batch);
+}
+
+async function searchBench(app: RunningApp, post: (q: string, v: Record<string, unknown>) => Promise<unknown>, o: { samples: number; searchSize: number; progress: (l: string) => void }): Promise<NonNullable<GraphqlBenchResult['search']>> {
+  await seedSearch(app, o.searchSize, o.progress);
+  const text = '豆豆';
+  const samples = Math.max(5, Math.floor(o.samples / 5)); // each search reads the collection on FerretDB
+  const query = `query ($text: String!) { searchMessages(text: $text, first: 20) { edges { node { id dialogueId senderRole content createdAt } } } }`;
+  let hits = 0;
+  const api = await timed(samples, 2, async () => {
+    const data = (await post(query, { text })) as { searchMessages: { edges: unknown[] } };
+    hits = data.searchMessages.edges.length;
+  });
+  const plan = planMessageSearch({ text }, new Date());
+  const bare = await timed(samples, 2, async () => {
+    const docs = await app.store.c.messages.find(plan.filter).sort({ createdAt: -1, _id: -1 }).limit(21).toArray();
+    if (docs.length < hits) throw new Error('bare search returned fewer messages');
+  });
+  o.progress(`graphql: search p50 ${fmt(percentile(api, 50))} ms vs bare ${fmt(percentile(bare, 50))} ms`);
+  return { api, bare, stored: o.searchSize + 1000, hits, text };
 }
 
 export function graphqlTable(r: GraphqlBenchResult): string {
