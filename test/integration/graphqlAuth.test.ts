@@ -55,6 +55,20 @@ describe('GraphQL auth and limits', () => {
     expect(byPath.get('preferences.summary_order')).toMatchObject({ values: ['summary_first', 'last_n_first'], default: 'summary_first' });
   });
 
+  it('rejects a depth bomb (relations followed in a cycle) before running it', async () => {
+    await h.app.store.c.dialogues.insertOne({ _id: 'dlg_deep', type: 'human_ai', chat: { platform: 'telegram', chatId: '4242' }, humanIds: [], agentIds: [], status: 'active', messageCount: 0, lastActivityAt: new Date(), createdAt: new Date(), updatedAt: new Date() });
+    // dialogue → latestSession → dialogue → … : each hop is legal, the whole is 40 levels deep.
+    const deep = `{ dialogue(id: "dlg_deep") { ${'latestSession { dialogue { '.repeat(20)}id${' } }'.repeat(20)} } }`;
+    const r = await h.gql(deep, {}, TEST_VIEWER_TOKEN);
+    expect(r.body.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
+    expect(r.body.errors?.[0]?.message).toMatch(/depth/i);
+    expect(r.body.data).toBeUndefined();
+    // The same path within the limit runs.
+    const shallow = await h.gql<{ dialogue: { id: string; latestSession: null } }>('{ dialogue(id: "dlg_deep") { id latestSession { dialogue { id } } } }', {}, TEST_VIEWER_TOKEN);
+    expect(shallow.body.errors).toBeUndefined();
+    expect(shallow.body.data?.dialogue).toEqual({ id: 'dlg_deep', latestSession: null });
+  });
+
   it('rejects an alias bomb, a cost bomb and a token flood before running them', async () => {
     const aliases = Array.from({ length: 40 }, (_, i) => `a${i}: config { version }`).join(' ');
     const aliasBomb = await h.gql(`{ ${aliases} }`, {}, TEST_VIEWER_TOKEN);
