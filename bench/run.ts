@@ -131,7 +131,7 @@ async function main(): Promise<void> {
       databases.push(graphqlDb);
       const gr = await runGraphqlBench({
         mongoUri, redisUrl, dbName: graphqlDb, prefix: `${prefix}-graphql`,
-        samples: intFromEnv('BENCH_GRAPHQL_SAMPLES', 50), searchSize: intFromEnv('BENCH_SEARCH_MESSAGES', 100_000), progress,
+        samples: intFromEnv('BENCH_GRAPHQL_SAMPLES', 50), searchSize: intFromEnv('BENCH_SEARCH_MESSAGES', 100_000, 0), progress,
       });
       write(['', 'GraphQL ops API', '', graphqlTable(gr), '', 'Ratio = GraphQL (HTTP, auth, limits, loaders, JSON) ÷ the bare driver queries returning the same documents.']);
     }
