@@ -2,6 +2,7 @@
 // brain as the model: base persona + old evolved persona + the agent's recent turns (across its
 // dialogues) → a new evolved persona stored on the agent with the old one in its history; no
 // conversations → nothing asked; the model failing or a concurrent evolution → the stored one kept.
+import { dialogueRecord, sessionRecord } from '../support/records.js';
 import { randomBytes } from 'node:crypto';
 import OpenAI from 'openai';
 import type { Collection, Document } from 'mongodb';
@@ -9,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import { createLogger } from '../../src/log.js';
 import { Store } from '../../src/store/store.js';
 import { createLlmClient } from '../../src/llm/createClient.js';
-import type { Agent, Dialogue, Human, Message, Session, Turn } from '../../src/domain/model.js';
+import type { Agent, Human, Message, Turn } from '../../src/domain/model.js';
 import { evolvePersona, shouldEvolve, type EvolveDeps } from '../../src/persona/evolvePersona.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../doubles/fakeOpenAI.js';
 import { linesOf, sectionsOf } from '../doubles/fakeSummaryBrain.js';
@@ -67,21 +68,10 @@ async function dialogue(o: { humanId: string; agentId?: string; title?: string; 
   const dialogueId = `dlg_${randomBytes(4).toString('hex')}`;
   const sessionId = `ses_${randomBytes(4).toString('hex')}`;
   const at = new Date(T0);
-  await store.c.dialogues.insertOne({
-    _id: dialogueId,
-    type: 'human_ai',
-    chat: { platform: o.platform ?? 'telegram', chatId: dialogueId },
-    humanIds: [o.humanId],
-    agentIds: [o.agentId ?? AGENT],
-    ...(o.title ? { title: o.title } : {}),
-    status: 'active',
-    messageCount: 0,
-    currentSessionId: sessionId,
-    lastActivityAt: at,
-    createdAt: at,
-    updatedAt: at,
-  } satisfies Dialogue);
-  await store.c.sessions.insertOne({ _id: sessionId, dialogueId, kind: 'dialogue', status: 'open', startedAt: at, lastActivityAt: at, stats: { messageCount: 0, turnCount: 0 } } satisfies Session);
+  await store.c.dialogues.insertOne(
+    dialogueRecord({ id: dialogueId, humanIds: [o.humanId], agentIds: [o.agentId ?? AGENT], at, currentSessionId: sessionId, ...(o.platform ? { platform: o.platform } : {}), ...(o.title ? { title: o.title } : {}) }),
+  );
+  await store.c.sessions.insertOne(sessionRecord({ id: sessionId, dialogueId, at }));
   return { dialogueId, sessionId };
 }
 

@@ -1,12 +1,13 @@
 // The operator mutations over HTTP against a running gateway (gateway, worker and API roles,
 // fake Telegram and OpenAI): turns, sessions, posted messages, summaries, persona evolution and
 // dialogue deletion, each with the role that may use it, the roles that may not, and bad input.
+import { dialogueRecord, sessionRecord } from '../support/records.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { TEST_OPERATOR_TOKEN, TEST_VIEWER_TOKEN, eventually } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
-import type { Dialogue, Message, Session, Turn } from '../../src/domain/model.js';
+import type { Message, Session, Turn } from '../../src/domain/model.js';
 import { DEFAULT_AGENT_ID } from '../../src/store/participants.js';
 import { successorIdOf } from '../../src/store/sessions.js';
 import { DialogueLock } from '../../jobs/dialogueLock.js';
@@ -73,28 +74,10 @@ describe('GraphQL mutations', () => {
   async function seedDialogue(id: string, o: { platform?: 'telegram' | 'discord'; sessionStatus?: Session['status'] } = {}): Promise<{ dialogueId: string; sessionId: string }> {
     const at = new Date();
     const sessionId = `ses_${id}`;
-    await h.app.store.c.dialogues.insertOne({
-      _id: id,
-      type: 'human_ai',
-      chat: { platform: o.platform ?? 'telegram', chatId: `9${Math.floor(Math.random() * 1e6)}` },
-      humanIds: ['hum_seed'],
-      agentIds: [DEFAULT_AGENT_ID],
-      status: 'active',
-      messageCount: 0,
-      currentSessionId: sessionId,
-      lastActivityAt: at,
-      createdAt: at,
-      updatedAt: at,
-    } satisfies Dialogue);
-    await h.app.store.c.sessions.insertOne({
-      _id: sessionId,
-      dialogueId: id,
-      kind: 'dialogue',
-      status: o.sessionStatus ?? 'open',
-      startedAt: at,
-      lastActivityAt: at,
-      stats: { messageCount: 0, turnCount: 0 },
-    } satisfies Session);
+    await h.app.store.c.dialogues.insertOne(
+      dialogueRecord({ id, humanIds: ['hum_seed'], agentIds: [DEFAULT_AGENT_ID], at, currentSessionId: sessionId, chatId: `9${Math.floor(Math.random() * 1e6)}`, ...(o.platform ? { platform: o.platform } : {}) }),
+    );
+    await h.app.store.c.sessions.insertOne(sessionRecord({ id: sessionId, dialogueId: id, at, ...(o.sessionStatus ? { status: o.sessionStatus } : {}) }));
     return { dialogueId: id, sessionId };
   }
 

@@ -2,11 +2,12 @@
 // it are no longer recalled — neither by a worker's index loaded before the deletion (another
 // process, told through the Redis versions) nor by the API's own memory search — while the same
 // human's memories from another dialogue still are.
+import { dialogueRecord } from '../support/records.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { createLogger } from '../../src/log.js';
-import type { Dialogue, Human, MemoryEntry } from '../../src/domain/model.js';
+import type { Human, MemoryEntry } from '../../src/domain/model.js';
 import { DEFAULT_AGENT_ID } from '../../src/store/participants.js';
 import { HashedNgramEmbedder } from '../../src/memory/hashedNgramEmbedder.js';
 import { IndexCache } from '../../src/memory/indexCache.js';
@@ -40,18 +41,7 @@ describe('deleting a dialogue and the memory indexes', () => {
 
   async function seedDialogue(id: string): Promise<void> {
     const at = new Date();
-    await h.app.store.c.dialogues.insertOne({
-      _id: id,
-      type: 'human_ai',
-      chat: { platform: 'telegram', chatId: `8${Math.floor(Math.random() * 1e6)}` },
-      humanIds: [HUMAN],
-      agentIds: [DEFAULT_AGENT_ID],
-      status: 'active',
-      messageCount: 0,
-      lastActivityAt: at,
-      createdAt: at,
-      updatedAt: at,
-    } satisfies Dialogue);
+    await h.app.store.c.dialogues.insertOne(dialogueRecord({ id, humanIds: [HUMAN], agentIds: [DEFAULT_AGENT_ID], at, chatId: `8${Math.floor(Math.random() * 1e6)}` }));
   }
 
   /** A memory about HUMAN learnt in `dialogueId` (its vector stored, as extraction stores it). */

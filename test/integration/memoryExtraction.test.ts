@@ -2,6 +2,7 @@
 // OpenAI server's task brain as the model: facts with the conversation's own timestamps, a
 // contradicted memory superseded (never deleted), exact duplicates stored once, the model down,
 // oversized memories clamped.
+import { dialogueRecord, sessionRecord } from '../support/records.js';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import OpenAI from 'openai';
@@ -10,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import { createLogger } from '../../src/log.js';
 import { Store } from '../../src/store/store.js';
 import { createLlmClient } from '../../src/llm/createClient.js';
-import type { Agent, Dialogue, Human, MemoryEntry, Message, Session, Turn } from '../../src/domain/model.js';
+import type { Agent, Human, MemoryEntry, Message, Turn } from '../../src/domain/model.js';
 import { HashedNgramEmbedder } from '../../src/memory/hashedNgramEmbedder.js';
 import { IndexCache } from '../../src/memory/indexCache.js';
 import { RedisMemoryVersions } from '../../src/memory/versions.js';
@@ -65,19 +66,8 @@ beforeEach(async () => {
   const at = new Date(T0);
   await store.c.agents.insertOne({ _id: AGENT, name: 'Rainbow', basePersona: 'A kind companion.', isDefault: true, createdAt: at, updatedAt: at } satisfies Agent);
   await store.c.humans.insertOne({ _id: HUMAN, identities: [{ platform: 'telegram', userId: '42' }], displayName: 'Alice', createdAt: at, updatedAt: at } satisfies Human);
-  await store.c.dialogues.insertOne({
-    _id: dialogueId,
-    type: 'human_ai',
-    chat: { platform: 'telegram', chatId: dialogueId },
-    humanIds: [HUMAN],
-    agentIds: [AGENT],
-    status: 'active',
-    messageCount: 0,
-    lastActivityAt: at,
-    createdAt: at,
-    updatedAt: at,
-  } satisfies Dialogue);
-  await store.c.sessions.insertOne({ _id: sessionId, dialogueId, kind: 'dialogue', status: 'open', startedAt: at, lastActivityAt: at, stats: { messageCount: 0, turnCount: 0 } } satisfies Session);
+  await store.c.dialogues.insertOne(dialogueRecord({ id: dialogueId, humanIds: [HUMAN], agentIds: [AGENT], at }));
+  await store.c.sessions.insertOne(sessionRecord({ id: sessionId, dialogueId, at }));
 });
 
 afterEach(async () => {
