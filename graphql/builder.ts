@@ -18,9 +18,13 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
   };
+  DefaultFieldNullability: false;
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
 }>({
+  // Non-null unless a field says otherwise: clients get precise types, and a resolver that
+  // could return null must declare it (TypeScript checks).
+  defaultFieldNullability: false,
   plugins: [ScopeAuthPlugin, RelayPlugin, DataloaderPlugin],
   scopeAuth: {
     // Subscriptions are checked when they start, not per event.
