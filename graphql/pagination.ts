@@ -74,6 +74,34 @@ export function keysetConnection<T extends Keyed>(
   );
 }
 
+/**
+ * One list over several collections holding the same kind of document (live and archived
+ * messages): each gives its page under the same bounds, and the pages merge in sort order.
+ */
+export function mergedConnection<T extends Keyed>(
+  collections: ReadonlyArray<Collection<T>>,
+  filter: Filter<T>,
+  field: keyof T & string,
+  direction: 1 | -1,
+  args: DefaultConnectionArguments,
+): Promise<Connection<T>> {
+  return paginate<T>(filter as Filter<Document>, field, direction, args, async (query, sort, limit) => {
+    const pages = await Promise.all(
+      collections.map(async (c) => (await c.find(query as Filter<T>).sort(sort).limit(limit).toArray()) as unknown as Keyed[]),
+    );
+    const dir = sort[field] ?? 1;
+    const key = (d: Keyed) => [(d[field] as Date).getTime(), d._id] as const;
+    return pages
+      .flat()
+      .sort((a, b) => {
+        const [av, aid] = key(a);
+        const [bv, bid] = key(b);
+        return (av - bv || (aid < bid ? -1 : aid > bid ? 1 : 0)) * dir;
+      })
+      .slice(0, limit);
+  });
+}
+
 /** A parent's children (a dialogue's sessions, …), batched with its siblings' pages. */
 export function childConnection<T extends Keyed>(
   loaders: Loaders,

@@ -48,5 +48,11 @@ export const MessageType = builder.objectRef<Message>('Message').implement({
     sentAt: t.field({ type: 'DateTime', nullable: true, resolve: (m) => m.sentAt ?? null }),
     createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (m) => m.updatedAt }),
+    archivedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the message left the live record (BR-002; reached through search or export).',
+      resolve: (m) => ('archivedAt' in m && m.archivedAt instanceof Date ? m.archivedAt : null),
+    }),
   }),
 });

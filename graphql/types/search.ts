@@ -3,7 +3,7 @@
 import { builder } from '../builder.js';
 import type { Message } from '../../src/domain/model.js';
 import { planMessageSearch, SEARCH_TEXT_MAX, UNINDEXED_WINDOW_DAYS } from '../../src/search/messageSearch.js';
-import { keysetConnection } from '../pagination.js';
+import { keysetConnection, mergedConnection } from '../pagination.js';
 import { MessageType } from './message.js';
 import { RoleEnum } from './enums.js';
 import { windowArgs } from './queryFilters.js';
@@ -19,13 +19,18 @@ builder.queryFields((t) => ({
       text: t.arg.string({ required: true }),
       dialogueId: t.arg.id(),
       role: t.arg({ type: RoleEnum, description: 'The sender role.' }),
+      includeArchived: t.arg.boolean({ defaultValue: false, description: 'Also search the messages moved out of the live record (BR-002); they have `archivedAt`.' }),
       ...windowArgs,
     },
     resolve: async (_r, args, ctx) => {
       const dialogueId = args.dialogueId ? String(args.dialogueId) : undefined;
       const plan = planMessageSearch({ text: args.text, dialogueId, role: args.role, since: args.since, until: args.until }, new Date());
       if (dialogueId) await dialogueOrNotFound(ctx, dialogueId);
-      return keysetConnection<Message>(ctx.store.c.messages, plan.filter, 'createdAt', -1, args);
+      if (!args.includeArchived) return keysetConnection<Message>(ctx.store.c.messages, plan.filter, 'createdAt', -1, args);
+      // An archived message is a copy of the live one (same _id, keys included) that left the live record.
+      // Read-only here, so the archive's collection serves as one of messages (its documents are Messages plus archivedAt).
+      const archive = ctx.store.c.archivedMessages as unknown as typeof ctx.store.c.messages;
+      return mergedConnection<Message>([ctx.store.c.messages, archive], plan.filter, 'createdAt', -1, args);
     },
   }),
 }));

@@ -69,6 +69,8 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   archivedMessages: [
     { key: { dialogueId: 1, createdAt: 1, _id: 1 }, name: 'by_dialogue' },
     { key: { sessionId: 1, createdAt: 1, _id: 1 }, name: 'by_session' },
+    // Search with includeArchived (the copies carry the live message's search keys).
+    { key: { searchKeys: 1, createdAt: -1 }, name: 'search' },
   ],
   events: [
     { key: { turnId: 1, at: 1, _id: 1 }, name: 'by_turn' },

@@ -10,9 +10,20 @@ import { messageSearchKeys } from '../search/searchKeys.js';
 
 export const BACKFILL_BATCH = 50;
 
+/** Live messages first, then the archived copies (searched with includeArchived). */
+const SEARCHED = ['messages', 'archivedMessages'] as const;
+type SearchedCollection = (typeof SEARCHED)[number];
+
 /** One batch after `afterId`; returns the last id seen (undefined when nothing is left) and how many were written. */
-export async function backfillSearchKeysBatch(c: Collections, afterId: string | undefined, batch = BACKFILL_BATCH): Promise<{ lastId?: string; written: number }> {
-  const docs = await c.messages
+export async function backfillSearchKeysBatch(
+  c: Collections,
+  afterId: string | undefined,
+  batch = BACKFILL_BATCH,
+  collection: SearchedCollection = 'messages',
+): Promise<{ lastId?: string; written: number }> {
+  // Archived copies have the live shape plus archivedAt; one view of both serves the backfill.
+  const coll = c[collection] as Collections['messages'];
+  const docs = await coll
     .find({ ...(afterId ? { _id: { $gt: afterId } } : {}), searchKeys: { $exists: false } })
     .project<Pick<Message, '_id' | 'content' | 'contentMeta' | 'updatedAt'>>({ content: 1, 'contentMeta.caption': 1, 'contentMeta.transcription': 1, updatedAt: 1 })
     .sort({ _id: 1 })
@@ -22,7 +33,7 @@ export async function backfillSearchKeysBatch(c: Collections, afterId: string | 
   const ops: AnyBulkWriteOperation<Message>[] = docs.map((d) => ({
     updateOne: { filter: { _id: d._id, updatedAt: d.updatedAt, searchKeys: { $exists: false } }, update: { $set: { searchKeys: messageSearchKeys(d) } } },
   }));
-  const r = await c.messages.bulkWrite(ops, { ordered: false });
+  const r = await coll.bulkWrite(ops, { ordered: false });
   return { lastId: docs[docs.length - 1]!._id, written: r.modifiedCount };
 }
 
@@ -31,14 +42,16 @@ export function startSearchKeysBackfill(o: { c: Collections; log: Logger; pauseM
   let stopped = false;
   const run = async (): Promise<number> => {
     let total = 0;
-    let after: string | undefined;
-    for (;;) {
-      if (stopped) return total;
-      const r = await backfillSearchKeysBatch(o.c, after);
-      if (r.lastId === undefined) break;
-      total += r.written;
-      after = r.lastId;
-      await new Promise((res) => setTimeout(res, o.pauseMs ?? 10));
+    for (const collection of SEARCHED) {
+      let after: string | undefined;
+      for (;;) {
+        if (stopped) return total;
+        const r = await backfillSearchKeysBatch(o.c, after, BACKFILL_BATCH, collection);
+        if (r.lastId === undefined) break;
+        total += r.written;
+        after = r.lastId;
+        await new Promise((res) => setTimeout(res, o.pauseMs ?? 10));
+      }
     }
     if (total > 0) o.log.info({ messages: total }, 'search keys backfilled');
     return total;

@@ -6,6 +6,7 @@ import { startHarness, type Harness } from '../support/harness.js';
 import type { Dialogue, Message } from '../../src/domain/model.js';
 import { messageSearchKeys } from '../../src/search/searchKeys.js';
 import { startSearchKeysBackfill } from '../../src/store/searchKeysBackfill.js';
+import { archiveOverflow } from '../../src/store/archive.js';
 import { createLogger } from '../../src/log.js';
 import { TEST_VIEWER_TOKEN } from '../support/testEnv.js';
 
@@ -124,6 +125,45 @@ describe('GraphQL message search', () => {
     expect(seen.at(-1)).toBe('msg_noise0000');
   });
 
+  it('finds archived messages (BR-002) only when asked, merged in order and paged across both records', async () => {
+    const { store } = h.app;
+    await store.c.dialogues.insertOne(dialogue('dlg_s3', '9003'));
+    // Three sessions of two lighthouse messages; the two older ones are closed.
+    for (let s = 0; s < 3; s++) {
+      await store.c.sessions.insertOne({ _id: `ses_arch${s}`, dialogueId: 'dlg_s3', kind: 'dialogue', status: s < 2 ? 'closed' : 'open', startedAt: at(2000 + s * 10), lastActivityAt: at(2001 + s * 10), stats: { messageCount: 2, turnCount: 1 } });
+      for (let m = 0; m < 2; m++) {
+        await store.messages.insertOnce(message(`msg_arch${s}${m}`, 'dlg_s3', 2000 + s * 10 + m, `灯塔 lighthouse log ${s}.${m}`, { sessionId: `ses_arch${s}` }));
+      }
+    }
+    // Keep at most 2 live messages: the two closed sessions leave the live record.
+    const moved = await archiveOverflow(store.c, 'dlg_s3', new Date(), 2);
+    expect(moved.movedMessages).toBe(4);
+
+    expect(await ids({ text: 'LIGHTHOUSE' })).toEqual(['msg_arch21', 'msg_arch20']);
+    const all = await h.gql<{ searchMessages: { edges: Array<{ node: { id: string; archivedAt: string | null } }> } }>(
+      `{ searchMessages(text: "灯塔", includeArchived: true) { edges { node { id archivedAt } } } }`,
+    );
+    expect(all.body.errors).toBeUndefined();
+    const nodes = all.body.data!.searchMessages.edges.map((e) => e.node);
+    expect(nodes.map((n) => n.id)).toEqual(['msg_arch21', 'msg_arch20', 'msg_arch11', 'msg_arch10', 'msg_arch01', 'msg_arch00']);
+    expect(nodes.map((n) => n.archivedAt !== null)).toEqual([false, false, true, true, true, true]);
+
+    // One at a time across both collections: every message once, in order.
+    const paged: string[] = [];
+    let after: string | null = null;
+    for (let i = 0; i < 10; i++) {
+      const r: { body: { data?: R } } = await h.gql<R>(
+        `query ($after: String) { searchMessages(text: "lighthouse", includeArchived: true, first: 1, after: $after) { edges { cursor node { id content senderRole } } pageInfo { hasNextPage endCursor } } }`,
+        { after },
+      );
+      const page: Page = r.body.data!.searchMessages;
+      paged.push(...page.edges.map((e) => e.node.id));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    expect(paged).toEqual(nodes.map((n) => n.id));
+  });
+
   it('is readable by the viewer role', async () => {
     const r = await h.gql<R>(SEARCH, { text: '好世' }, TEST_VIEWER_TOKEN);
     expect(r.body.data?.searchMessages.edges.map((e) => e.node.id)).toEqual(['msg_zh']);
@@ -194,9 +234,13 @@ describe('search keys backfill', () => {
     const legacy = Array.from({ length: 120 }, (_, i) => message(`msg_legacy${String(i).padStart(3, '0')}`, 'dlg_s2', 5000 + i, `旧消息 legacy record ${i}`));
     await store.c.messages.insertMany(legacy);
     await store.messages.insertOnce(message('msg_new', 'dlg_s2', 6000, 'a new legacy record, keyed on insert'));
+    // Archived before keys existed too.
+    await store.c.archivedMessages.insertMany([0, 1, 2].map((i) => ({ ...message(`msg_oldarch${i}`, 'dlg_s2', 4000 + i, `旧档案 archived legacy ${i}`), archivedAt: at(4500) })));
     expect(await ids({ text: 'LEGACY record', first: 100 })).toEqual(['msg_new']);
     const backfill = startSearchKeysBackfill({ c: store.c, log: createLogger('silent'), pauseMs: 0 });
-    expect(await backfill.done).toBe(120);
+    expect(await backfill.done).toBe(123);
+    const archived = await h.gql<R>(`{ searchMessages(text: "旧档案", includeArchived: true) { edges { node { id content senderRole } } pageInfo { hasNextPage endCursor } } }`);
+    expect(archived.body.data!.searchMessages.edges.map((e) => e.node.id)).toEqual(['msg_oldarch2', 'msg_oldarch1', 'msg_oldarch0']);
     const found = await ids({ text: '旧消息', first: 100 });
     expect(found).toHaveLength(100);
     expect(found[0]).toBe('msg_legacy119');
