@@ -2,17 +2,14 @@
 // brain as the model: base persona + old evolved persona + the agent's recent turns (across its
 // dialogues) → a new evolved persona stored on the agent with the old one in its history; no
 // conversations → nothing asked; the model failing or a concurrent evolution → the stored one kept.
+import { startMemoryRig, type MemoryRig } from '../support/memoryRig.js';
 import { dialogueRecord, sessionRecord } from '../support/records.js';
 import { randomBytes } from 'node:crypto';
-import OpenAI from 'openai';
-import type { Collection, Document } from 'mongodb';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
-import { Store } from '../../src/store/store.js';
-import { createLlmClient } from '../../src/llm/createClient.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/store.js';
 import type { Agent, Human, Message, Turn } from '../../src/domain/model.js';
 import { evolvePersona, shouldEvolve, type EvolveDeps } from '../../src/persona/evolvePersona.js';
-import { startFakeOpenAI, type FakeOpenAI } from '../doubles/fakeOpenAI.js';
+import { type FakeOpenAI } from '../doubles/fakeOpenAI.js';
 import { linesOf, sectionsOf } from '../doubles/fakeSummaryBrain.js';
 
 const AGENT = 'agt_rainbow';
@@ -24,31 +21,21 @@ const BASE = 'You are Rainbow, a cheerful companion who loves astronomy and spea
 const OLD_EVOLVED = 'You have grown fond of Alice and tease her about her cello practice.';
 const OLD_AT = new Date(T0 - 10 * DAY);
 
+let rig: MemoryRig;
 let store: Store;
 let llm: FakeOpenAI;
 let deps: EvolveDeps;
-const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 
 beforeAll(async () => {
-  store = await Store.connect(inject('mongoUri'), `test_${randomBytes(4).toString('hex')}`);
-  llm = await startFakeOpenAI();
+  rig = await startMemoryRig();
+  ({ store, llm } = rig);
 });
 
-afterAll(async () => {
-  await store.db.dropDatabase();
-  await store.close();
-  await llm.close();
-});
+afterAll(() => rig.close());
 
 beforeEach(async () => {
   llm.reset();
-  deps = {
-    store,
-    llm: createLlmClient('chat', new OpenAI({ apiKey: 'test', baseURL: llm.baseURL, maxRetries: 0 })),
-    model: 'gpt-4o-mini',
-    timeoutMs: 10_000,
-    log,
-  };
+  deps = rig.taskDeps();
   const at = new Date(T0 - 30 * DAY);
   await store.c.agents.insertMany([
     { _id: AGENT, name: 'Rainbow', basePersona: BASE, evolvedPersona: OLD_EVOLVED, evolvedPersonaAt: OLD_AT, isDefault: true, createdAt: at, updatedAt: at },
@@ -60,9 +47,7 @@ beforeEach(async () => {
   ] satisfies Human[]);
 });
 
-afterEach(async () => {
-  await Promise.all(Object.values(store.c).map((coll: Collection<Document>) => coll.deleteMany({})));
-});
+afterEach(() => rig.clear());
 
 async function dialogue(o: { humanId: string; agentId?: string; title?: string; platform?: 'telegram' | 'discord' }): Promise<{ dialogueId: string; sessionId: string }> {
   const dialogueId = `dlg_${randomBytes(4).toString('hex')}`;

@@ -3,22 +3,15 @@
 // refined entries that keep their sources, low-value entries pruned, a contradicted fact
 // superseded — all of them still stored — and every fact that is still true still recallable;
 // a failing call leaves its cluster as it was.
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import OpenAI from 'openai';
-import type { Collection, Document } from 'mongodb';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
-import { Store } from '../../src/store/store.js';
-import { createLlmClient } from '../../src/llm/createClient.js';
+import { startMemoryRig, type MemoryRig } from '../support/memoryRig.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/store.js';
 import type { MemoryEntry, MemoryKind } from '../../src/domain/model.js';
 import { HashedNgramEmbedder } from '../../src/memory/hashedNgramEmbedder.js';
-import { IndexCache } from '../../src/memory/indexCache.js';
-import { RedisMemoryVersions } from '../../src/memory/versions.js';
 import { embedTexts, findSimilar } from '../../src/memory/similar.js';
 import { dedupeKeyOf } from '../../src/memory/normalize.js';
 import { consolidateAll, consolidateOwner, type ConsolidationDeps } from '../../src/memory/consolidation.js';
-import { startFakeOpenAI, type FakeOpenAI } from '../doubles/fakeOpenAI.js';
+import { type FakeOpenAI } from '../doubles/fakeOpenAI.js';
 
 const AGENT = 'agt_rainbow';
 const HUMAN = 'hum_alice';
@@ -27,45 +20,24 @@ const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
 const NOW = new Date(T0 + 60 * DAY);
 
+let rig: MemoryRig;
 let store: Store;
 let llm: FakeOpenAI;
-let redis: Redis;
 let deps: ConsolidationDeps;
-const embedder = new HashedNgramEmbedder(256);
-const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 
 beforeAll(async () => {
-  store = await Store.connect(inject('mongoUri'), `test_${randomBytes(4).toString('hex')}`);
-  llm = await startFakeOpenAI();
-  redis = new Redis(inject('redisUrl'));
+  rig = await startMemoryRig();
+  ({ store, llm } = rig);
 });
 
-afterAll(async () => {
-  await store.db.dropDatabase();
-  await store.close();
-  await llm.close();
-  redis.disconnect();
-});
+afterAll(() => rig.close());
 
 beforeEach(() => {
   llm.reset();
-  const cache = new IndexCache({ store, embedder, versions: new RedisMemoryVersions(redis, `test-${randomBytes(4).toString('hex')}:`), log, maxScopes: 10 });
-  deps = {
-    store,
-    llm: createLlmClient('chat', new OpenAI({ apiKey: 'test', baseURL: llm.baseURL, maxRetries: 0 })),
-    model: 'gpt-4o-mini',
-    embedder,
-    cache,
-    log,
-    config: async () => (await store.config.get()).config,
-    timeoutMs: 10_000,
-    now: () => NOW,
-  };
+  deps = { ...rig.taskDeps(), now: () => NOW };
 });
 
-afterEach(async () => {
-  await Promise.all(Object.values(store.c).map((coll: Collection<Document>) => coll.deleteMany({})));
-});
+afterEach(() => rig.clear());
 
 interface Seed {
   key: string;
@@ -125,7 +97,7 @@ const SEEDS: Seed[] = [
 let ids: Record<string, string>;
 
 async function seed(seeds: Seed[], scope: { ownerId: string; subjectId?: string } = SCOPE, prefix = 'mem'): Promise<Record<string, string>> {
-  const vectors = await embedTexts(embedder, seeds.map((s) => s.text));
+  const vectors = await embedTexts(deps.embedder, seeds.map((s) => s.text));
   const foreign = (await embedTexts(new HashedNgramEmbedder(16), ['x']))[0]!;
   const out: Record<string, string> = {};
   const docs = seeds.map((s, i): MemoryEntry => {
@@ -214,7 +186,7 @@ describe('memory consolidation', () => {
       expect(entry!).toMatchObject({ ownerId: AGENT, subjectId: HUMAN, status: 'active', createdAt: NOW });
       expect(entry!.occurredAt).toEqual(new Date(Math.max(...sourceIds.map((id) => rows.get(id)!.occurredAt.getTime()))));
       expect(entry!.importance).toBe(Math.max(...sourceIds.map((id) => rows.get(id)!.importance)));
-      expect(entry!.embedding?.model).toBe(embedder.id);
+      expect(entry!.embedding?.model).toBe(deps.embedder.id);
       for (const id of sourceIds) {
         // Merged, pointing at the refined entry, still stored with its text.
         expect(rows.get(id), `${name} ${id}`).toMatchObject({ status: 'merged', mergedInto: entry!._id, updatedAt: NOW });
@@ -234,8 +206,8 @@ describe('memory consolidation', () => {
     for (const k of ['window', 'trumpet', 'umbrella']) expect(rows.get(ids[k]!), k).toMatchObject({ status: 'active' });
 
     // Vectors computed for the entry without one and the one from another embedder.
-    expect(rows.get(ids.dog2!)!.embedding?.model).toBe(embedder.id);
-    expect(rows.get(ids.jazz2!)!.embedding?.model).toBe(embedder.id);
+    expect(rows.get(ids.dog2!)!.embedding?.model).toBe(deps.embedder.id);
+    expect(rows.get(ids.jazz2!)!.embedding?.model).toBe(deps.embedder.id);
 
     // Every fact that is still true is in some active entry's text; Berlin and the pruned ones are not.
     const activeTexts = (await active()).map((m) => m.text);

@@ -2,65 +2,39 @@
 // OpenAI server's task brain as the model: facts with the conversation's own timestamps, a
 // contradicted memory superseded (never deleted), exact duplicates stored once, the model down,
 // oversized memories clamped.
+import { startMemoryRig, type MemoryRig } from '../support/memoryRig.js';
 import { dialogueRecord, sessionRecord } from '../support/records.js';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import OpenAI from 'openai';
-import type { Collection, Document } from 'mongodb';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
-import { Store } from '../../src/store/store.js';
-import { createLlmClient } from '../../src/llm/createClient.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/store.js';
 import type { Agent, Human, MemoryEntry, Message, Turn } from '../../src/domain/model.js';
-import { HashedNgramEmbedder } from '../../src/memory/hashedNgramEmbedder.js';
-import { IndexCache } from '../../src/memory/indexCache.js';
-import { RedisMemoryVersions } from '../../src/memory/versions.js';
 import { findSimilar } from '../../src/memory/similar.js';
 import { extractTurnMemories, type MemoryWriteDeps } from '../../src/memory/extraction.js';
-import { startFakeOpenAI, type FakeOpenAI } from '../doubles/fakeOpenAI.js';
+import { type FakeOpenAI } from '../doubles/fakeOpenAI.js';
 
 const AGENT = 'agt_default';
 const HUMAN = 'hum_alice';
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 5, 10, 0, 0);
 
+let rig: MemoryRig;
 let store: Store;
 let llm: FakeOpenAI;
-let redis: Redis;
 let deps: MemoryWriteDeps;
-const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 
 beforeAll(async () => {
-  store = await Store.connect(inject('mongoUri'), `test_${randomBytes(4).toString('hex')}`);
-  llm = await startFakeOpenAI();
-  redis = new Redis(inject('redisUrl'));
+  rig = await startMemoryRig();
+  ({ store, llm } = rig);
 });
 
-afterAll(async () => {
-  await store.db.dropDatabase();
-  await store.close();
-  await llm.close();
-  redis.disconnect();
-});
+afterAll(() => rig.close());
 
 let dialogueId: string;
 let sessionId: string;
 
 beforeEach(async () => {
   llm.reset();
-  const embedder = new HashedNgramEmbedder(256);
-  const cache = new IndexCache({ store, embedder, versions: new RedisMemoryVersions(redis, `test-${randomBytes(4).toString('hex')}:`), log, maxScopes: 10 });
-  deps = {
-    store,
-    llm: createLlmClient('chat', new OpenAI({ apiKey: 'test', baseURL: llm.baseURL, maxRetries: 0 })),
-    model: 'gpt-4o-mini',
-    embedder,
-    cache,
-    log,
-    config: async () => (await store.config.get()).config,
-    timeoutMs: 10_000,
-    now: () => new Date(T0 + 30 * DAY),
-  };
+  deps = { ...rig.taskDeps(), now: () => new Date(T0 + 30 * DAY) };
   dialogueId = `dlg_${randomBytes(4).toString('hex')}`;
   sessionId = `ses_${randomBytes(4).toString('hex')}`;
   const at = new Date(T0);
@@ -70,9 +44,7 @@ beforeEach(async () => {
   await store.c.sessions.insertOne(sessionRecord({ id: sessionId, dialogueId, at }));
 });
 
-afterEach(async () => {
-  await Promise.all(Object.values(store.c).map((coll: Collection<Document>) => coll.deleteMany({})));
-});
+afterEach(() => rig.clear());
 
 let turnNo = 0;
 /** One answered turn: the human's messages (a minute apart from `at`) and the AI reply. */

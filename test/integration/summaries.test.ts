@@ -3,25 +3,18 @@
 // once), whole-session mode folding nothing, a summarised session closed with its summary and
 // memories and continued in a seeded successor, idempotent reruns, the model down (nothing
 // lost), and the summary of a session closed by the idle gap.
+import { startMemoryRig, type MemoryRig } from '../support/memoryRig.js';
 import { dialogueRecord, sessionRecord } from '../support/records.js';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import OpenAI from 'openai';
-import type { Collection, Document } from 'mongodb';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
-import { Store } from '../../src/store/store.js';
-import { createLlmClient } from '../../src/llm/createClient.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/store.js';
 import type { Agent, Human, MemoryEntry, Message, Session, Turn } from '../../src/domain/model.js';
-import { HashedNgramEmbedder } from '../../src/memory/hashedNgramEmbedder.js';
-import { IndexCache } from '../../src/memory/indexCache.js';
-import { RedisMemoryVersions } from '../../src/memory/versions.js';
 import { findSimilar } from '../../src/memory/similar.js';
 import { successorIdOf } from '../../src/store/sessions.js';
 import { updateRollingSummary } from '../../src/summary/rollingSummary.js';
 import { summarizeSession, PLOT_IMPORTANCE, SUMMARY_IMPORTANCE, type SummarizeDeps } from '../../src/summary/summarizeSession.js';
 import { summarizeClosedSession } from '../../src/summary/closeSummary.js';
-import { startFakeOpenAI, type FakeOpenAI } from '../doubles/fakeOpenAI.js';
+import { type FakeOpenAI } from '../doubles/fakeOpenAI.js';
 import { sectionsOf } from '../doubles/fakeSummaryBrain.js';
 
 const AGENT = 'agt_rainbow';
@@ -33,25 +26,18 @@ const TURN_GAP = 10 * MIN;
 /** "Later": a day after the session started, long after its last turn. */
 const DAY_AFTER = 24 * 3_600_000;
 
+let rig: MemoryRig;
 let store: Store;
 let llm: FakeOpenAI;
-let redis: Redis;
 let deps: SummarizeDeps;
 let idleChecks: Array<{ sessionId: string; at: Date }>;
-const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 
 beforeAll(async () => {
-  store = await Store.connect(inject('mongoUri'), `test_${randomBytes(4).toString('hex')}`);
-  llm = await startFakeOpenAI();
-  redis = new Redis(inject('redisUrl'));
+  rig = await startMemoryRig();
+  ({ store, llm } = rig);
 });
 
-afterAll(async () => {
-  await store.db.dropDatabase();
-  await store.close();
-  await llm.close();
-  redis.disconnect();
-});
+afterAll(() => rig.close());
 
 let dialogueId: string;
 let sessionId: string;
@@ -59,17 +45,8 @@ let sessionId: string;
 beforeEach(async () => {
   llm.reset();
   idleChecks = [];
-  const embedder = new HashedNgramEmbedder(256);
-  const cache = new IndexCache({ store, embedder, versions: new RedisMemoryVersions(redis, `test-${randomBytes(4).toString('hex')}:`), log, maxScopes: 10 });
   deps = {
-    store,
-    llm: createLlmClient('chat', new OpenAI({ apiKey: 'test', baseURL: llm.baseURL, maxRetries: 0 })),
-    model: 'gpt-4o-mini',
-    timeoutMs: 10_000,
-    embedder,
-    cache,
-    log,
-    config: async () => (await store.config.get()).config,
+    ...rig.taskDeps(),
     scheduleIdleCheck: (id, at) => {
       idleChecks.push({ sessionId: id, at });
       return Promise.resolve();
@@ -84,9 +61,7 @@ beforeEach(async () => {
   await store.c.sessions.insertOne(sessionRecord({ id: sessionId, dialogueId, at }));
 });
 
-afterEach(async () => {
-  await Promise.all(Object.values(store.c).map((coll: Collection<Document>) => coll.deleteMany({})));
-});
+afterEach(() => rig.clear());
 
 interface SeededTurn {
   turn: Turn;
