@@ -13,16 +13,9 @@ import { IndexCache } from '../src/memory/indexCache.js';
 import { MemoryRecall, type RecallRequest } from '../src/memory/recall.js';
 import { toMemoryEmbedding } from '../src/memory/vectors.js';
 import { LocalMemoryVersions } from '../src/memory/versions.js';
+import { intFromEnv } from './config.js';
 
-// ---- configuration (BENCH_RECALL_*, same conventions as config.ts) ----
-
-function intFromEnv(name: string, fallback: number, min = 1): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min} (got "${raw}")`);
-  return n;
-}
+// ---- configuration (BENCH_RECALL_*, read like config.ts's settings) ----
 
 export interface RecallBenchConfig {
   /** Memory counts of the one owner, ascending (each size adds to the previous one). */

@@ -1,11 +1,9 @@
 // Percentiles and ratios over plain millisecond samples.
+import { percentile as nearestRank, sortedFinite } from '../src/stats/percentiles.js';
 
-/** Nearest-rank percentile (p in 0..100) of unsorted samples; NaN when empty. */
+/** Nearest-rank percentile (p in (0, 100], the rule of src/stats) of unsorted samples; NaN when empty. */
 export function percentile(samples: readonly number[], p: number): number {
-  if (samples.length === 0) return NaN;
-  const sorted = [...samples].sort((a, b) => a - b);
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))] ?? NaN;
+  return nearestRank(sortedFinite(samples), p) ?? NaN;
 }
 
 export interface Summary {
