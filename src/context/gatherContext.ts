@@ -65,14 +65,13 @@ export async function gatherContext(
   const agentId = turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId;
   const humanId = turn.initiatorRole === 'human' ? turn.initiatorId : dialogue.humanIds[0];
 
-  const [config, agent, session, turnMessages, human, visits, previous] = await Promise.all([
+  const [config, agent, session, turnMessages, human, visitHistory] = await Promise.all([
     store.config.get(),
     store.participants.getAgent(agentId),
     store.sessions.get(turn.sessionId),
     store.messages.ofTurn(turn._id),
     humanId ? store.participants.getHuman(humanId) : Promise.resolve(null),
-    store.c.sessions.countDocuments({ dialogueId: dialogue._id }),
-    store.c.sessions.find({ dialogueId: dialogue._id, status: 'closed', summary: { $exists: true } }).sort({ endedAt: -1 }).limit(1).next(),
+    store.sessions.visitHistory([dialogue._id]),
   ]);
   if (!agent) throw new Error(`agent ${agentId} not found`);
   if (!session) throw new Error(`session ${turn.sessionId} not found`);
@@ -107,7 +106,7 @@ export async function gatherContext(
   const tone = nextToneState(human?.tone, detectTone(current.map((m) => m.content)), o.now);
   const guidance = toneGuidance(tone, lang);
   const memories = recalled?.memories ?? [];
-  const card = human ? personaCardOf(human, { humanTexts, memories, visits, lastTopic: previous?.summary, tone }) : undefined;
+  const card = human ? personaCardOf(human, { humanTexts, memories, ...visitHistory, tone }) : undefined;
 
   const built = buildContext(
     {
@@ -148,7 +147,7 @@ export async function gatherContext(
 
 function personaCardOf(
   human: Human,
-  o: { humanTexts: string[]; memories: RecallResult['memories']; visits: number; lastTopic: string | undefined; tone: ReturnType<typeof nextToneState> },
+  o: { humanTexts: string[]; memories: RecallResult['memories']; visits: number; lastTopic?: string; tone: ReturnType<typeof nextToneState> },
 ) {
   return buildUserPersonaCard({
     displayName: human.displayName,

@@ -1,7 +1,8 @@
 // The user persona card as an operator sees it (I/O, then the pure builder): the same inputs a
 // turn uses, read without a current message — the human's last messages, the agent's most
 // important active memories about them (a turn uses the recalled ones instead), their session
-// count and last session summary, and their stored tone. Every read is bounded.
+// count and last session summary over the agent's dialogues with them (a turn counts its own
+// dialogue), and their stored tone. Every read is bounded.
 import type { Human } from '../domain/model.js';
 import type { Store } from '../store/store.js';
 import { buildUserPersonaCard, type UserPersonaCard } from './userPersonaCard.js';
@@ -17,23 +18,16 @@ export async function currentPersonaCard(store: Store, human: Human, agentId: st
     .limit(RECENT_DIALOGUES)
     .toArray();
   const dialogueIds = dialogues.map((d) => d._id);
-  const inDialogues = { dialogueId: { $in: dialogueIds } };
-  const [texts, memories, visits, previous] = await Promise.all([
-    store.c.messages
-      .find({ ...inDialogues, senderId: human._id, senderRole: 'human', visible: true, rejected: { $exists: false }, deleted: { $exists: false }, contentType: { $ne: 'command' } })
-      .sort({ createdAt: -1, _id: -1 })
-      .limit(RECENT_TEXTS)
-      .toArray(),
+  const [texts, memories, history] = await Promise.all([
+    store.messages.recentSaidBy(human._id, dialogueIds, RECENT_TEXTS),
     store.c.memories.find({ ownerId: agentId, subjectId: human._id, status: 'active' }).sort({ importance: -1, _id: 1 }).limit(MEMORIES).toArray(),
-    store.c.sessions.countDocuments(inDialogues),
-    store.c.sessions.find({ ...inDialogues, status: 'closed', summary: { $exists: true } }).sort({ endedAt: -1 }).limit(1).next(),
+    store.sessions.visitHistory(dialogueIds),
   ]);
   return buildUserPersonaCard({
     displayName: human.displayName,
-    recentHumanTexts: texts.reverse().map((m) => m.content),
+    recentHumanTexts: texts.map((m) => m.content),
     memories: memories.map((m) => ({ kind: m.kind, text: m.text, importance: m.importance })),
-    visits,
-    ...(previous?.summary ? { lastTopic: previous.summary } : {}),
+    ...history,
     ...(human.tone ? { tone: human.tone } : {}),
   });
 }

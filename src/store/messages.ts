@@ -4,6 +4,12 @@ import type { Attachment, DeliveryState, Message } from '../domain/model.js';
 import { messageSearchKeys } from '../search/searchKeys.js';
 import { silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
 
+/**
+ * The conversation: visible, accepted messages that are not commands (/summary, /new … steer the
+ * gateway, they are not said to anyone). Prompts, summaries and persona cards all read this.
+ */
+const CONVERSATION = { visible: true, rejected: { $exists: false }, deleted: { $exists: false }, contentType: { $ne: 'command' } } as const;
+
 /** What a write needs to find a message and to tell the dialogue's subscribers about it. */
 export type MessageKey = Pick<Message, '_id' | 'dialogueId'>;
 
@@ -34,34 +40,24 @@ export class MessageRepo {
     }
   }
 
-  /** The last `limit` visible, accepted messages of a session, oldest first. */
-  async recentInSession(sessionId: string, limit: number): Promise<Message[]> {
+  /**
+   * A session's conversation created at or after `since` (all when absent), oldest first.
+   * `limit` caps the count from the oldest end, so a caller folding history in order continues
+   * where it stopped.
+   */
+  inSessionSince(sessionId: string, since?: Date, limit?: number): Promise<Message[]> {
+    const cursor = this.c.messages.find({ sessionId, ...CONVERSATION, ...(since ? { createdAt: { $gte: since } } : {}) }).sort({ createdAt: 1, _id: 1 });
+    return (limit !== undefined ? cursor.limit(limit) : cursor).toArray();
+  }
+
+  /** The last `limit` things a human said in these dialogues, oldest first. */
+  async recentSaidBy(humanId: string, dialogueIds: string[], limit: number): Promise<Message[]> {
     const docs = await this.c.messages
-      .find({ sessionId, visible: true, rejected: { $exists: false }, deleted: { $exists: false } })
+      .find({ dialogueId: { $in: dialogueIds }, senderId: humanId, senderRole: 'human', ...CONVERSATION })
       .sort({ createdAt: -1, _id: -1 })
       .limit(limit)
       .toArray();
     return docs.reverse();
-  }
-
-  /**
-   * A session's conversation: visible, accepted messages that are not commands (/summary,
-   * /new … steer the gateway, they are not said to anyone), created at or after `since` (all when absent),
-   * oldest first. `limit` caps the count from the oldest end, so a caller folding history in
-   * order continues where it stopped.
-   */
-  inSessionSince(sessionId: string, since?: Date, limit?: number): Promise<Message[]> {
-    const cursor = this.c.messages
-      .find({
-        sessionId,
-        visible: true,
-        rejected: { $exists: false },
-        deleted: { $exists: false },
-        contentType: { $ne: 'command' },
-        ...(since ? { createdAt: { $gte: since } } : {}),
-      })
-      .sort({ createdAt: 1, _id: 1 });
-    return (limit !== undefined ? cursor.limit(limit) : cursor).toArray();
   }
 
   ofTurn(turnId: string): Promise<Message[]> {

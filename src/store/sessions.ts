@@ -13,6 +13,16 @@ export class SessionRepo {
     return this.c.sessions.findOne({ _id: id });
   }
 
+  /** The persona card's history over these dialogues: how many sessions (visits), and what the last summarised one was about. */
+  async visitHistory(dialogueIds: string[]): Promise<{ visits: number; lastTopic?: string }> {
+    const inDialogues = { dialogueId: { $in: dialogueIds } };
+    const [visits, previous] = await Promise.all([
+      this.c.sessions.countDocuments(inDialogues),
+      this.c.sessions.find({ ...inDialogues, status: 'closed', summary: { $exists: true } }).sort({ endedAt: -1 }).limit(1).next(),
+    ]);
+    return { visits, ...(previous?.summary ? { lastTopic: previous.summary } : {}) };
+  }
+
   async open(dialogueId: string, kind: SessionKind, at: Date): Promise<Session> {
     const session: Session = {
       _id: newId('ses', at),

@@ -149,7 +149,7 @@ describe('ingest of every inbound kind', () => {
     expect(del.kind).toBe('deleted');
     const kept = await h.app.store.c.messages.findOne({ content: 'my password is hunter2' });
     expect(kept?.deleted?.at).toBeInstanceOf(Date);
-    const history = await h.app.store.messages.recentInSession(kept!.sessionId, 20);
+    const history = await h.app.store.messages.inSessionSince(kept!.sessionId);
     expect(history.map((m) => m.content)).not.toContain('my password is hunter2');
     expect((await h.app.handleInbound({ platform: 'discord', chat: dm.chat, kind: 'delete', platformMessageId: 'zzz', deletedAt: new Date() })).kind).toBe('ignored');
   });
