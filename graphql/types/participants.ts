@@ -154,7 +154,6 @@ export const AgentType = builder.objectRef<Agent & AgentEvolution>('Agent').impl
 });
 
 /** Agents are few (one per persona); the list is not paginated but is capped. */
-const AGENTS_MAX = 500;
 
 builder.queryFields((t) => ({
   humans: t.connection({
@@ -172,10 +171,10 @@ builder.queryFields((t) => ({
       return h;
     },
   }),
-  agents: t.field({
-    type: [AgentType],
-    description: `Every agent, the default first, then by creation (at most ${AGENTS_MAX}).`,
-    resolve: (_r, _a, ctx) => ctx.store.c.agents.find({}).sort({ isDefault: -1, createdAt: 1, _id: 1 }).limit(AGENTS_MAX).toArray(),
+  agents: t.connection({
+    type: AgentType,
+    description: 'Agents, oldest first.',
+    resolve: (_r, args, ctx) => keysetConnection<Agent>(ctx.store.c.agents, {}, 'createdAt', 1, args),
   }),
   agent: t.field({
     type: AgentType,

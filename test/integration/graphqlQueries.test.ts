@@ -303,8 +303,9 @@ describe('GraphQL queries', () => {
   });
 
   it('lists agents with their personas and their sessions by type', async () => {
-    const { agents } = await q<{ agents: Array<Id & { isDefault: boolean }> }>('{ agents { id isDefault } }');
-    expect(agents).toEqual([{ id: 'agt_default', isDefault: true }, { id: 'agt_two', isDefault: false }]);
+    const { agents } = await q<{ agents: Conn<Id & { isDefault: boolean }> }>('{ agents { edges { node { id isDefault } } } }');
+    // Oldest first: Nova was stored before this run created the default agent.
+    expect(agents.edges.map((e) => e.node)).toEqual([{ id: 'agt_two', isDefault: false }, { id: 'agt_default', isDefault: true }]);
     type A = { agent: { name: string; aliases: string[]; bindings: unknown[]; basePersona: string; evolvedPersona: string; evolvedPersonaHistory: Array<{ text: string }>; repliesSinceEvolve: number; sessions: Conn<Id> } };
     const r = await h.gql<A>(`{ agent(id: "agt_two") { name aliases bindings { platform userId username } basePersona evolvedPersona evolvedPersonaHistory { text }
       repliesSinceEvolve sessions { edges { node { id } } } } }`);
