@@ -111,7 +111,11 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
     // version counters in Redis. Nothing here connects until first used.
     const openai = new OpenAI({ apiKey: env.OPENAI_API_KEY ?? 'no-key', baseURL: env.OPENAI_BASE_URL });
     const embedder = createEmbedder({ provider: env.EMBEDDINGS, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}), openai, model: env.EMBEDDING_MODEL, dims: env.EMBEDDING_DIMS });
-    const memoryCache = new IndexCache({ store, embedder, versions: new RedisMemoryVersions(redis, `${env.QUEUE_PREFIX}:`), log, maxScopes: env.MEMORY_CACHE_SCOPES });
+    const memoryVersions = new RedisMemoryVersions(redis, `${env.QUEUE_PREFIX}:`);
+    const memoryCache = new IndexCache({ store, embedder, versions: memoryVersions, log, maxScopes: env.MEMORY_CACHE_SCOPES });
+    // The dialogue lease replies hold: summaries and operator deletions take it too, so none of
+    // them runs while a reply of the same dialogue does.
+    const dialogueLock = new DialogueLock(redis, env.QUEUE_PREFIX, env.WORKER_LOCK_MS);
     const recall = new MemoryRecall({ store, embedder, cache: memoryCache, log, embedTimeoutMs: env.RECALL_EMBED_TIMEOUT_MS });
 
     if (o.roles.has('worker')) {
@@ -173,7 +177,6 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
           await scheduleAfterReply({ store, scheduler: memoryQueue }, turn, at);
         },
       };
-      const memoryLock = new DialogueLock(redis, env.QUEUE_PREFIX, env.WORKER_LOCK_MS);
       const memoryDeps: MemoryWorkDeps = {
         store,
         outbounds,
@@ -184,7 +187,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
         embedder,
         cache: memoryCache,
         config: async () => (await store.config.get()).config,
-        lockDialogue: (dialogueId) => memoryLock.acquire(dialogueId),
+        lockDialogue: (dialogueId) => dialogueLock.acquire(dialogueId),
         scheduleIdleCheck: (sessionId, lastActivityAt) => timers.checkSessionAt(sessionId, new Date(lastActivityAt.getTime() + env.SESSION_GAP_MS)),
       };
       const memoryWorker = startMemoryWorker({ connection: redis, prefix: env.QUEUE_PREFIX, handlers: memoryJobHandlers(memoryDeps), log });
@@ -271,8 +274,6 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
       if (env.OPS_TOKENS.length === 0) log.warn('OPS_TOKENS is empty: every GraphQL request will be rejected (UNAUTHENTICATED)');
       const subscriber = redis.duplicate();
       stops.push(() => subscriber.quit());
-      // The same lease replies hold: a dialogue is deleted only while none of its replies runs.
-      const opsLock = new DialogueLock(redis, env.QUEUE_PREFIX, env.WORKER_LOCK_MS);
       // Message search needs search keys; messages stored before they existed get them here, in
       // the background (batches of 50; resumable: each start continues with whatever still lacks them).
       const backfill = startSearchKeysBackfill({ c: store.c, log });
@@ -289,10 +290,10 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
           locale: env.DEFAULT_LOCALE,
           timezone: env.DISPLAY_TIMEZONE,
           recall,
-          memoryVersions: new RedisMemoryVersions(redis, `${env.QUEUE_PREFIX}:`),
+          memoryVersions,
           scheduler: timers,
           enqueueReply: (job) => queue.enqueue(job),
-          lockDialogue: (dialogueId) => opsLock.acquire(dialogueId),
+          lockDialogue: (dialogueId) => dialogueLock.acquire(dialogueId),
         },
         pubsub: createGatewayPubSub({ publisher: redis, subscriber, prefix: env.QUEUE_PREFIX }),
         opsTokens: env.OPS_TOKENS,
