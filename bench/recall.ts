@@ -237,7 +237,7 @@ function inMemoryMemories(all: readonly MemoryEntry[]): MemoriesPort {
   return {
     list: (_scope, o) => Promise.resolve(all.filter((e) => (!o?.status || e.status === o.status) && (!o?.since || e.updatedAt > o.since))),
     setEmbedding: () => Promise.resolve(),
-    countActive: () => Promise.resolve(all.filter((e) => e.status === 'active').length),
+    getMany: (ids) => Promise.resolve(all.filter((e) => ids.includes(e._id))),
   };
 }
 

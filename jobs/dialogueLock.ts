@@ -14,6 +14,11 @@ export class DialogueLock {
     private readonly leaseMs: number,
   ) {}
 
+  /** Whether someone holds the dialogue's lease right now. */
+  async isHeld(dialogueId: string): Promise<boolean> {
+    return (await this.redis.exists(`${this.prefix}:lock:dialogue:${dialogueId}`)) === 1;
+  }
+
   /** Returns a release function, or null when another reply of this dialogue is in progress. */
   async acquire(dialogueId: string): Promise<(() => Promise<void>) | null> {
     const key = `${this.prefix}:lock:dialogue:${dialogueId}`;

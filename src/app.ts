@@ -7,6 +7,7 @@ import OpenAI from 'openai';
 import type { Env } from './config/env.js';
 import type { Logger } from './log.js';
 import { Store } from './store/store.js';
+import { RedisStateGuard } from './store/stateGuard.js';
 import type { Outbounds } from './delivery/outbound.js';
 import { handleInbound, type HandleInboundDeps } from './gateway/handleInbound.js';
 import type { InboundEventInput } from './ingest/inboundEvent.js';
@@ -74,7 +75,8 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
     // Every write the store makes is announced over Redis, so the API's subscriptions see
     // changes made by any process; a failed announcement is logged, the write stands.
     const feed = new RedisChangeFeed(redis, env.QUEUE_PREFIX, (err) => log.warn({ err }, 'change feed publish failed'));
-    const store = await Store.connect(o.mongoUri, env.MONGODB_DB, { feed });
+    // The state guard is shared by every process through Redis (src/store/stateGuard.ts).
+    const store = await Store.connect(o.mongoUri, env.MONGODB_DB, { feed, guard: new RedisStateGuard(redis, { prefix: env.QUEUE_PREFIX }), log });
     stops.push(() => store.close());
     await store.participants.ensureDefaultAgent(env.AGENT_NAME, env.AGENT_PERSONA);
     const queue = new RespondQueue(redis, env.QUEUE_PREFIX);
@@ -228,6 +230,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
       enqueueReply: (job) => queue.enqueue(job),
       scheduler: timers,
       interrupt: (dialogueId) => interrupts.publish(dialogueId),
+      replyInProgress: (dialogueId) => dialogueLock.isHeld(dialogueId),
       requestSummary: (sessionId, notify) => memoryQueue.summarize(sessionId, 'command', notify),
     };
     const ingestEvent = (event: InboundEventInput) => handleInbound(inboundDeps, event);

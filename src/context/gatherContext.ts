@@ -4,10 +4,10 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { EffectiveConfig } from '../store/config.js';
-import type { Agent, Dialogue, Human, Message, Platform, ToneState, Turn } from '../domain/model.js';
+import type { Agent, Dialogue, Human, Message, Platform, Session, SessionWindow, ToneState, Turn } from '../domain/model.js';
 import { buildContext, type BuiltContext } from './buildContext.js';
 import { checkPromptBudget, conversationWarning, type PromptWarning } from './promptBudget.js';
-import { selectHistory } from './historyWindow.js';
+import { selectHistory, splitAtTurn } from './historyWindow.js';
 import type { TokenCounter } from './tokens.js';
 import { detectTone } from '../tone/detectTone.js';
 import { nextToneState } from '../tone/toneState.js';
@@ -54,48 +54,53 @@ export interface GatheredContext {
   tone?: { humanId: string; state: ToneState };
 }
 
+/**
+ * What the reply read under the dialogue's state guard when it started (src/respond/beginReply.ts):
+ * the session and its working window at that instant.
+ */
+export interface ReplyRecord {
+  session: Session;
+  window: SessionWindow;
+}
+
 /** Throws GatewayError PROMPT_TOO_LONG when the prompt is over `limits.max_total_tokens`. */
 export async function gatherContext(
   deps: ContextDeps,
-  o: { turn: Turn; dialogue: Dialogue; replyId: string; now: Date; instruction?: string },
+  o: { turn: Turn; dialogue: Dialogue; replyId: string; now: Date; record: ReplyRecord; instruction?: string },
 ): Promise<GatheredContext> {
   const started = performance.now();
   const { store } = deps;
   const { turn, dialogue } = o;
+  const { session, window } = o.record;
   const agentId = turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId;
   const humanId = turn.initiatorRole === 'human' ? turn.initiatorId : dialogue.humanIds[0];
 
-  const [config, agent, session, turnMessages, human, visitHistory] = await Promise.all([
+  const [config, agent, human] = await Promise.all([
     store.config.get(),
     store.participants.getAgent(agentId),
-    store.sessions.get(turn.sessionId),
-    store.messages.ofTurn(turn._id),
     humanId ? store.participants.getHuman(humanId) : Promise.resolve(null),
-    store.sessions.visitHistory([dialogue._id]),
   ]);
   if (!agent) throw new Error(`agent ${agentId} not found`);
-  if (!session) throw new Error(`session ${turn.sessionId} not found`);
   const mode = config.config.preferences.conversation_load_all ? 'load_all' : 'rolling';
-  const input = turnMessages.filter((m) => m._id !== o.replyId && m.senderRole === 'human' && m.visible && !m.rejected && !m.deleted);
-  const inputText = input.map((m) => m.content).join('\n').trim();
-
   const since = mode === 'rolling' ? session.rollingSummary?.coversUntil : undefined;
-  const [sessionMessages, seedMessages, recalled] = await Promise.all([
-    store.messages.inSessionSince(session._id, since),
-    session.seed?.messageIds.length ? store.c.messages.find({ _id: { $in: session.seed.messageIds } }).sort({ createdAt: 1, _id: 1 }).toArray() : Promise.resolve([]),
-    deps.recall && config.config.preferences.active_recall && inputText && humanId
-      ? deps.recall
-          .recall({ ownerId: agent._id, subjectId: humanId, message: inputText, topK: config.config.thresholds.recall_top_k, now: o.now })
-          .catch((err: unknown) => {
-            // Recall is an enhancement: a failure leaves the memories section out, never the reply.
-            deps.log.warn({ err, turnId: turn._id }, 'active recall failed');
-            return undefined;
-          })
-      : Promise.resolve(undefined),
+  const [sessionRead, seedMessages, visits] = await Promise.all([
+    store.history.since(session, since, window),
+    store.history.seed(session, window),
+    human ? store.participants.visitsOf(human) : Promise.resolve(undefined),
   ]);
-  const windowed = selectHistory(sessionMessages, { mode, ...(session.rollingSummary ? { rollingSummary: session.rollingSummary } : {}) }).filter(
-    (m) => m._id !== o.replyId && m.turnId !== turn._id,
-  );
+  const split = splitAtTurn(sessionRead.messages, turn._id, o.replyId);
+  // The turn's messages come from the window; only an input the window lacks is read from the record.
+  const input = split.input.length > 0 || turn.initiatorRole !== 'human' ? split.input : splitAtTurn(await store.messages.ofTurn(turn._id), turn._id, o.replyId).input;
+  const inputText = input.map((m) => m.content).join('\n').trim();
+  const recalled =
+    deps.recall && config.config.preferences.active_recall && inputText && humanId
+      ? await deps.recall.recall({ ownerId: agent._id, subjectId: humanId, message: inputText, topK: config.config.thresholds.recall_top_k, now: o.now }).catch((err: unknown) => {
+          // Recall is an enhancement: a failure leaves the memories section out, never the reply.
+          deps.log.warn({ err, turnId: turn._id }, 'active recall failed');
+          return undefined;
+        })
+      : undefined;
+  const windowed = selectHistory(split.history, { mode, ...(session.rollingSummary ? { rollingSummary: session.rollingSummary } : {}) });
   const toPrepare = [...windowed, ...input];
   const ready = deps.prepareMedia ? await deps.prepareMedia(dialogue.chat.platform, toPrepare) : toPrepare;
   const history = ready.slice(0, windowed.length);
@@ -106,7 +111,7 @@ export async function gatherContext(
   const tone = nextToneState(human?.tone, detectTone(current.map((m) => m.content)), o.now);
   const guidance = toneGuidance(tone, lang);
   const memories = recalled?.memories ?? [];
-  const card = human ? personaCardOf(human, { humanTexts, memories, ...visitHistory, tone }) : undefined;
+  const card = human ? personaCardOf(human, { humanTexts, memories, visits: visits?.count ?? 0, ...(visits?.lastTopic ? { lastTopic: visits.lastTopic.text } : {}), tone }) : undefined;
 
   const built = buildContext(
     {

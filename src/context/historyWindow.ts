@@ -75,3 +75,23 @@ export function turnsToFold(messages: readonly Message[], o: { thresholdTurns: n
   const turns = groupByTurn(fold).length;
   return { fold, coversUntil, turns };
 }
+
+/**
+ * The turn boundary of a prompt: the turn's own human messages (`input`), and the history before
+ * the turn (`history`). Nothing of a later turn enters either, even when it is already stored (a
+ * retried reply, a window read after newer messages arrived): after the turn's first message only
+ * messages outside every turn (group context, notices) up to its last message count as history.
+ * `messages`: the session's conversation, oldest first. `excludeId`: the reply being written.
+ */
+export function splitAtTurn<M extends Message>(messages: readonly M[], turnId: string, excludeId?: string): { history: M[]; input: M[] } {
+  const own = messages.filter((m) => m.turnId === turnId && m._id !== excludeId);
+  const input = own.filter((m) => m.senderRole === 'human');
+  const first = own[0];
+  const lastInput = input.at(-1);
+  const history = messages.filter((m) => {
+    if (m._id === excludeId || m.turnId === turnId) return false;
+    if (!first || chronological(m, first) < 0) return true;
+    return m.turnId === undefined && lastInput !== undefined && chronological(m, lastInput) < 0;
+  });
+  return { history, input };
+}

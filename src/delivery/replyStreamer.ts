@@ -163,7 +163,7 @@ export class ReplyStreamer {
         }
         const sent = await this.o.outbound.send(this.o.chat, chunk, this.optionsFor(i));
         this.ids.push(sent.platformMessageId);
-        await this.o.messages.recordPlatformMessage(this.o.message, sent.platformMessageId);
+        await this.o.messages.recordPlatformMessage(this.o.message, this.o.chat, sent.platformMessageId);
         this.o.typing?.stop();
       } else if (this.shown[i] !== chunk) {
         const outbound = this.o.outbound;

@@ -25,6 +25,12 @@ export interface Dialogue {
   status: 'active' | 'archived';
   messageCount: number;
   currentSessionId?: string;
+  /**
+   * The dialogue's latest turn (hot-path pointer, SPEC §3): ingest joins or closes it without a
+   * query. `null` when none was opened yet; absent on documents written before the pointer
+   * existed (rebuilt on first touch, src/store/legacy.ts).
+   */
+  openTurnId?: string | null;
   /** Group chats: answer every message instead of only when addressed (SPEC §7). */
   settings?: { answerAll?: boolean };
   lastActivityAt: Date;
@@ -235,6 +241,27 @@ export interface Message {
   updatedAt: Date;
 }
 
+/** A message as the working window holds it: what prompts need, without search keys and edit history. */
+export type WindowEntry = Omit<Message, 'searchKeys' | 'edits'>;
+
+/**
+ * The recent raw conversation of one session (MongoDB's subset pattern): a bounded copy of its
+ * newest conversation messages, keyed by message id, so a prompt reads one document by `_id`
+ * instead of querying messages. The messages collection stays the full record. Written only
+ * under the dialogue's state guard (src/store/stateGuard.ts).
+ */
+export interface SessionWindow {
+  /** The session's id. */
+  _id: string;
+  dialogueId: string;
+  entries: Record<string, WindowEntry>;
+  /** Older entries were trimmed: the window is complete only for messages created from here on. */
+  trimmedBefore?: Date;
+  /** A seeded session's predecessor messages, shown raw (SessionSeed.messageIds). */
+  seed?: WindowEntry[];
+  updatedAt: Date;
+}
+
 /** A message moved out of the live record (BR-002): the same document plus when it moved. */
 export interface ArchivedMessage extends Message {
   archivedAt: Date;
@@ -273,8 +300,17 @@ export interface Human {
   displayName: string;
   /** Emotional tone carried across turns, updated after each reply (src/tone). */
   tone?: ToneState;
+  /** Persona-card history kept on the human (no query per turn); absent on old documents. */
+  visits?: Visits;
   createdAt: Date;
   updatedAt: Date;
+}
+
+export interface Visits {
+  /** Sessions opened by this human's messages. */
+  count: number;
+  /** The summary of the latest summarised session, and when that session ended. */
+  lastTopic?: { text: string; at: Date };
 }
 
 /** The platform account an agent speaks through (a Telegram bot, a Discord application). */

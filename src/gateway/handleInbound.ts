@@ -16,6 +16,8 @@ export interface HandleInboundDeps extends IngestDeps {
   defaultLocale: Locale;
   /** Tells the worker generating this dialogue's reply to stop (BR-005). */
   interrupt(dialogueId: string): Promise<void>;
+  /** Whether a worker holds the dialogue's reply lease now (a reply is being generated). */
+  replyInProgress(dialogueId: string): Promise<boolean>;
   /** Queues the summarise action for a session (`/summary`); the worker answers when done. */
   requestSummary?(sessionId: string, notify: { messageId: string; dialogueId: string; sessionId: string; locale: Locale; replyTo?: string }): Promise<void>;
 }
@@ -37,7 +39,7 @@ async function runCommand(deps: HandleInboundDeps, r: Extract<IngestResult, { ki
   const say = (key: TextKey) => sendNotice(deps, r, text(key, locale), key, replyTo);
   switch (r.name) {
     case 'stop':
-      if (await deps.store.turns.replyInProgress(r.dialogueId)) await deps.interrupt(r.dialogueId);
+      if (await deps.replyInProgress(r.dialogueId)) await deps.interrupt(r.dialogueId);
       else await say('NOTHING_TO_STOP');
       return;
     case 'start':

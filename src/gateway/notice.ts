@@ -35,6 +35,6 @@ export async function sendNotice(
   if (inserted === 'duplicate' || !outbound) return;
   await deps.store.events.record({ kind: 'system_utterance', dialogueId: r.dialogueId, sessionId: r.sessionId, messageId: noticeId, data: { code, content } });
   const sent = await outbound.send(r.chat, content, replyToPlatformMessageId ? { replyToPlatformMessageId } : {});
-  await deps.store.messages.recordPlatformMessage({ _id: noticeId, dialogueId: r.dialogueId }, sent.platformMessageId);
+  await deps.store.messages.recordPlatformMessage({ _id: noticeId, dialogueId: r.dialogueId }, r.chat, sent.platformMessageId);
 }
 

@@ -20,7 +20,7 @@ export async function ingestDelete(store: Store, ev: InboundDelete): Promise<Ing
   // A human's message, or one of ours removed by a moderator.
   const message =
     (await store.messages.get(messageIdOf(ev.platform, ev.chat.chatId, ev.platformMessageId))) ??
-    (await store.messages.findByDeliveredId(dialogueIdOf(chat), ev.platformMessageId));
+    (await store.messages.findByDeliveredId(chat, dialogueIdOf(chat), ev.platformMessageId));
   if (!message) return { kind: 'ignored', reason: 'unknown_message' };
   await store.messages.markDeleted(message, ev.deletedAt);
   return { kind: 'deleted', messageId: message._id };

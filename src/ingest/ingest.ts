@@ -3,7 +3,6 @@
 import type { Store } from '../store/store.js';
 import type { Attachment, ChatRef, ContentMeta, Message, Session } from '../domain/model.js';
 import { checkInboundText, type ContentCheck } from '../domain/content.js';
-import { decideSession } from '../domain/sessionRules.js';
 import { newTurn, placeInitiatorMessage } from '../domain/turnRules.js';
 import { dialogueTypeOf } from '../domain/dialogueType.js';
 import { titleFromFirstMessage } from '../domain/title.js';
@@ -15,7 +14,10 @@ import type { InboundAttachment, InboundEvent, InboundMessage } from './inboundE
 import type { Scheduler } from '../lifecycle/scheduler.js';
 import { answerAllWanted, parseCommand } from '../domain/commands.js';
 import { expiryCheckAt } from '../domain/turnRules.js';
-import { sessionIdleCheckAt } from '../domain/sessionRules.js';
+import { dialogueIdOf } from '../store/dialogues.js';
+import { guardKeys } from '../store/stateGuard.js';
+import { latestTurnOf } from '../store/latestTurn.js';
+import { currentSessionFor, openSession, type SessionDeps } from '../lifecycle/currentSession.js';
 import { addressCheck, isOwnEcho, mentionIds } from './addressing.js';
 import { resolveQuote } from './quote.js';
 import { albumMessageIdOf, messageIdOf } from './messageIds.js';
@@ -75,7 +77,6 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
   const now = deps.now?.() ?? new Date();
   if (isOwnEcho(ev)) return { kind: 'ignored', reason: 'own_bot' };
 
-  const platformRef = { platform: ev.platform, chatId: ev.chat.chatId, messageId: ev.platformMessageId };
   // Ids derive from the platform reference (or the album), so dedupe is a lookup by _id; the
   // unique platformRef index stays as the guard against races.
   const albumId = ev.mediaGroupId ? albumMessageIdOf(ev.platform, ev.chat.chatId, ev.mediaGroupId) : undefined;
@@ -96,6 +97,14 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
   }
 
   const chat: ChatRef = { platform: ev.platform, chatId: ev.chat.chatId, ...(ev.chat.threadId ? { threadId: ev.chat.threadId } : {}) };
+  // Placing the message (session, turn, pointers, window) is one decision under the dialogue's
+  // state guard, so a reply that starts meanwhile either sees this message or it opens the next turn.
+  return store.guard.run(guardKeys.dialogue(dialogueIdOf(chat)), () => placeMessage(deps, ev, { chat, messageId, albumId, now }));
+}
+
+async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: ChatRef; messageId: string; albumId: string | undefined; now: Date }): Promise<IngestResult> {
+  const { store } = deps;
+  const { chat, messageId, albumId, now } = o;
   const identity = { platform: ev.platform, userId: ev.sender.userId, username: ev.sender.username, displayName: ev.sender.displayName };
   const groupChat = ev.chat.kind === 'group';
   const type = dialogueTypeOf({ humans: 1, agents: 1, groupChat }) ?? 'human_ai';
@@ -107,16 +116,10 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
   ]);
   if (!agent) throw new Error(`agent ${DEFAULT_AGENT_ID} not found`);
 
-  const current = dialogue.currentSessionId ? await store.sessions.get(dialogue.currentSessionId) : null;
-  const decision = decideSession(current, now, deps.sessionGapMs);
-  let sessionId: string;
-  if (decision.action === 'continue') {
-    sessionId = decision.sessionId;
-  } else {
-    if (decision.action === 'rollover') await store.sessions.close(decision.closeSessionId, 'timeout', decision.closedAt);
-    sessionId = (await store.sessions.open(dialogue._id, 'dialogue', now))._id;
-    await deps.scheduler.checkSessionAt(sessionId, sessionIdleCheckAt(now, deps.sessionGapMs));
-  }
+  const [current, latestTurn] = await Promise.all([dialogue.currentSessionId ? store.sessions.get(dialogue.currentSessionId) : null, latestTurnOf(store, dialogue)]);
+  const { session, opened } = await currentSessionFor(deps, dialogue, now, current);
+  const sessionId = session._id;
+  if (opened) await store.participants.noteVisit(human, now);
   const placed: Placed = { messageId, dialogueId: dialogue._id, sessionId, chat };
 
   const quote = await resolveQuote(store, ev.platform, ev.chat.chatId, dialogue._id, ev);
@@ -140,7 +143,7 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
     mentions: mentionIds(ev.platform, ev.mentions, ev.recipient, DEFAULT_AGENT_ID),
     ...(quote?.messageId ? { replyTo: quote.messageId } : {}),
     visible: true,
-    platformRef,
+    platformRef: { platform: ev.platform, chatId: ev.chat.chatId, messageId: ev.platformMessageId },
     sentAt: ev.sentAt,
     createdAt: now,
     updatedAt: now,
@@ -150,7 +153,7 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
     if ((await store.messages.insertOnce(message)) === 'duplicate') return false;
     await Promise.all([
       store.dialogues.noteActivity(dialogue._id, { at: now, currentSessionId: sessionId, messages: 1 }),
-      store.sessions.touch(sessionId, now, { messages: 1, turns: 0 }),
+      store.sessions.touch(session, now, { messages: 1, turns: 0 }),
     ]);
     return true;
   };
@@ -160,7 +163,7 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
     // Commands are recorded, never answered by the model (BR-005 for /stop).
     if (!(await storeOutsideTurn({ ...base, contentType: 'command' }))) return { kind: 'duplicate', messageId };
     const name = command.name as CommandName;
-    if (name === 'new') await startNewSession(deps, dialogue._id, sessionId, now);
+    if (name === 'new') await startNewSession(deps, dialogue._id, session, now);
     if (name === 'answerall' && groupChat) await store.dialogues.setAnswerAll(dialogue._id, answerAllWanted(command.args), now);
     return { kind: 'command', name, args: command.args, groupChat, ...placed };
   }
@@ -179,7 +182,14 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
     return { kind: 'rejected', code: check.code, ...placed };
   }
 
-  const openHumanTurn = async (): Promise<string> => {
+  // Only a turn of this session can be joined or answered; a new session starts afresh.
+  const openTurn = !opened && latestTurn?.sessionId === sessionId ? latestTurn : null;
+  const placement = placeInitiatorMessage(openTurn, { role: 'human', id: human._id });
+  let turnId: string;
+  if (placement.action === 'join') {
+    turnId = placement.turnId;
+  } else {
+    if (placement.respondsTo && openTurn) await store.turns.closeResponded(openTurn, now, { responseMessageId: messageId });
     const turn = newTurn({
       id: newId('trn', now),
       dialogueId: dialogue._id,
@@ -190,41 +200,20 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
       responseWindowMs: deps.responseWindowMs,
     });
     await Promise.all([store.turns.insert(turn), deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn))]);
-    return turn._id;
-  };
-
-  const openTurn = decision.action === 'continue' ? await store.turns.openIn(sessionId) : null;
-  const placement = placeInitiatorMessage(openTurn, { role: 'human', id: human._id });
-  let turnId: string;
-  let openedTurn = placement.action === 'open';
-  if (placement.action === 'join') {
-    turnId = placement.turnId;
-  } else {
-    if (placement.respondsTo && openTurn) {
-      await store.turns.closeResponded(openTurn, now, { responseMessageId: messageId });
-    }
-    turnId = await openHumanTurn();
+    turnId = turn._id;
   }
 
-  const inserted = await store.messages.insertOnce({ ...base, content: check.text, turnId });
-  if (inserted === 'duplicate') return { kind: 'duplicate', messageId };
-  if (placement.action === 'join' && (await store.turns.get(turnId))?.replyStartedAt) {
-    // The reply started between our read of the turn and our insert, so its prompt may not
-    // hold this message: give the message a turn of its own rather than risk leaving it
-    // unanswered (at worst it is answered twice, never lost).
-    turnId = await openHumanTurn();
-    openedTurn = true;
-    await store.messages.moveToTurn(messageId, turnId);
-  }
+  if ((await store.messages.insertOnce({ ...base, content: check.text, turnId })) === 'duplicate') return { kind: 'duplicate', messageId };
   const titleSource = check.text || quote?.text || '';
   // Independent writes: counters, activity and the job go out together. An album's reply
   // waits a moment so its other items join the message first.
   await Promise.all([
-    store.sessions.touch(sessionId, now, { messages: 1, turns: openedTurn ? 1 : 0 }),
+    store.sessions.touch(session, now, { messages: 1, turns: placement.action === 'open' ? 1 : 0 }),
     store.dialogues.noteActivity(dialogue._id, {
       at: now,
       currentSessionId: sessionId,
       messages: 1,
+      ...(placement.action === 'open' ? { openTurnId: turnId } : {}),
       ...(dialogue.title || !titleSource ? {} : { title: titleFromFirstMessage(titleSource) }),
     }),
     deps.enqueueReply({ turnId, dialogueId: dialogue._id, ...(albumId && deps.albumSettleMs ? { delayMs: deps.albumSettleMs } : {}) }),
@@ -234,12 +223,13 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
 
 /**
  * `/new` and the API's createSession: the current session ends (manual) and a fresh one becomes
- * the dialogue's current session. `sessionId` absent: the dialogue had none open.
+ * the dialogue's current session. `current` absent: the dialogue had none open.
  */
-export async function startNewSession(deps: Pick<IngestDeps, 'store' | 'scheduler' | 'sessionGapMs'>, dialogueId: string, sessionId: string | undefined, at: Date): Promise<Session> {
-  if (sessionId) await deps.store.sessions.close(sessionId, 'manual', at);
-  const next = await deps.store.sessions.open(dialogueId, 'dialogue', new Date(at.getTime() + 1));
-  await deps.store.dialogues.noteActivity(dialogueId, { at, currentSessionId: next._id, messages: 0 });
-  await deps.scheduler.checkSessionAt(next._id, sessionIdleCheckAt(at, deps.sessionGapMs));
-  return next;
+export async function startNewSession(deps: SessionDeps, dialogueId: string, current: Pick<Session, '_id' | 'dialogueId'> | undefined, at: Date): Promise<Session> {
+  return deps.store.guard.run(guardKeys.dialogue(dialogueId), async () => {
+    if (current) await deps.store.sessions.close(current, 'manual', at);
+    const next = await openSession(deps, dialogueId, new Date(at.getTime() + 1));
+    await deps.store.dialogues.noteActivity(dialogueId, { at, currentSessionId: next._id, messages: 0 });
+    return next;
+  });
 }

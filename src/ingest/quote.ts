@@ -10,7 +10,7 @@ export async function resolveQuote(store: Store, platform: Platform, chatId: str
   if (!reply) return undefined;
   const stored: Message | null =
     (await store.messages.get(messageIdOf(platform, chatId, reply.platformMessageId))) ??
-    (await store.messages.findByDeliveredId(dialogueId, reply.platformMessageId));
+    (await store.messages.findByDeliveredId({ platform, chatId }, dialogueId, reply.platformMessageId));
   const partial = reply.quote !== undefined && reply.quote.length > 0;
   const text = partial ? (reply.quote ?? '') : stored?.content || reply.text || '';
   const senderName = stored?.contentMeta?.senderName ?? reply.sender?.displayName ?? reply.sender?.username;

@@ -1,14 +1,21 @@
 // Session close after the gap (SPEC §4.4). Activity may have moved the gap since the job was
-// scheduled; then the job asks to be run again at the new idle instant.
+// scheduled; then the job asks to be run again at the new idle instant. Decided under the
+// dialogue's state guard, so a message arriving meanwhile either keeps the session open or
+// finds it closed.
 import type { Store } from '../store/store.js';
 import { decideSession, sessionIdleCheckAt } from '../domain/sessionRules.js';
+import { guardKeys } from '../store/stateGuard.js';
 
 export type IdleCheck = { kind: 'closed' } | { kind: 'recheck'; at: Date } | { kind: 'nothing' };
 
 export async function closeIdleSession(store: Store, sessionId: string, now: Date, sessionGapMs: number): Promise<IdleCheck> {
-  const session = await store.sessions.get(sessionId);
-  if (!session || session.status === 'closed') return { kind: 'nothing' };
-  const decision = decideSession(session, now, sessionGapMs);
-  if (decision.action !== 'rollover') return { kind: 'recheck', at: sessionIdleCheckAt(session.lastActivityAt, sessionGapMs) };
-  return (await store.sessions.close(sessionId, 'timeout', decision.closedAt)) ? { kind: 'closed' } : { kind: 'nothing' };
+  const seen = await store.sessions.get(sessionId);
+  if (!seen || seen.status === 'closed') return { kind: 'nothing' };
+  return store.guard.run(guardKeys.dialogue(seen.dialogueId), async () => {
+    const session = await store.sessions.get(sessionId);
+    if (!session || session.status === 'closed') return { kind: 'nothing' };
+    const decision = decideSession(session, now, sessionGapMs);
+    if (decision.action !== 'rollover') return { kind: 'recheck', at: sessionIdleCheckAt(session.lastActivityAt, sessionGapMs) };
+    return (await store.sessions.close(session, 'timeout', decision.closedAt)) ? { kind: 'closed' } : { kind: 'nothing' };
+  });
 }

@@ -8,6 +8,9 @@ import { renderMessage } from '../context/renderMessage.js';
 import { runJsonTask } from '../llm/jsonTask.js';
 import type { Usage } from '../llm/types.js';
 import type { Store } from '../store/store.js';
+import { derivedId } from '../domain/ids.js';
+import { guardKeys } from '../store/stateGuard.js';
+import { scopeKey } from './versions.js';
 import type { OwnerScope } from '../store/memories.js';
 import { embedTexts, findSimilar } from './similar.js';
 import { clampMemoryText, dedupeKeyOf } from './normalize.js';
@@ -31,7 +34,7 @@ export interface MemoryWriteDeps extends MemoryTaskDeps {
   reconcile?: Partial<PlanOptions>;
 }
 
-export type ExtractionSummary = Omit<WriteSummary, 'writtenIds'> & {
+export type ExtractionSummary = Omit<WriteSummary, 'writtenIds' | 'supersededIds'> & {
   candidates: number;
   skipped?: 'no_turn' | 'already_extracted' | 'no_participants' | 'nothing_said';
 };
@@ -47,9 +50,11 @@ export function scopeOfTurn(turn: Turn): OwnerScope | undefined {
 
 const messageTime = (m: Message): Date => m.sentAt ?? m.createdAt;
 
+/** The extraction's own `llm_call` event marks the turn as done; its id derives from the turn. */
+export const extractionEventIdOf = (turnId: string) => derivedId('evt', EXTRACT_TASK, turnId);
+
 async function alreadyExtracted(store: Store, turnId: string): Promise<boolean> {
-  const events = await store.events.ofTurn(turnId);
-  return events.some((e) => e.kind === 'llm_call' && e.data.task === EXTRACT_TASK);
+  return (await store.events.get(extractionEventIdOf(turnId))) !== null;
 }
 
 function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
@@ -67,7 +72,7 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
   const now = deps.now?.() ?? new Date();
   const started = Date.now();
   const record = (data: Record<string, unknown>) =>
-    store.events.record({ kind: 'llm_call', dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnId: turn._id, at: now, data: { task: EXTRACT_TASK, model: deps.model, ...data } });
+    store.events.record({ id: extractionEventIdOf(turn._id), kind: 'llm_call', dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnId: turn._id, at: now, data: { task: EXTRACT_TASK, model: deps.model, ...data } });
 
   const scope = scopeOfTurn(turn);
   if (!scope) {
@@ -78,7 +83,7 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
     store.dialogues.get(turn.dialogueId),
     store.participants.getAgent(scope.ownerId),
     store.participants.getHuman(scope.subjectId!),
-    store.messages.ofTurn(turn._id),
+    store.history.ofTurn(turn),
     deps.config(),
   ]);
   const agentName = agent?.name ?? 'assistant';
@@ -116,7 +121,7 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
   });
 
   let usage = extracted.usage;
-  let summary: WriteSummary = { added: 0, updated: 0, superseded: 0, reactivated: 0, noops: 0, writtenIds: [] };
+  let summary: WriteSummary = { added: 0, updated: 0, superseded: 0, reactivated: 0, noops: 0, writtenIds: [], supersededIds: [] };
   let reconcileInfo: Record<string, unknown> = {};
   if (candidates.length > 0) {
     const options = { ...DEFAULT_RECONCILE_OPTIONS, ...deps.reconcile };
@@ -128,19 +133,15 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
     const { decisions, problems } = decide(candidates, plans, asked.ops);
     if (problems.length > 0) log.warn({ turnId: turn._id, problems }, 'memory reconcile operations ignored');
     const embeddings = await embedForWrite(deps, textsToEmbed(candidates, decisions, maxChars));
-    summary = await applyDecisions(
-      store,
-      { scope, sources: { dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnIds: [turn._id], messageIds: said.map((m) => m._id) }, now, maxChars },
-      candidates,
-      decisions,
-      embeddings,
-      log,
-    );
-    if (summary.writtenIds.length > 0 || summary.superseded > 0) await deps.cache.noteWritten(scope);
+    const sources = { dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnIds: [turn._id], messageIds: said.map((m) => m._id) };
+    // One writer per scope at a time: the writes read, check and write entries by _id.
+    summary = await store.guard.run(guardKeys.memoryScope(scopeKey(scope)), () => applyDecisions(store, { scope, sources, now, maxChars }, candidates, decisions, embeddings, log));
+    const changed = [...summary.writtenIds, ...summary.supersededIds];
+    if (changed.length > 0) await deps.cache.noteWritten(scope, changed);
     reconcileInfo = { asked: askedCandidates(plans).length, fallback: asked.ops === 'unavailable', similarUnavailable: similar.failed, problems: problems.length };
   }
 
-  const { writtenIds, ...counts } = summary;
+  const { writtenIds, supersededIds: _superseded, ...counts } = summary;
   await record({
     candidates: candidates.length,
     dropped: parsed.dropped.length,

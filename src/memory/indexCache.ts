@@ -1,9 +1,10 @@
 // Per-process LRU of memory indexes, one per (owner, subject) scope. A scope is loaded from the
-// store once; afterwards each use costs one Redis GET of its version, and a changed version
-// pulls only the entries updated since the last load (retired ones leave the index); a deleted
-// entry (BR-006) never shows up as a change, so a count of the scope's active entries then tells
-// whether the index still holds one, and a mismatch reloads the scope.
-// Stored vectors from another embedder (or none) are recomputed and written back.
+// store once (a scope that never had an entry — a new human — without any query: its mark in
+// `memoryScopes` is absent); afterwards each use costs one Redis GET of its version, and a
+// changed version re-reads by `_id` exactly the entries the writers logged with their bumps
+// (retired or deleted ones leave the index). A bump without ids, or a change log that no longer
+// reaches back, reloads the scope. Stored vectors from another embedder (or none) are recomputed
+// and written back.
 import type { Logger } from 'pino';
 import type { MemoryEntry } from '../domain/model.js';
 import type { MemoryRepo } from '../store/memories.js';
@@ -11,9 +12,10 @@ import type { Embedder } from './embedder.js';
 import { MemoryIndex, type IndexEntry } from './memoryIndex.js';
 import { fromMemoryEmbedding, toMemoryEmbedding } from './vectors.js';
 import { scopeKey, type MemoryScope, type MemoryVersions } from './versions.js';
+import type { MemoryScopeRepo } from '../store/memoryScopes.js';
 
 export interface IndexCacheDeps {
-  store: { memories: Pick<MemoryRepo, 'list' | 'setEmbedding' | 'countActive'> };
+  store: { memories: Pick<MemoryRepo, 'list' | 'setEmbedding' | 'getMany'>; memoryScopes?: Pick<MemoryScopeRepo, 'mayHaveEntries'> };
   embedder: Embedder;
   versions: MemoryVersions;
   log: Logger;
@@ -34,9 +36,6 @@ interface Cached {
   embedding?: Promise<void>;
 }
 
-// Writers in other processes stamp updatedAt with their own clocks: re-read a margin before
-// the newest change seen so a skewed or same-millisecond write is not skipped.
-const REFRESH_OVERLAP_MS = 60_000;
 const VECTOR_RETRY_MS = 60_000;
 
 export const toIndexEntry = (e: MemoryEntry): IndexEntry => ({
@@ -90,8 +89,7 @@ export class IndexCache {
         c = { index, version, lastVectorRetry: Date.now() };
         this.embedInBackground(c, missing);
       } else if (version === undefined || c.version !== version) {
-        await this.catchUp(scope, c);
-        c.version = version;
+        await this.catchUp(scope, c, version);
       }
       this.touch(key, c);
       this.retryMissingVectors(c);
@@ -105,15 +103,14 @@ export class IndexCache {
    * Call after writing memories of a scope: bumps its version for the other processes and
    * updates this process's index at once, so the writer sees its own writes immediately.
    */
-  async noteWritten(scope: MemoryScope): Promise<void> {
+  async noteWritten(scope: MemoryScope, ids?: readonly string[]): Promise<void> {
     const key = scopeKey(scope);
-    const version = await this.d.versions.bump(scope);
+    const version = await this.d.versions.bump(scope, ids);
     const c = await this.serial(key, async () => {
       const c = this.lru.get(key);
       if (!c) return undefined;
-      // Another process's deletion may be behind this version too.
-      await this.catchUp(scope, c);
-      c.version = version;
+      // Other processes' writes may be behind this version too: catch up on all of them.
+      await this.catchUp(scope, c, version);
       return c;
     });
     if (c) await this.vectorsReady(c);
@@ -128,30 +125,30 @@ export class IndexCache {
   }
 
   private async load(scope: MemoryScope): Promise<{ index: MemoryIndex; missing: MemoryEntry[] }> {
-    const entries = await this.d.store.memories.list(scope, { status: 'active' });
+    const mayHave = (await this.d.store.memoryScopes?.mayHaveEntries(scope)) ?? true;
+    const entries = mayHave ? await this.d.store.memories.list(scope, { status: 'active' }) : [];
     const index = new MemoryIndex(this.d.embedder.dims, entries.length + 16);
     return { index, missing: this.apply(index, entries) };
   }
 
   /**
-   * Brings a loaded scope up to date: the changes since its last load, then a reload when the
-   * store's active count differs from the index's (entries were deleted, not changed).
+   * Brings a loaded scope up to `version`: re-reads the entries logged since its own version by
+   * `_id`, or reloads it when that cannot be told (unknown versions, a trimmed log, a bulk change).
    */
-  private async catchUp(scope: MemoryScope, c: Cached): Promise<void> {
-    this.embedInBackground(c, await this.refresh(scope, c.index));
-    const active = await this.d.store.memories.countActive(scope);
-    if (active === c.index.size) return;
-    this.d.log.debug({ scope, active, indexed: c.index.size }, 'memory index out of step with the store (deleted entries); reloading the scope');
-    const { index, missing } = await this.load(scope);
-    c.index = index;
-    this.embedInBackground(c, missing);
-  }
-
-  /** Applies the entries changed since the last load; returns those needing a vector. */
-  private async refresh(scope: MemoryScope, index: MemoryIndex): Promise<MemoryEntry[]> {
-    const since = new Date(index.lastUpdatedAt.getTime() - REFRESH_OVERLAP_MS);
-    const changed = await this.d.store.memories.list(scope, { since });
-    return this.apply(index, changed);
+  private async catchUp(scope: MemoryScope, c: Cached, version: string | undefined): Promise<void> {
+    const changes = version !== undefined && c.version !== undefined ? await this.d.versions.changes(scope, c.version, version) : 'reload';
+    if (changes === 'reload') {
+      this.d.log.debug({ scope }, 'memory index reloaded (changes since its version unknown)');
+      const { index, missing } = await this.load(scope);
+      c.index = index;
+      this.embedInBackground(c, missing);
+    } else {
+      const entries = await this.d.store.memories.getMany(changes);
+      const found = new Set(entries.map((e) => e._id));
+      for (const id of changes) if (!found.has(id)) c.index.remove(id); // deleted (BR-006)
+      this.embedInBackground(c, this.apply(c.index, entries));
+    }
+    c.version = version;
   }
 
   /** Queues the embedding of these entries after any already running for the scope (one at a time). */

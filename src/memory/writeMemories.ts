@@ -4,7 +4,7 @@
 // retried extraction converges.
 import type { Logger } from 'pino';
 import type { MemoryEmbedding, MemoryEntry } from '../domain/model.js';
-import { newId } from '../domain/ids.js';
+import { memoryIdOf } from '../store/memories.js';
 import type { Store } from '../store/store.js';
 import type { OwnerScope } from '../store/memories.js';
 import { clampMemoryText, dedupeKeyOf } from './normalize.js';
@@ -26,6 +26,8 @@ export interface WriteSummary {
   noops: number;
   /** Entries created, rewritten or made current again by this write. */
   writtenIds: string[];
+  /** Entries this write retired (they leave the memory indexes). */
+  supersededIds: string[];
 }
 
 /** The texts that will be stored (added or rewritten), to embed in one call before writing. */
@@ -35,7 +37,7 @@ export function textsToEmbed(candidates: Candidate[], decisions: Decision[], max
 
 export function newMemoryEntry(ctx: WriteContext, c: Omit<Candidate, 'dedupeKey'>, embedding: MemoryEmbedding | undefined): MemoryEntry {
   return {
-    _id: newId('mem', ctx.now),
+    _id: memoryIdOf(dedupeKeyOf(ctx.scope.ownerId, ctx.scope.subjectId, c.text)),
     ownerId: ctx.scope.ownerId,
     ...(ctx.scope.subjectId !== undefined ? { subjectId: ctx.scope.subjectId } : {}),
     kind: c.kind,
@@ -64,10 +66,11 @@ export async function applyDecisions(
   embeddings: ReadonlyMap<string, MemoryEmbedding>,
   log: Logger,
 ): Promise<WriteSummary> {
-  const sum: WriteSummary = { added: 0, updated: 0, superseded: 0, reactivated: 0, noops: 0, writtenIds: [] };
+  const sum: WriteSummary = { added: 0, updated: 0, superseded: 0, reactivated: 0, noops: 0, writtenIds: [], supersededIds: [] };
   const provenance = { ...(ctx.sources.turnIds ? { turnIds: ctx.sources.turnIds } : {}), ...(ctx.sources.messageIds ? { messageIds: ctx.sources.messageIds } : {}) };
   const supersede = async (ids: string[], by: string): Promise<void> => {
     sum.superseded += await store.memories.retire(ids, 'superseded', ctx.now, { supersededBy: by });
+    sum.supersededIds.push(...ids);
   };
 
   const add = async (c: Candidate, then: string[]): Promise<void> => {

@@ -9,7 +9,8 @@ import { GatewayError } from '../errors.js';
 import { splitForPlatform } from '../delivery/split.js';
 import { classifyDeliveryError } from '../delivery/deliveryErrors.js';
 import type { OpsDeps } from './opsDeps.js';
-import { sessionForNewMessage } from './sessions.js';
+import { currentSessionFor } from '../lifecycle/currentSession.js';
+import { guardKeys } from '../store/stateGuard.js';
 
 export type PostAs = 'system' | 'operator';
 
@@ -43,27 +44,32 @@ export async function postMessage(deps: Pick<OpsDeps, 'store' | 'outbounds' | 's
   const outbound = deps.outbounds[dialogue.chat.platform];
   if (!outbound) throw new GatewayError('PLATFORM_NOT_CONFIGURED', `no ${dialogue.chat.platform} bot is configured in this deployment; the message was not stored`);
 
-  const sessionId = await sessionForNewMessage(deps, dialogue, now);
-  const message: Message = {
-    _id: newId('msg', now),
-    dialogueId: dialogue._id,
-    sessionId,
-    senderRole: 'system',
-    senderId: senderIdOf(input.as, input.by),
-    contentType: 'text',
-    content: check.text,
-    mentions: [],
-    visible: true,
-    delivery: { state: 'streaming', platformMessageIds: [] },
-    createdAt: now,
-    updatedAt: now,
-  };
-  await store.messages.insertOnce(message);
-  // Counted like every other message; it is activity, so the session's gap restarts here.
-  await Promise.all([
-    store.dialogues.noteActivity(dialogue._id, { at: now, currentSessionId: sessionId, messages: 1 }),
-    store.sessions.touch(sessionId, now, { messages: 1, turns: 0 }),
-  ]);
+  // Stored and counted under the dialogue's state guard, like ingest; sent after it is released.
+  const message = await store.guard.run(guardKeys.dialogue(dialogue._id), async () => {
+    const { session } = await currentSessionFor(deps, dialogue, now);
+    const m: Message = {
+      _id: newId('msg', now),
+      dialogueId: dialogue._id,
+      sessionId: session._id,
+      senderRole: 'system',
+      senderId: senderIdOf(input.as, input.by),
+      contentType: 'text',
+      content: check.text,
+      mentions: [],
+      visible: true,
+      delivery: { state: 'streaming', platformMessageIds: [] },
+      createdAt: now,
+      updatedAt: now,
+    };
+    await store.messages.insertOnce(m);
+    // Counted like every other message; it is activity, so the session's gap restarts here.
+    await Promise.all([
+      store.dialogues.noteActivity(dialogue._id, { at: now, currentSessionId: session._id, messages: 1 }),
+      store.sessions.touch(session, now, { messages: 1, turns: 0 }),
+    ]);
+    return m;
+  });
+  const sessionId = message.sessionId;
 
   const platformMessageIds: string[] = [];
   let error: { code: string; message: string } | undefined;
@@ -71,7 +77,7 @@ export async function postMessage(deps: Pick<OpsDeps, 'store' | 'outbounds' | 's
     for (const chunk of splitForPlatform(check.text, outbound.maxMessageChars)) {
       const sent = await outbound.send(dialogue.chat, chunk);
       // Recorded before the next chunk goes out (the outbox), as replies do.
-      await store.messages.recordPlatformMessage(message, sent.platformMessageId);
+      await store.messages.recordPlatformMessage(message, dialogue.chat, sent.platformMessageId);
       platformMessageIds.push(sent.platformMessageId);
     }
   } catch (err) {

@@ -2,7 +2,6 @@
 // dialogue session is what `/new` does (src/ingest/ingest.ts startNewSession); a closed current
 // session is replaced by the dialogue's next message as usual (decideSession: closed → open).
 import type { Dialogue, Session, SessionCloseReason, SessionKind } from '../domain/model.js';
-import { decideSession, sessionIdleCheckAt } from '../domain/sessionRules.js';
 import { GatewayError } from '../errors.js';
 import { startNewSession } from '../ingest/ingest.js';
 import type { OpsDeps } from './opsDeps.js';
@@ -19,7 +18,7 @@ export async function createSession(deps: SessionDeps, dialogueId: string, kind:
   if (!dialogue) throw new GatewayError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
   if (kind === 'self_reflection') return store.sessions.open(dialogue._id, 'self_reflection', now);
   const current = dialogue.currentSessionId ? await store.sessions.get(dialogue.currentSessionId) : null;
-  const closing = current?.status === 'open' && current.kind === 'dialogue' ? current._id : undefined;
+  const closing = current?.status === 'open' && current.kind === 'dialogue' ? current : undefined;
   return startNewSession(deps, dialogue._id, closing, now);
 }
 
@@ -29,24 +28,8 @@ export async function closeSession(deps: Pick<OpsDeps, 'store'>, sessionId: stri
   if (!session) throw new GatewayError('NOT_FOUND', `no session with id ${sessionId}`);
   const closed = () => new GatewayError('BAD_REQUEST', `session ${sessionId} is already closed`);
   if (session.status !== 'open') throw closed();
-  if (!(await store.sessions.close(sessionId, reason, now))) throw closed();
+  if (!(await store.sessions.close(session, reason, now))) throw closed();
   const after = await store.sessions.get(sessionId);
   if (!after) throw new GatewayError('NOT_FOUND', `session ${sessionId} was deleted meanwhile`);
   return after;
-}
-
-/**
- * The session a new message of the dialogue belongs to, as ingest decides it: the current one
- * within the session gap, else a new one (the old one closed as timeout when the gap passed).
- * The caller makes it current with `dialogues.noteActivity`.
- */
-export async function sessionForNewMessage(deps: SessionDeps, dialogue: Pick<Dialogue, '_id' | 'currentSessionId'>, now: Date): Promise<string> {
-  const { store } = deps;
-  const current = dialogue.currentSessionId ? await store.sessions.get(dialogue.currentSessionId) : null;
-  const decision = decideSession(current, now, deps.sessionGapMs);
-  if (decision.action === 'continue') return decision.sessionId;
-  if (decision.action === 'rollover') await store.sessions.close(decision.closeSessionId, 'timeout', decision.closedAt);
-  const opened = await store.sessions.open(dialogue._id, 'dialogue', now);
-  await deps.scheduler.checkSessionAt(opened._id, sessionIdleCheckAt(now, deps.sessionGapMs));
-  return opened._id;
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Turn } from '../domain/model.js';
 import { expiryCheckAt, newTurn } from '../domain/turnRules.js';
 import { newId } from '../domain/ids.js';
+import { guardKeys } from '../store/stateGuard.js';
 import { GatewayError } from '../errors.js';
 import type { OpsDeps } from './opsDeps.js';
 import { turnPartiesProblem, type TurnParty } from './turnParties.js';
@@ -54,8 +55,10 @@ export async function openTurn(deps: Pick<OpsDeps, 'store' | 'scheduler' | 'resp
     }),
     ...(session.kind === 'self_reflection' ? { kind: 'introspection' as const } : {}),
   };
-  await store.turns.insert(turn);
-  await Promise.all([store.sessions.touch(session._id, now, { messages: 0, turns: 1 }), deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn))]);
+  await store.guard.run(guardKeys.dialogue(dialogue._id), async () => {
+    await store.turns.insert(turn);
+    await Promise.all([store.sessions.touch(session, now, { messages: 0, turns: 1 }), store.dialogues.setOpenTurn(dialogue._id, turn._id), deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn))]);
+  });
   if (turn.responderRole === 'ai') await deps.enqueueReply({ turnId: turn._id, dialogueId: turn.dialogueId });
   return turn;
 }

@@ -1,8 +1,7 @@
 // The user persona card as an operator sees it (I/O, then the pure builder): the same inputs a
 // turn uses, read without a current message — the human's last messages, the agent's most
-// important active memories about them (a turn uses the recalled ones instead), their session
-// count and last session summary over the agent's dialogues with them (a turn counts its own
-// dialogue), and their stored tone. Every read is bounded.
+// important active memories about them (a turn uses the recalled ones instead), their visits and
+// last topic (kept on the human, as a turn reads them), and their stored tone. Every read is bounded.
 import type { Human } from '../domain/model.js';
 import type { Store } from '../store/store.js';
 import { buildUserPersonaCard, type UserPersonaCard } from './userPersonaCard.js';
@@ -18,16 +17,17 @@ export async function currentPersonaCard(store: Store, human: Human, agentId: st
     .limit(RECENT_DIALOGUES)
     .toArray();
   const dialogueIds = dialogues.map((d) => d._id);
-  const [texts, memories, history] = await Promise.all([
+  const [texts, memories, visits] = await Promise.all([
     store.messages.recentSaidBy(human._id, dialogueIds, RECENT_TEXTS),
     store.c.memories.find({ ownerId: agentId, subjectId: human._id, status: 'active' }).sort({ importance: -1, _id: 1 }).limit(MEMORIES).toArray(),
-    store.sessions.visitHistory(dialogueIds),
+    store.participants.visitsOf(human),
   ]);
   return buildUserPersonaCard({
     displayName: human.displayName,
     recentHumanTexts: texts.map((m) => m.content),
     memories: memories.map((m) => ({ kind: m.kind, text: m.text, importance: m.importance })),
-    ...history,
+    visits: visits.count,
+    ...(visits.lastTopic ? { lastTopic: visits.lastTopic.text } : {}),
     ...(human.tone ? { tone: human.tone } : {}),
   });
 }

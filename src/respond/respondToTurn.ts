@@ -7,7 +7,9 @@ import type { Outbounds } from '../delivery/outbound.js';
 import type { Agent, ChatRef, DeliveryState, Dialogue, Message, Platform, Turn } from '../domain/model.js';
 import type { Persona } from '../delivery/outbound.js';
 import { derivedId } from '../domain/ids.js';
-import { gatherContext, PromptTooLongError, type ContextDeps, type GatheredContext } from '../context/gatherContext.js';
+import { gatherContext, PromptTooLongError, type ContextDeps, type GatheredContext, type ReplyRecord } from '../context/gatherContext.js';
+import { beginReply } from './beginReply.js';
+import { guardKeys } from '../store/stateGuard.js';
 import type { TokenCounter } from '../context/tokens.js';
 import type { MemoryRecall } from '../memory/recall.js';
 import { LlmFailure, type LlmClient } from '../llm/types.js';
@@ -58,18 +60,24 @@ export async function respondToTurn(deps: RespondDeps, turnId: string): Promise<
   if (!dialogue) return { kind: 'skipped', reason: 'dialogue not found' };
 
   const startedAt = new Date();
-  // The history is read only after this mark is stored, so a message either joined this turn
-  // before the read (and is in the prompt) or opens the next turn.
-  const [, reply] = await Promise.all([store.turns.markReplyStarted(turn._id, startedAt), openAiMessage(store, turn, replyIdOf(turn._id), startedAt)]);
-  const state = await produceAiMessage(deps, { turn, dialogue, reply });
-  if (await store.turns.closeResponded(turn, new Date(), { outcome: state })) {
-    const at = new Date();
-    await store.dialogues.countMessage(turn.dialogueId, at);
-    await store.sessions.touch(turn.sessionId, at, { messages: 1, turns: 0 });
+  const [begun, reply] = await Promise.all([beginReply(store, turn, startedAt), openAiMessage(store, turn, replyIdOf(turn._id), startedAt)]);
+  if (begun.kind === 'skipped') return begun;
+  const state = await produceAiMessage(deps, { turn: begun.turn, dialogue, reply, record: begun.record });
+  const at = new Date();
+  if (await closeAnswered(store, turn, at, state)) {
     // Post-turn work never fails the reply that has already been delivered.
     await deps.onReplied?.(turn, at).catch((err: unknown) => deps.log.error({ err, turnId: turn._id }, 'post-turn work failed'));
   }
   return { kind: 'replied', messageId: reply._id, state };
+}
+
+/** pending → responded, with the reply counted on the dialogue and session (one guarded step). */
+function closeAnswered(store: Store, turn: Turn, at: Date, outcome: DeliveryState): Promise<boolean> {
+  return store.guard.run(guardKeys.dialogue(turn.dialogueId), async () => {
+    if (!(await store.turns.closeResponded(turn, at, { outcome }))) return false;
+    await Promise.all([store.dialogues.countMessage(turn.dialogueId, at), store.sessions.touch({ _id: turn.sessionId, dialogueId: turn.dialogueId }, at, { messages: 1, turns: 0 })]);
+    return true;
+  });
 }
 
 /**
@@ -78,7 +86,7 @@ export async function respondToTurn(deps: RespondDeps, turnId: string): Promise<
  */
 export async function produceAiMessage(
   deps: RespondDeps,
-  o: { turn: Turn; dialogue: Dialogue; reply: Message; instruction?: string },
+  o: { turn: Turn; dialogue: Dialogue; reply: Message; record: ReplyRecord; instruction?: string },
 ): Promise<Exclude<DeliveryState, 'streaming'>> {
   const { store } = deps;
   const { turn, dialogue, reply } = o;
@@ -95,7 +103,7 @@ export async function produceAiMessage(
   const contextDeps: ContextDeps = deps; // RespondDeps carries everything the context needs
   let gathered: GatheredContext;
   try {
-    gathered = await gatherContext(contextDeps, { turn, dialogue, replyId: reply._id, now, ...(o.instruction ? { instruction: o.instruction } : {}) });
+    gathered = await gatherContext(contextDeps, { turn, dialogue, replyId: reply._id, now, record: o.record, ...(o.instruction ? { instruction: o.instruction } : {}) });
   } catch (err) {
     if (!(err instanceof PromptTooLongError)) throw err;
     // Seed 001: over the limit the prompt is not sent; the user is told and offered a summary.

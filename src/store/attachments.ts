@@ -1,11 +1,18 @@
 // Attachment processing state inside messages (contentMeta.attachments[i].processing). One
-// attachment is written by index, conditionally on the state the writer started from, so two
-// workers processing the same attachment cannot overwrite a newer result with an older one.
+// attachment is written by index, only if it is still in the state the writer started from
+// (checked under the dialogue's state guard), so two workers processing the same attachment
+// cannot overwrite a newer result with an older one. The result reaches the working window too.
 import type { Collections } from './collections.js';
 import type { AttachmentProcessing, Message } from '../domain/model.js';
+import type { MessageRepo } from './messages.js';
+import { guardKeys, type StateGuard } from './stateGuard.js';
 
 export class AttachmentRepo {
-  constructor(private readonly c: Collections) {}
+  constructor(
+    private readonly c: Collections,
+    private readonly messages: Pick<MessageRepo, 'get' | 'mirror'>,
+    private readonly guard: StateGuard,
+  ) {}
 
   /**
    * Stores attachment `index`'s processing if it is still the same file at the same attempt
@@ -17,12 +24,15 @@ export class AttachmentRepo {
     from: { fileRef: string; attempts: number },
     processing: AttachmentProcessing,
   ): Promise<boolean> {
-    const at = `contentMeta.attachments.${index}`;
-    const r = await this.c.messages.updateOne(
-      { _id: messageId, [`${at}.fileRef`]: from.fileRef, [`${at}.processing.attempts`]: from.attempts },
-      { $set: { [`${at}.processing`]: processing } },
-    );
-    return r.matchedCount === 1;
+    const message = await this.messages.get(messageId);
+    if (!message) return false;
+    return this.guard.run(guardKeys.dialogue(message.dialogueId), async () => {
+      const stored = (await this.messages.get(messageId))?.contentMeta?.attachments?.[index];
+      if (stored?.fileRef !== from.fileRef || stored.processing.attempts !== from.attempts) return false;
+      await this.c.messages.updateOne({ _id: messageId }, { $set: { [`contentMeta.attachments.${index}.processing`]: processing } });
+      await this.messages.mirror(messageId, processing.updatedAt);
+      return true;
+    });
   }
 
   async processingOf(messageId: string, index: number): Promise<AttachmentProcessing | undefined> {

@@ -1,8 +1,15 @@
 // Typed handles on every collection and the indexes they need. Only features both MongoDB ≥ 6
 // and FerretDB 1.24 support (SPEC §3): no partial indexes, transactions or change streams.
 import type { Collection, Db, IndexDescription } from 'mongodb';
-import type { Agent, ArchivedMessage, Dialogue, EventLog, Human, MemoryEntry, Message, Session, Turn } from '../domain/model.js';
+import type { Agent, ArchivedMessage, Dialogue, EventLog, Human, MemoryEntry, Message, Session, SessionWindow, Turn } from '../domain/model.js';
 import type { ConfigDocument } from './config.js';
+import type { OutboxEntry } from './outbox.js';
+import type { MemoryScopeMark } from './memoryScopes.js';
+
+export interface MigrationDoc {
+  _id: string;
+  doneAt: Date;
+}
 
 export interface Collections {
   dialogues: Collection<Dialogue>;
@@ -15,6 +22,11 @@ export interface Collections {
   agents: Collection<Agent>;
   memories: Collection<MemoryEntry>;
   config: Collection<ConfigDocument>;
+  /** Hot-path companions (SPEC §3 access rule): each read and written by `_id` only. */
+  windows: Collection<SessionWindow>;
+  outbox: Collection<OutboxEntry>;
+  memoryScopes: Collection<MemoryScopeMark>;
+  migrations: Collection<MigrationDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -29,6 +41,10 @@ export function collections(db: Db): Collections {
     agents: db.collection<Agent>('agents'),
     memories: db.collection<MemoryEntry>('memories'),
     config: db.collection<ConfigDocument>('config'),
+    windows: db.collection<SessionWindow>('windows'),
+    outbox: db.collection<OutboxEntry>('outbox'),
+    memoryScopes: db.collection<MemoryScopeMark>('memoryScopes'),
+    migrations: db.collection<MigrationDoc>('migrations'),
   };
 }
 
@@ -90,6 +106,11 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
     { key: { 'sources.dialogueId': 1 }, name: 'by_dialogue' },
   ],
   config: [],
+  // BR-006 removes a dialogue's windows and outbox entries with it.
+  windows: [{ key: { dialogueId: 1 }, name: 'by_dialogue' }],
+  outbox: [{ key: { dialogueId: 1 }, name: 'by_dialogue' }],
+  memoryScopes: [],
+  migrations: [],
 };
 
 /**

@@ -1,60 +1,96 @@
+// Dialogues: one per chat (derived id). Every write runs under the dialogue's state guard, so
+// the pointer fields (current session, latest turn) are never overwritten by a stale copy.
 import type { Collections } from './collections.js';
 import type { ChatRef, Dialogue, DialogueType } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
+import { guardKeys, type StateGuard } from './stateGuard.js';
 
 /** The one dialogue of a chat (or thread) has an id derived from where it lives. */
 export const dialogueIdOf = (chat: ChatRef) => derivedId('dlg', chat.platform, chat.chatId, chat.threadId ?? '');
 
+export interface ActivityPatch {
+  at: Date;
+  currentSessionId: string;
+  messages: number;
+  /** FR-007: set by the caller only while the dialogue has none. */
+  title?: string;
+  /** The turn this activity opened (the dialogue's new latest turn). */
+  openTurnId?: string;
+}
+
 export class DialogueRepo {
-  constructor(private readonly c: Collections) {}
+  constructor(
+    private readonly c: Collections,
+    private readonly guard: StateGuard,
+  ) {}
+
+  private guarded<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    return this.guard.run(guardKeys.dialogue(id), fn);
+  }
 
   /** The one lasting dialogue for a chat; created on first contact, idempotently. */
-  async resolve(chat: ChatRef, init: { type: DialogueType; humanId: string; agentId: string; at: Date }): Promise<Dialogue> {
+  resolve(chat: ChatRef, init: { type: DialogueType; humanId: string; agentId: string; at: Date }): Promise<Dialogue> {
     const _id = dialogueIdOf(chat);
-    const doc = await this.c.dialogues.findOneAndUpdate(
-      { _id },
-      {
-        $setOnInsert: {
-          type: init.type,
-          chat,
-          status: 'active',
-          messageCount: 0,
-          createdAt: init.at,
-          lastActivityAt: init.at,
+    return this.guarded(_id, async () => {
+      const doc = await this.c.dialogues.findOneAndUpdate(
+        { _id },
+        {
+          $setOnInsert: { type: init.type, chat, status: 'active', messageCount: 0, openTurnId: null, createdAt: init.at, lastActivityAt: init.at },
+          $addToSet: { humanIds: init.humanId, agentIds: init.agentId },
         },
-        $addToSet: { humanIds: init.humanId, agentIds: init.agentId },
-        $set: { updatedAt: init.at },
-      },
-      { upsert: true, returnDocument: 'after' },
-    );
-    if (!doc) throw new Error(`dialogue upsert returned nothing for ${_id}`);
-    return doc;
+        { upsert: true, returnDocument: 'after' },
+      );
+      if (!doc) throw new Error(`dialogue upsert returned nothing for ${_id}`);
+      return doc;
+    });
   }
 
   get(id: string): Promise<Dialogue | null> {
     return this.c.dialogues.findOne({ _id: id });
   }
 
-  async noteActivity(id: string, patch: { at: Date; currentSessionId: string; messages: number; title?: string }): Promise<void> {
-    await this.c.dialogues.updateOne(
-      { _id: id },
-      {
-        $set: { lastActivityAt: patch.at, updatedAt: patch.at, currentSessionId: patch.currentSessionId },
-        $inc: { messageCount: patch.messages },
-      },
+  async noteActivity(id: string, patch: ActivityPatch): Promise<void> {
+    await this.guarded(id, () =>
+      this.c.dialogues.updateOne(
+        { _id: id },
+        {
+          $set: {
+            lastActivityAt: patch.at,
+            updatedAt: patch.at,
+            currentSessionId: patch.currentSessionId,
+            ...(patch.title ? { title: patch.title } : {}),
+            ...(patch.openTurnId ? { openTurnId: patch.openTurnId } : {}),
+          },
+          $inc: { messageCount: patch.messages },
+        },
+      ),
     );
-    if (patch.title) {
-      // Only the first message names the dialogue (FR-007); later ones never overwrite it.
-      await this.c.dialogues.updateOne({ _id: id, title: { $exists: false } }, { $set: { title: patch.title } });
-    }
+  }
+
+  /** Records the dialogue's latest turn (a turn opened outside ingest: check-in, operator). */
+  async setOpenTurn(id: string, turnId: string | null): Promise<void> {
+    await this.guarded(id, () => this.c.dialogues.updateOne({ _id: id }, { $set: { openTurnId: turnId } }));
   }
 
   async countMessage(id: string, at: Date): Promise<void> {
-    await this.c.dialogues.updateOne({ _id: id }, { $inc: { messageCount: 1 }, $set: { lastActivityAt: at, updatedAt: at } });
+    await this.guarded(id, () => this.c.dialogues.updateOne({ _id: id }, { $inc: { messageCount: 1 }, $set: { lastActivityAt: at, updatedAt: at } }));
   }
 
   /** A group's "answer everything" switch (SPEC §7). */
   async setAnswerAll(id: string, on: boolean, at: Date): Promise<void> {
-    await this.c.dialogues.updateOne({ _id: id }, { $set: { 'settings.answerAll': on, updatedAt: at } });
+    await this.guarded(id, () => this.c.dialogues.updateOne({ _id: id }, { $set: { 'settings.answerAll': on, updatedAt: at } }));
+  }
+
+  /**
+   * Makes `toSessionId` the dialogue's current session, only while the dialogue is still on
+   * `fromSessionId` (or on none): a session ingest opened meanwhile is never replaced.
+   */
+  adoptSuccessor(dialogueId: string, fromSessionId: string, toSessionId: string, at: Date): Promise<boolean> {
+    return this.guarded(dialogueId, async () => {
+      const d = await this.get(dialogueId);
+      if (!d || (d.currentSessionId !== undefined && d.currentSessionId !== fromSessionId)) return false;
+      await this.c.dialogues.updateOne({ _id: dialogueId }, { $set: { currentSessionId: toSessionId, updatedAt: at } });
+      return true;
+    });
   }
 }

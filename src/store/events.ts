@@ -14,11 +14,18 @@ export class EventRepo {
     this.feed.publish({ kind: 'event', dialogueId: e.dialogueId, ...(e.turnId ? { turnId: e.turnId } : {}), eventId: e._id, eventKind: e.kind });
   }
 
-  async record(e: { kind: EventKind; dialogueId: string; sessionId?: string; turnId?: string; messageId?: string; data: Record<string, unknown>; at?: Date }): Promise<string> {
+  /** `id`: a derived id makes the event once-only (a second record of it is a no-op). */
+  async record(e: { kind: EventKind; dialogueId: string; sessionId?: string; turnId?: string; messageId?: string; data: Record<string, unknown>; at?: Date; id?: string }): Promise<string> {
+    const { id, ...fields } = e;
     const at = e.at ?? new Date();
-    const _id = newId('evt', at);
-    await this.c.events.insertOne({ _id, ...e, at });
-    this.announce({ _id, ...e });
+    const _id = id ?? newId('evt', at);
+    try {
+      await this.c.events.insertOne({ _id, ...fields, at });
+    } catch (err) {
+      if (id && isDuplicateKey(err)) return _id;
+      throw err;
+    }
+    this.announce({ _id, ...fields });
     return _id;
   }
 

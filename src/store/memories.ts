@@ -4,21 +4,33 @@
 import type { Collection, Filter } from 'mongodb';
 import type { MemoryEmbedding, MemoryEntry, MemoryStatus } from '../domain/model.js';
 import { isDuplicateKey } from './collections.js';
+import { derivedId, newId } from '../domain/ids.js';
+import type { MemoryScopeRepo } from './memoryScopes.js';
+
+/** A memory's id derives from its dedupe key, so finding a stated fact is a point read. */
+export const memoryIdOf = (dedupeKey: string) => derivedId('mem', dedupeKey);
 
 export interface OwnerScope {
   ownerId: string;
   subjectId?: string;
 }
 
+// Writers of one scope's entries hold its state guard (src/store/stateGuard.ts), so the
+// read-check-write steps below need no conditional filters.
 export class MemoryRepo {
-  constructor(private readonly c: Collection<MemoryEntry>) {}
+  constructor(
+    private readonly c: Collection<MemoryEntry>,
+    private readonly scopes?: MemoryScopeRepo,
+  ) {}
 
   get(id: string): Promise<MemoryEntry | null> {
     return this.c.findOne({ _id: id });
   }
 
-  getMany(ids: string[]): Promise<MemoryEntry[]> {
-    return ids.length === 0 ? Promise.resolve([]) : this.c.find({ _id: { $in: ids } }).toArray();
+  /** Entries by id (point reads); missing ones are left out. */
+  async getMany(ids: string[]): Promise<MemoryEntry[]> {
+    const found = await Promise.all([...new Set(ids)].map((id) => this.get(id)));
+    return found.filter((e): e is MemoryEntry => e !== null);
   }
 
   private scope(s: OwnerScope): Filter<MemoryEntry> {
@@ -48,14 +60,24 @@ export class MemoryRepo {
     return [...scopes.values()];
   }
 
-  /** Inserts unless an entry with the same dedupe key exists; returns the stored one either way. */
-  async insertOnce(entry: MemoryEntry): Promise<{ inserted: boolean; entry: MemoryEntry }> {
+  /**
+   * Inserts unless an entry with the same dedupe key exists; returns the stored one either way.
+   * The id derives from the key; an entry whose text was rewritten since keeps the id of its
+   * first text, so a new fact equal to that old text is stored under a fresh id.
+   */
+  async insertOnce(entry: Omit<MemoryEntry, '_id'> & { _id?: string }): Promise<{ inserted: boolean; entry: MemoryEntry }> {
+    await this.scopes?.mark(entry.subjectId === undefined ? { ownerId: entry.ownerId } : { ownerId: entry.ownerId, subjectId: entry.subjectId }, entry.createdAt);
+    const doc: MemoryEntry = { ...entry, _id: entry._id ?? memoryIdOf(entry.dedupeKey) };
     try {
-      await this.c.insertOne(entry);
-      return { inserted: true, entry };
+      await this.c.insertOne(doc);
+      return { inserted: true, entry: doc };
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
-      const existing = await this.c.findOne({ dedupeKey: entry.dedupeKey });
+      const byId = await this.get(doc._id);
+      if (byId?.dedupeKey === doc.dedupeKey) return { inserted: false, entry: byId };
+      if (byId) return this.insertOnce({ ...entry, _id: newId('mem', entry.createdAt) });
+      // Stored by an earlier version under a random id: found by its unique key (rare, once per fact).
+      const existing = await this.c.findOne({ dedupeKey: doc.dedupeKey });
       if (!existing) throw err;
       return { inserted: false, entry: existing };
     }
@@ -63,6 +85,8 @@ export class MemoryRepo {
 
   /** Bulk insert for imports and benchmarks (no dedupe check beyond the unique index). */
   async insertMany(entries: MemoryEntry[]): Promise<void> {
+    const scopes = new Map(entries.map((e) => [`${e.ownerId}\u001f${e.subjectId ?? ''}`, e]));
+    for (const e of scopes.values()) await this.scopes?.mark(e.subjectId === undefined ? { ownerId: e.ownerId } : { ownerId: e.ownerId, subjectId: e.subjectId }, e.createdAt);
     for (let i = 0; i < entries.length; i += 500) await this.c.insertMany(entries.slice(i, i + 500), { ordered: false });
   }
 
@@ -72,8 +96,9 @@ export class MemoryRepo {
 
   async updateText(id: string, patch: { text: string; dedupeKey: string; embedding?: MemoryEmbedding; importance?: number; occurredAt?: Date }, at: Date): Promise<boolean> {
     try {
-      const r = await this.c.updateOne({ _id: id, status: 'active' }, { $set: { ...patch, updatedAt: at } });
-      return r.modifiedCount === 1;
+      if ((await this.get(id))?.status !== 'active') return false;
+      await this.c.updateOne({ _id: id }, { $set: { ...patch, updatedAt: at } });
+      return true;
     } catch (err) {
       if (isDuplicateKey(err)) return false; // the new text already exists as another entry
       throw err;
@@ -82,23 +107,29 @@ export class MemoryRepo {
 
   /** Marks entries as no longer current; they stay stored with the reason. */
   async retire(ids: string[], status: Exclude<MemoryStatus, 'active'>, at: Date, link?: { supersededBy?: string; mergedInto?: string }): Promise<number> {
-    if (ids.length === 0) return 0;
-    const r = await this.c.updateMany(
-      { _id: { $in: ids }, status: 'active' },
-      { $set: { status, updatedAt: at, ...(status === 'superseded' ? { supersededAt: at } : {}), ...(link ?? {}) } },
-    );
-    return r.modifiedCount;
+    const active = (await this.getMany(ids)).filter((e) => e.status === 'active');
+    const set = { status, updatedAt: at, ...(status === 'superseded' ? { supersededAt: at } : {}), ...(link ?? {}) };
+    await Promise.all(active.map((e) => this.c.updateOne({ _id: e._id }, { $set: set })));
+    return active.length;
   }
 
   /** A superseded or pruned fact stated again becomes current again. */
   async reactivate(id: string, at: Date): Promise<boolean> {
-    const r = await this.c.updateOne({ _id: id, status: { $ne: 'active' } }, { $set: { status: 'active', updatedAt: at }, $unset: { supersededBy: '', supersededAt: '', mergedInto: '' } });
-    return r.modifiedCount === 1;
+    const e = await this.get(id);
+    if (!e || e.status === 'active') return false;
+    await this.c.updateOne({ _id: id }, { $set: { status: 'active', updatedAt: at }, $unset: { supersededBy: '', supersededAt: '', mergedInto: '' } });
+    return true;
   }
 
-  /** Stored entries (any status) with one of these dedupe keys: exact duplicates of new memories. */
-  findByDedupeKeys(keys: string[]): Promise<MemoryEntry[]> {
-    return keys.length === 0 ? Promise.resolve([]) : this.c.find({ dedupeKey: { $in: keys } }).toArray();
+  /**
+   * Stored entries (any status) with one of these dedupe keys: exact duplicates of new memories.
+   * Point reads of the ids the keys derive; an entry stored under another id (an earlier version,
+   * or a rewritten text) is found by the insert's unique-key fallback instead.
+   */
+  async findByDedupeKeys(keys: string[]): Promise<MemoryEntry[]> {
+    const found = await this.getMany(keys.map(memoryIdOf));
+    const wanted = new Set(keys);
+    return found.filter((e) => wanted.has(e.dedupeKey));
   }
 
   /** Active entries of exactly this scope (no subject means the agent's own entries only), oldest first. */
@@ -155,7 +186,6 @@ export class MemoryRepo {
 
   /** Recall statistics; best effort, never on the reply's critical path. */
   async noteRecalled(ids: string[], at: Date): Promise<void> {
-    if (ids.length === 0) return;
-    await this.c.updateMany({ _id: { $in: ids } }, { $inc: { 'recall.count': 1 }, $set: { 'recall.lastAt': at } });
+    await Promise.all(ids.map((id) => this.c.updateOne({ _id: id }, { $inc: { 'recall.count': 1 }, $set: { 'recall.lastAt': at } })));
   }
 }

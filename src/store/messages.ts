@@ -1,14 +1,17 @@
 import type { Collections } from './collections.js';
 import { isDuplicateKey } from './collections.js';
-import type { Attachment, DeliveryState, Message } from '../domain/model.js';
+import type { Attachment, ChatRef, DeliveryState, Message } from '../domain/model.js';
+import { belongsInWindow } from '../domain/windowRules.js';
 import { messageSearchKeys } from '../search/searchKeys.js';
 import { silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
+import { CONVERSATION_FILTER as CONVERSATION } from '../domain/conversation.js';
+import type { WindowRepo } from './windows.js';
+import type { OutboxRepo } from './outbox.js';
+import { guardKeys, type StateGuard } from './stateGuard.js';
 
-/**
- * The conversation: visible, accepted messages that are not commands (/summary, /new … steer the
- * gateway, they are not said to anyone). Prompts, summaries and persona cards all read this.
- */
-const CONVERSATION = { visible: true, rejected: { $exists: false }, deleted: { $exists: false }, contentType: { $ne: 'command' } } as const;
+
+/** The chat a platform message id belongs to. */
+export type PlatformChat = Pick<ChatRef, 'platform' | 'chatId'>;
 
 /** What a write needs to find a message and to tell the dialogue's subscribers about it. */
 export type MessageKey = Pick<Message, '_id' | 'dialogueId'>;
@@ -16,6 +19,9 @@ export type MessageKey = Pick<Message, '_id' | 'dialogueId'>;
 export class MessageRepo {
   constructor(
     private readonly c: Collections,
+    private readonly windows: WindowRepo,
+    private readonly outbox: OutboxRepo,
+    private readonly guard: StateGuard,
     private readonly feed: ChangeFeed = silentFeed,
   ) {}
 
@@ -23,25 +29,40 @@ export class MessageRepo {
     this.feed.publish({ kind: 'message', dialogueId: m.dialogueId, messageId: m._id, change });
   }
 
+  /** Runs a read-check-write of one message under its dialogue's state guard (no conditional filters). */
+  private guarded<T>(m: MessageKey, fn: () => Promise<T>): Promise<T> {
+    return this.guard.run(guardKeys.dialogue(m.dialogueId), fn);
+  }
+
   get(id: string): Promise<Message | null> {
     return this.c.messages.findOne({ _id: id });
   }
 
-  /** Inserts a message once; a second insert of the same id or platform reference is a no-op. */
+  /** Several messages by id, in no particular order (API and old-session fallbacks, not the hot path). */
+  getMany(ids: string[]): Promise<Message[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.c.messages.find({ _id: { $in: ids } }).sort({ createdAt: 1, _id: 1 }).toArray();
+  }
+
+  /**
+   * Inserts a message once; a second insert of the same id or platform reference is a no-op.
+   * A conversation message also enters its session's working window.
+   */
   async insertOnce(message: Message): Promise<'inserted' | 'duplicate'> {
     try {
       // Every write of a message's text also writes its search keys (src/search/searchKeys.ts).
       await this.c.messages.insertOne({ ...message, searchKeys: messageSearchKeys(message) });
-      this.announce(message, 'created');
-      return 'inserted';
     } catch (err) {
       if (isDuplicateKey(err)) return 'duplicate';
       throw err;
     }
+    this.announce(message, 'created');
+    if (belongsInWindow(message)) await this.windows.put(message, message.updatedAt);
+    return 'inserted';
   }
 
   /**
-   * A session's conversation created at or after `since` (all when absent), oldest first.
+   * A session's conversation created at or after `since` (all when absent), oldest first, from
+   * the record. Prompts read the working window instead (src/store/sessionHistory.ts).
    * `limit` caps the count from the oldest end, so a caller folding history in order continues
    * where it stopped.
    */
@@ -50,7 +71,7 @@ export class MessageRepo {
     return (limit !== undefined ? cursor.limit(limit) : cursor).toArray();
   }
 
-  /** The last `limit` things a human said in these dialogues, oldest first. */
+  /** The last `limit` things a human said in these dialogues, oldest first (the operator's persona card). */
   async recentSaidBy(humanId: string, dialogueIds: string[], limit: number): Promise<Message[]> {
     const docs = await this.c.messages
       .find({ dialogueId: { $in: dialogueIds }, senderId: humanId, senderRole: 'human', ...CONVERSATION })
@@ -60,26 +81,29 @@ export class MessageRepo {
     return docs.reverse();
   }
 
+  /** A turn's messages from the record (API, old turns); prompts take them from the window. */
   ofTurn(turnId: string): Promise<Message[]> {
     return this.c.messages.find({ turnId }).sort({ createdAt: 1, _id: 1 }).toArray();
   }
 
-  async moveToTurn(id: string, turnId: string): Promise<void> {
-    await this.c.messages.updateOne({ _id: id }, { $set: { turnId } });
-  }
-
-  /** Persist-before-push: the streamed text is stored before the platform may show it. */
+  /**
+   * Persist-before-push: the streamed text is stored before the platform may show it. By `_id`
+   * alone: the streamer awaits its last save before the reply is finished (ReplyStreamer.drain),
+   * so no save lands after the final text.
+   */
   async saveStreamedText(message: MessageKey, content: string, at: Date): Promise<void> {
-    const r = await this.c.messages.updateOne({ _id: message._id, 'delivery.state': 'streaming' }, { $set: { content, updatedAt: at } });
-    if (r.modifiedCount === 1) this.announce(message, 'updated');
+    await this.c.messages.updateOne({ _id: message._id }, { $set: { content, updatedAt: at } });
+    this.announce(message, 'updated');
   }
 
+  /** The reply's outcome; the finished reply enters its session's working window. */
   async finishReply(
-    message: MessageKey,
+    message: Message,
     outcome: { state: Exclude<DeliveryState, 'streaming'>; content: string; error?: { code: string; message: string } },
     at: Date,
-  ): Promise<void> {
-    const r = await this.c.messages.updateOne(
+  ): Promise<Message> {
+    const delivery = { ...(message.delivery ?? { platformMessageIds: [] }), state: outcome.state, completedAt: at, ...(outcome.error ? { error: outcome.error } : {}) };
+    await this.c.messages.updateOne(
       { _id: message._id },
       {
         $set: {
@@ -92,19 +116,26 @@ export class MessageRepo {
         },
       },
     );
-    if (r.modifiedCount === 1) this.announce(message, 'updated');
+    this.announce(message, 'updated');
+    const finished: Message = { ...message, content: outcome.content, delivery, updatedAt: at };
+    await this.windows.put(finished, at);
+    return finished;
   }
 
   /** A retried reply streams again into the same message (and the same platform messages). */
   async reopenReply(message: MessageKey, at: Date): Promise<void> {
-    const r = await this.c.messages.updateOne({ _id: message._id }, { $set: { 'delivery.state': 'streaming', updatedAt: at }, $unset: { 'delivery.error': '' } });
-    if (r.modifiedCount === 1) this.announce(message, 'updated');
+    await this.c.messages.updateOne({ _id: message._id }, { $set: { 'delivery.state': 'streaming', updatedAt: at }, $unset: { 'delivery.error': '' } });
+    this.announce(message, 'updated');
   }
 
-  /** Outbox bookkeeping: which platform message carries chunk `index` of this message. */
-  async recordPlatformMessage(message: MessageKey, platformMessageId: string): Promise<void> {
-    const r = await this.c.messages.updateOne({ _id: message._id }, { $push: { 'delivery.platformMessageIds': platformMessageId } });
-    if (r.modifiedCount === 1) this.announce(message, 'updated');
+  /**
+   * Outbox bookkeeping: which platform message carries chunk `index` of this message. The
+   * platform id is also indexed by `_id` (OutboxRepo), so a quote of it resolves without a query.
+   */
+  async recordPlatformMessage(message: MessageKey, chat: PlatformChat, platformMessageId: string): Promise<void> {
+    await this.outbox.record(chat, platformMessageId, message);
+    await this.c.messages.updateOne({ _id: message._id }, { $push: { 'delivery.platformMessageIds': platformMessageId } });
+    this.announce(message, 'updated');
   }
 
   /**
@@ -112,11 +143,8 @@ export class MessageRepo {
    * already present (same source message) is not added again.
    */
   async appendAlbumItems(message: MessageKey, items: Attachment[], caption: string | undefined, at: Date): Promise<boolean> {
-    const id = message._id;
-    // Read-check-write with the previous updatedAt as the guard (FerretDB cannot filter on a
-    // field inside array elements): a concurrent append makes ours retry, never duplicate.
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const current = await this.c.messages.findOne({ _id: id }, { projection: { contentMeta: 1, updatedAt: 1, content: 1 } });
+    return this.guarded(message, async () => {
+      const current = await this.get(message._id);
       if (!current) return false;
       const have = new Set((current.contentMeta?.attachments ?? []).map((a) => a.sourceMessageId));
       const fresh = items.filter((a) => !have.has(a.sourceMessageId));
@@ -124,43 +152,58 @@ export class MessageRepo {
       const stamp = new Date(Math.max(at.getTime(), current.updatedAt.getTime() + 1));
       // Only one item of an album usually carries the caption; it becomes the message text.
       const setCaption = caption && current.content === '' ? { content: caption, searchKeys: messageSearchKeys({ content: caption, contentMeta: current.contentMeta }) } : {};
-      const r = await this.c.messages.updateOne(
-        { _id: id, updatedAt: current.updatedAt },
-        { $push: { 'contentMeta.attachments': { $each: fresh } }, $set: { updatedAt: stamp, ...setCaption } },
-      );
-      if (r.modifiedCount === 1) {
-        this.announce(message, 'updated');
-        return true;
-      }
-    }
-    throw new Error(`album message ${id} kept changing; item not added`);
+      await this.c.messages.updateOne({ _id: message._id }, { $push: { 'contentMeta.attachments': { $each: fresh } }, $set: { updatedAt: stamp, ...setCaption } });
+      this.announce(message, 'updated');
+      await this.mirror(message._id, stamp);
+      return true;
+    });
   }
 
   /**
    * An edit on the platform: the previous text moves to `edits`, `content` becomes the new text.
-   * Conditional on the text we saw, so a redelivered edit changes nothing.
+   * A redelivered edit (the text is already the new one) changes nothing.
    */
-  async applyEdit(message: Pick<Message, '_id' | 'dialogueId' | 'content'> & Partial<Pick<Message, 'contentMeta'>>, content: string, editedAt: Date): Promise<boolean> {
-    if (message.content === content) return false;
-    const r = await this.c.messages.updateOne(
-      { _id: message._id, content: message.content },
-      { $push: { edits: { content: message.content, editedAt } }, $set: { content, searchKeys: messageSearchKeys({ content, contentMeta: message.contentMeta }), updatedAt: editedAt } },
-    );
-    if (r.modifiedCount !== 1) return false;
-    this.announce(message, 'updated');
-    return true;
+  async applyEdit(message: MessageKey, content: string, editedAt: Date): Promise<boolean> {
+    return this.guarded(message, async () => {
+      const current = await this.get(message._id);
+      if (!current || current.content === content) return false;
+      await this.c.messages.updateOne(
+        { _id: message._id },
+        {
+          $push: { edits: { content: current.content, editedAt } },
+          $set: { content, searchKeys: messageSearchKeys({ content, contentMeta: current.contentMeta }), updatedAt: editedAt },
+        },
+      );
+      this.announce(message, 'updated');
+      await this.windows.refresh({ ...current, content, updatedAt: editedAt }, editedAt);
+      return true;
+    });
   }
 
   /** Deleted on the platform: kept for the record, left out of every later context. */
   async markDeleted(message: MessageKey, at: Date): Promise<boolean> {
-    const r = await this.c.messages.updateOne({ _id: message._id, deleted: { $exists: false } }, { $set: { deleted: { at }, updatedAt: at } });
-    if (r.modifiedCount !== 1) return false;
-    this.announce(message, 'updated');
-    return true;
+    return this.guarded(message, async () => {
+      const current = await this.get(message._id);
+      if (!current || current.deleted) return false;
+      await this.c.messages.updateOne({ _id: message._id }, { $set: { deleted: { at }, updatedAt: at } });
+      this.announce(message, 'updated');
+      await this.windows.refresh({ ...current, deleted: { at }, updatedAt: at }, at);
+      return true;
+    });
+  }
+
+  /** Copies the stored message into its window entry, if the window holds it (media results, albums). */
+  async mirror(id: string, at: Date): Promise<void> {
+    const current = await this.get(id);
+    if (current) await this.windows.refresh(current, at);
   }
 
   /** Our AI message that a platform message id belongs to (replies are split into several). */
-  findByDeliveredId(dialogueId: string, platformMessageId: string): Promise<Message | null> {
+  async findByDeliveredId(chat: PlatformChat, dialogueId: string, platformMessageId: string): Promise<Message | null> {
+    const id = await this.outbox.messageIdOf(chat, platformMessageId);
+    if (id) return this.get(id);
+    if (await this.outbox.complete()) return null;
+    // Platform messages recorded before the outbox index was backfilled.
     return this.c.messages.findOne({ dialogueId, senderRole: { $in: ['ai', 'system'] }, 'delivery.platformMessageIds': platformMessageId });
   }
 }

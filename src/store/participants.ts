@@ -2,6 +2,8 @@ import type { Collection } from 'mongodb';
 import type { Collections } from './collections.js';
 import type { Agent, Human, PlatformIdentity, ToneState } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
+import type { Visits } from '../domain/model.js';
+import { guardKeys, type StateGuard } from './stateGuard.js';
 
 export const DEFAULT_AGENT_ID = 'agt_default';
 
@@ -16,19 +18,64 @@ export interface AgentEvolution {
 export const humanIdOf = (identity: Pick<PlatformIdentity, 'platform' | 'userId'>) => derivedId('hum', identity.platform, identity.userId);
 
 export class ParticipantRepo {
-  constructor(private readonly c: Collections) {}
+  constructor(
+    private readonly c: Collections,
+    private readonly guard: StateGuard,
+  ) {}
 
-  /** One Human per platform identity, created on first contact; the display name follows the platform. */
+  /**
+   * One Human per platform identity, created on first contact; the display name follows the
+   * platform. A known human with an unchanged name is only read: most messages write nothing here.
+   */
   async resolveHuman(identity: PlatformIdentity, at: Date): Promise<Human> {
     const _id = humanIdOf(identity);
     const displayName = identity.displayName ?? identity.username ?? identity.userId;
-    const doc = await this.c.humans.findOneAndUpdate(
-      { _id },
-      { $setOnInsert: { identities: [identity], createdAt: at }, $set: { displayName, updatedAt: at } },
-      { upsert: true, returnDocument: 'after' },
-    );
-    if (!doc) throw new Error(`human upsert returned nothing for ${_id}`);
-    return doc;
+    const known = await this.getHuman(_id);
+    if (known && known.displayName === displayName) return known;
+    return this.guard.run(guardKeys.human(_id), async () => {
+      const doc = await this.c.humans.findOneAndUpdate(
+        { _id },
+        { $setOnInsert: { identities: [identity], createdAt: at, visits: { count: 0 } }, $set: { displayName, updatedAt: at } },
+        { upsert: true, returnDocument: 'after' },
+      );
+      if (!doc) throw new Error(`human upsert returned nothing for ${_id}`);
+      return doc;
+    });
+  }
+
+  /** The human's messages opened another session (the persona card's visit count). */
+  async noteVisit(human: Human, at: Date): Promise<void> {
+    await this.guard.run(guardKeys.human(human._id), async () => {
+      const visits = await this.visitsOf(human);
+      await this.c.humans.updateOne({ _id: human._id }, { $set: { visits: { ...visits, count: visits.count + 1 }, updatedAt: at } });
+    });
+  }
+
+  /** A session of this human was summarised: its summary is their last topic, if it is the newest. */
+  async noteTopic(humanId: string, topic: { text: string; at: Date }): Promise<void> {
+    await this.guard.run(guardKeys.human(humanId), async () => {
+      const human = await this.getHuman(humanId);
+      if (!human) return;
+      const visits = await this.visitsOf(human);
+      if (visits.lastTopic && visits.lastTopic.at.getTime() > topic.at.getTime()) return;
+      await this.c.humans.updateOne({ _id: humanId }, { $set: { visits: { ...visits, lastTopic: topic } } });
+    });
+  }
+
+  /**
+   * The human's visits. Humans stored before `visits` existed get them counted once from the
+   * record (first touch) and stored.
+   */
+  async visitsOf(human: Human): Promise<Visits> {
+    if (human.visits) return human.visits;
+    return this.guard.run(guardKeys.human(human._id), async () => {
+      const fresh = await this.getHuman(human._id);
+      if (fresh?.visits) return fresh.visits;
+      const dialogueIds = (await this.c.dialogues.find({ humanIds: human._id }, { projection: { _id: 1 } }).toArray()).map((d) => d._id);
+      const visits = await countVisits(this.c, dialogueIds);
+      await this.c.humans.updateOne({ _id: human._id }, { $set: { visits } });
+      return visits;
+    });
   }
 
   /** The default agent exists from the first start; later starts never overwrite an edited persona. */
@@ -50,12 +97,13 @@ export class ParticipantRepo {
    * Stores the tone carried into the human's next turn. Only moves forward in time: a reply
    * that finishes late in another dialogue never overwrites a newer state.
    */
-  async setTone(humanId: string, tone: ToneState): Promise<boolean> {
-    const r = await this.c.humans.updateOne(
-      { _id: humanId, $or: [{ tone: { $exists: false } }, { 'tone.updatedAt': { $lt: tone.updatedAt } }] },
-      { $set: { tone, updatedAt: tone.updatedAt } },
-    );
-    return r.modifiedCount === 1;
+  setTone(humanId: string, tone: ToneState): Promise<boolean> {
+    return this.guard.run(guardKeys.human(humanId), async () => {
+      const stored = (await this.getHuman(humanId))?.tone;
+      if (stored && stored.updatedAt.getTime() >= tone.updatedAt.getTime()) return false;
+      await this.c.humans.updateOne({ _id: humanId }, { $set: { tone, updatedAt: tone.updatedAt } });
+      return true;
+    });
   }
 
   getAgent(id: string): Promise<Agent | null> {
@@ -92,4 +140,14 @@ export class ParticipantRepo {
     );
     return r.modifiedCount === 1;
   }
+}
+
+/** Sessions in these dialogues, and the newest summarised one (the record's version of `Visits`). */
+async function countVisits(c: Collections, dialogueIds: string[]): Promise<Visits> {
+  const inDialogues = { dialogueId: { $in: dialogueIds } };
+  const [count, previous] = await Promise.all([
+    c.sessions.countDocuments(inDialogues),
+    c.sessions.find({ ...inDialogues, status: 'closed', summary: { $exists: true } }).sort({ endedAt: -1 }).limit(1).next(),
+  ]);
+  return { count, ...(previous?.summary ? { lastTopic: { text: previous.summary, at: previous.endedAt ?? previous.startedAt } } : {}) };
 }

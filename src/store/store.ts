@@ -12,6 +12,21 @@ import { AttachmentRepo } from './attachments.js';
 import { MemoryRepo } from './memories.js';
 import { ConfigRepo } from './config.js';
 import { guardedFeed, silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
+import { WindowRepo } from './windows.js';
+import { OutboxRepo } from './outbox.js';
+import { MigrationRepo } from './migrations.js';
+import { MemoryScopeRepo } from './memoryScopes.js';
+import { SessionHistory } from './sessionHistory.js';
+import { LocalStateGuard, type StateGuard } from './stateGuard.js';
+import type { Logger } from 'pino';
+
+export interface StoreOptions {
+  /** Where writes are announced (the API's live updates); none by default. */
+  feed?: ChangeFeed;
+  /** The state guard shared by every process (RedisStateGuard); one process only by default. */
+  guard?: StateGuard;
+  log?: Logger;
+}
 
 export class Store {
   readonly c: Collections;
@@ -25,32 +40,46 @@ export class Store {
   readonly attachments: AttachmentRepo;
   readonly memories: MemoryRepo;
   readonly config: ConfigRepo;
+  readonly windows: WindowRepo;
+  readonly history: SessionHistory;
+  readonly outbox: OutboxRepo;
+  readonly migrations: MigrationRepo;
+  readonly memoryScopes: MemoryScopeRepo;
+  /** Every state transition of the hot path is decided under this (SPEC §3 access rule). */
+  readonly guard: StateGuard;
 
   private constructor(
     readonly client: MongoClient,
     readonly db: Db,
-    feed: ChangeFeed,
+    o: StoreOptions,
   ) {
     this.c = collections(db);
-    this.dialogues = new DialogueRepo(this.c);
-    this.sessions = new SessionRepo(this.c);
+    this.guard = o.guard ?? new LocalStateGuard();
+    this.migrations = new MigrationRepo(this.c);
+    this.outbox = new OutboxRepo(this.c, this.migrations);
+    this.windows = new WindowRepo(this.c, this.guard);
+    this.memoryScopes = new MemoryScopeRepo(this.c, this.migrations);
+    this.dialogues = new DialogueRepo(this.c, this.guard);
+    this.sessions = new SessionRepo(this.c, this.guard);
     // Repositories whose records have live subscribers announce their writes on the feed.
     // A publish that throws loses a live update, never the write that announced it.
-    const announce = guardedFeed(feed);
-    this.turns = new TurnRepo(this.c, announce);
-    this.messages = new MessageRepo(this.c, announce);
+    const announce = guardedFeed(o.feed ?? silentFeed);
+    this.turns = new TurnRepo(this.c, this.guard, announce);
+    this.messages = new MessageRepo(this.c, this.windows, this.outbox, this.guard, announce);
+    this.history = new SessionHistory(this.windows, this.messages, this.guard, o.log);
     this.events = new EventRepo(this.c, announce);
-    this.participants = new ParticipantRepo(this.c);
+    this.participants = new ParticipantRepo(this.c, this.guard);
     this.archive = new ArchiveRepo(this.c);
-    this.attachments = new AttachmentRepo(this.c);
-    this.memories = new MemoryRepo(this.c.memories);
+    this.attachments = new AttachmentRepo(this.c, this.messages, this.guard);
+    this.memories = new MemoryRepo(this.c.memories, this.memoryScopes);
     this.config = new ConfigRepo(this.c.config);
   }
 
-  static async connect(uri: string, dbName: string, o: { feed?: ChangeFeed } = {}): Promise<Store> {
+  /** `monitorCommands` in the URI (`?monitorCommands=true`) lets tests and the bench watch every command. */
+  static async connect(uri: string, dbName: string, o: StoreOptions = {}): Promise<Store> {
     const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000, appName: 'rainbow-gateway' });
     await client.connect();
-    const store = new Store(client, client.db(dbName), o.feed ?? silentFeed);
+    const store = new Store(client, client.db(dbName), o);
     await ensureIndexes(store.c);
     return store;
   }

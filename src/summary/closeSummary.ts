@@ -25,6 +25,9 @@ export async function summarizeClosedSession(deps: SummaryDeps, o: { sessionId: 
   const out = await askSessionSummary(deps, material);
   const memories = await writeSessionMemories(deps, material, out, now);
   // Written last: a crash before it leaves no summary, so the retry runs again (memories dedupe).
-  await deps.store.sessions.setSummaryIfAbsent(session._id, out.summary);
+  if (await deps.store.sessions.setSummaryIfAbsent(session, out.summary)) {
+    const topic = { text: out.summary, at: session.endedAt ?? session.lastActivityAt };
+    await Promise.all(material.dialogue.humanIds.map((h) => deps.store.participants.noteTopic(h, topic)));
+  }
   return { kind: 'summarized', summary: out.summary, memories };
 }

@@ -39,7 +39,7 @@ export async function updateRollingSummary(deps: SummaryDeps, o: { sessionId: st
   if (session.status === 'closed') return { kind: 'skipped', reason: 'closed' };
 
   const previous = session.rollingSummary;
-  const messages = await store.messages.inSessionSince(session._id, previous?.coversUntil);
+  const { messages } = await store.history.since(session, previous?.coversUntil);
   const plan = turnsToFold(messages, {
     thresholdTurns: config.thresholds.summary_threshold_turns,
     keepTurns: config.thresholds.recent_turns,
@@ -54,7 +54,7 @@ export async function updateRollingSummary(deps: SummaryDeps, o: { sessionId: st
   if (text === undefined) return { kind: 'skipped', reason: 'nothing_usable' };
 
   const next = { text, coversUntil: plan.coversUntil, turnsFolded: (previous?.turnsFolded ?? 0) + plan.turns, updatedAt: o.now };
-  const stored = await store.sessions.setRollingSummary(session._id, next, previous?.coversUntil);
+  const stored = await store.sessions.setRollingSummary(session, next, previous?.coversUntil);
   if (!stored) {
     deps.log.info({ sessionId: session._id }, 'rolling summary moved meanwhile; this run is dropped');
     return { kind: 'skipped', reason: 'moved_meanwhile' };

@@ -7,6 +7,7 @@
 // is marked summarized. A session already marked returns its successor without asking the model.
 import type { Dialogue, MemoryEmbedding, MemoryEntry, Message, Session } from '../domain/model.js';
 import { newId } from '../domain/ids.js';
+import { toWindowEntry } from '../domain/windowRules.js';
 import { GatewayError } from '../errors.js';
 import { groupByTurn } from '../context/historyWindow.js';
 import { runJsonTask } from '../llm/jsonTask.js';
@@ -112,10 +113,10 @@ export async function writeSessionMemories(deps: SummaryDeps, m: SessionMaterial
   const occurredAt = m.session.endedAt ?? m.session.lastActivityAt;
   let count = 0;
   for (const scope of scopes) {
+    const written: string[] = [];
     for (const [i, t] of texts.entries()) {
       const embedding = vectors?.[i];
-      const entry: MemoryEntry = {
-        _id: newId('mem', now),
+      const entry: Omit<MemoryEntry, '_id'> = {
         ownerId: scope.ownerId,
         ...(scope.subjectId !== undefined ? { subjectId: scope.subjectId } : {}),
         kind: t.kind,
@@ -130,10 +131,10 @@ export async function writeSessionMemories(deps: SummaryDeps, m: SessionMaterial
         createdAt: now,
         updatedAt: now,
       };
-      await deps.store.memories.insertOnce(entry);
+      written.push((await deps.store.memories.insertOnce(entry)).entry._id);
       count++;
     }
-    await deps.cache.noteWritten(scope);
+    await deps.cache.noteWritten(scope, written);
   }
   return count;
 }
@@ -174,19 +175,23 @@ export async function summarizeSession(deps: SummarizeDeps, o: { sessionId: stri
   const current = dialogue.currentSessionId === undefined || dialogue.currentSessionId === session._id || dialogue.currentSessionId === successorId;
   let newSessionId: string | null = null;
   if (current) {
-    const seed = { fromSessionId: session._id, summary, messageIds: lastTurnsMessageIds(material.messages, config.thresholds.summary_last_n_turns), order: config.preferences.summary_order };
-    const successor = await store.sessions.openSeeded(dialogue._id, seed, o.now);
-    const adopted = await store.sessions.adoptSuccessor(dialogue._id, session._id, successor._id, o.now);
+    const seedIds = lastTurnsMessageIds(material.messages, config.thresholds.summary_last_n_turns);
+    const seed = { fromSessionId: session._id, summary, messageIds: seedIds, order: config.preferences.summary_order };
+    const byId = new Map(material.messages.map((m) => [m._id, m]));
+    const seedMessages = seedIds.flatMap((id) => { const m = byId.get(id); return m ? [toWindowEntry(m)] : []; });
+    const successor = await store.sessions.openSeeded(dialogue._id, seed, o.now, seedMessages);
+    const adopted = await store.dialogues.adoptSuccessor(dialogue._id, session._id, successor._id, o.now);
     if (adopted || (await store.dialogues.get(dialogue._id))?.currentSessionId === successor._id) {
       newSessionId = successor._id;
       await deps.scheduleIdleCheck?.(successor._id, o.now);
     } else {
       // Ingest opened a session meanwhile: the successor would never be used, so it ends at once.
-      await store.sessions.close(successor._id, 'manual', o.now);
+      await store.sessions.close(successor, 'manual', o.now);
       deps.log.info({ sessionId: session._id }, 'the dialogue moved to another session while summarising; successor not adopted');
     }
   }
-  await store.sessions.markSummarized(session._id, summary, o.now);
+  await store.sessions.markSummarized(session, summary, o.now);
+  await Promise.all(dialogue.humanIds.map((h) => store.participants.noteTopic(h, { text: summary, at: session.endedAt ?? o.now })));
   deps.log.info({ sessionId: session._id, newSessionId, memories, by: o.by }, 'session summarised');
   return { summary, newSessionId, memories, alreadySummarized: false };
 }

@@ -81,7 +81,7 @@ async function streamInto(outbound: PacedOutbound, chat: ChatRef, text: string, 
     outbound,
     messages: {
       saveStreamedText: () => Promise.resolve(),
-      recordPlatformMessage: (_id, platformId) => (recorded.push(platformId), Promise.resolve()),
+      recordPlatformMessage: (_id, _chat, platformId) => (recorded.push(platformId), Promise.resolve()),
     },
     intervalMs: 1000,
     deliveredIds: [],

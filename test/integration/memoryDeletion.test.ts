@@ -79,7 +79,7 @@ describe('deleting a dialogue and the memory indexes', () => {
         return h.app.store.memories.list(scope, o);
       },
       setEmbedding: (id, e) => h.app.store.memories.setEmbedding(id, e),
-      countActive: (scope) => h.app.store.memories.countActive(scope),
+      getMany: (ids) => h.app.store.memories.getMany(ids),
     };
     const cache = new IndexCache({ store: { memories }, embedder, versions: new RedisMemoryVersions(redis, `${h.env.QUEUE_PREFIX}:`), log });
     const recall = new MemoryRecall({ store: { memories: { noteRecalled: () => Promise.resolve() } }, embedder, cache, log });

@@ -126,7 +126,7 @@ function rig(o: { embedder: Embedder; versions?: MemoryVersions; recallTimeoutMs
       return store.memories.list(scope, opts);
     },
     setEmbedding: (id, e) => store.memories.setEmbedding(id, e),
-    countActive: (scope) => store.memories.countActive(scope),
+    getMany: (ids) => store.memories.getMany(ids),
   };
   const cache = new IndexCache({
     store: { memories },

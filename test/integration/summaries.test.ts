@@ -253,7 +253,7 @@ describe('rolling summary', () => {
 
   it('skips a closed session', async () => {
     await seedTurns(1, 20);
-    await store.sessions.close(sessionId, 'timeout', new Date(T0 + DAY_AFTER));
+    await store.sessions.close({ _id: sessionId, dialogueId }, 'timeout', new Date(T0 + DAY_AFTER));
     expect(await updateRollingSummary(deps, { sessionId, now: new Date(T0 + DAY_AFTER) })).toEqual({ kind: 'skipped', reason: 'closed' });
     expect(llm.taskRequests).toHaveLength(0);
   });
@@ -393,7 +393,7 @@ describe('summarise a session', () => {
     await seedTurns(1, 4);
     const newer = await store.sessions.open(dialogueId, 'dialogue', new Date(T0 + DAY_AFTER));
     await store.c.dialogues.updateOne({ _id: dialogueId }, { $set: { currentSessionId: newer._id } });
-    await store.sessions.close(sessionId, 'timeout', new Date(T0 + 4 * TURN_GAP));
+    await store.sessions.close({ _id: sessionId, dialogueId }, 'timeout', new Date(T0 + 4 * TURN_GAP));
     const r = await summarizeSession(deps, { sessionId, now: new Date(T0 + DAY_AFTER) });
     expect(r.newSessionId).toBeNull();
     expect((await store.dialogues.get(dialogueId))!.currentSessionId).toBe(newer._id);
@@ -409,7 +409,7 @@ describe('summary of an idle-closed session', () => {
     await seedTurns(1, 3);
     const endedAt = new Date(T0 + 2 * TURN_GAP + MIN + 3_600_000);
     expect(await summarizeClosedSession(deps, { sessionId, now: endedAt })).toEqual({ kind: 'skipped', reason: 'open' });
-    await store.sessions.close(sessionId, 'timeout', endedAt);
+    await store.sessions.close({ _id: sessionId, dialogueId }, 'timeout', endedAt);
 
     const r = await summarizeClosedSession(deps, { sessionId, now: endedAt });
     const expectedSummary = `The user talked about: ${[1, 2, 3].map((i) => `Topic ${i}: I practised piece number ${i} on the cello.`).join(' / ')}`;
@@ -428,7 +428,7 @@ describe('summary of an idle-closed session', () => {
 
   it('skips a one-turn session and leaves a failed call retryable', async () => {
     await seedTurns(1, 1);
-    await store.sessions.close(sessionId, 'timeout', new Date(T0 + 3_600_000));
+    await store.sessions.close({ _id: sessionId, dialogueId }, 'timeout', new Date(T0 + 3_600_000));
     expect(await summarizeClosedSession(deps, { sessionId })).toEqual({ kind: 'skipped', reason: 'too_short' });
     await seedTurns(2, 2);
     llm.enqueueTask({ kind: 'error', status: 503, message: 'overloaded' });

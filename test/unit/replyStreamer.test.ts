@@ -51,7 +51,7 @@ function fakes(): Fakes {
       log.push({ op: 'save', id: message._id, text });
       return Promise.resolve();
     },
-    recordPlatformMessage(message: { _id: string }, platformId: string) {
+    recordPlatformMessage(message: { _id: string }, _chat: unknown, platformId: string) {
       log.push({ op: 'record', id: message._id, platformId });
       return Promise.resolve();
     },
@@ -406,7 +406,7 @@ function paced(o: { budget?: number; draft?: 'ok' | 'refuse' | 'rate-limited'; l
   };
   const messages = {
     saveStreamedText: (_m: MessageKey, text: string) => (log.push({ op: 'save', text }), Promise.resolve()),
-    recordPlatformMessage: (_message: unknown, platformId: string) => (log.push({ op: 'record', platformId }), Promise.resolve()),
+    recordPlatformMessage: (_message: unknown, _chat: unknown, platformId: string) => (log.push({ op: 'record', platformId }), Promise.resolve()),
   };
   const typing = { stop: () => void log.push({ op: 'typing-stop' }) };
   return { log, outbound, messages, typing, state };

@@ -1,0 +1,37 @@
+// The dialogue session a new turn or message belongs to (SPEC §3): the current one within the
+// session gap, else a new one (the old one closed as `timeout` when its gap passed), with its
+// idle check scheduled. One place for ingest, the check-in and the operator API; callers hold
+// the dialogue's state guard and make the result current with `dialogues.noteActivity`.
+import type { Dialogue, Session } from '../domain/model.js';
+import { decideSession, sessionIdleCheckAt } from '../domain/sessionRules.js';
+import type { Store } from '../store/store.js';
+import type { Scheduler } from './scheduler.js';
+
+export interface SessionDeps {
+  store: Store;
+  scheduler: Scheduler;
+  sessionGapMs: number;
+}
+
+export interface CurrentSession {
+  session: Session;
+  /** A new session was opened (the previous one, if any, is closed). */
+  opened: boolean;
+}
+
+/** `current`: the dialogue's current session as already read (undefined: read it here). */
+export async function currentSessionFor(deps: SessionDeps, dialogue: Pick<Dialogue, '_id' | 'currentSessionId'>, now: Date, current?: Session | null): Promise<CurrentSession> {
+  const { store } = deps;
+  const known = current !== undefined ? current : dialogue.currentSessionId ? await store.sessions.get(dialogue.currentSessionId) : null;
+  const decision = decideSession(known, now, deps.sessionGapMs);
+  if (decision.action === 'continue' && known) return { session: known, opened: false };
+  if (decision.action === 'rollover') await store.sessions.close({ _id: decision.closeSessionId, dialogueId: dialogue._id }, 'timeout', decision.closedAt);
+  return { session: await openSession(deps, dialogue._id, now), opened: true };
+}
+
+/** A new dialogue session with its idle check (its caller makes it the current one). */
+export async function openSession(deps: SessionDeps, dialogueId: string, now: Date): Promise<Session> {
+  const session = await deps.store.sessions.open(dialogueId, 'dialogue', now);
+  await deps.scheduler.checkSessionAt(session._id, sessionIdleCheckAt(now, deps.sessionGapMs));
+  return session;
+}

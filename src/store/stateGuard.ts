@@ -1,0 +1,99 @@
+// The state guard: a short mutual-exclusion lease per dialogue (and per memory scope, per human)
+// under which every state transition of the hot path is decided and written by `_id` (SPEC §3
+// access rule). It replaces conditional filters such as `{_id, status: 'pending'}`, which
+// FerretDB serves by scanning the collection and does not apply atomically either: it reads a
+// document, changes it in Go and writes the whole document back, so two unguarded writers of one
+// document can lose each other's changes. Holders keep it for a few store round trips only —
+// never across an LLM or platform call. Reentrant within one async call chain.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { GatewayError } from '../errors.js';
+
+export interface StateGuard {
+  /** Runs `fn` while holding the lease named `key`; waits while another holder has it. */
+  run<T>(key: string, fn: () => Promise<T>): Promise<T>;
+}
+
+/** Lease names: one per dialogue, memory scope or human. */
+export const guardKeys = {
+  dialogue: (id: string) => `dlg:${id}`,
+  memoryScope: (scopeKey: string) => `mem:${scopeKey}`,
+  human: (id: string) => `hum:${id}`,
+};
+
+const held = new AsyncLocalStorage<ReadonlySet<string>>();
+
+/** Runs `fn` with `key` marked as held in this call chain (so nested runs do not wait on themselves). */
+function holding<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const outer = held.getStore() ?? new Set<string>();
+  return held.run(new Set([...outer, key]), fn);
+}
+
+const isHeld = (key: string) => held.getStore()?.has(key) ?? false;
+
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+export interface RedisStateGuardOptions {
+  prefix: string;
+  /** A holder that dies frees the lease after this long. */
+  leaseMs?: number;
+  /** Longest wait for a busy lease before giving up with DIALOGUE_BUSY. */
+  maxWaitMs?: number;
+}
+
+/** The guard shared by every process: a Redis key set with NX and a random token. */
+export class RedisStateGuard implements StateGuard {
+  private readonly leaseMs: number;
+  private readonly maxWaitMs: number;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly o: RedisStateGuardOptions,
+  ) {
+    this.leaseMs = o.leaseMs ?? 15_000;
+    this.maxWaitMs = o.maxWaitMs ?? 30_000;
+  }
+
+  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    if (isHeld(key)) return fn();
+    const redisKey = `${this.o.prefix}:guard:${key}`;
+    const token = randomUUID();
+    await this.acquire(redisKey, token);
+    try {
+      return await holding(key, fn);
+    } finally {
+      await this.redis.eval(RELEASE, 1, redisKey, token).catch(() => undefined); // lapses by itself
+    }
+  }
+
+  private async acquire(redisKey: string, token: string): Promise<void> {
+    const giveUpAt = Date.now() + this.maxWaitMs;
+    for (let pause = 2; ; pause = Math.min(pause * 2, 40)) {
+      if ((await this.redis.set(redisKey, token, 'PX', this.leaseMs, 'NX')) === 'OK') return;
+      if (Date.now() > giveUpAt) throw new GatewayError('DIALOGUE_BUSY', `state lease ${redisKey} stayed busy for ${this.maxWaitMs} ms`);
+      await new Promise((r) => setTimeout(r, pause));
+    }
+  }
+}
+
+/** One process only (unit tests, one-off scripts): a promise chain per key. */
+export class LocalStateGuard implements StateGuard {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    if (isHeld(key)) return fn();
+    const before = this.tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    const tail = before.then(() => mine);
+    this.tails.set(key, tail);
+    await before;
+    try {
+      return await holding(key, fn);
+    } finally {
+      release();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+}

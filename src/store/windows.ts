@@ -1,0 +1,78 @@
+// The working windows (SessionWindow): one document per session, read by `_id` on every turn.
+// Every write runs under the dialogue's state guard, because FerretDB rewrites whole documents
+// and two unguarded writers of one window could lose each other's entries.
+import type { Collections } from './collections.js';
+import { isDuplicateKey } from './collections.js';
+import type { Message, SessionWindow, WindowEntry } from '../domain/model.js';
+import { belongsInWindow, toWindowEntry, trimPlan } from '../domain/windowRules.js';
+import { guardKeys, type StateGuard } from './stateGuard.js';
+
+/** `entries.<id>`: ids are ours (letters, digits, `_`), never a path separator or operator. */
+const entryPath = (messageId: string): string => {
+  if (!/^[\w-]+$/.test(messageId)) throw new Error(`message id ${messageId} cannot key a window entry`);
+  return `entries.${messageId}`;
+};
+
+export class WindowRepo {
+  constructor(
+    private readonly c: Collections,
+    private readonly guard: StateGuard,
+  ) {}
+
+  get(sessionId: string): Promise<SessionWindow | null> {
+    return this.c.windows.findOne({ _id: sessionId });
+  }
+
+  /** The empty window of a new session (a seeded one starts with its predecessor's last turns). */
+  async create(session: { _id: string; dialogueId: string }, at: Date, seed?: WindowEntry[]): Promise<void> {
+    try {
+      await this.c.windows.insertOne({ _id: session._id, dialogueId: session.dialogueId, entries: {}, ...(seed?.length ? { seed } : {}), updatedAt: at });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err; // a retry: the window is there
+    }
+  }
+
+  /**
+   * Adds or replaces a message's entry (a message that left the conversation leaves the window).
+   * No upsert: a session without a window is an old one, rebuilt from the record on its next read.
+   */
+  async put(m: Message | WindowEntry, at: Date): Promise<void> {
+    await this.guard.run(guardKeys.dialogue(m.dialogueId), async () => {
+      const path = entryPath(m._id);
+      const unset: Record<string, ''> = { [path]: '' };
+      await this.c.windows.updateOne(
+        { _id: m.sessionId },
+        belongsInWindow(m) ? { $set: { [path]: toWindowEntry(m), updatedAt: at } } : { $unset: unset, $set: { updatedAt: at } },
+      );
+    });
+  }
+
+  /** Mirrors a changed message (edit, delete, album item, media result) if its window holds it. */
+  async refresh(m: Message, at: Date): Promise<void> {
+    await this.guard.run(guardKeys.dialogue(m.dialogueId), async () => {
+      const w = await this.get(m.sessionId);
+      if (w?.entries[m._id]) await this.put(m, at);
+    });
+  }
+
+  /** Keeps the window bounded (WINDOW_KEEP newest entries); a no-op below the trim size. */
+  async trim(w: SessionWindow, at: Date): Promise<void> {
+    const plan = trimPlan(w);
+    if (!plan) return;
+    await this.guard.run(guardKeys.dialogue(w.dialogueId), async () => {
+      const unset: Record<string, ''> = Object.fromEntries(plan.drop.map((id) => [entryPath(id), '' as const]));
+      await this.c.windows.updateOne({ _id: w._id }, { $unset: unset, $set: { trimmedBefore: plan.trimmedBefore, updatedAt: at } });
+    });
+  }
+
+  /** Stores a window rebuilt from the record (an old session's first touch); keeps one written meanwhile. */
+  async insertRebuilt(w: SessionWindow): Promise<SessionWindow> {
+    try {
+      await this.c.windows.insertOne(w);
+      return w;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      return (await this.get(w._id)) ?? w;
+    }
+  }
+}
