@@ -8,6 +8,7 @@ import type { Env } from './config/env.js';
 import type { Logger } from './log.js';
 import { Store } from './store/store.js';
 import { RedisStateGuard } from './store/stateGuard.js';
+import { runHotPathBackfills } from './store/hotPathBackfills.js';
 import type { Outbounds } from './delivery/outbound.js';
 import { handleInbound, type HandleInboundDeps } from './gateway/handleInbound.js';
 import type { InboundEventInput } from './ingest/inboundEvent.js';
@@ -58,6 +59,8 @@ export interface RunningApp {
   apiUrl?: string;
   /** Where this process listens for Telegram webhook updates (webhook mode, gateway role). */
   telegramWebhookUrl?: string;
+  /** Resolves when the one-off backfills of the hot path's indexes are done (src/store/hotPathBackfills.ts). */
+  backfilled: Promise<void>;
   /** Ingests one inbound event as an adapter would deliver it (any role). */
   handleInbound(event: InboundEventInput): Promise<IngestResult>;
   stop(): Promise<void>;
@@ -79,6 +82,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
     const store = await Store.connect(o.mongoUri, env.MONGODB_DB, { feed, guard: new RedisStateGuard(redis, { prefix: env.QUEUE_PREFIX }), log });
     stops.push(() => store.close());
     await store.participants.ensureDefaultAgent(env.AGENT_NAME, env.AGENT_PERSONA);
+    const backfilled = runHotPathBackfills(store, log);
     const queue = new RespondQueue(redis, env.QUEUE_PREFIX);
     stops.push(() => queue.close());
 
@@ -313,7 +317,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
       log.info({ url: `${apiUrl}/graphql` }, 'API listening');
     }
 
-    return { store, ...(apiUrl ? { apiUrl } : {}), ...(telegramWebhookUrl ? { telegramWebhookUrl } : {}), handleInbound: ingestEvent, stop };
+    return { store, backfilled, ...(apiUrl ? { apiUrl } : {}), ...(telegramWebhookUrl ? { telegramWebhookUrl } : {}), handleInbound: ingestEvent, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,0 +1,103 @@
+// SPEC §3's access rule, kept by a test: every MongoDB command of a full turn — ingest through the
+// Telegram adapter, the streamed reply, the post-turn jobs (memory extraction, rolling summary,
+// tone, persona counter) — addresses exactly one document by `_id`. A query on any other field
+// scans the whole collection on the embedded FerretDB, so one slipping in makes every turn cost
+// grow with the record. Anything that truly cannot be by `_id` goes on the allow-list with why.
+import { Redis } from 'ioredis';
+import { MongoClient, type Db } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.js';
+import { eventually } from '../support/testEnv.js';
+import { privateText, textUpdate } from '../fixtures/telegramUpdates.js';
+import { describeShape, watchCommands, withCommandMonitoring, type CommandShape, type CommandWatch } from '../support/commandWatch.js';
+import { MemoryQueue } from '../../jobs/memoryJobs.js';
+import { extractionEventIdOf } from '../../src/memory/extraction.js';
+import type { EventLog, Message, Turn } from '../../src/domain/model.js';
+
+/** Commands allowed on the hot path although they are not an `_id` lookup, each with its reason. */
+const ALLOWED: Array<{ shape: Pick<CommandShape, 'collection' | 'command'> & { filterKeys?: string[] }; why: string }> = [];
+
+const allowed = (s: CommandShape) =>
+  s.byIdOnly ||
+  ALLOWED.some((a) => a.shape.collection === s.collection && a.shape.command === s.command && (!a.shape.filterKeys || a.shape.filterKeys.join() === s.filterKeys.join()));
+
+const CHAT = 770_123;
+
+describe('hot path access rule (SPEC §3)', () => {
+  let h: Harness;
+  let watch: CommandWatch;
+  let redis: Redis;
+  let memory: MemoryQueue;
+  // The test reads through its own client, so its queries are not counted as the app's.
+  let reader: MongoClient;
+  let db: Db;
+
+  beforeAll(async () => {
+    // No api role (its search-keys backfill scans by design); sweepers far apart so none runs here.
+    h = await startHarness({ MONGODB_URI: withCommandMonitoring(inject('mongoUri')), SWEEP_AFTER_MS: '600000' }, ['gateway', 'worker']);
+    await h.app.backfilled;
+    watch = watchCommands(h.app.store.client, h.env.MONGODB_DB);
+    redis = new Redis(h.env.REDIS_URL, { maxRetriesPerRequest: null });
+    memory = new MemoryQueue(redis, h.env.QUEUE_PREFIX);
+    reader = await MongoClient.connect(inject('mongoUri'));
+    db = reader.db(h.env.MONGODB_DB);
+  });
+  afterAll(async () => {
+    await reader.close();
+    await memory.close();
+    await redis.quit();
+    await h.stop();
+  });
+
+  /** Until the turn is answered and its post-turn jobs (extraction, rolling summary) have run. */
+  async function turnDone(nth: number): Promise<Turn> {
+    const turn = await eventually(async () => {
+      const turns = await db.collection<Turn>('turns').find({}).sort({ startedAt: 1 }).toArray();
+      const t = turns[nth];
+      return t?.status === 'responded' ? t : undefined;
+    }, 20_000, `turn ${nth + 1} answered`);
+    await eventually(async () => (await db.collection<EventLog>('events').findOne({ _id: extractionEventIdOf(turn._id) })) ?? undefined, 20_000, 'memory extraction');
+    await eventually(async () => {
+      const c = await memory.queue.getJobCounts('waiting', 'active', 'prioritized');
+      return (c.waiting ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) === 0;
+    }, 20_000, 'memory jobs done');
+    return turn;
+  }
+
+  it('reads and writes every document of a full turn by _id only', async () => {
+    watch.start();
+    // A new chat: a new human, dialogue, session and window, and memories to extract.
+    h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, firstName: 'Ada', text: 'Hi! My name is Ada, I live in Lisbon and I love green tea.' }));
+    await turnDone(0);
+    // The same chat: the turn pointer, the window's history, recall over the memories just written,
+    // and a quote of the bot's own message (found through the outbox index).
+    const reply = await db.collection<Message>('messages').findOne({ senderRole: 'ai' });
+    const botMessageId = Number(reply?.delivery?.platformMessageIds[0]);
+    h.tg.pushUpdate(
+      textUpdate({
+        updateId: 2,
+        userId: CHAT,
+        firstName: 'Ada',
+        text: 'I also have a cat called Miso. Do you remember where I live?',
+        replyTo: { messageId: botMessageId, userId: 123456789, isBot: true, firstName: 'Rainbow', text: 'hello' },
+      }),
+    );
+    const second = await turnDone(1);
+    watch.stop();
+    // The quote was resolved to our stored reply, and the second prompt held the first turn.
+    const quoted = await db.collection<Message>('messages').findOne({ turnId: second._id, senderRole: 'human' });
+    expect(quoted?.replyTo).toBe(reply?._id);
+    const prompt = h.llm.requests.filter((r) => !r.body.response_format).at(-1)!.body.messages.map((m) => String(m.content)).join('\n');
+    expect(prompt).toContain('Lisbon');
+
+    const shapes = watch.shapes;
+    // The watch saw the turn's real traffic: windows, turns, messages, events, memories.
+    for (const collection of ['windows', 'turns', 'messages', 'events', 'dialogues', 'humans', 'memories']) {
+      expect(shapes.some((s) => s.collection === collection), `commands on ${collection}`).toBe(true);
+    }
+    const offending = [...new Set(shapes.filter((s) => !allowed(s)).map(describeShape))];
+    if (process.env.SHOW_COMMANDS) console.log(shapes.length, [...new Set(shapes.map(describeShape))].join("\n"));
+    expect(offending, 'commands on the hot path that are not an _id lookup').toEqual([]);
+  });
+});
