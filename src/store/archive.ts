@@ -113,6 +113,7 @@ async function archiveSession(c: Collections, dialogueId: string, sessionId: str
   }
   // 3. Mark the session only once nothing of it is left live.
   await c.sessions.updateOne({ _id: sessionId }, { $set: { archived: true, archivedAt: now } });
+  await c.windows.deleteOne({ _id: sessionId }); // a closed, archived session builds no more prompts
   return moved;
 }
 

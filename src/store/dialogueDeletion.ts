@@ -24,6 +24,9 @@ export async function deleteDialogue(c: Collections, dialogueId: string): Promis
   const messages = (await c.messages.deleteMany({ dialogueId })).deletedCount;
   const archivedMessages = (await c.archivedMessages.deleteMany({ dialogueId })).deletedCount;
   const turns = (await c.turns.deleteMany({ dialogueId })).deletedCount;
+  // The hot path's companions of the record (working windows, outbox index) go with it.
+  await c.windows.deleteMany({ dialogueId });
+  await c.outbox.deleteMany({ dialogueId });
   const sessions = (await c.sessions.deleteMany({ dialogueId })).deletedCount;
   const found = (await c.dialogues.deleteOne({ _id: dialogueId })).deletedCount === 1;
   return { found, deleted: { messages, archivedMessages, turns, sessions, events, memories } };

@@ -6,7 +6,6 @@
 // (derived id, opened once) → the dialogue moves to it (only from this session) → this session
 // is marked summarized. A session already marked returns its successor without asking the model.
 import type { Dialogue, MemoryEmbedding, MemoryEntry, Message, Session } from '../domain/model.js';
-import { newId } from '../domain/ids.js';
 import { toWindowEntry } from '../domain/windowRules.js';
 import { GatewayError } from '../errors.js';
 import { groupByTurn } from '../context/historyWindow.js';

@@ -40,11 +40,12 @@ function filtersOf(name: string, cmd: Record<string, unknown>): unknown[] | 'non
 export function shapeOf(e: Pick<CommandStartedEvent, 'commandName' | 'command'>): CommandShape | undefined {
   if (HOUSEKEEPING.has(e.commandName)) return undefined;
   const cmd = e.command as Record<string, unknown>;
-  const collection = String(cmd[e.commandName] ?? '');
+  const target = cmd[e.commandName];
+  const collection = typeof target === 'string' ? target : '';
   const filters = filtersOf(e.commandName, cmd);
   if (filters === 'none') return { collection, command: e.commandName, filterKeys: [], byIdOnly: true };
   if (filters === 'pipeline') return { collection, command: e.commandName, filterKeys: ['(pipeline)'], byIdOnly: false };
-  const keys = [...new Set(filters.flatMap((f) => Object.keys((f ?? {}) as object)))].sort();
+  const keys = [...new Set(filters.flatMap((f) => (typeof f === 'object' && f !== null ? Object.keys(f) : [])))].sort();
   return { collection, command: e.commandName, filterKeys: keys, byIdOnly: filters.length > 0 && filters.every(isIdOnly) };
 }
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { shapeOf } from '../support/commandWatch.js';
 
-const shape = (commandName: string, command: Record<string, unknown>) => shapeOf({ commandName, command } as Parameters<typeof shapeOf>[0]);
+const shape = (commandName: string, command: Record<string, unknown>) => shapeOf({ commandName, command });
 
 describe('command classifier', () => {
   it('accepts point reads and writes by _id and inserts', () => {
