@@ -86,7 +86,7 @@ export async function gatherContext(
   const [sessionRead, seedMessages, visits] = await Promise.all([
     store.history.since(session, since, window),
     store.history.seed(session, window),
-    human ? store.participants.visitsOf(human) : Promise.resolve(undefined),
+    human ? store.participants.visitsOf(human, agent._id) : Promise.resolve(undefined),
   ]);
   const split = splitAtTurn(sessionRead.messages, turn._id, o.replyId);
   // The turn's messages come from the window; only an input the window lacks is read from the record.

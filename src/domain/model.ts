@@ -300,14 +300,17 @@ export interface Human {
   displayName: string;
   /** Emotional tone carried across turns, updated after each reply (src/tone). */
   tone?: ToneState;
-  /** Persona-card history kept on the human (no query per turn); absent on old documents. */
-  visits?: Visits;
+  /**
+   * Persona-card history with each agent, by agent id, kept on the human (no query per turn);
+   * an agent missing here is counted from the record on first touch.
+   */
+  visits?: Record<string, Visits>;
   createdAt: Date;
   updatedAt: Date;
 }
 
 export interface Visits {
-  /** Sessions opened by this human's messages. */
+  /** Sessions of this human's dialogues with the agent. */
   count: number;
   /** The summary of the latest summarised session, and when that session ended. */
   lastTopic?: { text: string; at: Date };

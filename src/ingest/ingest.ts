@@ -119,7 +119,7 @@ async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: Cha
   const [current, latestTurn] = await Promise.all([dialogue.currentSessionId ? store.sessions.get(dialogue.currentSessionId) : null, latestTurnOf(store, dialogue)]);
   const { session, opened } = await currentSessionFor(deps, dialogue, now, current);
   const sessionId = session._id;
-  if (opened) await store.participants.noteVisit(human, now);
+  if (opened) await store.participants.noteVisit(human, dialogue.agentIds, now);
   const placed: Placed = { messageId, dialogueId: dialogue._id, sessionId, chat };
 
   const quote = await resolveQuote(store, ev.platform, ev.chat.chatId, dialogue._id, ev);

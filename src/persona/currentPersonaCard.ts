@@ -20,7 +20,7 @@ export async function currentPersonaCard(store: Store, human: Human, agentId: st
   const [texts, memories, visits] = await Promise.all([
     store.messages.recentSaidBy(human._id, dialogueIds, RECENT_TEXTS),
     store.c.memories.find({ ownerId: agentId, subjectId: human._id, status: 'active' }).sort({ importance: -1, _id: 1 }).limit(MEMORIES).toArray(),
-    store.participants.visitsOf(human),
+    store.participants.visitsOf(human, agentId),
   ]);
   return buildUserPersonaCard({
     displayName: human.displayName,

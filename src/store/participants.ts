@@ -35,7 +35,7 @@ export class ParticipantRepo {
     return this.guard.run(guardKeys.human(_id), async () => {
       const doc = await this.c.humans.findOneAndUpdate(
         { _id },
-        { $setOnInsert: { identities: [identity], createdAt: at, visits: { count: 0 } }, $set: { displayName, updatedAt: at } },
+        { $setOnInsert: { identities: [identity], createdAt: at, visits: {} }, $set: { displayName, updatedAt: at } },
         { upsert: true, returnDocument: 'after' },
       );
       if (!doc) throw new Error(`human upsert returned nothing for ${_id}`);
@@ -43,37 +43,47 @@ export class ParticipantRepo {
     });
   }
 
-  /** The human's messages opened another session (the persona card's visit count). */
-  async noteVisit(human: Human, at: Date): Promise<void> {
+  /** A new session began in a dialogue of this human with these agents (the persona card's visit count). */
+  async noteVisit(human: Human, agentIds: readonly string[], at: Date): Promise<void> {
     await this.guard.run(guardKeys.human(human._id), async () => {
-      const visits = await this.visitsOf(human);
-      await this.c.humans.updateOne({ _id: human._id }, { $set: { visits: { ...visits, count: visits.count + 1 }, updatedAt: at } });
+      const counted = await Promise.all(agentIds.map(async (a) => [a, await this.visitsOf(human, a)] as const));
+      const set = Object.fromEntries(counted.map(([a, v]) => [`visits.${a}`, { ...v, count: v.count + 1 }]));
+      await this.c.humans.updateOne({ _id: human._id }, { $set: { ...set, updatedAt: at } });
     });
   }
 
-  /** A session of this human was summarised: its summary is their last topic, if it is the newest. */
-  async noteTopic(humanId: string, topic: { text: string; at: Date }): Promise<void> {
+  /** A session of this human with these agents was summarised: its summary is their last topic, if it is the newest. */
+  async noteTopic(humanId: string, agentIds: readonly string[], topic: { text: string; at: Date }): Promise<void> {
     await this.guard.run(guardKeys.human(humanId), async () => {
       const human = await this.getHuman(humanId);
       if (!human) return;
-      const visits = await this.visitsOf(human);
-      if (visits.lastTopic && visits.lastTopic.at.getTime() > topic.at.getTime()) return;
-      await this.c.humans.updateOne({ _id: humanId }, { $set: { visits: { ...visits, lastTopic: topic } } });
+      for (const agentId of agentIds) {
+        const visits = await this.visitsOf(human, agentId);
+        if (visits.lastTopic && visits.lastTopic.at.getTime() > topic.at.getTime()) continue;
+        await this.c.humans.updateOne({ _id: humanId }, { $set: { [`visits.${agentId}`]: { ...visits, lastTopic: topic } } });
+      }
     });
   }
 
   /**
-   * The human's visits. Humans stored before `visits` existed get them counted once from the
-   * record (first touch) and stored.
+   * The human's visits with an agent (none yet: a count of 0). A human stored before visits
+   * existed gets them counted from the record once, for every agent, on first touch.
    */
-  async visitsOf(human: Human): Promise<Visits> {
-    if (human.visits) return human.visits;
-    return this.guard.run(guardKeys.human(human._id), async () => {
-      const fresh = await this.getHuman(human._id);
-      if (fresh?.visits) return fresh.visits;
-      const dialogueIds = (await this.c.dialogues.find({ humanIds: human._id }, { projection: { _id: 1 } }).toArray()).map((d) => d._id);
-      const visits = await countVisits(this.c, dialogueIds);
-      await this.c.humans.updateOne({ _id: human._id }, { $set: { visits } });
+  async visitsOf(human: Human, agentId: string): Promise<Visits> {
+    const all = human.visits ?? (await this.rebuildVisits(human._id));
+    return all[agentId] ?? { count: 0 };
+  }
+
+  private rebuildVisits(humanId: string): Promise<Record<string, Visits>> {
+    return this.guard.run(guardKeys.human(humanId), async () => {
+      const fresh = (await this.getHuman(humanId))?.visits;
+      if (fresh) return fresh;
+      const dialogues = await this.c.dialogues.find({ humanIds: humanId }, { projection: { _id: 1, agentIds: 1 } }).toArray();
+      const agents = [...new Set(dialogues.flatMap((d) => d.agentIds))];
+      const visits = Object.fromEntries(
+        await Promise.all(agents.map(async (a) => [a, await countVisits(this.c, dialogues.filter((d) => d.agentIds.includes(a)).map((d) => d._id))] as const)),
+      );
+      await this.c.humans.updateOne({ _id: humanId }, { $set: { visits } });
       return visits;
     });
   }

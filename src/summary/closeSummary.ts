@@ -27,7 +27,7 @@ export async function summarizeClosedSession(deps: SummaryDeps, o: { sessionId: 
   // Written last: a crash before it leaves no summary, so the retry runs again (memories dedupe).
   if (await deps.store.sessions.setSummaryIfAbsent(session, out.summary)) {
     const topic = { text: out.summary, at: session.endedAt ?? session.lastActivityAt };
-    await Promise.all(material.dialogue.humanIds.map((h) => deps.store.participants.noteTopic(h, topic)));
+    await Promise.all(material.dialogue.humanIds.map((h) => deps.store.participants.noteTopic(h, material.dialogue.agentIds, topic)));
   }
   return { kind: 'summarized', summary: out.summary, memories };
 }

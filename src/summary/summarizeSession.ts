@@ -190,7 +190,7 @@ export async function summarizeSession(deps: SummarizeDeps, o: { sessionId: stri
     }
   }
   await store.sessions.markSummarized(session, summary, o.now);
-  await Promise.all(dialogue.humanIds.map((h) => store.participants.noteTopic(h, { text: summary, at: session.endedAt ?? o.now })));
+  await Promise.all(dialogue.humanIds.map((h) => store.participants.noteTopic(h, dialogue.agentIds, { text: summary, at: session.endedAt ?? o.now })));
   deps.log.info({ sessionId: session._id, newSessionId, memories, by: o.by }, 'session summarised');
   return { summary, newSessionId, memories, alreadySummarized: false };
 }

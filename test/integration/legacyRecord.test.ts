@@ -132,7 +132,7 @@ describe('a record written by the previous version', () => {
     expect((built?.data.recall as { memoryIds: string[] }).memoryIds).toContain('mem_random_old_id'); // scope marked by the backfill
     expect(await c.windows.findOne({ _id: 'ses_live' })).not.toBeNull();
     const human = await c.humans.findOne({ _id: humanId });
-    expect(human?.visits).toMatchObject({ count: 2, lastTopic: { text: 'They planned a trip to the mountains.' } });
+    expect(human?.visits?.[DEFAULT_AGENT_ID]).toMatchObject({ count: 2, lastTopic: { text: 'They planned a trip to the mountains.' } });
     expect((await c.dialogues.findOne({ _id: dialogueId }))?.openTurnId).toBe('trn_old2');
   });
 });

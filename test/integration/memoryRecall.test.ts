@@ -109,6 +109,8 @@ interface Rig {
   recall: MemoryRecall;
   /** store.memories.list calls made by this rig's cache. */
   lists: Array<{ since?: Date }>;
+  /** Ids this rig's cache re-read by _id (store.memories.getMany). */
+  pointReads: string[][];
   /**
    * Waits for the recall statistics written in the background. On FerretDB two concurrent
    * updates of one document can lose one of them, so a test that retires a just-recalled
@@ -120,13 +122,14 @@ interface Rig {
 
 function rig(o: { embedder: Embedder; versions?: MemoryVersions; recallTimeoutMs?: number; cacheTimeoutMs?: number }): Rig {
   const lists: Rig['lists'] = [];
+  const pointReads: Rig['pointReads'] = [];
   const memories: ConstructorParameters<typeof IndexCache>[0]['store']['memories'] = {
     list: (scope, opts) => {
       lists.push(opts?.since ? { since: opts.since } : {});
       return store.memories.list(scope, opts);
     },
     setEmbedding: (id, e) => store.memories.setEmbedding(id, e),
-    getMany: (ids) => store.memories.getMany(ids),
+    getMany: (ids) => (pointReads.push([...ids]), store.memories.getMany(ids)),
   };
   const cache = new IndexCache({
     store: { memories },
@@ -146,6 +149,7 @@ function rig(o: { embedder: Embedder; versions?: MemoryVersions; recallTimeoutMs
     cache,
     recall,
     lists,
+    pointReads,
     statsWritten: async () => void (await Promise.all(stats)),
     ask: (message, a = {}) => recall.recall({ ownerId: OWNER, subjectId: a.subjectId ?? HUMAN, message, topK: a.topK ?? 3, now: NOW, ...(a.recentUserTexts ? { recentUserTexts: a.recentUserTexts } : {}) }),
   };
@@ -359,17 +363,25 @@ describe('the per-process index cache', () => {
     const recent = new Date(NOW.getTime() + 60_000);
     const [paris] = await seed([{ text: 'User moved to Paris and lives there now', daysAgo: -1 / 1440 }], embedder);
     await store.memories.retire([en[0]!], 'superseded', recent, { supersededBy: paris });
-    await b.cache.noteWritten(scope);
+    await b.cache.noteWritten(scope, [paris!, en[0]!]);
     expect(ids(await b.ask('Where do I live now?'))[0]).toBe(paris);
 
     const listsBefore = a.lists.length;
     const after = await a.ask('Where do I live now?');
     expect(ids(after)[0]).toBe(paris);
     expect(ids(after)).not.toContain(en[0]);
-    expect(a.lists.slice(listsBefore)).toHaveLength(1);
-    expect(a.lists.at(-1)!.since).toBeInstanceOf(Date); // only what changed, not a full reload
+    // Only what changed, by _id: no query over the scope.
+    expect(a.lists.slice(listsBefore)).toHaveLength(0);
+    expect(a.pointReads.at(-1)?.sort()).toEqual([paris!, en[0]!].sort());
 
     // Nothing changed since: no further store reads.
+    const pointReadsBefore = a.pointReads.length;
+    await a.ask('Where do I live now?');
+    expect(a.lists).toHaveLength(listsBefore);
+    expect(a.pointReads).toHaveLength(pointReadsBefore);
+
+    // A write without ids (a bulk change) makes every other process reload the scope.
+    await b.cache.noteWritten(scope);
     await a.ask('Where do I live now?');
     expect(a.lists).toHaveLength(listsBefore + 1);
   });

@@ -129,7 +129,8 @@ async function seedTurn(i: number, o: { session?: string; replyState?: 'complete
     updatedAt: new Date(at + MIN),
   };
   await store.c.turns.insertOne(turn);
-  await store.c.messages.insertMany([human, reply]);
+  // Through the repository, as ingest and replies store them: the session's working window follows.
+  for (const m of [human, reply]) await store.messages.insertOnce(m);
   return { turn, human, reply };
 }
 
