@@ -63,23 +63,34 @@ export interface ReplyRecord {
   window: SessionWindow;
 }
 
+/** The documents every context starts from, read by `_id` (a reply reads them while it starts). */
+export interface ContextInputs {
+  config: EffectiveConfig;
+  agent: Agent | null;
+  human: Human | null;
+}
+
+const agentOf = (turn: Turn) => (turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId);
+const humanOf = (turn: Turn, dialogue: Dialogue) => (turn.initiatorRole === 'human' ? turn.initiatorId : dialogue.humanIds[0]);
+
+export async function readContextInputs(store: Store, turn: Turn, dialogue: Dialogue): Promise<ContextInputs> {
+  const humanId = humanOf(turn, dialogue);
+  const [config, agent, human] = await Promise.all([store.config.get(), store.participants.getAgent(agentOf(turn)), humanId ? store.participants.getHuman(humanId) : null]);
+  return { config, agent, human };
+}
+
 /** Throws GatewayError PROMPT_TOO_LONG when the prompt is over `limits.max_total_tokens`. */
 export async function gatherContext(
   deps: ContextDeps,
-  o: { turn: Turn; dialogue: Dialogue; replyId: string; now: Date; record: ReplyRecord; instruction?: string },
+  o: { turn: Turn; dialogue: Dialogue; replyId: string; now: Date; record: ReplyRecord; inputs?: ContextInputs; instruction?: string },
 ): Promise<GatheredContext> {
   const started = performance.now();
   const { store } = deps;
   const { turn, dialogue } = o;
   const { session, window } = o.record;
-  const agentId = turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId;
-  const humanId = turn.initiatorRole === 'human' ? turn.initiatorId : dialogue.humanIds[0];
-
-  const [config, agent, human] = await Promise.all([
-    store.config.get(),
-    store.participants.getAgent(agentId),
-    humanId ? store.participants.getHuman(humanId) : Promise.resolve(null),
-  ]);
+  const agentId = agentOf(turn);
+  const humanId = humanOf(turn, dialogue);
+  const { config, agent, human } = o.inputs ?? (await readContextInputs(store, turn, dialogue));
   if (!agent) throw new Error(`agent ${agentId} not found`);
   const mode = config.config.preferences.conversation_load_all ? 'load_all' : 'rolling';
   const since = mode === 'rolling' ? session.rollingSummary?.coversUntil : undefined;

@@ -7,7 +7,7 @@ import type { Outbounds } from '../delivery/outbound.js';
 import type { Agent, ChatRef, DeliveryState, Dialogue, Message, Platform, Turn } from '../domain/model.js';
 import type { Persona } from '../delivery/outbound.js';
 import { derivedId } from '../domain/ids.js';
-import { gatherContext, PromptTooLongError, type ContextDeps, type GatheredContext, type ReplyRecord } from '../context/gatherContext.js';
+import { gatherContext, PromptTooLongError, readContextInputs, type ContextDeps, type ContextInputs, type GatheredContext, type ReplyRecord } from '../context/gatherContext.js';
 import { beginReply } from './beginReply.js';
 import { guardKeys } from '../store/stateGuard.js';
 import type { TokenCounter } from '../context/tokens.js';
@@ -60,9 +60,10 @@ export async function respondToTurn(deps: RespondDeps, turnId: string): Promise<
   if (!dialogue) return { kind: 'skipped', reason: 'dialogue not found' };
 
   const startedAt = new Date();
-  const [begun, reply] = await Promise.all([beginReply(store, turn, startedAt), openAiMessage(store, turn, replyIdOf(turn._id), startedAt)]);
+  // Independent of each other: the guarded start, the reply message, the context's first reads.
+  const [begun, reply, inputs] = await Promise.all([beginReply(store, turn, startedAt), openAiMessage(store, turn, replyIdOf(turn._id), startedAt), readContextInputs(store, turn, dialogue)]);
   if (begun.kind === 'skipped') return begun;
-  const state = await produceAiMessage(deps, { turn: begun.turn, dialogue, reply, record: begun.record });
+  const state = await produceAiMessage(deps, { turn: begun.turn, dialogue, reply, record: begun.record, inputs });
   const at = new Date();
   if (await closeAnswered(store, turn, at, state)) {
     // Post-turn work never fails the reply that has already been delivered.
@@ -86,7 +87,7 @@ function closeAnswered(store: Store, turn: Turn, at: Date, outcome: DeliveryStat
  */
 export async function produceAiMessage(
   deps: RespondDeps,
-  o: { turn: Turn; dialogue: Dialogue; reply: Message; record: ReplyRecord; instruction?: string },
+  o: { turn: Turn; dialogue: Dialogue; reply: Message; record: ReplyRecord; inputs?: ContextInputs; instruction?: string },
 ): Promise<Exclude<DeliveryState, 'streaming'>> {
   const { store } = deps;
   const { turn, dialogue, reply } = o;
@@ -103,17 +104,18 @@ export async function produceAiMessage(
   const contextDeps: ContextDeps = deps; // RespondDeps carries everything the context needs
   let gathered: GatheredContext;
   try {
-    gathered = await gatherContext(contextDeps, { turn, dialogue, replyId: reply._id, now, record: o.record, ...(o.instruction ? { instruction: o.instruction } : {}) });
+    gathered = await gatherContext(contextDeps, { turn, dialogue, replyId: reply._id, now, record: o.record, ...(o.inputs ? { inputs: o.inputs } : {}), ...(o.instruction ? { instruction: o.instruction } : {}) });
   } catch (err) {
     if (!(err instanceof PromptTooLongError)) throw err;
     // Seed 001: over the limit the prompt is not sent; the user is told and offered a summary.
-    await recordContext(trace, err.context, deps, { tooLong: { tokens: err.tokens, limit: err.limit } });
+    await trace.record('context_built', contextEventData(err.context, deps, { tooLong: { tokens: err.tokens, limit: err.limit } }));
     const shown = notice('PROMPT_TOO_LONG', deps.locale, { tokens: err.tokens, limit: err.limit });
     typing.stop();
     return finishWithoutModel(deps, { dialogue, reply, trace, outbound, state: 'error', shown, error: { code: err.code, message: err.message } });
   }
   const { agent, input: ready } = gathered;
-  const contextEventId = await recordContext(trace, gathered, deps);
+  // Stored while the model is already being called; settled before the reply is finished.
+  const contextEventId = trace.begin('context_built', contextEventData(gathered, deps));
   for (const w of gathered.warnings) {
     await store.events.warnOnce({ dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnId: turn._id, category: w.category, data: { ...w } });
   }
@@ -181,6 +183,7 @@ export async function produceAiMessage(
   }
 
   await streamer.endStreaming();
+  await trace.settled();
   await store.messages.finishReply(reply, { state: outcome.state, content: outcome.stored, ...(outcome.error ? { error: outcome.error } : {}) }, new Date());
   if (gathered.tone && outcome.state === 'complete') {
     // The tone carried into the next turn (seed 003); losing it only loses a nuance.
@@ -204,8 +207,8 @@ export async function produceAiMessage(
 }
 
 /** Event `context_built`: the full prompt, every part's size in tokens, hashes, recall queries. */
-function recordContext(trace: TurnTrace, g: Omit<GatheredContext, 'warnings'>, deps: RespondDeps, extra: Record<string, unknown> = {}): Promise<string> {
-  return trace.record('context_built', {
+function contextEventData(g: Omit<GatheredContext, 'warnings'>, deps: RespondDeps, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
     prompt: g.built.messages,
     parts: g.built.parts,
     totalTokens: g.built.totalTokens,
@@ -220,7 +223,7 @@ function recordContext(trace: TurnTrace, g: Omit<GatheredContext, 'warnings'>, d
     model: deps.model,
     tools: deps.tools.specs().map((t) => t.name),
     ...extra,
-  });
+  };
 }
 
 /** A turn that ends before the model is called (prompt too long): stored, then shown. */

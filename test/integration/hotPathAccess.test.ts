@@ -97,7 +97,11 @@ describe('hot path access rule (SPEC §3)', () => {
       expect(shapes.some((s) => s.collection === collection), `commands on ${collection}`).toBe(true);
     }
     const offending = [...new Set(shapes.filter((s) => !allowed(s)).map(describeShape))];
-    if (process.env.SHOW_COMMANDS) console.log(shapes.length, [...new Set(shapes.map(describeShape))].join("\n"));
+    if (process.env.SHOW_COMMANDS) {
+      const counts = new Map<string, number>();
+      for (const d of shapes.map(describeShape)) counts.set(d, (counts.get(d) ?? 0) + 1);
+      console.log(`${shapes.length} commands\n${[...counts].map(([k, n]) => `${n} ${k}`).join('\n')}`);
+    }
     expect(offending, 'commands on the hot path that are not an _id lookup').toEqual([]);
   });
 });
