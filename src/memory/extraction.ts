@@ -9,8 +9,6 @@ import { runJsonTask } from '../llm/jsonTask.js';
 import type { Usage } from '../llm/types.js';
 import type { Store } from '../store/store.js';
 import { derivedId } from '../domain/ids.js';
-import { guardKeys } from '../store/stateGuard.js';
-import { scopeKey } from './versions.js';
 import type { OwnerScope } from '../store/memories.js';
 import { embedTexts, findSimilar } from './similar.js';
 import { clampMemoryText, dedupeKeyOf } from './normalize.js';
@@ -135,7 +133,7 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
     const embeddings = await embedForWrite(deps, textsToEmbed(candidates, decisions, maxChars));
     const sources = { dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnIds: [turn._id], messageIds: said.map((m) => m._id) };
     // One writer per scope at a time: the writes read, check and write entries by _id.
-    summary = await store.guard.run(guardKeys.memoryScope(scopeKey(scope)), () => applyDecisions(store, { scope, sources, now, maxChars }, candidates, decisions, embeddings, log));
+    summary = await store.memories.guarded(scope, () => applyDecisions(store, { scope, sources, now, maxChars }, candidates, decisions, embeddings, log));
     const changed = [...summary.writtenIds, ...summary.supersededIds];
     if (changed.length > 0) await deps.cache.noteWritten(scope, changed);
     reconcileInfo = { asked: askedCandidates(plans).length, fallback: asked.ops === 'unavailable', similarUnavailable: similar.failed, problems: problems.length };

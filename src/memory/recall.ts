@@ -104,7 +104,7 @@ export class MemoryRecall {
 
     if (memories.length > 0 && r.countRecall !== false) {
       // Statistics only: never on the reply's path, never fatal.
-      this.d.store.memories.noteRecalled(memories.map((m) => m.id), r.now).catch((err: unknown) => this.d.log.warn({ err }, 'memory recall stats not stored'));
+      this.d.store.memories.noteRecalled(memories.map((m) => m.id), r.now, scope).catch((err: unknown) => this.d.log.warn({ err }, 'memory recall stats not stored'));
     }
     return {
       memories,

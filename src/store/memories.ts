@@ -5,7 +5,8 @@ import type { Collection, Filter } from 'mongodb';
 import type { MemoryEmbedding, MemoryEntry, MemoryStatus } from '../domain/model.js';
 import { isDuplicateKey } from './collections.js';
 import { derivedId, newId } from '../domain/ids.js';
-import type { MemoryScopeRepo } from './memoryScopes.js';
+import { memoryScopeIdOf, type MemoryScopeRepo } from './memoryScopes.js';
+import { LocalStateGuard, guardKeys, type StateGuard } from './stateGuard.js';
 
 /** A memory's id derives from its dedupe key, so finding a stated fact is a point read. */
 export const memoryIdOf = (dedupeKey: string) => derivedId('mem', dedupeKey);
@@ -21,7 +22,13 @@ export class MemoryRepo {
   constructor(
     private readonly c: Collection<MemoryEntry>,
     private readonly scopes?: MemoryScopeRepo,
+    private readonly guard: StateGuard = new LocalStateGuard(),
   ) {}
+
+  /** Runs `fn` holding the scope's state guard: one writer of a scope's entries at a time. */
+  guarded<T>(s: OwnerScope, fn: () => Promise<T>): Promise<T> {
+    return this.guard.run(guardKeys.memoryScope(memoryScopeIdOf(s)), fn);
+  }
 
   get(id: string): Promise<MemoryEntry | null> {
     return this.c.findOne({ _id: id });
@@ -185,7 +192,10 @@ export class MemoryRepo {
   }
 
   /** Recall statistics; best effort, never on the reply's critical path. */
-  async noteRecalled(ids: string[], at: Date): Promise<void> {
-    await Promise.all(ids.map((id) => this.c.updateOne({ _id: id }, { $inc: { 'recall.count': 1 }, $set: { 'recall.lastAt': at } })));
+  async noteRecalled(ids: string[], at: Date, scope?: OwnerScope): Promise<void> {
+    const write = () => Promise.all(ids.map((id) => this.c.updateOne({ _id: id }, { $inc: { 'recall.count': 1 }, $set: { 'recall.lastAt': at } })));
+    // Under the scope's guard: on FerretDB an unguarded stats write could put back a status or
+    // text that a memory write changed meanwhile (it rewrites the whole document).
+    await (scope ? this.guarded(scope, write) : write());
   }
 }

@@ -71,7 +71,7 @@ export class Store {
     this.participants = new ParticipantRepo(this.c, this.guard);
     this.archive = new ArchiveRepo(this.c);
     this.attachments = new AttachmentRepo(this.c, this.messages, this.guard);
-    this.memories = new MemoryRepo(this.c.memories, this.memoryScopes);
+    this.memories = new MemoryRepo(this.c.memories, this.memoryScopes, this.guard);
     this.config = new ConfigRepo(this.c.config);
   }
 
