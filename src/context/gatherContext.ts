@@ -49,6 +49,8 @@ export interface GatheredContext {
   input: Message[];
   recall?: RecallResult;
   mode: 'rolling' | 'load_all';
+  /** Where the raw history came from: the working window, or the record when it reached further back. */
+  historyFrom: 'window' | 'record';
   gatherMs: number;
   /** The human's tone after this turn's messages; stored once the reply is out (seed 003). */
   tone?: { humanId: string; state: ToneState };
@@ -150,6 +152,7 @@ export async function gatherContext(
     input: current,
     ...(recalled ? { recall: recalled } : {}),
     mode,
+    historyFrom: sessionRead.source,
     gatherMs: performance.now() - started,
     ...(humanId && current.length > 0 ? { tone: { humanId, state: tone } } : {}),
   } as const;

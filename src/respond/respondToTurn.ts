@@ -216,6 +216,7 @@ function contextEventData(g: Omit<GatheredContext, 'warnings'>, deps: RespondDep
     hash: g.built.hash,
     prefixHash: g.built.prefixHash,
     mode: g.mode,
+    historyFrom: g.historyFrom,
     configVersion: g.config.version,
     recall: g.recall ? { queries: g.recall.queries, deep: g.recall.deep, degraded: g.recall.degraded ?? null, memoryIds: g.recall.memories.map((m) => m.id), timings: g.recall.timings } : null,
     gatherMs: Math.round(g.gatherMs * 10) / 10,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupByTurn, selectHistory, turnsToFold } from '../../src/context/historyWindow.js';
+import { groupByTurn, selectHistory, splitAtTurn, turnsToFold } from '../../src/context/historyWindow.js';
 import type { Message, Role } from '../../src/domain/model.js';
 
 const t0 = Date.parse('2024-05-01T10:00:00Z');
@@ -101,5 +101,30 @@ describe('turnsToFold (seed 003: threshold 15, keep 10)', () => {
     expect(raw.length + plan!.fold.length).toBe(all.length);
     expect(plan!.fold.map((m) => m._id)).toContain('h5');
     expect(raw.map((m) => m._id).slice(0, 2)).toEqual(['h6', 'a5']);
+  });
+});
+
+describe('splitAtTurn (the turn boundary of a prompt)', () => {
+  const ids = (ms: Message[]) => ms.map((m) => m._id);
+
+  it('takes the turn’s human messages as input and everything before it as history', () => {
+    const all = [...turns(2), msg('h2', 4, 't2'), msg('h2b', 5, 't2'), msg('r2', 4.5, 't2', 'ai')];
+    const { history, input } = splitAtTurn(all, 't2', 'r2');
+    expect(ids(input)).toEqual(['h2', 'h2b']);
+    expect(ids(history)).toEqual(['h0', 'a0', 'h1', 'a1']);
+  });
+
+  it('leaves out a later turn’s messages, even those stored before the read (a retried reply)', () => {
+    const all = [...turns(1), msg('h1', 2, 't1'), msg('ctx', 2.5, undefined), msg('h1b', 3, 't1'), msg('h2', 4, 't2'), msg('late', 5, undefined)];
+    const { history, input } = splitAtTurn(all, 't1');
+    expect(ids(input)).toEqual(['h1', 'h1b']);
+    // Group chatter between the turn's own messages is context; what follows the turn is not.
+    expect(ids(history)).toEqual(['h0', 'a0', 'ctx']);
+  });
+
+  it('shows the whole history to a turn with no human input (an AI-initiated check-in)', () => {
+    const { history, input } = splitAtTurn([...turns(2), msg('c', 4, 'tc', 'ai')], 'tc', 'c');
+    expect(input).toEqual([]);
+    expect(ids(history)).toEqual(['h0', 'a0', 'h1', 'a1']);
   });
 });
