@@ -28,7 +28,7 @@ describe('working window rules', () => {
     expect(belongsInWindow(entry(1, { rejected: { code: 'MESSAGE_TOO_LONG' } }))).toBe(false);
     expect(belongsInWindow(entry(1, { deleted: { at: new Date() } }))).toBe(false);
     expect(belongsInWindow(entry(1, { senderRole: 'ai', delivery: { state: 'streaming', platformMessageIds: [] } }))).toBe(false);
-    const stored = toWindowEntry({ ...entry(1), searchKeys: ['te'], edits: [{ content: 'old', editedAt: new Date() }] } as Message);
+    const stored = toWindowEntry({ ...entry(1), searchKeys: ['te'], edits: [{ content: 'old', editedAt: new Date() }] });
     expect(stored).not.toHaveProperty('searchKeys');
     expect(stored).not.toHaveProperty('edits');
   });
