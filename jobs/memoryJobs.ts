@@ -41,11 +41,11 @@ export class MemoryQueue {
   }
 
   /** After a reply: extract the turn's memories and fold the session's history if it grew. */
-  async afterTurn(turnId: string, sessionId: string): Promise<void> {
+  async afterTurn(turnId: string, sessionId: string, o: { fold?: boolean } = {}): Promise<void> {
     await this.queue.addBulk([
       { name: 'extract', data: { kind: 'extract', turnId }, opts: { jobId: `extract-${turnId}` } },
       // One per turn: a second run for the same state is a no-op (the summary is conditional).
-      { name: 'rolling-summary', data: { kind: 'rolling-summary', sessionId }, opts: { jobId: `rsum-${sessionId}-${turnId}` } },
+      ...(o.fold === false ? [] : [{ name: 'rolling-summary', data: { kind: 'rolling-summary' as const, sessionId }, opts: { jobId: `rsum-${sessionId}-${turnId}` } }]),
     ]);
   }
 

@@ -170,7 +170,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
           return { name: agent.name, ...(avatarUrl ? { avatarUrl } : {}) };
         },
         prepareMedia: (platform, messages) => prepareMessagesMedia(mediaDeps, messages, { platform }),
-        onReplied: async (turn, at) => {
+        onReplied: async (turn, at, after) => {
           // BR-002: still under this dialogue's lease, so nothing else writes it meanwhile.
           const dialogue = await store.dialogues.get(turn.dialogueId);
           if (dialogue && dialogue.messageCount > MAX_LIVE_MESSAGES) {
@@ -180,7 +180,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
           if (env.PROACTIVE_CHECKIN_AFTER_MS > 0) {
             await timers.checkInAt(turn.dialogueId, at, new Date(at.getTime() + env.PROACTIVE_CHECKIN_AFTER_MS));
           }
-          await scheduleAfterReply({ store, scheduler: memoryQueue }, turn, at);
+          await scheduleAfterReply({ store, scheduler: memoryQueue }, turn, at, after);
         },
       };
       const memoryDeps: MemoryWorkDeps = {

@@ -47,6 +47,8 @@ export interface GatheredContext {
   agent: Agent;
   /** The turn's own input, media prepared. */
   input: Message[];
+  /** The raw history the prompt shows (since the rolling summary), oldest first. */
+  rawHistory: Message[];
   recall?: RecallResult;
   mode: 'rolling' | 'load_all';
   /** Where the raw history came from: the working window, or the record when it reached further back. */
@@ -150,6 +152,7 @@ export async function gatherContext(
     config,
     agent,
     input: current,
+    rawHistory: history,
     ...(recalled ? { recall: recalled } : {}),
     mode,
     historyFrom: sessionRead.source,

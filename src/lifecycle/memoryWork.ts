@@ -34,7 +34,8 @@ export interface MemoryWorkDeps extends MemoryWriteDeps, SummarizeDeps {
 
 /** Where post-turn work goes (jobs/memoryJobs.ts MemoryQueue). */
 export interface MemoryScheduler {
-  afterTurn(turnId: string, sessionId: string): Promise<void>;
+  /** `fold`: also queue the rolling summary (only when the session's raw history passed the threshold). */
+  afterTurn(turnId: string, sessionId: string, o?: { fold?: boolean }): Promise<void>;
   evolve(agentId: string, at: Date): Promise<void>;
 }
 
@@ -95,8 +96,9 @@ export async function scheduleAfterReply(
   deps: { store: Store; scheduler: MemoryScheduler },
   turn: { _id: string; sessionId: string; initiatorRole: string; initiatorId: string; responderId: string },
   at: Date,
+  after: { foldDue?: boolean } = {},
 ): Promise<void> {
-  await deps.scheduler.afterTurn(turn._id, turn.sessionId);
+  await deps.scheduler.afterTurn(turn._id, turn.sessionId, { fold: after.foldDue ?? true });
   const agentId = turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId;
   const [replies, config] = await Promise.all([deps.store.participants.noteReplyForEvolve(agentId, at), deps.store.config.get()]);
   if (shouldEvolve(replies, config.config.thresholds.persona_evolve_every_turns)) await deps.scheduler.evolve(agentId, at);

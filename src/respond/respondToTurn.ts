@@ -9,6 +9,7 @@ import type { Persona } from '../delivery/outbound.js';
 import { derivedId } from '../domain/ids.js';
 import { gatherContext, PromptTooLongError, readContextInputs, type ContextDeps, type ContextInputs, type GatheredContext, type ReplyRecord } from '../context/gatherContext.js';
 import { beginReply } from './beginReply.js';
+import { turnsToFold } from '../context/historyWindow.js';
 import { guardKeys } from '../store/stateGuard.js';
 import type { TokenCounter } from '../context/tokens.js';
 import type { MemoryRecall } from '../memory/recall.js';
@@ -43,7 +44,18 @@ export interface RespondDeps {
   /** Turns pending attachments of these messages into text (src/media); absent → used as stored. */
   prepareMedia?(platform: Platform, messages: Message[]): Promise<Message[]>;
   /** Called after a turn is closed by a reply (post-turn jobs hang off this). */
-  onReplied?(turn: Turn, at: Date): Promise<void>;
+  onReplied?(turn: Turn, at: Date, after: AfterReply): Promise<void>;
+}
+
+/** What the reply learnt that the post-turn work needs. */
+export interface AfterReply {
+  /** The session's raw history now passes the rolling-summary threshold (the fold job is due). */
+  foldDue: boolean;
+}
+
+/** An AI message produced: how it ended, and what the post-turn work needs. */
+export interface Produced extends AfterReply {
+  state: Exclude<DeliveryState, 'streaming'>;
 }
 
 export type RespondResult = { kind: 'skipped'; reason: string } | { kind: 'replied'; messageId: string; state: DeliveryState };
@@ -63,11 +75,11 @@ export async function respondToTurn(deps: RespondDeps, turnId: string): Promise<
   // Independent of each other: the guarded start, the reply message, the context's first reads.
   const [begun, reply, inputs] = await Promise.all([beginReply(store, turn, startedAt), openAiMessage(store, turn, replyIdOf(turn._id), startedAt), readContextInputs(store, turn, dialogue)]);
   if (begun.kind === 'skipped') return begun;
-  const state = await produceAiMessage(deps, { turn: begun.turn, dialogue, reply, record: begun.record, inputs });
+  const { state, foldDue } = await produceAiMessage(deps, { turn: begun.turn, dialogue, reply, record: begun.record, inputs });
   const at = new Date();
   if (await closeAnswered(store, turn, at, state)) {
     // Post-turn work never fails the reply that has already been delivered.
-    await deps.onReplied?.(turn, at).catch((err: unknown) => deps.log.error({ err, turnId: turn._id }, 'post-turn work failed'));
+    await deps.onReplied?.(turn, at, { foldDue }).catch((err: unknown) => deps.log.error({ err, turnId: turn._id }, 'post-turn work failed'));
   }
   return { kind: 'replied', messageId: reply._id, state };
 }
@@ -88,7 +100,7 @@ function closeAnswered(store: Store, turn: Turn, at: Date, outcome: DeliveryStat
 export async function produceAiMessage(
   deps: RespondDeps,
   o: { turn: Turn; dialogue: Dialogue; reply: Message; record: ReplyRecord; inputs?: ContextInputs; instruction?: string },
-): Promise<Exclude<DeliveryState, 'streaming'>> {
+): Promise<Produced> {
   const { store } = deps;
   const { turn, dialogue, reply } = o;
   const outbound = deps.outbounds[dialogue.chat.platform];
@@ -111,7 +123,7 @@ export async function produceAiMessage(
     await trace.record('context_built', contextEventData(err.context, deps, { tooLong: { tokens: err.tokens, limit: err.limit } }));
     const shown = notice('PROMPT_TOO_LONG', deps.locale, { tokens: err.tokens, limit: err.limit });
     typing.stop();
-    return finishWithoutModel(deps, { dialogue, reply, trace, outbound, state: 'error', shown, error: { code: err.code, message: err.message } });
+    return { state: await finishWithoutModel(deps, { dialogue, reply, trace, outbound, state: 'error', shown, error: { code: err.code, message: err.message } }), foldDue: true };
   }
   const { agent, input: ready } = gathered;
   // Stored while the model is already being called; settled before the reply is finished.
@@ -203,7 +215,14 @@ export async function produceAiMessage(
     error: deliveryError?.message ?? null,
   });
   if (deliveryError !== undefined) throw deliveryError; // the job retries; the outbox prevents duplicates
-  return outcome.state;
+  return { state: outcome.state, foldDue: foldDue(gathered, reply) };
+}
+
+/** Whether this turn took the session's raw history past the rolling-summary threshold. */
+function foldDue(g: GatheredContext, reply: Message): boolean {
+  if (g.mode !== 'rolling') return false;
+  const { summary_threshold_turns: thresholdTurns, recent_turns: keepTurns } = g.config.config.thresholds;
+  return turnsToFold([...g.rawHistory, ...g.input, reply], { thresholdTurns, keepTurns }) !== undefined;
 }
 
 /** Event `context_built`: the full prompt, every part's size in tokens, hashes, recall queries. */
