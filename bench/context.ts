@@ -12,6 +12,7 @@ import { startPipeline } from './pipeline.js';
 import { percentile } from './stats.js';
 import { fmt, table } from './report.js';
 import { withTimeout } from './concurrency.js';
+import { memoryIdle } from './memoryIdle.js';
 
 export interface ContextBenchResult {
   turns: number;
@@ -45,18 +46,6 @@ export function benchMessage(i: number): string {
 const benchReply = (): string =>
   'That sounds like it matters a lot to you. Tell me what part of it feels heaviest right now, and we can take it one step at a time. I remember what you told me before, so we can build on that together.';
 
-async function memoryIdle(memory: MemoryQueue, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const c = await memory.queue.getJobCounts('waiting', 'active', 'prioritized');
-    // Delayed jobs are retries, except the nightly consolidation's next run.
-    const retries = (await memory.queue.getDelayed()).filter((j) => !j.repeatJobKey).length;
-    if ((c.waiting ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) + retries === 0) return;
-    if (Date.now() > until) throw new Error(`memory jobs still running after ${timeoutMs} ms: ${JSON.stringify(c)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 export async function runContextBench(o: { mongoUri: string; redisUrl: string; dbName: string; prefix: string; turns: number; progress: (l: string) => void }): Promise<ContextBenchResult> {
   const rig = await startPipeline({ mongoUri: o.mongoUri, redisUrl: o.redisUrl, dbName: o.dbName, prefix: o.prefix, concurrency: 2, streamEditMs: 50, reply: benchReply });
   const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: null });
@@ -72,7 +61,7 @@ export async function runContextBench(o: { mongoUri: string; redisUrl: string; d
       dialogueId = r.dialogueId;
       sessionId = r.sessionId;
       await rig.finished(r.turnId);
-      await memoryIdle(memory, 60_000);
+      if (!(await memoryIdle(memory, 60_000))) throw new Error('memory jobs still running after 60000 ms');
       if (i % 20 === 0) o.progress(`context: ${i}/${o.turns} turns`);
     }
     const db = client.db(o.dbName);

@@ -21,6 +21,10 @@ export interface PipelineRig {
   app: RunningApp;
   llm: FakeOpenAI;
   tg: FakeTelegram;
+  /** The app's QUEUE_PREFIX: every Redis key of this app starts with `${prefix}:`. */
+  prefix: string;
+  /** A handle on the app's memory queue (post-turn extraction, rolling summary), to see when it is idle. */
+  memory: MemoryQueue;
   /** A private chat id never used before in this run. */
   newChat(): string;
   /** A text message from the chat's user, as the Telegram adapter would produce it. */
@@ -94,6 +98,8 @@ export async function startPipeline(o: {
     app,
     llm,
     tg,
+    prefix: env.QUEUE_PREFIX,
+    memory,
     newChat: () => String(500_000_000 + ++chatSeq),
     event: (chatId, text) => ({
       platform: 'telegram',

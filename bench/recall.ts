@@ -133,26 +133,31 @@ const DAY = 86_400_000;
 const EPOCH = Date.UTC(2024, 0, 1);
 const NOW = new Date(EPOCH + 800 * DAY);
 
+/** The i-th memory of the deterministic sequence: kind and text, and its generator for the other fields. */
+export function memoryText(i: number): { kind: MemoryKind; text: string; rnd: () => number } {
+  const rnd = prng(0x9e3779b1 ^ i);
+  const p: Choose = (xs) => xs[Math.floor(rnd() * xs.length)]!;
+  const t = TEMPLATES[Math.floor(rnd() * TEMPLATES.length)]!;
+  // Half get a trailing detail (a year, a day, a feeling), so texts vary as real notes do;
+  // exact repeats stay possible (each entry has its own dedupe key).
+  const base = t.text(p, rnd);
+  const zh = /\p{Script=Han}/u.test(base);
+  const year = 2015 + Math.floor(rnd() * 11);
+  const detail = rnd() < 0.5 ? '' : zh ? p(ZH_DETAILS)(year, p(ZH.day)) : p(EN_DETAILS)(year, p(EN.day));
+  return { kind: t.kind, text: `${base}${detail}`, rnd };
+}
+
 /** Memories i..j-1 of the owner's deterministic sequence, with vectors from `embedder`. */
 export async function generateMemories(from: number, to: number, embedder: Embedder): Promise<MemoryEntry[]> {
   const out: MemoryEntry[] = [];
   for (let i = from; i < to; i++) {
-    const rnd = prng(0x9e3779b1 ^ i);
-    const p: Choose = (xs) => xs[Math.floor(rnd() * xs.length)]!;
-    const t = TEMPLATES[Math.floor(rnd() * TEMPLATES.length)]!;
-    // Half get a trailing detail (a year, a day, a feeling), so texts vary as real notes do;
-    // exact repeats stay possible (each entry has its own dedupe key).
-    const base = t.text(p, rnd);
-    const zh = /\p{Script=Han}/u.test(base);
-    const year = 2015 + Math.floor(rnd() * 11);
-    const detail = rnd() < 0.5 ? '' : zh ? p(ZH_DETAILS)(year, p(ZH.day)) : p(EN_DETAILS)(year, p(EN.day));
-    const text = `${base}${detail}`;
+    const { kind, text, rnd } = memoryText(i);
     const at = new Date(EPOCH + Math.floor(rnd() * 790 * DAY) + i);
     out.push({
       _id: `mem_bench_${String(i).padStart(7, '0')}`,
       ownerId: OWNER,
       subjectId: SUBJECT,
-      kind: t.kind,
+      kind,
       text,
       dedupeKey: `bench_${i}`,
       importance: Math.round(rnd() * 100) / 100,

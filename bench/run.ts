@@ -1,7 +1,7 @@
 // `npm run bench`: the pipeline's own cost next to the bare floor, on the same Redis and
-// MongoDB-wire server, in one run, then active recall at growing memory counts (recall.ts).
-// BENCH_ONLY=pipeline, recall, context or graphql runs one part. Progress goes to stderr, the tables
-// to stdout.
+// MongoDB-wire server, in one run, then active recall at growing memory counts (recall.ts), and
+// the pipeline at growing store sizes (growth.ts). BENCH_ONLY=pipeline, recall, context, graphql
+// or growth runs one part. Progress goes to stderr, the tables to stdout.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { MongoClient } from 'mongodb';
@@ -14,13 +14,15 @@ import { measureAll } from './measure.js';
 import { benchRecall, loadRecallBenchConfig } from './recall.js';
 import { contextNotes, contextTable, runContextBench } from './context.js';
 import { graphqlTable, runGraphqlBench } from './graphql.js';
+import { loadGrowthConfig, runGrowthBench } from './growth.js';
+import { commandKindTable, growthNotes, growthRatios, growthTable, shapeTables } from './growthReport.js';
 import { burstNotes, cpuTable, driftLine, growthLine, mainTable, recallNotes, recallTable, stageTable } from './summary.js';
 
 const WORKER_LOCK_MS = 30_000; // the app's default WORKER_LOCK_MS, used by the floor worker too
 
 const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const PARTS = ['pipeline', 'recall', 'context', 'graphql'] as const;
+const PARTS = ['pipeline', 'recall', 'context', 'graphql', 'growth'] as const;
 type Part = (typeof PARTS)[number];
 
 /** BENCH_ONLY: one part, or every part when unset. */
@@ -81,16 +83,17 @@ async function main(): Promise<void> {
     const write = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);
     write([`Server: ${services.mongoLabel}; Redis ${services.redisLabel}. Node ${process.version}, ${availableParallelism()} cores.`]);
 
+    // A fresh app on its own database, stopped and dropped by the cleanup if the part does not.
+    const openPipeline = async (tag: string, uri = mongoUri): Promise<PipelineRig> => {
+      databases.push(`${dbName}_${tag}`);
+      const rig = await startPipeline({ mongoUri: uri, redisUrl, dbName: `${dbName}_${tag}`, prefix: `${prefix}-${tag}`, concurrency: cfg.concurrency, streamEditMs: cfg.streamEditMs });
+      pipelines.add(rig);
+      return { ...rig, close: () => (pipelines.delete(rig) ? rig.close() : Promise.resolve()) };
+    };
+
     if (parts.has('pipeline')) {
       floor = await startFloor({ mongoUri, redisUrl, dbName, prefix: `${prefix}-floor`, concurrency: cfg.concurrency, lockMs: WORKER_LOCK_MS });
-      const openPipeline = async (tag: string): Promise<PipelineRig> => {
-        databases.push(`${dbName}_${tag}`);
-        const rig = await startPipeline({ mongoUri, redisUrl, dbName: `${dbName}_${tag}`, prefix: `${prefix}-${tag}`, concurrency: cfg.concurrency, streamEditMs: cfg.streamEditMs });
-        pipelines.add(rig);
-        return { ...rig, close: () => (pipelines.delete(rig) ? rig.close() : Promise.resolve()) };
-      };
-
-      const r = await measureAll(floor, openPipeline, cfg, services.startedLabel, progress);
+      const r = await measureAll(floor, (tag) => openPipeline(tag), cfg, services.startedLabel, progress);
       await floor.close();
       floor = undefined;
 
@@ -124,6 +127,27 @@ async function main(): Promise<void> {
       progress(`context: a ${turns}-turn dialogue through the pipeline, memory jobs included`);
       const cr = await runContextBench({ mongoUri, redisUrl, dbName: contextDb, prefix: `${prefix}-context`, turns, progress });
       write(['', 'Context over a long dialogue', '', contextTable(cr), '', ...contextNotes(cr)]);
+    }
+
+    if (parts.has('growth')) {
+      const gcfg = loadGrowthConfig();
+      progress(`growth: sizes ${gcfg.sizes.join(', ')}; ${gcfg.turns} new-chat and ${gcfg.chatTurns} one-chat turns each, warm-up ${gcfg.warmup}`);
+      const gr = await runGrowthBench({ mongoUri, redisUrl, cfg: gcfg, openPipeline, progress });
+      write([
+        '',
+        `Growth: the pipeline at growing store sizes (worker concurrency ${cfg.concurrency}, memory jobs on)`,
+        '',
+        growthTable(gr, services.startedLabel),
+        '',
+        ...growthRatios(gr),
+        '',
+        'Database commands per counted turn, by command (_id-only = filter exactly {_id: <string>}, and inserts):',
+        '',
+        commandKindTable(gr),
+        ...shapeTables(gr),
+        '',
+        ...growthNotes(gr),
+      ]);
     }
 
     if (parts.has('graphql')) {

@@ -2,6 +2,7 @@
 // milliseconds, the clock the app stores (replyStartedAt, closedAt) and the fake LLM records.
 import type { FakeOpenAI } from '../test/doubles/fakeOpenAI.js';
 import type { IngestResult } from '../src/ingest/ingest.js';
+import type { Turn } from '../src/domain/model.js';
 import type { PipelineRig } from './pipeline.js';
 import { runPool, sleep } from './concurrency.js';
 import { perSecond } from './stats.js';
@@ -52,13 +53,21 @@ function must<T>(v: T | undefined | null, what: string): T {
   return v;
 }
 
-async function oneTurn(rig: PipelineRig, chatId: string, text: string): Promise<TurnTiming> {
+export interface OneTurnOptions {
+  /** How the finished turn is read back (default: the app's store; another client keeps the read out of the app's command stream). */
+  readTurn?: (turnId: string) => Promise<Turn | null>;
+  /** How long the respond job may take (rig.finished's default otherwise). */
+  finishTimeoutMs?: number;
+}
+
+/** One message into `chatId`, timed from handleInbound to the turn closed as responded. */
+export async function oneTurn(rig: PipelineRig, chatId: string, text: string, o: OneTurnOptions = {}): Promise<TurnTiming> {
   const t0 = Date.now();
   const r = await rig.send(rig.event(chatId, text));
   const t1 = Date.now();
   if (r.kind !== 'accepted') throw new Error(`bench: inbound was ${r.kind}, expected accepted`);
-  await rig.finished(r.turnId);
-  const turn = must(await rig.app.store.turns.get(r.turnId), `turn ${r.turnId}`);
+  await rig.finished(r.turnId, o.finishTimeoutMs);
+  const turn = must(await (o.readTurn ?? ((id) => rig.app.store.turns.get(id)))(r.turnId), `turn ${r.turnId}`);
   if (turn.status !== 'responded' || turn.outcome !== 'complete') throw new Error(`bench: turn ${turn._id} ended ${turn.status}/${turn.outcome}`);
   const llmAt = must(receivedAtIndex(rig.llm).get(text), `LLM request for "${text}"`);
   const started = must(turn.replyStartedAt, 'replyStartedAt').getTime();
