@@ -3,7 +3,10 @@
 // from the layout. Only what must differ per copy is set by hand: texts and their search keys,
 // platform message ids (unique per chat), counters, and the state old sessions are in.
 import { createHash } from 'node:crypto';
-import type { Dialogue, EventLog, Human, MemoryEntry, Message, Session, Turn } from '../src/domain/model.js';
+import type { Dialogue, EventLog, Human, MemoryEntry, Message, Session, SessionWindow, Turn } from '../src/domain/model.js';
+import { toWindowEntry } from '../src/domain/windowRules.js';
+import { outboxIdOf, type OutboxEntry } from '../src/store/outbox.js';
+import { memoryScopeIdOf, type MemoryScopeMark } from '../src/store/memoryScopes.js';
 import { dialogueIdOf } from '../src/store/dialogues.js';
 import { humanIdOf } from '../src/store/participants.js';
 import { messageIdOf } from '../src/ingest/messageIds.js';
@@ -122,6 +125,31 @@ export class PadDocs {
     // Unique per entry, in the app's format (40 hex characters), even where generated texts repeat.
     const dedupeKey = createHash('sha256').update(`growth-pad\u0000${m}`).digest('hex').slice(0, 40);
     return { ...copy, kind, text, dedupeKey };
+  }
+
+  /** Session s's working window: its messages (a padded session holds fewer than the window keeps). */
+  window(s: number, messages: readonly Message[]): SessionWindow {
+    const last = messages.at(-1);
+    return {
+      _id: this.layout.sessionId(s),
+      dialogueId: this.dialogueId(this.layout.dialogueOf(s)),
+      entries: Object.fromEntries(messages.map((m) => [m._id, toWindowEntry(m)])),
+      updatedAt: last?.updatedAt ?? new Date(this.layout.sessionStart(s)),
+    };
+  }
+
+  /** The outbox entries of turn k's messages' platform ids (in its chat). */
+  outboxOf(k: number, messages: readonly Message[]): OutboxEntry[] {
+    const chat = { ...this.chat, chatId: this.layout.chatId(this.layout.dialogueOf(this.layout.sessionOf(k))) };
+    return messages.flatMap((m) => (m.delivery?.platformMessageIds ?? []).map((id) => ({ _id: outboxIdOf(chat, id), messageId: m._id, dialogueId: m.dialogueId })));
+  }
+
+  /** Every padded human's memory scope (and the agent's owner-wide one) is marked, as the app marks them. */
+  memoryScopeMarks(): MemoryScopeMark[] {
+    const owner = this.t.memory.ownerId;
+    const since = new Date(this.layout.sessionStart(0));
+    const humans = Array.from({ length: this.layout.dialogues }, (_, d) => this.humanId(d));
+    return [{ _id: memoryScopeIdOf({ ownerId: owner }), ownerId: owner, since }, ...humans.map((h) => ({ _id: memoryScopeIdOf({ ownerId: owner, subjectId: h }), ownerId: owner, subjectId: h, since }))];
   }
 
   /** When a turn starting at `start` was closed, by the template turn's own duration. */

@@ -8,6 +8,7 @@ import { sleep } from './concurrency.js';
 import { PadLayout } from './growthLayout.js';
 import { PadDocs } from './growthDocs.js';
 import type { TurnTemplates } from './growthTemplates.js';
+import type { Message } from '../src/domain/model.js';
 
 const BATCH = 1000;
 const ATTEMPTS = 5;
@@ -89,6 +90,10 @@ export async function padStore(c: Collections, templates: TurnTemplates, message
     messages: new BatchSink(c.messages),
     events: new BatchSink(c.events),
     memories: new BatchSink(c.memories),
+    // The hot path's companions of the record, as the app keeps them (src/store/).
+    windows: new BatchSink(c.windows),
+    outbox: new BatchSink(c.outbox),
+    memoryScopes: new BatchSink(c.memoryScopes),
   };
   let contextBytes = 0;
   let contextEvents = 0;
@@ -100,10 +105,18 @@ export async function padStore(c: Collections, templates: TurnTemplates, message
     await sinks.humans.add(human);
   }
   for (let s = 0; s < layout.sessions; s++) await sinks.sessions.add(docs.session(s));
+  for (const mark of docs.memoryScopeMarks()) await sinks.memoryScopes.add(mark);
+  let sessionMessages: Message[] = [];
   for (let k = 0; k < layout.turns; k++) {
     const t = docs.turn(k);
     await sinks.turns.add(t.turn);
     for (const m of t.messages) await sinks.messages.add(m);
+    for (const o of docs.outboxOf(k, t.messages)) await sinks.outbox.add(o);
+    sessionMessages.push(...t.messages);
+    if (k === layout.turns - 1 || layout.sessionOf(k + 1) !== layout.sessionOf(k)) {
+      await sinks.windows.add(docs.window(layout.sessionOf(k), sessionMessages));
+      sessionMessages = [];
+    }
     for (const e of t.events) {
       if (e.kind === 'context_built' && k % 100 === 0) {
         contextBytes += Buffer.byteLength(JSON.stringify(e.data));
