@@ -1,30 +1,30 @@
-// The access-rule classifier used by hotPathAccess.test.ts: only a filter that is exactly one
-// string `_id` counts as a point read; everything else (another field beside `_id`, `$in`,
-// aggregates) is flagged.
+// The access-rule classifier shared by hotPathAccess.test.ts and the growth benchmark: only a
+// filter that is exactly one string `_id` counts as a point read; everything else (another
+// field beside `_id`, `$in`, aggregates) is "other".
 import { describe, expect, it } from 'vitest';
-import { shapeOf } from '../support/commandWatch.js';
+import { classify } from '../support/commandWatch.js';
 
-const shape = (commandName: string, command: Record<string, unknown>) => shapeOf({ commandName, command });
+const cls = (commandName: string, command: Record<string, unknown>) => classify({ commandName, command });
 
 describe('command classifier', () => {
   it('accepts point reads and writes by _id and inserts', () => {
-    expect(shape('find', { find: 'turns', filter: { _id: 'trn_1' } })?.byIdOnly).toBe(true);
-    expect(shape('update', { update: 'turns', updates: [{ q: { _id: 'trn_1' }, u: {} }] })?.byIdOnly).toBe(true);
-    expect(shape('findAndModify', { findAndModify: 'humans', query: { _id: 'hum_1' } })?.byIdOnly).toBe(true);
-    expect(shape('insert', { insert: 'messages', documents: [{}] })?.byIdOnly).toBe(true);
+    expect(cls('find', { find: 'turns', filter: { _id: 'trn_1' } }).cls).toBe('idOnly');
+    expect(cls('update', { update: 'turns', updates: [{ q: { _id: 'trn_1' }, u: {} }] }).cls).toBe('idOnly');
+    expect(cls('findAndModify', { findAndModify: 'humans', query: { _id: 'hum_1' } }).cls).toBe('idOnly');
+    expect(cls('insert', { insert: 'messages', documents: [{}] }).cls).toBe('idOnly');
   });
 
-  it('flags every other filter, as FerretDB scans for it', () => {
-    expect(shape('update', { update: 'turns', updates: [{ q: { _id: 'trn_1', status: 'pending' }, u: {} }] })).toMatchObject({ byIdOnly: false, filterKeys: ['_id', 'status'] });
-    expect(shape('find', { find: 'memories', filter: { _id: { $in: ['a', 'b'] } } })?.byIdOnly).toBe(false);
-    expect(shape('find', { find: 'messages', filter: { sessionId: 's' } })?.byIdOnly).toBe(false);
-    expect(shape('find', { find: 'messages', filter: {} })?.byIdOnly).toBe(false);
-    expect(shape('aggregate', { aggregate: 'memories', pipeline: [] })?.byIdOnly).toBe(false);
-    expect(shape('count', { count: 'turns', query: { dialogueId: 'd' } })?.byIdOnly).toBe(false);
+  it('flags every other filter, as FerretDB scans for it, and names its shape', () => {
+    expect(cls('update', { update: 'turns', updates: [{ q: { _id: 'trn_1', status: 'pending' }, u: {} }] })).toEqual({ cls: 'other', shape: 'turns update {_id,status}' });
+    expect(cls('find', { find: 'memories', filter: { _id: { $in: ['a', 'b'] } } })).toEqual({ cls: 'other', shape: 'memories find {_id:$in}' });
+    expect(cls('find', { find: 'messages', filter: { sessionId: 's' }, sort: { createdAt: 1 } })).toEqual({ cls: 'other', shape: 'messages find {sessionId} sort(createdAt)' });
+    expect(cls('find', { find: 'messages', filter: {} }).cls).toBe('other');
+    expect(cls('aggregate', { aggregate: 'memories', pipeline: [{ $match: { ownerId: 'a' } }] })).toEqual({ cls: 'other', shape: 'memories aggregate [$match{ownerId}]' });
+    expect(cls('count', { count: 'turns', query: { dialogueId: 'd' } }).cls).toBe('other');
   });
 
-  it('ignores handshakes and cursor upkeep', () => {
-    expect(shape('getMore', { getMore: 1, collection: 'messages' })).toBeUndefined();
-    expect(shape('hello', { hello: 1 })).toBeUndefined();
+  it('sets the driver\'s plumbing apart', () => {
+    expect(cls('getMore', { getMore: 1, collection: 'messages' }).cls).toBe('ignored');
+    expect(cls('hello', { hello: 1 }).cls).toBe('ignored');
   });
 });
