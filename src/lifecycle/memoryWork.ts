@@ -100,6 +100,6 @@ export async function scheduleAfterReply(
 ): Promise<void> {
   await deps.scheduler.afterTurn(turn._id, turn.sessionId, { fold: after.foldDue ?? true });
   const agentId = turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId;
-  const [replies, config] = await Promise.all([deps.store.participants.noteReplyForEvolve(agentId, at), deps.store.config.get()]);
+  const [replies, config] = await Promise.all([deps.store.participants.noteReplyForEvolve(agentId, at, turn._id), deps.store.config.get()]);
   if (shouldEvolve(replies, config.config.thresholds.persona_evolve_every_turns)) await deps.scheduler.evolve(agentId, at);
 }

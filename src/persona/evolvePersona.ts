@@ -6,6 +6,7 @@ import type { Message, Turn } from '../domain/model.js';
 import { GatewayError } from '../errors.js';
 import { runJsonTask } from '../llm/jsonTask.js';
 import type { Store } from '../store/store.js';
+import type { AgentEvolution } from '../store/participants.js';
 import type { MemoryTaskDeps } from '../memory/taskDeps.js';
 import { isUsableForSummary, transcriptOf } from '../summary/prompts.js';
 import { renderOptionsFor } from '../summary/rollingSummary.js';
@@ -32,10 +33,17 @@ export function shouldEvolve(repliesSince: number, everyTurns: number): boolean 
   return everyTurns > 0 && repliesSince > 0 && repliesSince % everyTurns === 0;
 }
 
+/** The agent's latest answered turns, newest first: by `_id` from its recent list, or (an agent of an earlier version) by query. */
+async function recentTurnsOf(store: Store, agent: AgentEvolution & { _id: string }, limit: number): Promise<Turn[]> {
+  if (!agent.recentTurns) return store.turns.recentAnsweredOf(agent._id, limit);
+  const found = await Promise.all(agent.recentTurns.slice(-limit).map((id) => store.turns.get(id)));
+  return found.filter((t): t is Turn => t?.status === 'responded').reverse();
+}
+
 /** The turns' usable messages grouped per dialogue; dialogues ordered by their latest turn, oldest first. */
 async function conversationsOf(store: Store, turns: Turn[]): Promise<EvolveConversation[]> {
   const chronological = [...turns].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || (a._id < b._id ? -1 : 1));
-  const messagesByTurn = await Promise.all(chronological.map((t) => store.messages.ofTurn(t._id)));
+  const messagesByTurn = await Promise.all(chronological.map((t) => store.history.ofTurn(t)));
   const byDialogue = new Map<string, Message[]>();
   chronological.forEach((t, i) => {
     const list = byDialogue.get(t.dialogueId) ?? [];
@@ -58,7 +66,7 @@ export async function evolvePersona(deps: EvolveDeps, o: { agentId: string; now:
   if (!agent) throw new GatewayError('NOT_FOUND', `agent ${o.agentId} not found`);
   const before = agent.evolvedPersona;
 
-  const turns = await store.turns.recentAnsweredOf(agent._id, o.turns ?? DEFAULT_EVOLVE_TURNS);
+  const turns = await recentTurnsOf(store, agent, o.turns ?? DEFAULT_EVOLVE_TURNS);
   const conversations = await conversationsOf(store, turns);
   if (conversations.length === 0) return { before, after: before, skipped: 'no_conversations' };
 

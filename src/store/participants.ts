@@ -13,7 +13,16 @@ export interface AgentEvolution {
   repliesSinceEvolve?: number;
   /** Earlier evolved personas, oldest first, each with when it was replaced. */
   evolvedPersonaHistory?: Array<{ text: string; from?: Date; replacedAt: Date }>;
+  /**
+   * The agent's latest answered turns, oldest first, at most RECENT_TURNS_KEPT (hot-path
+   * pointer list: persona evolution reads them by `_id`). Absent on agents of earlier versions
+   * until their next reply rebuilds it from the record.
+   */
+  recentTurns?: string[];
 }
+
+/** Answered turns kept on the agent for persona evolution (it reads DEFAULT_EVOLVE_TURNS of them). */
+export const RECENT_TURNS_KEPT = 50;
 
 export const humanIdOf = (identity: Pick<PlatformIdentity, 'platform' | 'userId'>) => derivedId('hum', identity.platform, identity.userId);
 
@@ -90,12 +99,15 @@ export class ParticipantRepo {
 
   /** The default agent exists from the first start; later starts never overwrite an edited persona. */
   async ensureDefaultAgent(name: string, persona: string, at: Date = new Date()): Promise<Agent> {
-    const doc = await this.c.agents.findOneAndUpdate(
+    const doc = await this.agentsWithEvolution.findOneAndUpdate(
       { _id: DEFAULT_AGENT_ID },
       { $setOnInsert: { name, basePersona: persona, isDefault: true, createdAt: at, updatedAt: at } },
       { upsert: true, returnDocument: 'after' },
     );
     if (!doc) throw new Error('default agent upsert returned nothing');
+    // A new agent has no answered turns to rebuild. Set apart: FerretDB 1.24 drops an empty
+    // array given to $setOnInsert.
+    if (!doc.recentTurns && doc.createdAt.getTime() === at.getTime()) await this.agentsWithEvolution.updateOne({ _id: DEFAULT_AGENT_ID }, { $set: { recentTurns: [] } });
     return doc;
   }
 
@@ -124,11 +136,31 @@ export class ParticipantRepo {
     return this.c.agents;
   }
 
-  /** Counts one reply of the agent towards its next persona evolution; returns the new count. */
-  async noteReplyForEvolve(agentId: string, at: Date): Promise<number> {
-    // No projection: FerretDB 1.24 does not implement findAndModify's `fields`.
-    const doc = await this.agentsWithEvolution.findOneAndUpdate({ _id: agentId }, { $inc: { repliesSinceEvolve: 1 }, $set: { updatedAt: at } }, { returnDocument: 'after' });
-    return doc?.repliesSinceEvolve ?? 0;
+  /**
+   * Counts one reply of the agent towards its next persona evolution and keeps the answered
+   * turn in its recent list; returns the new count. Under the agent's guard (every dialogue of
+   * the agent writes here).
+   */
+  noteReplyForEvolve(agentId: string, at: Date, turnId?: string): Promise<number> {
+    return this.guard.run(guardKeys.agent(agentId), async () => {
+      const agent = await this.getAgentEvolution(agentId);
+      if (!agent) return 0;
+      const count = (agent.repliesSinceEvolve ?? 0) + 1;
+      const recent = agent.recentTurns ?? (await this.recentTurnsFromRecord(agentId, turnId));
+      const recentTurns = turnId && !recent.includes(turnId) ? [...recent, turnId].slice(-RECENT_TURNS_KEPT) : recent;
+      await this.agentsWithEvolution.updateOne({ _id: agentId }, { $set: { repliesSinceEvolve: count, recentTurns, updatedAt: at } });
+      return count;
+    });
+  }
+
+  /** An agent of an earlier version: its latest answered turns, from one query (first touch). */
+  private async recentTurnsFromRecord(agentId: string, except?: string): Promise<string[]> {
+    const turns = await this.c.turns
+      .find({ kind: 'dialogue', status: 'responded', $or: [{ responderRole: 'ai', responderId: agentId }, { initiatorRole: 'ai', initiatorId: agentId }] }, { projection: { _id: 1 } })
+      .sort({ startedAt: -1, _id: -1 })
+      .limit(RECENT_TURNS_KEPT)
+      .toArray();
+    return turns.map((t) => t._id).filter((id) => id !== except).reverse();
   }
 
   getAgentEvolution(id: string): Promise<(Agent & AgentEvolution) | null> {
@@ -139,16 +171,19 @@ export class ParticipantRepo {
    * Replaces the evolved persona, keeping the old one in the history, and resets the reply
    * counter. Only if nobody evolved it since `expectedAt` (absent: never evolved); false otherwise.
    */
-  async setEvolvedPersona(agentId: string, next: { text: string; at: Date }, previous: { text?: string; at?: Date }): Promise<boolean> {
-    const guard = previous.at ? { evolvedPersonaAt: previous.at } : { evolvedPersonaAt: { $exists: false } };
-    const r = await this.agentsWithEvolution.updateOne(
-      { _id: agentId, ...guard },
-      {
-        $set: { evolvedPersona: next.text, evolvedPersonaAt: next.at, repliesSinceEvolve: 0, updatedAt: next.at },
-        ...(previous.text !== undefined ? { $push: { evolvedPersonaHistory: { text: previous.text, ...(previous.at ? { from: previous.at } : {}), replacedAt: next.at } } } : {}),
-      },
-    );
-    return r.modifiedCount === 1;
+  setEvolvedPersona(agentId: string, next: { text: string; at: Date }, previous: { text?: string; at?: Date }): Promise<boolean> {
+    return this.guard.run(guardKeys.agent(agentId), async () => {
+      const stored = (await this.getAgentEvolution(agentId))?.evolvedPersonaAt;
+      if (stored?.getTime() !== previous.at?.getTime()) return false;
+      await this.agentsWithEvolution.updateOne(
+        { _id: agentId },
+        {
+          $set: { evolvedPersona: next.text, evolvedPersonaAt: next.at, repliesSinceEvolve: 0, updatedAt: next.at },
+          ...(previous.text !== undefined ? { $push: { evolvedPersonaHistory: { text: previous.text, ...(previous.at ? { from: previous.at } : {}), replacedAt: next.at } } } : {}),
+        },
+      );
+      return true;
+    });
   }
 }
 

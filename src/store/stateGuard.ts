@@ -20,6 +20,7 @@ export const guardKeys = {
   dialogue: (id: string) => `dlg:${id}`,
   memoryScope: (scopeKey: string) => `mem:${scopeKey}`,
   human: (id: string) => `hum:${id}`,
+  agent: (id: string) => `agt:${id}`,
 };
 
 const held = new AsyncLocalStorage<ReadonlySet<string>>();

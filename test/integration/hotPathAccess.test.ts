@@ -1,6 +1,6 @@
 // SPEC §3's access rule, kept by a test: every MongoDB command of a full turn — ingest through the
 // Telegram adapter, the streamed reply, the post-turn jobs (memory extraction, rolling summary,
-// tone, persona counter) — addresses exactly one document by `_id`. A query on any other field
+// tone, persona evolution) — addresses exactly one document by `_id`. A query on any other field
 // scans the whole collection on the embedded FerretDB, so one slipping in makes every turn cost
 // grow with the record. Anything that truly cannot be by `_id` goes on the allow-list with why.
 import { Redis } from 'ioredis';
@@ -39,6 +39,8 @@ describe('hot path access rule (SPEC §3)', () => {
     // No api role (its search-keys backfill scans by design); sweepers far apart so none runs here.
     h = await startHarness({ MONGODB_URI: withCommandMonitoring(inject('mongoUri')), SWEEP_AFTER_MS: '600000' }, ['gateway', 'worker']);
     await h.app.backfilled;
+    // Persona evolution after every reply, so the full turn covers that post-turn job too.
+    await h.app.store.config.update({ thresholds: { persona_evolve_every_turns: 1 } }, new Date());
     watch = watchCommands(h.app.store.client, h.env.MONGODB_DB);
     redis = new Redis(h.env.REDIS_URL, { maxRetriesPerRequest: null });
     memory = new MemoryQueue(redis, h.env.QUEUE_PREFIX);
