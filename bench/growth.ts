@@ -87,13 +87,20 @@ async function countAll(c: Collections): Promise<Record<string, number>> {
 }
 
 /** Sequential turns, the memory queue waited for after each; returns the timings and how many waits were capped. */
-async function timedTurns(rig: PipelineRig, o: { n: number; chat: () => string; label: string; turn: OneTurnOptions }): Promise<{ timings: TurnTiming[]; capped: number; meanS: number }> {
+async function timedTurns(
+  rig: PipelineRig,
+  o: { n: number; chat: () => string; label: string; turn: OneTurnOptions; progress: (line: string) => void },
+): Promise<{ timings: TurnTiming[]; capped: number; meanS: number }> {
   const timings: TurnTiming[] = [];
   let capped = 0;
   const began = performance.now();
   for (let i = 0; i < o.n; i++) {
-    timings.push(await oneTurn(rig, o.chat(), `bench ${o.label} ${i}`, o.turn));
-    if (!(await memoryIdle(rig.memory, MEMORY_WAIT_MS))) capped++;
+    const t = await oneTurn(rig, o.chat(), `bench ${o.label} ${i}`, o.turn);
+    timings.push(t);
+    const idle = await memoryIdle(rig.memory, MEMORY_WAIT_MS);
+    if (!idle) capped++;
+    // Turns can take minutes on a large store: say how each went.
+    o.progress(`  ${o.label} ${i + 1}/${o.n}: turn ${t.total} ms (pre-LLM ${t.preLlm}, ingest ${t.ingest})${idle ? '' : ', memory jobs still running after 5 s'}`);
   }
   return { timings, capped, meanS: o.n > 0 ? (performance.now() - began) / 1000 / o.n : NaN };
 }
@@ -129,7 +136,7 @@ async function runSize(size: number, o: GrowthRunOptions): Promise<GrowthSizeRes
 
     const turn: OneTurnOptions = { readTurn: (id) => c.turns.findOne({ _id: id }), finishTimeoutMs: FINISH_TIMEOUT_MS };
     progress(`growth ${size}: ${cfg.warmup} warm-up turns`);
-    const warm = await timedTurns(rig, { n: cfg.warmup, chat: () => rig.newChat(), label: 'growth-warmup', turn });
+    const warm = await timedTurns(rig, { n: cfg.warmup, chat: () => rig.newChat(), label: 'growth-warmup', turn, progress });
     await memoryIdle(rig.memory, SETTLE_MS);
     const fit = fitBudget(cfg, warm.meanS);
     if (fit.note) progress(`growth ${size}: ${fit.note}`);
@@ -137,14 +144,14 @@ async function runSize(size: number, o: GrowthRunOptions): Promise<GrowthSizeRes
     progress(`growth ${size}: ${fit.turns} sequential turns, new chat each (commands counted)`);
     tally.start();
     const cpu0 = cpuSnapshot();
-    const newChat = await timedTurns(rig, { n: fit.turns, chat: () => rig.newChat(), label: 'growth-new', turn });
+    const newChat = await timedTurns(rig, { n: fit.turns, chat: () => rig.newChat(), label: 'growth-new', turn, progress });
     const settled = await memoryIdle(rig.memory, SETTLE_MS); // the last turns' memory work belongs to them too
     const cpu = cpuSince(cpu0);
     const commands = tally.stop();
 
     progress(`growth ${size}: ${fit.chatTurns} sequential turns in one chat`);
     const chat = rig.newChat();
-    const sameChat = await timedTurns(rig, { n: fit.chatTurns, chat: () => chat, label: 'growth-chat', turn });
+    const sameChat = await timedTurns(rig, { n: fit.chatTurns, chat: () => chat, label: 'growth-chat', turn, progress });
     return {
       size,
       messages: perCollection.messages ?? 0,
