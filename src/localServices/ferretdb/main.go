@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 )
@@ -57,6 +58,10 @@ func main() {
 
 	done := make(chan error, 1)
 	go func() { done <- f.Run(ctx) }()
+	if *handler == "sqlite" {
+		indexer := &idPathIndexer{dir: sqliteDir(*sqliteURL), log: logger}
+		go indexer.run(ctx, time.Second)
+	}
 
 	// The parent process waits for this line before connecting.
 	fmt.Printf("READY %s\n", f.MongoDBURI())
