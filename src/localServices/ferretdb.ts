@@ -2,7 +2,7 @@
 // MongoDB-wire server for machines where real MongoDB cannot be installed. Dev and tests only.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
@@ -18,7 +18,9 @@ export interface RunningFerretDB {
 
 function sourceHash(): string {
   const h = createHash('sha256');
-  for (const f of ['main.go', 'go.mod', 'go.sum']) h.update(readFileSync(join(launcherDir, f)));
+  // Every Go source of the launcher, so any change to it builds a new binary.
+  const sources = readdirSync(launcherDir).filter((f) => f.endsWith('.go') || f === 'go.mod' || f === 'go.sum').sort();
+  for (const f of sources) h.update(f).update(readFileSync(join(launcherDir, f)));
   return h.digest('hex').slice(0, 12);
 }
 
