@@ -145,7 +145,8 @@ describe('GraphQL queries', () => {
       c.sessions.insertMany(Object.values(s)),
       c.turns.insertMany(turns),
       c.messages.insertMany(messages),
-      c.memories.insertMany(memories),
+      // Through the repository, which marks each memory scope as the app's writers do.
+      h.app.store.memories.insertMany(memories),
       c.events.insertMany(events),
     ]);
     // Warnings as the pipeline records them: one per dialogue and category, counted on repeats.
