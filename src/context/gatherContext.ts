@@ -7,7 +7,7 @@ import type { EffectiveConfig } from '../store/config.js';
 import type { Agent, Dialogue, Human, Message, Platform, Session, SessionWindow, ToneState, Turn } from '../domain/model.js';
 import { buildContext, type BuiltContext } from './buildContext.js';
 import { checkPromptBudget, conversationWarning, type PromptWarning } from './promptBudget.js';
-import { selectHistory, splitAtTurn } from './historyWindow.js';
+import { splitAtTurn } from './historyWindow.js';
 import type { TokenCounter } from './tokens.js';
 import { detectTone } from '../tone/detectTone.js';
 import { nextToneState } from '../tone/toneState.js';
@@ -115,7 +115,8 @@ export async function gatherContext(
           return undefined;
         })
       : undefined;
-  const windowed = selectHistory(split.history, { mode, ...(session.rollingSummary ? { rollingSummary: session.rollingSummary } : {}) });
+  // Already the raw part: read since the rolling summary's boundary (the whole session in load_all mode), oldest first.
+  const windowed = split.history;
   const toPrepare = [...windowed, ...input];
   const ready = deps.prepareMedia ? await deps.prepareMedia(dialogue.chat.platform, toPrepare) : toPrepare;
   const history = ready.slice(0, windowed.length);

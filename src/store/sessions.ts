@@ -4,7 +4,7 @@
 import type { Collections } from './collections.js';
 import type { RollingSummary, Session, SessionCloseReason, SessionKind, SessionSeed, WindowEntry } from '../domain/model.js';
 import { derivedId, newId } from '../domain/ids.js';
-import { isDuplicateKey } from './collections.js';
+import type { WindowRepo } from './windows.js';
 import { guardKeys, type StateGuard } from './stateGuard.js';
 
 /** The session the summarise action opens after `fromSessionId`: one per summarised session. */
@@ -15,6 +15,7 @@ type SessionKey = Pick<Session, '_id' | 'dialogueId'>;
 export class SessionRepo {
   constructor(
     private readonly c: Collections,
+    private readonly windows: WindowRepo,
     private readonly guard: StateGuard,
   ) {}
 
@@ -38,7 +39,7 @@ export class SessionRepo {
       stats: { messageCount: 0, turnCount: 0 },
     };
     return this.guarded(session, async () => {
-      await this.c.windows.insertOne({ _id: session._id, dialogueId, entries: {}, updatedAt: at });
+      await this.windows.create(session, at);
       await this.c.sessions.insertOne(session);
       return session;
     });
@@ -87,11 +88,7 @@ export class SessionRepo {
     return this.guarded(session, async () => {
       const existing = await this.get(session._id);
       if (existing) return existing;
-      try {
-        await this.c.windows.insertOne({ _id: session._id, dialogueId, entries: {}, ...(seedMessages.length ? { seed: seedMessages } : {}), updatedAt: at });
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
+      await this.windows.create(session, at, seedMessages);
       await this.c.sessions.insertOne(session);
       return session;
     });

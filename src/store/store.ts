@@ -60,7 +60,7 @@ export class Store {
     this.windows = new WindowRepo(this.c, this.guard);
     this.memoryScopes = new MemoryScopeRepo(this.c, this.migrations);
     this.dialogues = new DialogueRepo(this.c, this.guard);
-    this.sessions = new SessionRepo(this.c, this.guard);
+    this.sessions = new SessionRepo(this.c, this.windows, this.guard);
     // Repositories whose records have live subscribers announce their writes on the feed.
     // A publish that throws loses a live update, never the write that announced it.
     const announce = guardedFeed(o.feed ?? silentFeed);
