@@ -32,7 +32,7 @@ export function startRespondWorker(o: RespondWorkerOptions): Worker<RespondJob> 
         throw new DelayedError();
       }
       try {
-        const result = await respondToTurn(o.deps, data.turnId);
+        const result = await respondToTurn(o.deps, data.turnId, data.dialogueId);
         o.log.info({ turnId: data.turnId, ...result }, 'turn handled');
         return result;
       } finally {

@@ -141,16 +141,25 @@ export function stablePrefix(input: Pick<ContextInput, 'agent' | 'systemPrompt' 
     .join('\n\n');
 }
 
+/** Formatters are costly to build (a fraction of a millisecond each) and used on every turn. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(locale: string, options: Intl.DateTimeFormatOptions & { timeZone: string }): Intl.DateTimeFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(locale, options)));
+  return f;
+}
+
 export function clockLine(now: Date, timeZone: string): string {
-  const when = new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(now);
-  const weekday = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long' }).format(now);
+  const when = dateFormat('sv-SE', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(now);
+  const weekday = dateFormat('en-US', { timeZone, weekday: 'long' }).format(now);
   return `Current time: ${when} (${timeZone}), ${weekday}`;
 }
 
 const DAY = 86_400_000;
 
 function ago(then: Date, now: Date, timeZone: string): string {
-  const day = (d: Date) => Date.parse(`${new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short' }).format(d)}T00:00:00Z`);
+  const day = (d: Date) => Date.parse(`${dateFormat('sv-SE', { timeZone, dateStyle: 'short' }).format(d)}T00:00:00Z`);
   const days = Math.round((day(now) - day(then)) / DAY);
   if (days <= 0) return 'today';
   if (days === 1) return 'yesterday';

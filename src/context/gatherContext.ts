@@ -77,9 +77,11 @@ export interface ContextInputs {
 const agentOf = (turn: Turn) => (turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId);
 const humanOf = (turn: Turn, dialogue: Dialogue) => (turn.initiatorRole === 'human' ? turn.initiatorId : dialogue.humanIds[0]);
 
-export async function readContextInputs(store: Store, turn: Turn, dialogue: Dialogue): Promise<ContextInputs> {
+/** The agent, human and config a turn's context needs; with `recall`, the memory index is warmed meanwhile. */
+export async function readContextInputs(store: Store, turn: Turn, dialogue: Dialogue, recall?: MemoryRecall): Promise<ContextInputs> {
   const humanId = humanOf(turn, dialogue);
   const [config, agent, human] = await Promise.all([store.config.get(), store.participants.getAgent(agentOf(turn)), humanId ? store.participants.getHuman(humanId) : null]);
+  if (recall && humanId && config.config.preferences.active_recall) await recall.prepare({ ownerId: agentOf(turn), subjectId: humanId });
   return { config, agent, human };
 }
 

@@ -73,33 +73,31 @@ function checkContent(ev: InboundMessage): ContentCheck {
 }
 
 async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<IngestResult> {
-  const { store } = deps;
   const now = deps.now?.() ?? new Date();
   if (isOwnEcho(ev)) return { kind: 'ignored', reason: 'own_bot' };
-
-  // Ids derive from the platform reference (or the album), so dedupe is a lookup by _id; the
-  // unique platformRef index stays as the guard against races.
+  const chat: ChatRef = { platform: ev.platform, chatId: ev.chat.chatId, ...(ev.chat.threadId ? { threadId: ev.chat.threadId } : {}) };
+  // Ids derive from the platform reference (or the album), so dedupe is a lookup by _id.
   const albumId = ev.mediaGroupId ? albumMessageIdOf(ev.platform, ev.chat.chatId, ev.mediaGroupId) : undefined;
   const messageId = albumId ?? messageIdOf(ev.platform, ev.chat.chatId, ev.platformMessageId);
-  const existing = await store.messages.get(messageId);
-  if (existing) {
-    if (albumId && existing.platformRef?.messageId !== ev.platformMessageId) {
-      await store.messages.appendAlbumItems(existing, ev.attachments.map((a) => toAttachment(a, now)), ev.text?.trim() || undefined, now);
-      return { kind: 'album_item', messageId: albumId };
-    }
-    // A redelivered update: answer it at most once. If its job was lost, enqueueing again is
-    // harmless because the job id is derived from the turn.
-    if (existing.turnId) {
-      const turn = await store.turns.get(existing.turnId);
-      if (turn?.status === 'pending') await deps.enqueueReply({ turnId: turn._id, dialogueId: turn.dialogueId });
-    }
-    return { kind: 'duplicate', messageId: existing._id };
-  }
+  // Deduplicating and placing the message (session, turn, pointers, window) is one decision
+  // under the dialogue's state guard: a redelivery racing the original sees it stored, and a
+  // reply that starts meanwhile either sees this message or it opens the next turn.
+  return deps.store.guard.run(guardKeys.dialogue(dialogueIdOf(chat)), () => placeMessage(deps, ev, { chat, messageId, albumId, now }));
+}
 
-  const chat: ChatRef = { platform: ev.platform, chatId: ev.chat.chatId, ...(ev.chat.threadId ? { threadId: ev.chat.threadId } : {}) };
-  // Placing the message (session, turn, pointers, window) is one decision under the dialogue's
-  // state guard, so a reply that starts meanwhile either sees this message or it opens the next turn.
-  return store.guard.run(guardKeys.dialogue(dialogueIdOf(chat)), () => placeMessage(deps, ev, { chat, messageId, albumId, now }));
+/** A message we already hold: an album's next item, or a redelivered update (answered at most once). */
+async function ingestKnown(deps: IngestDeps, ev: InboundMessage, existing: Message, o: { albumId: string | undefined; now: Date }): Promise<IngestResult> {
+  const { store } = deps;
+  if (o.albumId && existing.platformRef?.messageId !== ev.platformMessageId) {
+    await store.messages.appendAlbumItems(existing, ev.attachments.map((a) => toAttachment(a, o.now)), ev.text?.trim() || undefined, o.now);
+    return { kind: 'album_item', messageId: o.albumId };
+  }
+  // If its job was lost, enqueueing again is harmless: the job id is derived from the turn.
+  if (existing.turnId) {
+    const turn = await store.turns.get(existing.turnId);
+    if (turn?.status === 'pending') await deps.enqueueReply({ turnId: turn._id, dialogueId: turn.dialogueId });
+  }
+  return { kind: 'duplicate', messageId: existing._id };
 }
 
 async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: ChatRef; messageId: string; albumId: string | undefined; now: Date }): Promise<IngestResult> {
@@ -108,18 +106,21 @@ async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: Cha
   const identity = { platform: ev.platform, userId: ev.sender.userId, username: ev.sender.username, displayName: ev.sender.displayName };
   const groupChat = ev.chat.kind === 'group';
   const type = dialogueTypeOf({ humans: 1, agents: 1, groupChat }) ?? 'human_ai';
-  // Human ids are derived from the identity, so the upserts can go out at once.
-  const [human, dialogue, agent] = await Promise.all([
+  // All ids are derived, so the dedupe read and the participants go out at once.
+  const [existing, human, dialogue, agent] = await Promise.all([
+    store.messages.get(messageId),
     store.participants.resolveHuman(identity, now),
     store.dialogues.resolve(chat, { type, humanId: humanIdOf(identity), agentId: DEFAULT_AGENT_ID, at: now }),
     store.participants.getAgent(DEFAULT_AGENT_ID),
   ]);
+  if (existing) return ingestKnown(deps, ev, existing, { albumId, now });
   if (!agent) throw new Error(`agent ${DEFAULT_AGENT_ID} not found`);
 
   const [current, latestTurn] = await Promise.all([dialogue.currentSessionId ? store.sessions.get(dialogue.currentSessionId) : null, latestTurnOf(store, dialogue)]);
   const { session, opened } = await currentSessionFor(deps, dialogue, now, current);
   const sessionId = session._id;
-  if (opened) await store.participants.noteVisit(human, dialogue.agentIds, now);
+  // Written with the message: a new session is one more visit (the persona card's count).
+  const visit = opened ? () => store.participants.noteVisit(human, dialogue.agentIds, now) : () => Promise.resolve();
   const placed: Placed = { messageId, dialogueId: dialogue._id, sessionId, chat };
 
   const quote = await resolveQuote(store, ev.platform, ev.chat.chatId, dialogue._id, ev);
@@ -148,14 +149,18 @@ async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: Cha
     createdAt: now,
     updatedAt: now,
   };
+  // A dialogue without the pointer yet (a new one) gets it with this activity.
+  const pointer = dialogue.openTurnId === undefined ? { openTurnId: latestTurn?._id ?? null } : {};
   /** Stores a message that opens no turn (command, refused input, group context). */
   const storeOutsideTurn = async (message: Message): Promise<boolean> => {
-    if ((await store.messages.insertOnce(message)) === 'duplicate') return false;
-    await Promise.all([
-      store.dialogues.noteActivity(dialogue._id, { at: now, currentSessionId: sessionId, messages: 1 }),
+    // Under the guard and just read as absent, so the counters go out with the insert.
+    const [inserted] = await Promise.all([
+      store.messages.insertOnce(message),
+      visit(),
+      store.dialogues.noteActivity(dialogue._id, { at: now, currentSessionId: sessionId, messages: 1, ...pointer }),
       store.sessions.touch(session, now, { messages: 1, turns: 0 }),
     ]);
-    return true;
+    return inserted === 'inserted';
   };
 
   const command = parseCommand(ev.text, ev.recipient?.username);
@@ -186,6 +191,7 @@ async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: Cha
   const openTurn = !opened && latestTurn?.sessionId === sessionId ? latestTurn : null;
   const placement = placeInitiatorMessage(openTurn, { role: 'human', id: human._id });
   let turnId: string;
+  const turnWrites: Promise<unknown>[] = [];
   if (placement.action === 'join') {
     turnId = placement.turnId;
   } else {
@@ -199,25 +205,31 @@ async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: Cha
       startedAt: now,
       responseWindowMs: deps.responseWindowMs,
     });
-    await Promise.all([store.turns.insert(turn), deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn))]);
+    turnWrites.push(store.turns.insert(turn), deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn)));
     turnId = turn._id;
   }
 
-  if ((await store.messages.insertOnce({ ...base, content: check.text, turnId })) === 'duplicate') return { kind: 'duplicate', messageId };
   const titleSource = check.text || quote?.text || '';
-  // Independent writes: counters, activity and the job go out together. An album's reply
-  // waits a moment so its other items join the message first.
-  await Promise.all([
+  // Under the guard and just read as absent: the message, its turn, the counters and the
+  // pointers are independent writes and go out together.
+  const [inserted] = await Promise.all([
+    store.messages.insertOnce({ ...base, content: check.text, turnId }),
+    ...turnWrites,
+    visit(),
     store.sessions.touch(session, now, { messages: 1, turns: placement.action === 'open' ? 1 : 0 }),
     store.dialogues.noteActivity(dialogue._id, {
       at: now,
       currentSessionId: sessionId,
       messages: 1,
+      ...pointer,
       ...(placement.action === 'open' ? { openTurnId: turnId } : {}),
       ...(dialogue.title || !titleSource ? {} : { title: titleFromFirstMessage(titleSource) }),
     }),
-    deps.enqueueReply({ turnId, dialogueId: dialogue._id, ...(albumId && deps.albumSettleMs ? { delayMs: deps.albumSettleMs } : {}) }),
   ]);
+  if (inserted === 'duplicate') return { kind: 'duplicate', messageId };
+  // Once the turn is stored: the job reads it. An album's reply waits a moment so its other
+  // items join the message first.
+  await deps.enqueueReply({ turnId, dialogueId: dialogue._id, ...(albumId && deps.albumSettleMs ? { delayMs: deps.albumSettleMs } : {}) });
   return { kind: 'accepted', turnId, ...placed };
 }
 

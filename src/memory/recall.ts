@@ -8,6 +8,7 @@ import type { MemoryKind } from '../domain/model.js';
 import type { MemoryRepo } from '../store/memories.js';
 import type { Embedder } from './embedder.js';
 import type { IndexCache } from './indexCache.js';
+import type { MemoryScope } from './versions.js';
 import type { IndexEntry, IndexHit, MemoryIndex } from './memoryIndex.js';
 import { synthesizeQueries } from './recallQueries.js';
 import { DEFAULT_BLEND, rankFused, reciprocalRankFusion } from './rrf.js';
@@ -67,6 +68,11 @@ export class MemoryRecall {
   private embeddingsDown = false;
 
   constructor(private readonly d: RecallDeps) {}
+
+  /** Loads (or checks) the scope's index ahead of a recall, e.g. while a reply's history is read. */
+  async prepare(scope: MemoryScope): Promise<void> {
+    await this.d.cache.get(scope).catch((err: unknown) => this.d.log.debug({ err, scope }, 'memory index not prepared'));
+  }
 
   async recall(r: RecallRequest): Promise<RecallResult> {
     const started = performance.now();

@@ -62,18 +62,19 @@ export type RespondResult = { kind: 'skipped'; reason: string } | { kind: 'repli
 
 export const replyIdOf = (turnId: string) => derivedId('msg', 'reply', turnId);
 
-export async function respondToTurn(deps: RespondDeps, turnId: string): Promise<RespondResult> {
+/** `dialogueId`: the job's, read together with the turn (the turn's own is checked against it). */
+export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueId?: string): Promise<RespondResult> {
   const { store } = deps;
-  const turn = await store.turns.get(turnId);
+  const [turn, known] = await Promise.all([store.turns.get(turnId), dialogueId ? store.dialogues.get(dialogueId) : null]);
   if (!turn) return { kind: 'skipped', reason: 'turn not found' };
   if (turn.status !== 'pending') return { kind: 'skipped', reason: `turn is ${turn.status}` };
   if (turn.responderRole !== 'ai') return { kind: 'skipped', reason: 'the AI is not the responder of this turn' };
-  const dialogue = await store.dialogues.get(turn.dialogueId);
+  const dialogue = known?._id === turn.dialogueId ? known : await store.dialogues.get(turn.dialogueId);
   if (!dialogue) return { kind: 'skipped', reason: 'dialogue not found' };
 
   const startedAt = new Date();
   // Independent of each other: the guarded start, the reply message, the context's first reads.
-  const [begun, reply, inputs] = await Promise.all([beginReply(store, turn, startedAt), openAiMessage(store, turn, replyIdOf(turn._id), startedAt), readContextInputs(store, turn, dialogue)]);
+  const [begun, reply, inputs] = await Promise.all([beginReply(store, turn, startedAt), openAiMessage(store, turn, replyIdOf(turn._id), startedAt), readContextInputs(store, turn, dialogue, deps.recall)]);
   if (begun.kind === 'skipped') return begun;
   const { state, foldDue } = await produceAiMessage(deps, { turn: begun.turn, dialogue, reply, record: begun.record, inputs });
   const at = new Date();

@@ -14,8 +14,8 @@ export interface ActivityPatch {
   messages: number;
   /** FR-007: set by the caller only while the dialogue has none. */
   title?: string;
-  /** The turn this activity opened (the dialogue's new latest turn). */
-  openTurnId?: string;
+  /** The turn this activity opened (the dialogue's new latest turn); null records that it has none. */
+  openTurnId?: string | null;
 }
 
 export class DialogueRepo {
@@ -32,6 +32,9 @@ export class DialogueRepo {
   resolve(chat: ChatRef, init: { type: DialogueType; humanId: string; agentId: string; at: Date }): Promise<Dialogue> {
     const _id = dialogueIdOf(chat);
     return this.guarded(_id, async () => {
+      // Most messages come from a known chat and person: one read, no write.
+      const known = await this.get(_id);
+      if (known?.humanIds.includes(init.humanId) && known.agentIds.includes(init.agentId)) return known;
       const doc = await this.c.dialogues.findOneAndUpdate(
         { _id },
         {
@@ -41,7 +44,9 @@ export class DialogueRepo {
         { upsert: true, returnDocument: 'after' },
       );
       if (!doc) throw new Error(`dialogue upsert returned nothing for ${_id}`);
-      return doc;
+      // Created just now, so it has no turn (FerretDB drops the null `$setOnInsert` sets; the
+      // caller's activity write stores it).
+      return known ? doc : { ...doc, openTurnId: doc.openTurnId ?? null };
     });
   }
 
@@ -59,7 +64,7 @@ export class DialogueRepo {
             updatedAt: patch.at,
             currentSessionId: patch.currentSessionId,
             ...(patch.title ? { title: patch.title } : {}),
-            ...(patch.openTurnId ? { openTurnId: patch.openTurnId } : {}),
+            ...(patch.openTurnId !== undefined ? { openTurnId: patch.openTurnId } : {}),
           },
           $inc: { messageCount: patch.messages },
         },

@@ -48,15 +48,22 @@ export class MessageRepo {
    * A conversation message also enters its session's working window.
    */
   async insertOnce(message: Message): Promise<'inserted' | 'duplicate'> {
+    // The window entry goes out with the insert (one round trip, not two). A duplicate is the
+    // same message, so its entry is right either way; a failed insert takes its entry back.
+    const mirrored = belongsInWindow(message) ? this.windows.put(message, message.updatedAt) : Promise.resolve();
     try {
       // Every write of a message's text also writes its search keys (src/search/searchKeys.ts).
       await this.c.messages.insertOne({ ...message, searchKeys: messageSearchKeys(message) });
     } catch (err) {
-      if (isDuplicateKey(err)) return 'duplicate';
+      if (isDuplicateKey(err)) {
+        await mirrored;
+        return 'duplicate';
+      }
+      await mirrored.then(() => this.windows.put({ ...message, deleted: { at: message.updatedAt } }, message.updatedAt)).catch(() => undefined);
       throw err;
     }
+    await mirrored;
     this.announce(message, 'created');
-    if (belongsInWindow(message)) await this.windows.put(message, message.updatedAt);
     return 'inserted';
   }
 

@@ -39,8 +39,8 @@ export class SessionRepo {
       stats: { messageCount: 0, turnCount: 0 },
     };
     return this.guarded(session, async () => {
-      await this.windows.create(session, at);
-      await this.c.sessions.insertOne(session);
+      // The window first would only matter to a reader of a session not yet stored: none.
+      await Promise.all([this.windows.create(session, at), this.c.sessions.insertOne(session)]);
       return session;
     });
   }
