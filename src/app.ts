@@ -23,7 +23,6 @@ import { builtinTools } from './tools/builtins/index.js';
 import { ActiveReplies } from './respond/activeReplies.js';
 import type { RespondDeps } from './respond/respondToTurn.js';
 import { proactiveCheckIn } from './lifecycle/checkIn.js';
-import { MAX_LIVE_MESSAGES } from './domain/archiveRules.js';
 import { TelegramGateway } from '../adapters/telegram/bot.js';
 import { TelegramOutbound } from '../adapters/telegram/outbound.js';
 import { TelegramMediaSource } from '../adapters/telegram/media.js';
@@ -48,7 +47,8 @@ import { MemoryRecall } from './memory/recall.js';
 import { startSearchKeysBackfill } from './store/searchKeysBackfill.js';
 import { MemoryQueue, startMemoryWorker } from '../jobs/memoryJobs.js';
 import { DialogueLock } from '../jobs/dialogueLock.js';
-import { memoryJobHandlers, scheduleAfterReply, type MemoryWorkDeps } from './lifecycle/memoryWork.js';
+import { memoryJobHandlers, type MemoryWorkDeps } from './lifecycle/memoryWork.js';
+import { afterReply } from './respond/afterReply.js';
 
 export const ROLES = ['gateway', 'worker', 'api'] as const;
 export type ProcessRole = (typeof ROLES)[number];
@@ -170,18 +170,7 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
           return { name: agent.name, ...(avatarUrl ? { avatarUrl } : {}) };
         },
         prepareMedia: (platform, messages) => prepareMessagesMedia(mediaDeps, messages, { platform }),
-        onReplied: async (turn, at, after) => {
-          // BR-002: still under this dialogue's lease, so nothing else writes it meanwhile.
-          const dialogue = await store.dialogues.get(turn.dialogueId);
-          if (dialogue && dialogue.messageCount > MAX_LIVE_MESSAGES) {
-            const r = await store.archive.overflow(dialogue._id, at);
-            log.info({ dialogueId: dialogue._id, ...r }, 'archived old sessions (BR-002)');
-          }
-          if (env.PROACTIVE_CHECKIN_AFTER_MS > 0) {
-            await timers.checkInAt(turn.dialogueId, at, new Date(at.getTime() + env.PROACTIVE_CHECKIN_AFTER_MS));
-          }
-          await scheduleAfterReply({ store, scheduler: memoryQueue }, turn, at, after);
-        },
+        onReplied: (turn, at, after) => afterReply({ store, scheduler: timers, memory: memoryQueue, checkInAfterMs: env.PROACTIVE_CHECKIN_AFTER_MS, log }, turn, at, after),
       };
       const memoryDeps: MemoryWorkDeps = {
         store,

@@ -96,10 +96,13 @@ export async function scheduleAfterReply(
   deps: { store: Store; scheduler: MemoryScheduler },
   turn: { _id: string; sessionId: string; initiatorRole: string; initiatorId: string; responderId: string },
   at: Date,
-  after: { foldDue?: boolean } = {},
+  after: { foldDue?: boolean; evolveEveryTurns?: number } = {},
 ): Promise<void> {
   await deps.scheduler.afterTurn(turn._id, turn.sessionId, { fold: after.foldDue ?? true });
   const agentId = turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId;
-  const [replies, config] = await Promise.all([deps.store.participants.noteReplyForEvolve(agentId, at, turn._id), deps.store.config.get()]);
-  if (shouldEvolve(replies, config.config.thresholds.persona_evolve_every_turns)) await deps.scheduler.evolve(agentId, at);
+  const [replies, everyTurns] = await Promise.all([
+    deps.store.participants.noteReplyForEvolve(agentId, at, turn._id),
+    after.evolveEveryTurns ?? deps.store.config.get().then((c) => c.config.thresholds.persona_evolve_every_turns),
+  ]);
+  if (shouldEvolve(replies, everyTurns)) await deps.scheduler.evolve(agentId, at);
 }

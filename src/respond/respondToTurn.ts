@@ -21,6 +21,7 @@ import { text as notice, type Locale } from '../i18n/texts.js';
 import { TurnTrace } from '../trace/turnTrace.js';
 import { runToolLoop } from './toolLoop.js';
 import type { ActiveReplies } from './activeReplies.js';
+import type { AfterReply } from './afterReply.js';
 
 export interface RespondDeps {
   store: Store;
@@ -47,14 +48,8 @@ export interface RespondDeps {
   onReplied?(turn: Turn, at: Date, after: AfterReply): Promise<void>;
 }
 
-/** What the reply learnt that the post-turn work needs. */
-export interface AfterReply {
-  /** The session's raw history now passes the rolling-summary threshold (the fold job is due). */
-  foldDue: boolean;
-}
-
 /** An AI message produced: how it ended, and what the post-turn work needs. */
-export interface Produced extends AfterReply {
+export interface Produced extends Omit<AfterReply, 'dialogueMessages'> {
   state: Exclude<DeliveryState, 'streaming'>;
 }
 
@@ -76,11 +71,11 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
   // Independent of each other: the guarded start, the reply message, the context's first reads.
   const [begun, reply, inputs] = await Promise.all([beginReply(store, turn, startedAt), openAiMessage(store, turn, replyIdOf(turn._id), startedAt), readContextInputs(store, turn, dialogue, deps.recall)]);
   if (begun.kind === 'skipped') return begun;
-  const { state, foldDue } = await produceAiMessage(deps, { turn: begun.turn, dialogue, reply, record: begun.record, inputs });
+  const { state, ...after } = await produceAiMessage(deps, { turn: begun.turn, dialogue, reply, record: begun.record, inputs });
   const at = new Date();
   if (await closeAnswered(store, turn, at, state)) {
     // Post-turn work never fails the reply that has already been delivered.
-    await deps.onReplied?.(turn, at, { foldDue }).catch((err: unknown) => deps.log.error({ err, turnId: turn._id }, 'post-turn work failed'));
+    await deps.onReplied?.(turn, at, { ...after, dialogueMessages: dialogue.messageCount + 1 }).catch((err: unknown) => deps.log.error({ err, turnId: turn._id }, 'post-turn work failed'));
   }
   return { kind: 'replied', messageId: reply._id, state };
 }
@@ -124,7 +119,8 @@ export async function produceAiMessage(
     await trace.record('context_built', contextEventData(err.context, deps, { tooLong: { tokens: err.tokens, limit: err.limit } }));
     const shown = notice('PROMPT_TOO_LONG', deps.locale, { tokens: err.tokens, limit: err.limit });
     typing.stop();
-    return { state: await finishWithoutModel(deps, { dialogue, reply, trace, outbound, state: 'error', shown, error: { code: err.code, message: err.message } }), foldDue: true };
+    const state = await finishWithoutModel(deps, { dialogue, reply, trace, outbound, state: 'error', shown, error: { code: err.code, message: err.message } });
+    return { state, foldDue: true, evolveEveryTurns: evolveEvery(err.context) };
   }
   const { agent, input: ready } = gathered;
   // Stored while the model is already being called; settled before the reply is finished.
@@ -216,8 +212,10 @@ export async function produceAiMessage(
     error: deliveryError?.message ?? null,
   });
   if (deliveryError !== undefined) throw deliveryError; // the job retries; the outbox prevents duplicates
-  return { state: outcome.state, foldDue: foldDue(gathered, reply) };
+  return { state: outcome.state, foldDue: foldDue(gathered, reply), evolveEveryTurns: evolveEvery(gathered) };
 }
+
+const evolveEvery = (g: Pick<GatheredContext, 'config'>): number => g.config.config.thresholds.persona_evolve_every_turns;
 
 /** Whether this turn took the session's raw history past the rolling-summary threshold. */
 function foldDue(g: GatheredContext, reply: Message): boolean {

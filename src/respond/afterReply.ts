@@ -1,0 +1,37 @@
+// What follows a reply that closed its turn: BR-002's archive trigger, the proactive check-in's
+// timer and the post-turn memory jobs. Runs under the dialogue's lease (the respond worker
+// still holds it), so nothing else writes the dialogue meanwhile.
+import type { Logger } from 'pino';
+import type { Turn } from '../domain/model.js';
+import type { Store } from '../store/store.js';
+import { MAX_LIVE_MESSAGES } from '../domain/archiveRules.js';
+import { scheduleAfterReply, type MemoryScheduler } from '../lifecycle/memoryWork.js';
+import type { Scheduler } from '../lifecycle/scheduler.js';
+
+/** What the reply learnt that the post-turn work needs, so it reads nothing again. */
+export interface AfterReply {
+  /** The session's raw history now passes the rolling-summary threshold (the fold job is due). */
+  foldDue: boolean;
+  /** The dialogue's messages as read when the reply started, this reply included. */
+  dialogueMessages: number;
+  /** `thresholds.persona_evolve_every_turns` of the config the reply used. */
+  evolveEveryTurns: number;
+}
+
+export interface AfterReplyDeps {
+  store: Store;
+  scheduler: Pick<Scheduler, 'checkInAt'>;
+  memory: MemoryScheduler;
+  /** PROACTIVE_CHECKIN_AFTER_MS; 0 turns the check-in off. */
+  checkInAfterMs: number;
+  log: Logger;
+}
+
+export async function afterReply(deps: AfterReplyDeps, turn: Turn, at: Date, after: AfterReply): Promise<void> {
+  if (after.dialogueMessages > MAX_LIVE_MESSAGES) {
+    const r = await deps.store.archive.overflow(turn.dialogueId, at);
+    deps.log.info({ dialogueId: turn.dialogueId, ...r }, 'archived old sessions (BR-002)');
+  }
+  if (deps.checkInAfterMs > 0) await deps.scheduler.checkInAt(turn.dialogueId, at, new Date(at.getTime() + deps.checkInAfterMs));
+  await scheduleAfterReply({ store: deps.store, scheduler: deps.memory }, turn, at, after);
+}
