@@ -6,6 +6,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
+COPY app ./app
 COPY adapters ./adapters
 COPY graphql ./graphql
 COPY jobs ./jobs

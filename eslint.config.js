@@ -16,6 +16,24 @@ export default tseslint.config(
     },
   },
   {
+    // The platform-free core depends on nothing outside it (ARCHITECTURE.md, "Direction of
+    // dependencies"): adapters, queues, the API and the composition root depend on it.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/adapters/*', '**/adapters/**'], message: 'src/ is platform-free: adapters depend on the core, not the reverse.' },
+            { group: ['**/graphql/*', '**/graphql/**', '!graphql'], message: 'src/ must not import the API layer (graphql/).' },
+            { group: ['**/jobs/*', '**/jobs/**'], message: 'src/ must not import the queues (jobs/): take a port (interface) instead.' },
+            { group: ['**/app/*', '**/app/**'], message: 'src/ must not import the composition root (app/).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['eslint.config.js', 'vitest.config.ts'],
     ...tseslint.configs.disableTypeChecked,
   },

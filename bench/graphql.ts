@@ -6,7 +6,7 @@
 //    driver running the same filter.
 import { loadEnv } from '../src/config/env.js';
 import { createLogger } from '../src/log.js';
-import { startApp, type RunningApp } from '../src/app.js';
+import { startApp, type RunningApp } from '../app/startApp.js';
 import type { Dialogue, Message, Session, Turn } from '../src/domain/model.js';
 import { messageSearchKeys } from '../src/search/searchKeys.js';
 import { planMessageSearch } from '../src/search/messageSearch.js';

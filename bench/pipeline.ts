@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { QueueEvents } from 'bullmq';
 import { loadEnv } from '../src/config/env.js';
 import { createLogger } from '../src/log.js';
-import { startApp, type RunningApp } from '../src/app.js';
+import { startApp, type RunningApp } from '../app/startApp.js';
 import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
 import type { IngestResult } from '../src/ingest/ingest.js';
 import { RESPOND_QUEUE, RespondQueue, respondJobId } from '../jobs/respondQueue.js';

@@ -5,6 +5,7 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { MemoryScheduler } from '../src/lifecycle/memoryWork.js';
 
 export const MEMORY_QUEUE = 'memory';
 
@@ -29,7 +30,7 @@ export interface MemoryJobHandlers {
   consolidate(scope: { ownerId?: string; subjectId?: string }): Promise<unknown>;
 }
 
-export class MemoryQueue {
+export class MemoryQueue implements MemoryScheduler {
   readonly queue: Queue<MemoryJob>;
 
   constructor(connection: ConnectionOptions, prefix: string) {

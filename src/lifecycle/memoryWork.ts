@@ -33,10 +33,13 @@ export interface MemoryWorkDeps extends MemoryWriteDeps, SummarizeDeps {
 }
 
 /** Where post-turn work goes (jobs/memoryJobs.ts MemoryQueue). */
+/** The memory queue as the core sees it (jobs/memoryJobs.ts implements it). */
 export interface MemoryScheduler {
   /** `fold`: also queue the rolling summary (only when the session's raw history passed the threshold). */
   afterTurn(turnId: string, sessionId: string, o?: { fold?: boolean }): Promise<void>;
   evolve(agentId: string, at: Date): Promise<void>;
+  /** A session summary on request (`/summary`, the API) or when the session went idle. */
+  summarize(sessionId: string, reason: 'command' | 'api' | 'idle', notify?: NoticeTarget): Promise<void>;
 }
 
 export function memoryJobHandlers(deps: MemoryWorkDeps) {

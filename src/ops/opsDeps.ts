@@ -3,7 +3,7 @@
 import type { Store } from '../store/store.js';
 import type { Outbounds } from '../delivery/outbound.js';
 import type { Logger } from '../log.js';
-import type { MemoryQueue } from '../../jobs/memoryJobs.js';
+import type { MemoryScheduler } from '../lifecycle/memoryWork.js';
 import type { Locale } from '../i18n/texts.js';
 import type { MemoryRecall } from '../memory/recall.js';
 import type { Scheduler } from '../lifecycle/scheduler.js';
@@ -12,7 +12,7 @@ import type { MemoryVersions } from '../memory/versions.js';
 export interface OpsDeps {
   store: Store;
   outbounds: Outbounds;
-  memory: Pick<MemoryQueue, 'summarize' | 'evolve'>;
+  memory: Pick<MemoryScheduler, 'summarize' | 'evolve'>;
   log: Logger;
   sessionGapMs: number;
   responseWindowMs: number;

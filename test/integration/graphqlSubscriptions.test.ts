@@ -1,13 +1,13 @@
 // Subscriptions as an operator uses them: a real graphql-sse client (yoga's SSE transport,
 // distinct connections) against the API running in this process, while the pipeline (gateway
-// and worker roles) runs in ANOTHER process, src/main.ts as a child. Every live update crosses
+// and worker roles) runs in ANOTHER process, app/main.ts as a child. Every live update crosses
 // Redis pub/sub: the child's store announces its writes, the API reads the records fresh.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
 import { createClient, type Client } from 'graphql-sse';
 import { createLogger } from '../../src/log.js';
-import { startApp, type RunningApp } from '../../src/app.js';
+import { startApp, type RunningApp } from '../../app/startApp.js';
 import { loadEnv } from '../../src/config/env.js';
 import { feedTopics } from '../../src/feed/changeFeed.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../doubles/fakeOpenAI.js';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { eventually } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
-import { startApp, type RunningApp } from '../../src/app.js';
+import { startApp, type RunningApp } from '../../app/startApp.js';
 import { createLogger } from '../../src/log.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import type { Scheduler } from '../../src/lifecycle/scheduler.js';

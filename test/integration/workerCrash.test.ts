@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MongoClient } from 'mongodb';
 import { createLogger } from '../../src/log.js';
-import { startApp, type RunningApp } from '../../src/app.js';
+import { startApp, type RunningApp } from '../../app/startApp.js';
 import { loadEnv } from '../../src/config/env.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../doubles/fakeOpenAI.js';
 import { startFakeTelegram, type FakeTelegram } from '../doubles/fakeTelegram.js';

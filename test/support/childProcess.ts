@@ -1,4 +1,4 @@
-// Runs src/main.ts as a real child process (e.g. a worker to kill mid-reply).
+// Runs app/main.ts as a real child process (e.g. a worker to kill mid-reply).
 import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface Child {
@@ -10,7 +10,7 @@ export interface Child {
 }
 
 export function runMain(env: Record<string, string>, args: string[] = []): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts', ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

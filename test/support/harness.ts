@@ -3,7 +3,7 @@
 import { MongoClient } from 'mongodb';
 import { ClientError, GraphQLClient } from 'graphql-request';
 import { createLogger } from '../../src/log.js';
-import { startApp, type RunningApp, type ProcessRole } from '../../src/app.js';
+import { startApp, type RunningApp, type ProcessRole } from '../../app/startApp.js';
 import type { Env } from '../../src/config/env.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../doubles/fakeOpenAI.js';
 import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from '../doubles/fakeTelegram.js';

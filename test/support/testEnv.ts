@@ -12,7 +12,7 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
   return loadEnv(rawTestEnv(overrides));
 }
 
-/** The environment variables behind testEnv, e.g. for a child process running src/main.ts. */
+/** The environment variables behind testEnv, e.g. for a child process running app/main.ts. */
 export function rawTestEnv(overrides: Record<string, string> = {}): Record<string, string> {
   const id = randomBytes(4).toString('hex');
   return {

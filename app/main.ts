@@ -1,11 +1,11 @@
 // Process entrypoint: `npm start [-- --role gateway|worker|api]`. Validates config, makes sure
 // MongoDB and Redis are reachable (starting local stand-ins in development), runs the roles.
 import { parseArgs } from 'node:util';
-import { loadEnv, ConfigError } from './config/env.js';
-import { createLogger } from './log.js';
-import { ensureLocalServices } from './localServices/index.js';
-import { ROLES, startApp, type ProcessRole } from './app.js';
-import { redisReachable, mongoReachable } from './localServices/reachability.js';
+import { loadEnv, ConfigError } from '../src/config/env.js';
+import { createLogger } from '../src/log.js';
+import { ensureLocalServices } from '../src/localServices/index.js';
+import { ROLES, startApp, type ProcessRole } from './startApp.js';
+import { redisReachable, mongoReachable } from '../src/localServices/reachability.js';
 
 function parseRoles(): Set<ProcessRole> {
   const { values } = parseArgs({ options: { role: { type: 'string', multiple: true } }, allowPositionals: false });

@@ -1,0 +1,57 @@
+// The api role: the GraphQL operations API (queries, mutations, live subscriptions).
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { startSearchKeysBackfill } from '../src/store/searchKeysBackfill.js';
+import { createApiServer } from '../graphql/server.js';
+import { createGatewayPubSub } from '../graphql/pubsub.js';
+import { DEFAULT_LIMITS } from '../graphql/limits.js';
+import type { Shared } from './shared.js';
+import type { Stops } from './stops.js';
+
+/** Starts the API; returns its base URL. */
+export async function startApiRole(s: Shared, stops: Stops): Promise<string> {
+  const { env, log, store, redis } = s;
+  if (env.OPS_TOKENS.length === 0) log.warn('OPS_TOKENS is empty: every GraphQL request will be rejected (UNAUTHENTICATED)');
+  const subscriber = redis.duplicate();
+  stops.push(() => subscriber.quit());
+  // Message search needs search keys; messages stored before they existed get them here, in
+  // the background (batches of 50; resumable: each start continues with whatever still lacks them).
+  const backfill = startSearchKeysBackfill({ c: store.c, log });
+  stops.push(() => backfill.stop());
+  const devDefault = (v: 'auto' | 'on' | 'off') => (v === 'auto' ? env.NODE_ENV !== 'production' : v === 'on');
+  const server: Server = createApiServer({
+    ops: {
+      store,
+      outbounds: s.outbounds,
+      memory: s.memoryQueue,
+      log,
+      sessionGapMs: env.SESSION_GAP_MS,
+      responseWindowMs: env.RESPONSE_WINDOW_MS,
+      locale: env.DEFAULT_LOCALE,
+      timezone: env.DISPLAY_TIMEZONE,
+      recall: s.recall,
+      memoryVersions: s.memoryVersions,
+      scheduler: s.timers,
+      enqueueReply: (job) => s.respondQueue.enqueue(job),
+      lockDialogue: (dialogueId) => s.dialogueLock.acquire(dialogueId),
+    },
+    pubsub: createGatewayPubSub({ publisher: redis, subscriber, prefix: env.QUEUE_PREFIX }),
+    opsTokens: env.OPS_TOKENS,
+    log,
+    graphiql: devDefault(env.GRAPHIQL),
+    introspection: devDefault(env.GRAPHQL_INTROSPECTION),
+    limits: { ...DEFAULT_LIMITS, maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES, maxCost: env.GRAPHQL_MAX_COST },
+    readiness: { redis: async () => (await redis.ping()) === 'PONG' },
+  });
+  await new Promise<void>((res) => server.listen(env.PORT, '0.0.0.0', res));
+  const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  stops.push(
+    () =>
+      new Promise<void>((res) => {
+        server.closeAllConnections();
+        server.close(() => res());
+      }),
+  );
+  log.info({ url: `${apiUrl}/graphql` }, 'API listening');
+  return apiUrl;
+}

@@ -1,0 +1,36 @@
+// The platforms this deployment talks to: an outbound channel and a media source for each one
+// with a token. Every call to a platform spends the chat's shared budget (SPEC §4.3).
+import type { Env } from '../src/config/env.js';
+import type { Logger } from '../src/log.js';
+import type { Outbounds } from '../src/delivery/outbound.js';
+import type { MediaSources } from '../src/media/mediaSource.js';
+import type { ChatBudget } from '../src/delivery/chatBudget.js';
+import { PacedOutbound } from '../src/delivery/pacedOutbound.js';
+import { TelegramOutbound } from '../adapters/telegram/outbound.js';
+import { TelegramMediaSource } from '../adapters/telegram/media.js';
+import { DiscordOutbound } from '../adapters/discord/outbound.js';
+import { DiscordMediaSource } from '../adapters/discord/media.js';
+
+export interface Platforms {
+  outbounds: Outbounds;
+  mediaSources: MediaSources;
+}
+
+export function buildPlatforms(env: Env, o: { budget: ChatBudget; log: Logger }): Platforms {
+  const { budget, log } = o;
+  const outbounds: Outbounds = {};
+  const mediaSources: MediaSources = {};
+  if (env.TELEGRAM_BOT_TOKEN) {
+    const telegram = new TelegramOutbound(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT, { drafts: env.TELEGRAM_DRAFTS === 'on', log });
+    outbounds.telegram = new PacedOutbound(telegram, { budget, log });
+    mediaSources.telegram = new TelegramMediaSource(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT);
+  } else log.info('TELEGRAM_BOT_TOKEN is not set: the Telegram adapter is disabled');
+  if (env.DISCORD_BOT_TOKEN) {
+    // Every rate limit goes to the shared chat budget (maxRateLimitWaitMs 0); sends are not
+    // re-sent by the pacer because the adapter retries them itself with Discord's nonce.
+    const discord = new DiscordOutbound({ token: env.DISCORD_BOT_TOKEN, apiRoot: env.DISCORD_API_ROOT, log, maxRateLimitWaitMs: 0 });
+    outbounds.discord = new PacedOutbound(discord, { budget, log, retrySends: false });
+    mediaSources.discord = new DiscordMediaSource({ token: env.DISCORD_BOT_TOKEN, apiRoot: env.DISCORD_API_ROOT });
+  } else log.info('DISCORD_BOT_TOKEN is not set: the Discord adapter is disabled');
+  return { outbounds, mediaSources };
+}

@@ -1,0 +1,101 @@
+// What every role of a process shares: the Redis connection, the store, the queues, the
+// platforms' outbound channels and the memory index. Nothing here listens or consumes jobs.
+import { Redis } from 'ioredis';
+import OpenAI from 'openai';
+import type { Env } from '../src/config/env.js';
+import type { Logger } from '../src/log.js';
+import { Store } from '../src/store/store.js';
+import { RedisStateGuard } from '../src/store/stateGuard.js';
+import { runHotPathBackfills } from '../src/store/hotPathBackfills.js';
+import { RedisChangeFeed } from '../src/feed/changeFeed.js';
+import { RedisChatBudget } from '../src/delivery/chatBudget.js';
+import { createEmbedder, type Embedder } from '../src/memory/embedder.js';
+import { IndexCache } from '../src/memory/indexCache.js';
+import { RedisMemoryVersions } from '../src/memory/versions.js';
+import { MemoryRecall } from '../src/memory/recall.js';
+import { RespondQueue } from '../jobs/respondQueue.js';
+import { TimerQueue } from '../jobs/timers.js';
+import { InterruptBus } from '../jobs/interrupts.js';
+import { MemoryQueue } from '../jobs/memoryJobs.js';
+import { DialogueLock } from '../jobs/dialogueLock.js';
+import { buildPlatforms, type Platforms } from './platforms.js';
+import type { Stops } from './stops.js';
+
+export interface Shared extends Platforms {
+  env: Env;
+  log: Logger;
+  redis: Redis;
+  store: Store;
+  /** Resolves when the one-off backfills of the hot path's indexes are done. */
+  backfilled: Promise<void>;
+  respondQueue: RespondQueue;
+  timers: TimerQueue;
+  interrupts: InterruptBus;
+  memoryQueue: MemoryQueue;
+  openai: OpenAI;
+  embedder: Embedder;
+  memoryVersions: RedisMemoryVersions;
+  memoryCache: IndexCache;
+  recall: MemoryRecall;
+  /** The dialogue lease replies hold; summaries and operator deletions take it too. */
+  dialogueLock: DialogueLock;
+}
+
+export async function buildShared(env: Env, o: { log: Logger; mongoUri: string; redisUrl: string; stops: Stops }): Promise<Shared> {
+  const { log, stops } = o;
+  const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+  stops.push(() => redis.quit());
+  // Every write the store makes is announced over Redis, so the API's subscriptions see
+  // changes made by any process; a failed announcement is logged, the write stands.
+  const feed = new RedisChangeFeed(redis, env.QUEUE_PREFIX, (err) => log.warn({ err }, 'change feed publish failed'));
+  // The state guard is shared by every process through Redis (src/store/stateGuard.ts).
+  const store = await Store.connect(o.mongoUri, env.MONGODB_DB, { feed, guard: new RedisStateGuard(redis, { prefix: env.QUEUE_PREFIX }), log });
+  stops.push(() => store.close());
+  await store.participants.ensureDefaultAgent(env.AGENT_NAME, env.AGENT_PERSONA);
+  const backfilled = runHotPathBackfills(store, log);
+
+  const respondQueue = new RespondQueue(redis, env.QUEUE_PREFIX);
+  stops.push(() => respondQueue.close());
+  const timers = new TimerQueue(redis, env.QUEUE_PREFIX);
+  stops.push(() => timers.close());
+  const interrupts = new InterruptBus(redis, env.QUEUE_PREFIX);
+  stops.push(() => interrupts.close());
+  const memoryQueue = new MemoryQueue(redis, env.QUEUE_PREFIX);
+  stops.push(() => memoryQueue.close());
+  const platforms = buildPlatforms(env, { budget: new RedisChatBudget(redis, { prefix: env.QUEUE_PREFIX }), log });
+
+  // Memory: one embedder and one per-owner vector cache per process, used by the worker's
+  // recall and the API's memory search; other processes' writes reach the cache through
+  // version counters in Redis. Nothing here connects until first used.
+  const openai = new OpenAI({ apiKey: env.OPENAI_API_KEY ?? 'no-key', baseURL: env.OPENAI_BASE_URL });
+  const embedder = createEmbedder({
+    provider: env.EMBEDDINGS,
+    ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
+    openai,
+    model: env.EMBEDDING_MODEL,
+    dims: env.EMBEDDING_DIMS,
+  });
+  const memoryVersions = new RedisMemoryVersions(redis, `${env.QUEUE_PREFIX}:`);
+  const memoryCache = new IndexCache({ store, embedder, versions: memoryVersions, log, maxScopes: env.MEMORY_CACHE_SCOPES });
+  const recall = new MemoryRecall({ store, embedder, cache: memoryCache, log, embedTimeoutMs: env.RECALL_EMBED_TIMEOUT_MS });
+  const dialogueLock = new DialogueLock(redis, env.QUEUE_PREFIX, env.WORKER_LOCK_MS);
+
+  return {
+    env,
+    log,
+    redis,
+    store,
+    backfilled,
+    respondQueue,
+    timers,
+    interrupts,
+    memoryQueue,
+    ...platforms,
+    openai,
+    embedder,
+    memoryVersions,
+    memoryCache,
+    recall,
+    dialogueLock,
+  };
+}

@@ -1,0 +1,131 @@
+// The worker role: replies (respond worker), delayed work (timers, check-ins), memory jobs,
+// media retries and the sweepers that recover lost jobs.
+import type { Agent, ChatRef } from '../src/domain/model.js';
+import type { Persona } from '../src/delivery/outbound.js';
+import { createLlmClient } from '../src/llm/createClient.js';
+import { builtinTools } from '../src/tools/builtins/index.js';
+import { ActiveReplies } from '../src/respond/activeReplies.js';
+import type { RespondDeps } from '../src/respond/respondToTurn.js';
+import { afterReply } from '../src/respond/afterReply.js';
+import { proactiveCheckIn } from '../src/lifecycle/checkIn.js';
+import { memoryJobHandlers, type MemoryWorkDeps } from '../src/lifecycle/memoryWork.js';
+import { TokenCounter } from '../src/context/tokens.js';
+import { MediaProcessor } from '../src/media/processor.js';
+import { prepareMessagesMedia, type PrepareMediaDeps } from '../src/media/prepare.js';
+import { startRespondWorker } from '../jobs/respondWorker.js';
+import { startTimerWorker } from '../jobs/timers.js';
+import { startSweeper } from '../jobs/sweeper.js';
+import { startMemoryWorker } from '../jobs/memoryJobs.js';
+import { MediaRetryQueue, startMediaRetryWorker, startMediaSweeper } from '../jobs/mediaRetry.js';
+import type { Shared } from './shared.js';
+import type { Stops } from './stops.js';
+
+export async function startWorkerRole(s: Shared, stops: Stops): Promise<void> {
+  const { env, log, store, redis } = s;
+  if (!env.OPENAI_API_KEY) log.warn('OPENAI_API_KEY is not set: replies will fail unless OPENAI_BASE_URL needs no key (e.g. Ollama)');
+  const mediaRetries = new MediaRetryQueue(redis, env.QUEUE_PREFIX);
+  stops.push(() => mediaRetries.close());
+  const mediaDeps = buildMediaDeps(s, mediaRetries);
+  const active = new ActiveReplies();
+  await s.interrupts.subscribe((dialogueId) => {
+    if (active.interrupt(dialogueId)) log.info({ dialogueId }, 'reply interrupted by the user');
+  });
+  const deps = buildRespondDeps(s, { active, mediaDeps });
+
+  const memoryWorker = startMemoryWorker({ connection: redis, prefix: env.QUEUE_PREFIX, handlers: memoryJobHandlers(buildMemoryDeps(s, deps)), log });
+  stops.push(() => memoryWorker.close());
+  if (env.CONSOLIDATION_CRON !== 'off') await s.memoryQueue.scheduleNightly(env.CONSOLIDATION_CRON, env.DISPLAY_TIMEZONE);
+  else await s.memoryQueue.unscheduleNightly();
+
+  const worker = startRespondWorker({ connection: redis, redis, prefix: env.QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, log, deps });
+  stops.push(() => worker.close());
+  const checkInDeps = { ...deps, scheduler: s.timers, sessionGapMs: env.SESSION_GAP_MS, responseWindowMs: env.RESPONSE_WINDOW_MS };
+  const timerWorker = startTimerWorker({
+    connection: redis,
+    prefix: env.QUEUE_PREFIX,
+    store,
+    scheduler: s.timers,
+    sessionGapMs: env.SESSION_GAP_MS,
+    log,
+    checkIn: (dialogueId, since, now) => proactiveCheckIn(checkInDeps, dialogueId, since, now),
+    onSessionClosed: (sessionId) => s.memoryQueue.summarize(sessionId, 'idle'),
+  });
+  stops.push(() => timerWorker.close());
+
+  const mediaWorker = startMediaRetryWorker({ connection: redis, prefix: env.QUEUE_PREFIX, store, deps: mediaDeps, log });
+  stops.push(() => mediaWorker.close());
+  const mediaSweep = startMediaSweeper({ store, queue: mediaRetries, maxAttempts: env.MEDIA_MAX_ATTEMPTS, everyMs: 5 * 60_000, log });
+  stops.push(() => mediaSweep.stop());
+  const sweepEveryMs = Math.max(250, Math.floor(env.SWEEP_AFTER_MS / 2));
+  const sweeper = startSweeper({ store, queue: s.respondQueue, everyMs: sweepEveryMs, olderThanMs: env.SWEEP_AFTER_MS, log });
+  stops.push(() => sweeper.stop());
+}
+
+function buildMediaDeps(s: Shared, retries: MediaRetryQueue): PrepareMediaDeps {
+  const { env, log } = s;
+  return {
+    processor: new MediaProcessor({
+      sources: s.mediaSources,
+      openai: s.openai,
+      visionModel: env.VISION_MODEL,
+      transcribeModel: env.TRANSCRIBE_MODEL,
+      maxBytes: env.MEDIA_MAX_BYTES,
+      timeoutMs: env.MEDIA_TIMEOUT_MS,
+      documentMaxChars: env.DOCUMENT_MAX_CHARS,
+      log,
+    }),
+    attachments: s.store.attachments,
+    maxAttempts: env.MEDIA_MAX_ATTEMPTS,
+    retryBaseMs: env.MEDIA_RETRY_BASE_MS,
+    scheduleRetry: (id, at) => retries.retryAt(id, at),
+    log,
+  };
+}
+
+function buildRespondDeps(s: Shared, o: { active: ActiveReplies; mediaDeps: PrepareMediaDeps }): RespondDeps {
+  const { env, log, store } = s;
+  const after = { store, scheduler: s.timers, memory: s.memoryQueue, checkInAfterMs: env.PROACTIVE_CHECKIN_AFTER_MS, log };
+  return {
+    store,
+    llm: createLlmClient(env.LLM_API, s.openai),
+    tools: builtinTools(env),
+    outbounds: s.outbounds,
+    log,
+    model: env.LLM_MODEL,
+    llmTimeoutMs: env.LLM_TIMEOUT_MS,
+    maxToolRounds: env.TOOL_MAX_ROUNDS,
+    counter: new TokenCounter(),
+    recall: s.recall,
+    streamEditIntervalMs: env.STREAM_EDIT_INTERVAL_MS,
+    locale: env.DEFAULT_LOCALE,
+    timezone: env.DISPLAY_TIMEZONE,
+    active: o.active,
+    personaOf: (agent, chat) => personaOf(s, agent, chat),
+    prepareMedia: (platform, messages) => prepareMessagesMedia(o.mediaDeps, messages, { platform }),
+    onReplied: (turn, at, done) => afterReply(after, turn, at, done),
+  };
+}
+
+/** Discord persona webhooks, when switched on: the agent's name and avatar on its posts. */
+function personaOf(s: Shared, agent: Agent, chat: ChatRef): Persona | undefined {
+  if (chat.platform !== 'discord' || s.env.DISCORD_PERSONAS !== 'on') return undefined;
+  const avatarUrl = agent.avatarUrl ?? (agent.isDefault ? s.env.AGENT_AVATAR_URL : undefined);
+  return { name: agent.name, ...(avatarUrl ? { avatarUrl } : {}) };
+}
+
+function buildMemoryDeps(s: Shared, respond: RespondDeps): MemoryWorkDeps {
+  const { env, store } = s;
+  return {
+    store,
+    outbounds: s.outbounds,
+    log: s.log,
+    llm: respond.llm,
+    model: env.MEMORY_MODEL ?? env.LLM_MODEL,
+    timeoutMs: env.MEMORY_TASK_TIMEOUT_MS,
+    embedder: s.embedder,
+    cache: s.memoryCache,
+    config: async () => (await store.config.get()).config,
+    lockDialogue: (dialogueId) => s.dialogueLock.acquire(dialogueId),
+    scheduleIdleCheck: (sessionId, lastActivityAt) => s.timers.checkSessionAt(sessionId, new Date(lastActivityAt.getTime() + env.SESSION_GAP_MS)),
+  };
+}
