@@ -7,7 +7,7 @@ import { builtinTools } from '../src/tools/builtins/index.js';
 import { ActiveReplies } from '../src/respond/activeReplies.js';
 import type { RespondDeps } from '../src/respond/respondToTurn.js';
 import { afterReply } from '../src/respond/afterReply.js';
-import { proactiveCheckIn } from '../src/lifecycle/checkIn.js';
+import { generate, type GenerateDeps } from '../src/respond/generate.js';
 import { memoryJobHandlers, type MemoryWorkDeps } from '../src/lifecycle/memoryWork.js';
 import { TokenCounter } from '../src/context/tokens.js';
 import { MediaProcessor } from '../src/media/processor.js';
@@ -37,9 +37,15 @@ export async function startWorkerRole(s: Shared, stops: Stops): Promise<void> {
   if (env.CONSOLIDATION_CRON !== 'off') await s.memoryQueue.scheduleNightly(env.CONSOLIDATION_CRON, env.DISPLAY_TIMEZONE);
   else await s.memoryQueue.unscheduleNightly();
 
-  const worker = startRespondWorker({ connection: redis, redis, prefix: env.QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, log, deps });
+  // Answers and check-ins both go through generate(), under the dialogue's reply lease.
+  const gen: GenerateDeps = { ...deps, lease: s.dialogueLock, scheduler: s.timers, sessionGapMs: env.SESSION_GAP_MS, responseWindowMs: env.RESPONSE_WINDOW_MS };
+  const answer = (job: { turnId: string; dialogueId: string }) => generate(gen, { kind: 'answer', ...job });
+  const worker = startRespondWorker({ connection: redis, prefix: env.QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, log, answer });
   stops.push(() => worker.close());
-  const checkInDeps = { ...deps, scheduler: s.timers, sessionGapMs: env.SESSION_GAP_MS, responseWindowMs: env.RESPONSE_WINDOW_MS };
+  const checkIn = async (dialogueId: string, since: Date, now: Date) => {
+    const r = await generate(gen, { kind: 'check-in', dialogueId, since, now });
+    return r.kind === 'check-in' ? r.result : r.kind;
+  };
   const timerWorker = startTimerWorker({
     connection: redis,
     prefix: env.QUEUE_PREFIX,
@@ -47,7 +53,7 @@ export async function startWorkerRole(s: Shared, stops: Stops): Promise<void> {
     scheduler: s.timers,
     sessionGapMs: env.SESSION_GAP_MS,
     log,
-    checkIn: (dialogueId, since, now) => proactiveCheckIn(checkInDeps, dialogueId, since, now),
+    checkIn,
     onSessionClosed: (sessionId) => s.memoryQueue.summarize(sessionId, 'idle'),
   });
   stops.push(() => timerWorker.close());

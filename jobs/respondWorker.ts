@@ -1,43 +1,37 @@
-// Thin wiring: a BullMQ worker that takes a turn id and calls respondToTurn. When the dialogue
-// already has a reply in progress the job waits (delayed) instead of answering out of order.
+// Thin wiring: a BullMQ worker that takes a turn id and asks the core to answer it. When the
+// dialogue already has a reply in progress the job waits (delayed) instead of answering out of order.
 import { DelayedError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { Redis } from 'ioredis';
 import { RESPOND_QUEUE, respondJobSchema, type RespondJob } from './respondQueue.js';
-import { DialogueLock } from './dialogueLock.js';
-import { respondToTurn, type RespondDeps } from '../src/respond/respondToTurn.js';
+import type { Generated } from '../src/respond/generate.js';
 
 export interface RespondWorkerOptions {
   connection: ConnectionOptions;
-  redis: Redis;
   prefix: string;
   concurrency: number;
-  /** Stall detection and dialogue lease: a dead worker's reply is picked up after about this long. */
+  /** Stall detection: a dead worker's job is picked up after about this long (the reply lease lapses alike). */
   lockMs: number;
-  deps: RespondDeps;
+  /** `generate({ kind: 'answer', … })` (src/respond/generate.ts): the reply under the dialogue's lease. */
+  answer(job: RespondJob): Promise<Generated>;
   log: Logger;
 }
 
-const LOCK_RETRY_MS = 250;
+/** How long a job waits when its dialogue is busy with another reply. */
+export const BUSY_RETRY_MS = 250;
 
 export function startRespondWorker(o: RespondWorkerOptions): Worker<RespondJob> {
-  const lock = new DialogueLock(o.redis, o.prefix, o.lockMs);
   const worker = new Worker<RespondJob>(
     RESPOND_QUEUE,
     async (job: Job<RespondJob>, token?: string) => {
       const data = respondJobSchema.parse(job.data);
-      const release = await lock.acquire(data.dialogueId);
-      if (!release) {
-        await job.moveToDelayed(Date.now() + LOCK_RETRY_MS, token);
+      const r = await o.answer(data);
+      if (r.kind === 'busy') {
+        await job.moveToDelayed(Date.now() + BUSY_RETRY_MS, token);
         throw new DelayedError();
       }
-      try {
-        const result = await respondToTurn(o.deps, data.turnId, data.dialogueId);
-        o.log.info({ turnId: data.turnId, ...result }, 'turn handled');
-        return result;
-      } finally {
-        await release();
-      }
+      const result = r.kind === 'answer' ? r.result : r;
+      o.log.info({ turnId: data.turnId, ...result }, 'turn handled');
+      return result;
     },
     { connection: o.connection, prefix: o.prefix, concurrency: o.concurrency, lockDuration: o.lockMs, stalledInterval: o.lockMs },
   );

@@ -1,13 +1,14 @@
 // Delayed jobs (SPEC §4.4) on one BullMQ queue: turn expiry, idle-session close, proactive
 // check-in. Delayed jobs are stored in Redis, so they fire after any process restarts. Job ids
 // are derived from their subject, so scheduling the same thing twice adds one job.
-import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { DelayedError, Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Scheduler } from '../src/lifecycle/scheduler.js';
 import type { Store } from '../src/store/store.js';
 import { expireTurn } from '../src/lifecycle/expireTurn.js';
 import { closeIdleSession } from '../src/lifecycle/closeIdleSession.js';
+import { BUSY_RETRY_MS } from './respondWorker.js';
 
 export const TIMERS_QUEUE = 'timers';
 
@@ -57,6 +58,7 @@ export interface TimerWorkerOptions {
   scheduler: Scheduler;
   sessionGapMs: number;
   log: Logger;
+  /** `generate({ kind: 'check-in', … })`: 'busy' while the dialogue has a reply in progress (the job waits). */
   checkIn(dialogueId: string, since: Date, now: Date): Promise<string>;
   /** A session closed after the gap: its summary and memories are due (SPEC §4.4). */
   onSessionClosed?(sessionId: string): Promise<void>;
@@ -65,7 +67,7 @@ export interface TimerWorkerOptions {
 export function startTimerWorker(o: TimerWorkerOptions): Worker<TimerJob> {
   const worker = new Worker<TimerJob>(
     TIMERS_QUEUE,
-    async (job) => {
+    async (job, token?: string) => {
       const data = timerJob.parse(job.data);
       const now = new Date();
       switch (data.kind) {
@@ -77,8 +79,12 @@ export function startTimerWorker(o: TimerWorkerOptions): Worker<TimerJob> {
           if (r.kind === 'closed') await o.onSessionClosed?.(data.sessionId);
           return r.kind;
         }
-        case 'check-in':
-          return o.checkIn(data.dialogueId, new Date(data.since), now);
+        case 'check-in': {
+          const r = await o.checkIn(data.dialogueId, new Date(data.since), now);
+          if (r !== 'busy') return r;
+          await job.moveToDelayed(Date.now() + BUSY_RETRY_MS, token);
+          throw new DelayedError();
+        }
       }
     },
     { connection: o.connection, prefix: o.prefix, concurrency: 4 },

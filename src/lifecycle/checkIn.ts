@@ -15,10 +15,12 @@ import { currentSessionFor } from './currentSession.js';
 export const CHECK_IN_INSTRUCTION =
   'The person has been quiet for a while since your last message. Send one short, warm check-in that fits the conversation so far. Do not repeat yourself.';
 
-type CheckInDeps = RespondDeps & { scheduler: Scheduler; sessionGapMs: number; responseWindowMs: number };
+export type CheckInDeps = RespondDeps & { scheduler: Scheduler; sessionGapMs: number; responseWindowMs: number };
+export type CheckInResult = 'sent' | 'activity_since' | 'no_dialogue' | 'pending_turn';
 type Opened = { kind: 'opened'; dialogue: Dialogue; turn: Turn; fresh: boolean; record: ReplyRecord } | { kind: 'activity_since' | 'no_dialogue' | 'pending_turn' };
 
-export async function proactiveCheckIn(deps: CheckInDeps, dialogueId: string, since: Date, now: Date): Promise<'sent' | 'activity_since' | 'no_dialogue' | 'pending_turn'> {
+/** Call through `generate` (src/respond/generate.ts), which holds the dialogue's reply lease. */
+export async function proactiveCheckIn(deps: CheckInDeps, dialogueId: string, since: Date, now: Date): Promise<CheckInResult> {
   const { store } = deps;
   const opened = await store.guard.run(guardKeys.dialogue(dialogueId), () => openCheckInTurn(deps, dialogueId, since, now));
   if (opened.kind !== 'opened') return opened.kind;

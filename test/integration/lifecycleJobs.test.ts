@@ -67,6 +67,32 @@ describe('lifecycle jobs', () => {
     expect(answer!.turnId).toBe(humanTurns[1]!._id);
   });
 
+  it('a message arriving while a check-in streams is answered after it, knowing what the check-in said', async () => {
+    h = await startHarness({ PROACTIVE_CHECKIN_AFTER_MS: '200' });
+    h.llm.enqueue(
+      { kind: 'reply', chunks: ['Hello!'] },
+      { kind: 'reply', chunks: ['Are ', 'you ', 'still ', 'there?'], chunkDelayMs: 300 },
+      { kind: 'reply', chunks: ['Yes, right here.'] },
+    );
+    h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, messageId: 1, text: 'hi' }));
+    // The check-in's request reached the model; its answer takes about a second to stream.
+    await eventually(async () => h.llm.requests.length === 2 || undefined, 10_000, 'check-in requested');
+    h.tg.pushUpdate(privateText({ updateId: 2, chatId: CHAT, messageId: 10, text: 'I am back' }));
+    await h.tg.waitFor(() => h.tg.sentText(CHAT).includes('Yes, right here.'), 10_000);
+
+    const checkInTurn = await h.app.store.c.turns.findOne({ initiatorRole: 'ai' });
+    const checkIn = await h.app.store.c.messages.findOne({ turnId: checkInTurn!._id, senderRole: 'ai' });
+    const back = await h.app.store.c.messages.findOne({ content: 'I am back' });
+    const answered = await h.app.store.turns.get(back!.turnId!);
+    expect(checkIn).toMatchObject({ content: 'Are you still there?', delivery: { state: 'complete' } });
+    // One reply at a time: the answer began only once the check-in had been written in full…
+    expect(answered!.replyStartedAt!.getTime()).toBeGreaterThanOrEqual(checkIn!.updatedAt.getTime());
+    // …so the model saw the check-in, whole, before the person's answer to it.
+    const prompt = h.llm.requests[2]!.body.messages.map((m) => String(m.content)).join('\n');
+    expect(prompt).toContain('Are you still there?');
+    expect(prompt.indexOf('Are you still there?')).toBeLessThan(prompt.lastIndexOf('I am back'));
+  });
+
   it('closes an idle session after the gap, and the next message opens a new one', async () => {
     h = await startHarness({ SESSION_GAP_MS: '600' });
     h.llm.enqueue({ kind: 'reply', chunks: ['One.'] }, { kind: 'reply', chunks: ['Two.'] });

@@ -1,0 +1,28 @@
+// The one way into generation. SPEC §4.2: one AI message in progress per dialogue. Every AI
+// message — the answer to a turn, a proactive check-in (and later a room's turn or a web
+// reply) — is produced here, under the dialogue's reply lease; a caller that finds the lease
+// held is told `busy` and tries again later (the queues delay their job).
+import { respondToTurn, type RespondResult } from './respondToTurn.js';
+import { proactiveCheckIn, type CheckInDeps, type CheckInResult } from '../lifecycle/checkIn.js';
+
+/** The dialogue's reply lease (jobs/dialogueLock.ts): a release function, or null while held. */
+export interface ReplyLease {
+  acquire(dialogueId: string): Promise<(() => Promise<void>) | null>;
+}
+
+export type GenerateDeps = CheckInDeps & { lease: ReplyLease };
+
+export type Generation = { kind: 'answer'; dialogueId: string; turnId: string } | { kind: 'check-in'; dialogueId: string; since: Date; now: Date };
+
+export type Generated = { kind: 'busy' } | { kind: 'answer'; result: RespondResult } | { kind: 'check-in'; result: CheckInResult };
+
+export async function generate(deps: GenerateDeps, g: Generation): Promise<Generated> {
+  const release = await deps.lease.acquire(g.dialogueId);
+  if (!release) return { kind: 'busy' };
+  try {
+    if (g.kind === 'answer') return { kind: 'answer', result: await respondToTurn(deps, g.turnId, g.dialogueId) };
+    return { kind: 'check-in', result: await proactiveCheckIn(deps, g.dialogueId, g.since, g.now) };
+  } finally {
+    await release();
+  }
+}
