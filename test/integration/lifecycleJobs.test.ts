@@ -76,7 +76,7 @@ describe('lifecycle jobs', () => {
     );
     h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, messageId: 1, text: 'hi' }));
     // The check-in's request reached the model; its answer takes about a second to stream.
-    await eventually(async () => h.llm.requests.length === 2 || undefined, 10_000, 'check-in requested');
+    await eventually(() => Promise.resolve(h.llm.requests.length === 2 || undefined), 10_000, 'check-in requested');
     h.tg.pushUpdate(privateText({ updateId: 2, chatId: CHAT, messageId: 10, text: 'I am back' }));
     await h.tg.waitFor(() => h.tg.sentText(CHAT).includes('Yes, right here.'), 10_000);
 
