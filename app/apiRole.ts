@@ -16,7 +16,7 @@ export async function startApiRole(s: Shared, stops: Stops): Promise<string> {
   stops.push(() => subscriber.quit());
   // Message search needs search keys; messages stored before they existed get them here, in
   // the background (batches of 50; resumable: each start continues with whatever still lacks them).
-  const backfill = startSearchKeysBackfill({ c: store.c, log });
+  const backfill = startSearchKeysBackfill({ store, log });
   stops.push(() => backfill.stop());
   const devDefault = (v: 'auto' | 'on' | 'off') => (v === 'auto' ? env.NODE_ENV !== 'production' : v === 'on');
   const server: Server = createApiServer({

@@ -2,12 +2,13 @@
 // (sessions of dialogues, turns of sessions, messages of turns) asked for while resolving one
 // level of a query becomes one database round trip, however many parents there are.
 import DataLoader from 'dataloader';
-import type { Document, Filter, Sort } from 'mongodb';
+import type { Document, Filter } from 'mongodb';
 import type { Store } from '../src/store/store.js';
-import type { Collections } from '../src/store/collections.js';
+import type { DocOf, Keyed, Listed, PageReader, PageSort } from '../src/store/pages.js';
 import type { Agent, Dialogue, Human, MemoryEntry, Message, Session, Turn } from '../src/domain/model.js';
 
-type Keyed = { _id: string } & Document;
+/** Sessions of at most this many of an agent's most recently active dialogues are listed. */
+export const AGENT_SESSION_DIALOGUES = 10_000;
 
 /** One page of one parent's children, as the keyset paginator asks for it. */
 export interface ChildQuery {
@@ -16,7 +17,7 @@ export interface ChildQuery {
   parentId: string;
   /** Filters and cursor bounds, the same for every parent that can share a round trip. */
   query: Filter<Document>;
-  sort: Record<string, 1 | -1>;
+  sort: PageSort;
   limit: number;
 }
 
@@ -29,13 +30,13 @@ export interface Loaders {
   agent: DataLoader<string, Agent | null>;
   memory: DataLoader<string, MemoryEntry | null>;
   children: DataLoader<ChildQuery, Keyed[], string>;
+  /** An agent's most recently active dialogues (its sessions' scope), batched across agents. */
+  agentDialogueIds: DataLoader<string, string[]>;
 }
 
-function byId<T extends Keyed>(collection: Collections[keyof Collections]): DataLoader<string, T | null> {
-  // Every collection is keyed by string ids; one view of them serves every loader.
-  const c = collection as unknown as Collections['messages'];
-  return new DataLoader<string, T | null>(async (ids) => {
-    const docs = (await c.find({ _id: { $in: [...ids] } }).toArray()) as unknown as T[];
+function byId<K extends Listed>(pages: PageReader, list: K): DataLoader<string, DocOf<K> | null> {
+  return new DataLoader<string, DocOf<K> | null>(async (ids) => {
+    const docs = await pages.byIds(list, [...ids]);
     const found = new Map(docs.map((d) => [d._id, d]));
     return ids.map((id) => found.get(id) ?? null);
   });
@@ -48,7 +49,7 @@ const groupKey = (q: ChildQuery) => JSON.stringify([q.collection, q.parentField,
  * parent's children keep their order; each parent then keeps its first `limit`. A lone parent
  * (or one paging with its own cursor) gets the exact limited query.
  */
-async function loadChildren(c: Collections, queries: readonly ChildQuery[]): Promise<Keyed[][]> {
+async function loadChildren(pages: PageReader, queries: readonly ChildQuery[]): Promise<Keyed[][]> {
   const groups = new Map<string, ChildQuery[]>();
   for (const q of queries) {
     const key = groupKey(q);
@@ -59,17 +60,15 @@ async function loadChildren(c: Collections, queries: readonly ChildQuery[]): Pro
     [...groups].map(async ([key, group]) => {
       const first = group[0]!;
       const ids = [...new Set(group.map((q) => q.parentId))];
-      const collection = c[first.collection] as unknown as Collections['messages'];
       const byParent = new Map<string, Keyed[]>();
-      const sort = first.sort as Sort;
       if (ids.length === 1) {
-        const filter = { $and: [first.query, { [first.parentField]: ids[0] }] } as Filter<Message>;
-        byParent.set(ids[0]!, await collection.find(filter).sort(sort).limit(first.limit).toArray());
+        const filter = { $and: [first.query, { [first.parentField]: ids[0] }] };
+        byParent.set(ids[0]!, await pages.of(first.collection)(filter, first.sort, first.limit));
       } else {
-        const filter = { $and: [first.query, { [first.parentField]: { $in: ids } }] } as Filter<Message>;
-        // A large first batch: the children of a whole level usually arrive in one round trip.
+        const filter = { $and: [first.query, { [first.parentField]: { $in: ids } }] };
         const wanted = new Set(ids);
-        for (const doc of (await collection.find(filter).sort(sort).batchSize(5_000).toArray()) as unknown as Keyed[]) {
+        const docs: Keyed[] = await pages.matching(first.collection, filter, first.sort);
+        for (const doc of docs) {
           // An array parent field (a dialogue's humanIds) puts the child under each listed parent.
           const value: unknown = doc[first.parentField];
           const parents = Array.isArray(value) ? value.map(String).filter((p) => wanted.has(p)) : [String(value)];
@@ -87,17 +86,21 @@ async function loadChildren(c: Collections, queries: readonly ChildQuery[]): Pro
 }
 
 export function createLoaders(store: Store): Loaders {
-  const c = store.c;
+  const pages = store.pages;
   return {
-    dialogue: byId<Dialogue>(c.dialogues),
-    session: byId<Session>(c.sessions),
-    turn: byId<Turn>(c.turns),
-    message: byId<Message>(c.messages),
-    human: byId<Human>(c.humans),
-    agent: byId<Agent>(c.agents),
-    memory: byId<MemoryEntry>(c.memories),
-    children: new DataLoader<ChildQuery, Keyed[], string>((qs) => loadChildren(c, qs), {
+    dialogue: byId(pages, 'dialogues'),
+    session: byId(pages, 'sessions'),
+    turn: byId(pages, 'turns'),
+    message: byId(pages, 'messages'),
+    human: byId(pages, 'humans'),
+    agent: byId(pages, 'agents'),
+    memory: byId(pages, 'memories'),
+    children: new DataLoader<ChildQuery, Keyed[], string>((qs) => loadChildren(pages, qs), {
       cacheKeyFn: (q) => JSON.stringify([groupKey(q), q.parentId]),
+    }),
+    agentDialogueIds: new DataLoader<string, string[]>(async (agentIds) => {
+      const byAgent = await store.dialogues.recentIdsOfAgents(agentIds, AGENT_SESSION_DIALOGUES);
+      return agentIds.map((a) => byAgent.get(a) ?? []);
     }),
   };
 }

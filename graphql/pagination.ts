@@ -2,11 +2,10 @@
 // stable while new documents arrive, and every page is one indexed query (batched across
 // parents by the children loader for nested connections).
 import { resolveCursorConnection, type DefaultConnectionArguments, type PageInfoShape } from '@pothos/plugin-relay';
-import type { Collection, Document, Filter } from 'mongodb';
+import type { Document, Filter } from 'mongodb';
+import type { Keyed, PageSort, PageSource } from '../src/store/pages.js';
 import { apiError } from './errors.js';
 import type { ChildQuery, Loaders } from './loaders.js';
-
-type Keyed = { _id: string } & Document;
 
 export interface Connection<T> {
   pageInfo: PageInfoShape;
@@ -33,7 +32,7 @@ function decodeCursor(cursor: string): [Date, string] {
   throw apiError('BAD_REQUEST', 'malformed cursor');
 }
 
-type Fetch = (query: Filter<Document>, sort: Record<string, 1 | -1>, limit: number) => Promise<Keyed[]>;
+type Fetch = (query: Filter<Document>, sort: PageSort, limit: number) => Promise<Keyed[]>;
 
 function paginate<T extends Keyed>(filter: Filter<Document>, field: string, direction: 1 | -1, args: DefaultConnectionArguments, fetch: Fetch): Promise<Connection<T>> {
   // Pothos hands nodes back as unknown; they are the documents fetched below.
@@ -61,45 +60,15 @@ function paginate<T extends Keyed>(filter: Filter<Document>, field: string, dire
   }) as Promise<Connection<T>>;
 }
 
-/** A top-level list: documents of `collection` matching `filter`, ordered by `field` then _id. */
+/** A top-level list: the documents of a store page source matching `filter`, ordered by `field` then _id. */
 export function keysetConnection<T extends Keyed>(
-  collection: Collection<T>,
+  source: PageSource<T>,
   filter: Filter<T>,
   field: keyof T & string,
   direction: 1 | -1,
   args: DefaultConnectionArguments,
 ): Promise<Connection<T>> {
-  return paginate<T>(filter as Filter<Document>, field, direction, args, async (query, sort, limit) =>
-    await collection.find(query as Filter<T>).sort(sort).limit(limit).toArray(),
-  );
-}
-
-/**
- * One list over several collections holding the same kind of document (live and archived
- * messages): each gives its page under the same bounds, and the pages merge in sort order.
- */
-export function mergedConnection<T extends Keyed>(
-  collections: ReadonlyArray<Collection<T>>,
-  filter: Filter<T>,
-  field: keyof T & string,
-  direction: 1 | -1,
-  args: DefaultConnectionArguments,
-): Promise<Connection<T>> {
-  return paginate<T>(filter as Filter<Document>, field, direction, args, async (query, sort, limit) => {
-    const pages = await Promise.all(
-      collections.map(async (c) => (await c.find(query as Filter<T>).sort(sort).limit(limit).toArray()) as unknown as Keyed[]),
-    );
-    const dir = sort[field] ?? 1;
-    const key = (d: Keyed) => [(d[field] as Date).getTime(), d._id] as const;
-    return pages
-      .flat()
-      .sort((a, b) => {
-        const [av, aid] = key(a);
-        const [bv, bid] = key(b);
-        return (av - bv || (aid < bid ? -1 : aid > bid ? 1 : 0)) * dir;
-      })
-      .slice(0, limit);
-  });
+  return paginate<T>(filter as Filter<Document>, field, direction, args, source);
 }
 
 /** A parent's children (a dialogue's sessions, …), batched with its siblings' pages. */

@@ -42,7 +42,7 @@ builder.queryFields((t) => ({
     type: DialogueType,
     description: 'All dialogues, most recently active first; since/until bound lastActivityAt.',
     args: dialogueFilterArgs,
-    resolve: (_root, args, ctx) => keysetConnection(ctx.store.c.dialogues, dialogueFilter(args), 'lastActivityAt', -1, args),
+    resolve: (_root, args, ctx) => keysetConnection(ctx.store.pages.of('dialogues'), dialogueFilter(args), 'lastActivityAt', -1, args),
   }),
   dialogue: t.field({
     type: DialogueType,

@@ -137,7 +137,7 @@ builder.queryFields((t) => ({
         ...(args.status ? { status: args.status } : {}),
         ...(args.kind ? { kind: args.kind } : {}),
       };
-      return keysetConnection<MemoryEntry>(ctx.store.c.memories, filter, 'updatedAt', -1, args);
+      return keysetConnection<MemoryEntry>(ctx.store.pages.of('memories'), filter, 'updatedAt', -1, args);
     },
   }),
   memory: t.field({

@@ -9,6 +9,7 @@ import type { CommunicationStyle } from '../../src/persona/communicationStyle.js
 import { renderPersonaCard } from '../../src/persona/userPersonaCard.js';
 import { currentPersonaCard } from '../../src/persona/currentPersonaCard.js';
 import { childConnection, keysetConnection } from '../pagination.js';
+import { AGENT_SESSION_DIALOGUES } from '../loaders.js';
 import { apiError } from '../errors.js';
 import { PlatformEnum } from './enums.js';
 import { DialogueType } from './dialogue.js';
@@ -118,9 +119,6 @@ const PersonaVersionType = builder.objectRef<PersonaVersion>('EvolvedPersonaVers
   }),
 });
 
-/** Sessions of at most this many of the agent's most recently active dialogues are listed. */
-export const AGENT_SESSION_DIALOGUES = 10_000;
-
 export const AgentType = builder.objectRef<Agent & AgentEvolution>('Agent').implement({
   fields: (t) => ({
     id: t.exposeID('_id'),
@@ -142,12 +140,10 @@ export const AgentType = builder.objectRef<Agent & AgentEvolution>('Agent').impl
       args: sessionFilterArgs,
       resolve: async (a, args, ctx) => {
         const filter = sessionFilter(args);
-        const dialogues = await ctx.store.c.dialogues
-          .find({ agentIds: a._id }, { projection: { _id: 1 } })
-          .sort({ lastActivityAt: -1, _id: -1 })
-          .limit(AGENT_SESSION_DIALOGUES)
-          .toArray();
-        return keysetConnection<Session>(ctx.store.c.sessions, { ...filter, dialogueId: { $in: dialogues.map((d) => d._id) } }, 'startedAt', -1, args);
+        // The dialogue ids are batched across agents; the sessions page is the agent's own.
+        const dialogueIds = await ctx.loaders.agentDialogueIds.load(a._id);
+        const scope = { ...filter, dialogueId: { $in: dialogueIds } };
+        return keysetConnection<Session>(ctx.store.pages.of('sessions'), scope, 'startedAt', -1, args);
       },
     }),
   }),
@@ -160,7 +156,7 @@ builder.queryFields((t) => ({
     type: HumanType,
     description: 'Humans, newest first.',
     args: { platform: t.arg({ type: PlatformEnum, description: 'Only humans with an identity on this platform.' }) },
-    resolve: (_r, args, ctx) => keysetConnection<Human>(ctx.store.c.humans, args.platform ? { 'identities.platform': args.platform } : {}, 'createdAt', -1, args),
+    resolve: (_r, args, ctx) => keysetConnection<Human>(ctx.store.pages.of('humans'), args.platform ? { 'identities.platform': args.platform } : {}, 'createdAt', -1, args),
   }),
   human: t.field({
     type: HumanType,
@@ -174,7 +170,7 @@ builder.queryFields((t) => ({
   agents: t.connection({
     type: AgentType,
     description: 'Agents, oldest first.',
-    resolve: (_r, args, ctx) => keysetConnection<Agent>(ctx.store.c.agents, {}, 'createdAt', 1, args),
+    resolve: (_r, args, ctx) => keysetConnection<Agent>(ctx.store.pages.of('agents'), {}, 'createdAt', 1, args),
   }),
   agent: t.field({
     type: AgentType,

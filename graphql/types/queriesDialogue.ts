@@ -22,7 +22,7 @@ builder.queryFields((t) => ({
     args: { dialogueId: t.arg.id({ required: true }) },
     resolve: async (_r, args, ctx) => {
       const d = await dialogueOrNotFound(ctx, String(args.dialogueId));
-      return keysetConnection<Turn>(ctx.store.c.turns, { dialogueId: d._id, status: 'unresponded' }, 'startedAt', -1, args);
+      return keysetConnection<Turn>(ctx.store.pages.of('turns'), { dialogueId: d._id, status: 'unresponded' }, 'startedAt', -1, args);
     },
   }),
   latestSession: t.field({

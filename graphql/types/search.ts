@@ -3,7 +3,7 @@
 import { builder } from '../builder.js';
 import type { Message } from '../../src/domain/model.js';
 import { planMessageSearch, SEARCH_TEXT_MAX, UNINDEXED_WINDOW_DAYS } from '../../src/search/messageSearch.js';
-import { keysetConnection, mergedConnection } from '../pagination.js';
+import { keysetConnection } from '../pagination.js';
 import { MessageType } from './message.js';
 import { RoleEnum } from './enums.js';
 import { windowArgs } from './queryFilters.js';
@@ -26,11 +26,9 @@ builder.queryFields((t) => ({
       const dialogueId = args.dialogueId ? String(args.dialogueId) : undefined;
       const plan = planMessageSearch({ text: args.text, dialogueId, role: args.role, since: args.since, until: args.until }, new Date());
       if (dialogueId) await dialogueOrNotFound(ctx, dialogueId);
-      if (!args.includeArchived) return keysetConnection<Message>(ctx.store.c.messages, plan.filter, 'createdAt', -1, args);
-      // An archived message is a copy of the live one (same _id, keys included) that left the live record.
-      // Read-only here, so the archive's collection serves as one of messages (its documents are Messages plus archivedAt).
-      const archive = ctx.store.c.archivedMessages as unknown as typeof ctx.store.c.messages;
-      return mergedConnection<Message>([ctx.store.c.messages, archive], plan.filter, 'createdAt', -1, args);
+      // Archived messages are copies of live ones that left the live record (plus archivedAt).
+      const source = args.includeArchived ? ctx.store.pages.liveAndArchivedMessages : ctx.store.pages.of('messages');
+      return keysetConnection<Message>(source, plan.filter, 'createdAt', -1, args);
     },
   }),
 }));

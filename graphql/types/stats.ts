@@ -1,7 +1,7 @@
 // Query.stats: counts, reply latency percentiles and token use over a window (default: the last
 // 7 days, at most 366), for everything or one dialogue.
 import { builder } from '../builder.js';
-import { collectStats, LATENCY_SAMPLE_MAX, type Stats, type TokenUse } from '../../src/stats/collectStats.js';
+import { LATENCY_SAMPLE_MAX, type Stats, type TokenUse } from '../../src/store/collectStats.js';
 import { statsWindow, STATS_DEFAULT_DAYS, STATS_MAX_DAYS } from '../../src/query/timeWindow.js';
 import { windowArgs } from './queryFilters.js';
 import { dialogueOrNotFound } from './queriesDialogue.js';
@@ -88,7 +88,7 @@ builder.queryFields((t) => ({
     resolve: async (_r, args, ctx) => {
       const window = statsWindow(args, new Date());
       const dialogueId = args.dialogueId ? (await dialogueOrNotFound(ctx, String(args.dialogueId)))._id : undefined;
-      return collectStats(ctx.store.c, { ...window, ...(dialogueId ? { dialogueId } : {}) });
+      return ctx.store.stats.collect({ ...window, ...(dialogueId ? { dialogueId } : {}) });
     },
   }),
 }));

@@ -43,7 +43,7 @@ builder.queryFields((t) => ({
         ...(since ? { 'data.lastAt': { $gte: since } } : {}),
         ...(until ? { at: { $lt: until } } : {}),
       };
-      return keysetConnection<EventLog>(ctx.store.c.events, filter, 'at', -1, args);
+      return keysetConnection<EventLog>(ctx.store.pages.of('events'), filter, 'at', -1, args);
     },
   }),
   events: t.connection({
@@ -60,7 +60,7 @@ builder.queryFields((t) => ({
         ...(args.kind ? { kind: args.kind } : {}),
         ...windowCondition('at', args),
       };
-      return keysetConnection<EventLog>(ctx.store.c.events, filter, 'at', 1, args);
+      return keysetConnection<EventLog>(ctx.store.pages.of('events'), filter, 'at', 1, args);
     },
   }),
 }));

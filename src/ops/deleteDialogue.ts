@@ -3,7 +3,7 @@
 // The memories learnt in it are deleted too; every process's warm memory index holds them until
 // their scopes' versions move, so those are bumped afterwards.
 import { GatewayError } from '../errors.js';
-import { deleteDialogue, type DialogueDeletion } from '../store/dialogueDeletion.js';
+import type { DialogueDeletion } from '../store/dialogueDeletion.js';
 import type { MemoryScope } from '../memory/versions.js';
 import type { OpsDeps } from './opsDeps.js';
 
@@ -23,7 +23,7 @@ export async function deleteDialogueNow(deps: Pick<OpsDeps, 'store' | 'lockDialo
   try {
     // Read before deleting: afterwards nothing tells whose memories they were.
     const scopes = await deps.store.memories.scopesOfDialogue(dialogueId);
-    const r = await deleteDialogue(deps.store.c, dialogueId);
+    const r = await deps.store.dialogues.deleteWithContents(dialogueId);
     await noteMemoriesDeleted(deps, scopes);
     // Another deletion finished first: to this caller the dialogue was not there.
     if (!r.found) throw new GatewayError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);

@@ -11,15 +11,10 @@ const RECENT_TEXTS = 10;
 const MEMORIES = 50;
 
 export async function currentPersonaCard(store: Store, human: Human, agentId: string): Promise<UserPersonaCard> {
-  const dialogues = await store.c.dialogues
-    .find({ humanIds: human._id, agentIds: agentId }, { projection: { _id: 1 } })
-    .sort({ lastActivityAt: -1, _id: -1 })
-    .limit(RECENT_DIALOGUES)
-    .toArray();
-  const dialogueIds = dialogues.map((d) => d._id);
+  const dialogueIds = await store.dialogues.recentIdsWith(human._id, agentId, RECENT_DIALOGUES);
   const [texts, memories, visits] = await Promise.all([
     store.messages.recentSaidBy(human._id, dialogueIds, RECENT_TEXTS),
-    store.c.memories.find({ ownerId: agentId, subjectId: human._id, status: 'active' }).sort({ importance: -1, _id: 1 }).limit(MEMORIES).toArray(),
+    store.memories.mostImportant({ ownerId: agentId, subjectId: human._id }, MEMORIES),
     store.participants.visitsOf(human, agentId),
   ]);
   return buildUserPersonaCard({

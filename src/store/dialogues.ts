@@ -4,6 +4,7 @@ import type { Collections } from './collections.js';
 import type { ChatRef, Dialogue, DialogueType } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
 import { guardKeys, type StateGuard } from './stateGuard.js';
+import { deleteDialogue, type DialogueDeletion } from './dialogueDeletion.js';
 
 /** The one dialogue of a chat (or thread) has an id derived from where it lives. */
 export const dialogueIdOf = (chat: ChatRef) => derivedId('dlg', chat.platform, chat.chatId, chat.threadId ?? '');
@@ -52,6 +53,43 @@ export class DialogueRepo {
 
   get(id: string): Promise<Dialogue | null> {
     return this.c.dialogues.findOne({ _id: id });
+  }
+
+  /** BR-006: the dialogue and everything under it (dialogueDeletion.ts); the caller holds its lease. */
+  deleteWithContents(id: string): Promise<DialogueDeletion> {
+    return deleteDialogue(this.c, id);
+  }
+
+  /** Ids of the dialogues a human shares with an agent, most recently active first (the persona card). */
+  async recentIdsWith(humanId: string, agentId: string, limit: number): Promise<string[]> {
+    const docs = await this.c.dialogues
+      .find({ humanIds: humanId, agentIds: agentId }, { projection: { _id: 1 } })
+      .sort({ lastActivityAt: -1, _id: -1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((d) => d._id);
+  }
+
+  /**
+   * Ids of each agent's most recently active dialogues, at most `limit` per agent (an agent's
+   * sessions in the API): one query for all the agents; a lone agent gets the exact limited one.
+   */
+  async recentIdsOfAgents(agentIds: readonly string[], limit: number): Promise<Map<string, string[]>> {
+    const recent = { lastActivityAt: -1, _id: -1 } as const;
+    const byAgent = new Map<string, string[]>(agentIds.map((a) => [a, []]));
+    if (agentIds.length === 1) {
+      const agentId = agentIds[0]!;
+      const docs = await this.c.dialogues.find({ agentIds: agentId }, { projection: { _id: 1 } }).sort(recent).limit(limit).toArray();
+      return byAgent.set(agentId, docs.map((d) => d._id));
+    }
+    const docs = await this.c.dialogues.find({ agentIds: { $in: [...agentIds] } }, { projection: { _id: 1, agentIds: 1 } }).sort(recent).toArray();
+    for (const d of docs) {
+      for (const agentId of d.agentIds) {
+        const ids = byAgent.get(agentId);
+        if (ids && ids.length < limit) ids.push(d._id);
+      }
+    }
+    return byAgent;
   }
 
   async noteActivity(id: string, patch: ActivityPatch): Promise<void> {

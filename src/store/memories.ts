@@ -56,6 +56,17 @@ export class MemoryRepo {
     return this.c.countDocuments({ ...this.scope(s), status: 'active' });
   }
 
+  /** Ids of the entries extracted from a turn, oldest first (the turn's trace). */
+  async idsFromTurn(turnId: string): Promise<string[]> {
+    const docs = await this.c.find({ 'sources.turnIds': turnId }, { projection: { _id: 1 } }).sort({ createdAt: 1, _id: 1 }).toArray();
+    return docs.map((d) => d._id);
+  }
+
+  /** An agent's most important active entries about one human (the operator's persona card). */
+  mostImportant(s: { ownerId: string; subjectId: string }, limit: number): Promise<MemoryEntry[]> {
+    return this.c.find({ ownerId: s.ownerId, subjectId: s.subjectId, status: 'active' }).sort({ importance: -1, _id: 1 }).limit(limit).toArray();
+  }
+
   /** The distinct scopes of the entries learnt in a dialogue (BR-006 tells their indexes after deleting them). */
   async scopesOfDialogue(dialogueId: string): Promise<OwnerScope[]> {
     const docs = await this.c.find({ 'sources.dialogueId': dialogueId }, { projection: { _id: 0, ownerId: 1, subjectId: 1 } }).toArray();

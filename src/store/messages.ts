@@ -88,6 +88,15 @@ export class MessageRepo {
     return docs.reverse();
   }
 
+  /** A dialogue's visible messages whose text matches `pattern` (a regex, case-insensitive), newest first (a tool). */
+  matchingIn(dialogueId: string, pattern: string, limit: number): Promise<Message[]> {
+    return this.c.messages
+      .find({ dialogueId, visible: true, content: { $regex: pattern, $options: 'i' } })
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(limit)
+      .toArray();
+  }
+
   /** A turn's messages from the record (API, old turns); prompts take them from the window. */
   ofTurn(turnId: string): Promise<Message[]> {
     return this.c.messages.find({ turnId }).sort({ createdAt: 1, _id: 1 }).toArray();

@@ -38,7 +38,7 @@ export async function backfillSearchKeysBatch(
 }
 
 /** Runs batches until none is left or stop() is called; yields to other work between batches. */
-export function startSearchKeysBackfill(o: { c: Collections; log: Logger; pauseMs?: number }): { stop(): Promise<void>; done: Promise<number> } {
+export function startSearchKeysBackfill(o: { store: { readonly c: Collections }; log: Logger; pauseMs?: number }): { stop(): Promise<void>; done: Promise<number> } {
   let stopped = false;
   const run = async (): Promise<number> => {
     let total = 0;
@@ -46,7 +46,7 @@ export function startSearchKeysBackfill(o: { c: Collections; log: Logger; pauseM
       let after: string | undefined;
       for (;;) {
         if (stopped) return total;
-        const r = await backfillSearchKeysBatch(o.c, after, BACKFILL_BATCH, collection);
+        const r = await backfillSearchKeysBatch(o.store.c, after, BACKFILL_BATCH, collection);
         if (r.lastId === undefined) break;
         total += r.written;
         after = r.lastId;

@@ -18,6 +18,8 @@ import { MigrationRepo } from './migrations.js';
 import { MemoryScopeRepo } from './memoryScopes.js';
 import { SessionHistory } from './sessionHistory.js';
 import { LocalStateGuard, type StateGuard } from './stateGuard.js';
+import { PageReader } from './pages.js';
+import { StatsReader } from './stats.js';
 import type { Logger } from 'pino';
 
 export interface StoreOptions {
@@ -45,6 +47,9 @@ export class Store {
   readonly outbox: OutboxRepo;
   readonly migrations: MigrationRepo;
   readonly memoryScopes: MemoryScopeRepo;
+  /** The operator API's list pages and batched reads (off the hot path). */
+  readonly pages: PageReader;
+  readonly stats: StatsReader;
   /** Every state transition of the hot path is decided under this (SPEC §3 access rule). */
   readonly guard: StateGuard;
 
@@ -73,6 +78,8 @@ export class Store {
     this.attachments = new AttachmentRepo(this.c, this.messages, this.guard);
     this.memories = new MemoryRepo(this.c.memories, this.memoryScopes, this.guard);
     this.config = new ConfigRepo(this.c.config);
+    this.pages = new PageReader(this.c);
+    this.stats = new StatsReader(this.c);
   }
 
   /** `monitorCommands` in the URI (`?monitorCommands=true`) lets tests and the bench watch every command. */

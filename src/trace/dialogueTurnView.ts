@@ -26,7 +26,7 @@ export async function dialogueTurnView(store: Store, turnId: string): Promise<Di
     store.messages.ofTurn(turn._id),
     store.events.ofTurn(turn._id),
     turn.responseMessageId ? store.messages.get(turn.responseMessageId) : Promise.resolve(null),
-    store.c.memories.find({ 'sources.turnIds': turn._id }, { projection: { _id: 1 } }).sort({ createdAt: 1, _id: 1 }).toArray(),
+    store.memories.idsFromTurn(turn._id),
   ]);
   const recalled = events.flatMap((e) => (e.kind === 'context_built' ? ((e.data.recall as { memoryIds?: string[] } | null)?.memoryIds ?? []) : []));
   const fromInitiator = (m: Message) => m.senderRole === turn.initiatorRole && m.senderId === turn.initiatorId;
@@ -37,6 +37,6 @@ export async function dialogueTurnView(store: Store, turnId: string): Promise<Di
     llmCalls: events.filter((e) => e.kind === 'llm_call' && e.data.task === undefined),
     toolCalls: events.filter((e) => e.kind === 'tool_call'),
     response: [...messages.filter((m) => !fromInitiator(m) && m.senderRole !== 'system'), ...(answer ? [answer] : [])],
-    memoryLinks: [...new Set([...recalled, ...extracted.map((m) => m._id)])],
+    memoryLinks: [...new Set([...recalled, ...extracted])],
   };
 }

@@ -237,7 +237,7 @@ describe('search keys backfill', () => {
     // Archived before keys existed too.
     await store.c.archivedMessages.insertMany([0, 1, 2].map((i) => ({ ...message(`msg_oldarch${i}`, 'dlg_s2', 4000 + i, `旧档案 archived legacy ${i}`), archivedAt: at(4500) })));
     expect(await ids({ text: 'LEGACY record', first: 100 })).toEqual(['msg_new']);
-    const backfill = startSearchKeysBackfill({ c: store.c, log: createLogger('silent'), pauseMs: 0 });
+    const backfill = startSearchKeysBackfill({ store, log: createLogger('silent'), pauseMs: 0 });
     expect(await backfill.done).toBe(123);
     const archived = await h.gql<R>(`{ searchMessages(text: "旧档案", includeArchived: true) { edges { node { id content senderRole } } pageInfo { hasNextPage endCursor } } }`);
     expect(archived.body.data!.searchMessages.edges.map((e) => e.node.id)).toEqual(['msg_oldarch2', 'msg_oldarch1', 'msg_oldarch0']);
@@ -247,6 +247,6 @@ describe('search keys backfill', () => {
     expect(await ids({ text: 'record 7', dialogueId: 'dlg_s2' })).toEqual(['msg_legacy079', 'msg_legacy078', 'msg_legacy077', 'msg_legacy076', 'msg_legacy075', 'msg_legacy074', 'msg_legacy073', 'msg_legacy072', 'msg_legacy071', 'msg_legacy070', 'msg_legacy007']);
     expect(await store.c.messages.countDocuments({ searchKeys: { $exists: false } })).toBe(0);
     // A second run has nothing left to do (resumable: it only picks messages without keys).
-    expect(await startSearchKeysBackfill({ c: store.c, log: createLogger('silent'), pauseMs: 0 }).done).toBe(0);
+    expect(await startSearchKeysBackfill({ store, log: createLogger('silent'), pauseMs: 0 }).done).toBe(0);
   });
 });

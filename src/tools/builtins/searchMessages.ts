@@ -12,11 +12,7 @@ export const searchMessagesTool = defineTool({
     limit: z.number().int().min(1).max(20).optional(),
   }),
   run: async ({ query, limit }, ctx) => {
-    const docs = await ctx.store.c.messages
-      .find({ dialogueId: ctx.dialogueId, visible: true, content: { $regex: escapeRegex(query), $options: 'i' } })
-      .sort({ createdAt: -1, _id: -1 })
-      .limit(limit ?? 5)
-      .toArray();
+    const docs = await ctx.store.messages.matchingIn(ctx.dialogueId, escapeRegex(query), limit ?? 5);
     return {
       matches: docs.map((m) => ({ at: m.createdAt.toISOString(), from: m.senderRole, text: m.content.slice(0, 500) })),
     };

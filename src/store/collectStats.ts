@@ -3,8 +3,8 @@
 // and how many tokens the model used. Every read is an indexed count, aggregate or bounded find.
 import type { Document } from 'mongodb';
 import type { Role, TurnStatus } from '../domain/model.js';
-import type { Collections } from '../store/collections.js';
-import { latencySummary, type LatencySummary } from './percentiles.js';
+import type { Collections } from './collections.js';
+import { latencySummary, type LatencySummary } from '../stats/percentiles.js';
 
 /** Reply times read per query: the most recent this many responded turns of the window. */
 export const LATENCY_SAMPLE_MAX = 100_000;
