@@ -6,7 +6,7 @@ import type { Store } from '../store/store.js';
 import type { EffectiveConfig } from '../store/config.js';
 import type { Agent, Dialogue, Human, Message, Platform, Session, SessionWindow, ToneState, Turn } from '../domain/model.js';
 import { buildContext, type BuiltContext } from './buildContext.js';
-import { checkPromptBudget, conversationWarning, type PromptWarning } from './promptBudget.js';
+import { checkPromptBudget, conversationWarning, PromptTooLongError, type PromptWarning } from './promptBudget.js';
 import { splitAtTurn } from './historyWindow.js';
 import type { TokenCounter } from './tokens.js';
 import { detectTone } from '../tone/detectTone.js';
@@ -15,18 +15,13 @@ import { toneGuidance } from '../tone/templates.js';
 import { buildUserPersonaCard } from '../persona/userPersonaCard.js';
 import { promptLanguage } from '../persona/communicationStyle.js';
 import type { MemoryRecall, RecallResult } from '../memory/recall.js';
-import { GatewayError } from '../errors.js';
+import { requireTurnAgent, turnHumanId } from '../domain/turnRules.js';
 
-/** The prompt is over `limits.max_total_tokens`: the turn fails with a clear notice (seed 001). */
-export class PromptTooLongError extends GatewayError {
-  constructor(
-    readonly tokens: number,
-    readonly limit: number,
-    readonly context: Omit<GatheredContext, 'warnings'>,
-  ) {
-    super('PROMPT_TOO_LONG', `the prompt is ${tokens} tokens, over the limit of ${limit}; summarise the conversation (/summary) or raise limits.max_total_tokens`);
-  }
-}
+/** What was built when the prompt was over the limit: the trace records it (seed 001). */
+export type TooLongContext = Omit<GatheredContext, 'warnings'>;
+
+/** The turn's prompt is over `limits.max_total_tokens` (thrown only by gatherContext, with its context). */
+export const isPromptTooLong = (err: unknown): err is PromptTooLongError<TooLongContext> => err instanceof PromptTooLongError;
 
 export interface ContextDeps {
   store: Store;
@@ -74,14 +69,11 @@ export interface ContextInputs {
   human: Human | null;
 }
 
-const agentOf = (turn: Turn) => (turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId);
-const humanOf = (turn: Turn, dialogue: Dialogue) => (turn.initiatorRole === 'human' ? turn.initiatorId : dialogue.humanIds[0]);
-
 /** The agent, human and config a turn's context needs; with `recall`, the memory index is warmed meanwhile. */
-export async function readContextInputs(store: Store, turn: Turn, dialogue: Dialogue, recall?: MemoryRecall): Promise<ContextInputs> {
-  const humanId = humanOf(turn, dialogue);
-  const [config, agent, human] = await Promise.all([store.config.get(), store.participants.getAgent(agentOf(turn)), humanId ? store.participants.getHuman(humanId) : null]);
-  if (recall && humanId && config.config.preferences.active_recall) await recall.prepare({ ownerId: agentOf(turn), subjectId: humanId });
+export async function readContextInputs(store: Store, turn: Turn, recall?: MemoryRecall): Promise<ContextInputs> {
+  const humanId = turnHumanId(turn);
+  const [config, agent, human] = await Promise.all([store.config.get(), store.participants.getAgent(requireTurnAgent(turn)), humanId ? store.participants.getHuman(humanId) : null]);
+  if (recall && humanId && config.config.preferences.active_recall) await recall.prepare({ ownerId: requireTurnAgent(turn), subjectId: humanId });
   return { config, agent, human };
 }
 
@@ -94,9 +86,9 @@ export async function gatherContext(
   const { store } = deps;
   const { turn, dialogue } = o;
   const { session, window } = o.record;
-  const agentId = agentOf(turn);
-  const humanId = humanOf(turn, dialogue);
-  const { config, agent, human } = o.inputs ?? (await readContextInputs(store, turn, dialogue));
+  const agentId = requireTurnAgent(turn);
+  const humanId = turnHumanId(turn);
+  const { config, agent, human } = o.inputs ?? (await readContextInputs(store, turn));
   if (!agent) throw new Error(`agent ${agentId} not found`);
   const mode = config.config.preferences.conversation_load_all ? 'load_all' : 'rolling';
   const since = mode === 'rolling' ? session.rollingSummary?.coversUntil : undefined;
@@ -162,9 +154,9 @@ export async function gatherContext(
     gatherMs: performance.now() - started,
     ...(humanId && current.length > 0 ? { tone: { humanId, state: tone } } : {}),
   } as const;
-  if (built.totalTokens > config.config.limits.max_total_tokens) throw new PromptTooLongError(built.totalTokens, config.config.limits.max_total_tokens, gathered);
+  const limits = { maxTotalTokens: config.config.limits.max_total_tokens, middleSectionWarningTokens: config.config.limits.middle_section_warning_tokens };
   const warnings = [
-    checkPromptBudget(built, { maxTotalTokens: config.config.limits.max_total_tokens, middleSectionWarningTokens: config.config.limits.middle_section_warning_tokens }),
+    checkPromptBudget(built, limits, gathered),
     mode === 'load_all' ? conversationWarning(built.parts.history.tokens, config.config.limits.conversation_max_tokens) : undefined,
   ].filter((w): w is PromptWarning => w !== undefined);
   return { ...gathered, warnings };

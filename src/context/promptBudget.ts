@@ -15,8 +15,15 @@ export interface PromptWarning {
   suggestion: string;
 }
 
-export function promptTooLongMessage(tokens: number, limit: number): string {
-  return `The prompt is ${tokens} tokens, over the limit of ${limit}. Summarise the conversation (/summary) or raise limits.max_total_tokens.`;
+/** The prompt is over `limits.max_total_tokens`, with what was built (for the trace). */
+export class PromptTooLongError<Built = unknown> extends GatewayError {
+  constructor(
+    readonly tokens: number,
+    readonly limit: number,
+    readonly context: Built,
+  ) {
+    super('PROMPT_TOO_LONG', `The prompt is ${tokens} tokens, over the limit of ${limit}. Summarise the conversation (/summary) or raise limits.max_total_tokens.`);
+  }
 }
 
 /** The middle-section warning alone (no throw), or undefined when within the threshold. */
@@ -45,10 +52,10 @@ export function conversationWarning(historyTokens: number, limit: number): Promp
 }
 
 /**
- * Throws GatewayError PROMPT_TOO_LONG (with both numbers in the message) when the prompt is
+ * Throws PromptTooLongError (PROMPT_TOO_LONG, both numbers in the message) when the prompt is
  * over the limit; returns the middle-section warning when that part is over its threshold.
  */
-export function checkPromptBudget(built: { totalTokens: number; middleTokens: number }, limits: PromptLimits): PromptWarning | undefined {
-  if (built.totalTokens > limits.maxTotalTokens) throw new GatewayError('PROMPT_TOO_LONG', promptTooLongMessage(built.totalTokens, limits.maxTotalTokens));
+export function checkPromptBudget<Built>(built: { totalTokens: number; middleTokens: number }, limits: PromptLimits, context: Built): PromptWarning | undefined {
+  if (built.totalTokens > limits.maxTotalTokens) throw new PromptTooLongError(built.totalTokens, limits.maxTotalTokens, context);
   return middleSectionWarning(built.middleTokens, limits);
 }

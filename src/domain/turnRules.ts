@@ -63,3 +63,24 @@ export const expiryCheckAt = (turn: Pick<Turn, 'deadlineAt'>): Date => new Date(
 export function isExpired(turn: Pick<Turn, 'status' | 'deadlineAt'>, now: Date): boolean {
   return turn.status === 'pending' && now.getTime() > turn.deadlineAt.getTime();
 }
+
+type TurnSides = Pick<Turn, 'initiatorRole' | 'initiatorId' | 'responderRole' | 'responderId'>;
+
+/** The AI of a turn, whichever side it is on (the one who answers, or who opened a check-in). */
+export function turnAgentId(turn: TurnSides): string | undefined {
+  if (turn.initiatorRole === 'ai') return turn.initiatorId;
+  return turn.responderRole === 'ai' ? turn.responderId : undefined;
+}
+
+/** The human of a turn, whichever side it is on. */
+export function turnHumanId(turn: TurnSides): string | undefined {
+  if (turn.initiatorRole === 'human') return turn.initiatorId;
+  return turn.responderRole === 'human' ? turn.responderId : undefined;
+}
+
+/** The AI of a turn an AI message is produced for; a turn without one cannot have that message. */
+export function requireTurnAgent(turn: TurnSides & Pick<Turn, '_id'>): string {
+  const agentId = turnAgentId(turn);
+  if (!agentId) throw new Error(`turn ${turn._id} has no AI side`);
+  return agentId;
+}

@@ -1,6 +1,7 @@
 // What the memory jobs do (jobs/memoryJobs.ts only wires the queue): per-turn extraction and
 // rolling summary, the summarise action with its notices, summaries of idle-closed sessions,
 // persona evolution and consolidation. Also the post-turn hook that schedules them.
+import type { Turn } from '../domain/model.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/store.js';
 import type { Outbounds } from '../delivery/outbound.js';
@@ -15,6 +16,7 @@ import { loadSessionMaterial, summarizeSession, type SummarizeDeps } from '../su
 import { summarizeClosedSession } from '../summary/closeSummary.js';
 import { isUsableForSummary } from '../summary/prompts.js';
 import { evolvePersona, shouldEvolve } from '../persona/evolvePersona.js';
+import { turnAgentId } from '../domain/turnRules.js';
 
 export interface NoticeTarget {
   messageId: string;
@@ -97,12 +99,13 @@ async function summarizeOnRequest(deps: MemoryWorkDeps, sessionId: string, reaso
 /** Post-turn hook: memories and rolling summary of the turn, and persona evolution every N replies. */
 export async function scheduleAfterReply(
   deps: { store: Store; scheduler: MemoryScheduler },
-  turn: { _id: string; sessionId: string; initiatorRole: string; initiatorId: string; responderId: string },
+  turn: Pick<Turn, '_id' | 'sessionId' | 'initiatorRole' | 'initiatorId' | 'responderRole' | 'responderId'>,
   at: Date,
   after: { foldDue?: boolean; evolveEveryTurns?: number } = {},
 ): Promise<void> {
   await deps.scheduler.afterTurn(turn._id, turn.sessionId, { fold: after.foldDue ?? true });
-  const agentId = turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId;
+  const agentId = turnAgentId(turn);
+  if (!agentId) return;
   const [replies, everyTurns] = await Promise.all([
     deps.store.participants.noteReplyForEvolve(agentId, at, turn._id),
     after.evolveEveryTurns ?? deps.store.config.get().then((c) => c.config.thresholds.persona_evolve_every_turns),

@@ -25,6 +25,7 @@ import {
 import { askedCandidates, decide, planCandidates, DEFAULT_RECONCILE_OPTIONS, type Candidate, type CandidatePlan, type PlanOptions, type SimilarHit } from './reconcile.js';
 import type { MemoryTaskDeps } from './taskDeps.js';
 import { applyDecisions, textsToEmbed, type WriteSummary } from './writeMemories.js';
+import { turnAgentId, turnHumanId } from '../domain/turnRules.js';
 
 export interface MemoryWriteDeps extends MemoryTaskDeps {
   now?: () => Date;
@@ -41,8 +42,8 @@ const EXTRACT_TASK = 'extract_memories';
 
 /** The agent who remembers and the human it is about, whichever of them opened the turn. */
 export function scopeOfTurn(turn: Turn): OwnerScope | undefined {
-  const agent = turn.responderRole === 'ai' ? turn.responderId : turn.initiatorRole === 'ai' ? turn.initiatorId : undefined;
-  const human = turn.initiatorRole === 'human' ? turn.initiatorId : turn.responderRole === 'human' ? turn.responderId : undefined;
+  const agent = turnAgentId(turn);
+  const human = turnHumanId(turn);
   return agent && human ? { ownerId: agent, subjectId: human } : undefined;
 }
 

@@ -7,7 +7,7 @@ import type { Outbounds } from '../delivery/outbound.js';
 import type { Agent, ChatRef, DeliveryState, Dialogue, Message, Platform, Turn } from '../domain/model.js';
 import type { Persona } from '../delivery/outbound.js';
 import { derivedId } from '../domain/ids.js';
-import { gatherContext, PromptTooLongError, readContextInputs, type ContextDeps, type ContextInputs, type GatheredContext, type ReplyRecord } from '../context/gatherContext.js';
+import { gatherContext, isPromptTooLong, readContextInputs, type ContextDeps, type ContextInputs, type GatheredContext, type ReplyRecord } from '../context/gatherContext.js';
 import { beginReply } from './beginReply.js';
 import { turnsToFold } from '../context/historyWindow.js';
 import { guardKeys } from '../store/stateGuard.js';
@@ -22,6 +22,7 @@ import { TurnTrace } from '../trace/turnTrace.js';
 import { runToolLoop } from './toolLoop.js';
 import type { ActiveReplies } from './activeReplies.js';
 import type { AfterReply } from './afterReply.js';
+import { requireTurnAgent } from '../domain/turnRules.js';
 
 export interface RespondDeps {
   store: Store;
@@ -69,7 +70,7 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
 
   const startedAt = new Date();
   // Independent of each other: the guarded start, the reply message, the context's first reads.
-  const [begun, reply, inputs] = await Promise.all([beginReply(store, turn, startedAt), openAiMessage(store, turn, replyIdOf(turn._id), startedAt), readContextInputs(store, turn, dialogue, deps.recall)]);
+  const [begun, reply, inputs] = await Promise.all([beginReply(store, turn, startedAt), openAiMessage(store, turn, replyIdOf(turn._id), startedAt), readContextInputs(store, turn, deps.recall)]);
   if (begun.kind === 'skipped') return begun;
   const { state, ...after } = await produceAiMessage(deps, { turn: begun.turn, dialogue, reply, record: begun.record, inputs });
   const at = new Date();
@@ -114,7 +115,7 @@ export async function produceAiMessage(
   try {
     gathered = await gatherContext(contextDeps, { turn, dialogue, replyId: reply._id, now, record: o.record, ...(o.inputs ? { inputs: o.inputs } : {}), ...(o.instruction ? { instruction: o.instruction } : {}) });
   } catch (err) {
-    if (!(err instanceof PromptTooLongError)) throw err;
+    if (!isPromptTooLong(err)) throw err;
     // Seed 001: over the limit the prompt is not sent; the user is told and offered a summary.
     await trace.record('context_built', contextEventData(err.context, deps, { tooLong: { tokens: err.tokens, limit: err.limit } }));
     const shown = notice('PROMPT_TOO_LONG', deps.locale, { tokens: err.tokens, limit: err.limit });
@@ -279,7 +280,7 @@ export async function openAiMessage(store: Store, turn: Turn, id: string, at: Da
     sessionId: turn.sessionId,
     turnId: turn._id,
     senderRole: 'ai',
-    senderId: turn.initiatorRole === 'ai' ? turn.initiatorId : turn.responderId,
+    senderId: requireTurnAgent(turn),
     contentType: 'text',
     content: '',
     mentions: [],

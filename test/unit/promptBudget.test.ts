@@ -8,7 +8,7 @@ describe('checkPromptBudget (seed 001 boundaries)', () => {
   it('throws PROMPT_TOO_LONG with the actual size and the limit, suggesting a summary', () => {
     let caught: unknown;
     try {
-      checkPromptBudget({ totalTokens: 123_456, middleTokens: 5_000 }, limits);
+      checkPromptBudget({ totalTokens: 123_456, middleTokens: 5_000 }, limits, null);
     } catch (err) {
       caught = err;
     }
@@ -17,17 +17,17 @@ describe('checkPromptBudget (seed 001 boundaries)', () => {
   });
 
   it('accepts a prompt exactly at the limit', () => {
-    expect(checkPromptBudget({ totalTokens: 100_000, middleTokens: 20_000 }, limits)).toBeUndefined();
+    expect(checkPromptBudget({ totalTokens: 100_000, middleTokens: 20_000 }, limits, null)).toBeUndefined();
   });
 
   it('returns a middle-section warning (with both numbers) instead of truncating', () => {
-    const warning = checkPromptBudget({ totalTokens: 30_000, middleTokens: 25_000 }, limits);
+    const warning = checkPromptBudget({ totalTokens: 30_000, middleTokens: 25_000 }, limits, null);
     expect(warning).toMatchObject({ category: 'middle_section_overflow', currentValue: 25_000, threshold: 20_000 });
     expect(warning?.suggestion).toContain('/summary');
   });
 
   it('throws for the total even when the middle is also over (the error wins)', () => {
-    expect(() => checkPromptBudget({ totalTokens: 100_001, middleTokens: 90_000 }, limits)).toThrow(/100001 tokens, over the limit of 100000/);
+    expect(() => checkPromptBudget({ totalTokens: 100_001, middleTokens: 90_000 }, limits, null)).toThrow(/100001 tokens, over the limit of 100000/);
   });
 
   it('has no warning at or under the middle threshold', () => {
