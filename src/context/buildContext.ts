@@ -5,6 +5,7 @@
 // header (time, director reminder, memories, summary, user persona card, tone guidance); then
 // the raw history and the turn's own input; then an optional closing instruction. Pure: the
 // caller fetches everything (src/context/gatherContext.ts) and checks the budget.
+import { isSaid } from '../domain/conversation.js';
 import { createHash } from 'node:crypto';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Agent, MemoryKind, Message, SummaryOrder } from '../domain/model.js';
@@ -101,19 +102,14 @@ export const HEADERS = {
   tone: '[Tone guidance]',
 } as const;
 
-/** AI messages that never carried real text (errors, timeouts, empties) stay out of the prompt. */
-const usableAiStates = new Set(['complete', 'interrupted', 'streaming']);
-
 const sha16 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
 const section = (header: string, body: string | undefined) => (body?.trim() ? `${header}\n${body.trim()}` : '');
 
-/** Stored messages as chat messages: human → user, usable AI replies → assistant, the rest left out. */
+/** Stored messages as chat messages: what was said (src/domain/conversation.ts), human → user, AI → assistant. */
 export function renderConversation(messages: readonly Message[], o: { groupChat: boolean; agentName: string }): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   for (const m of messages) {
-    if (m.deleted || m.rejected) continue;
-    const include = m.senderRole === 'human' || (m.senderRole === 'ai' && m.content.length > 0 && usableAiStates.has(m.delivery?.state ?? 'complete'));
-    if (!include) continue;
+    if (!isSaid(m)) continue;
     out.push({ role: m.senderRole === 'human' ? 'user' : 'assistant', content: renderMessage(m, o) });
   }
   return out;

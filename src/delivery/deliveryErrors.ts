@@ -2,6 +2,7 @@
 // port's PlatformRateLimitedError, or duck-typed HTTP statuses (grammY's error_code, discord.js's
 // status) and Node/undici network error codes anywhere in the cause chain.
 import { PlatformRateLimitedError } from './outbound.js';
+import { causeChain, fieldOf as field, isNetworkFailure } from '../networkErrors.js';
 
 export type DeliveryFailure =
   | { kind: 'rate_limited'; retryAfterMs: number; global: boolean }
@@ -9,26 +10,6 @@ export type DeliveryFailure =
   | { kind: 'transient' }
   /** The platform refused the request (400s): retrying cannot help. */
   | { kind: 'permanent' };
-
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EHOSTUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CLOSED',
-]);
-
-const field = (v: unknown, key: string): unknown => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined);
 
 function statusOf(err: unknown): number | undefined {
   for (const key of ['error_code', 'status', 'statusCode']) {
@@ -39,9 +20,7 @@ function statusOf(err: unknown): number | undefined {
 }
 
 export function classifyDeliveryError(err: unknown): DeliveryFailure {
-  // Follow cause / error (grammY's HttpError wraps the network error in `error`) a few levels.
-  let current: unknown = err;
-  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
+  for (const current of causeChain(err)) {
     if (current instanceof PlatformRateLimitedError) return { kind: 'rate_limited', retryAfterMs: current.retryAfterMs, global: current.global };
     const status = statusOf(current);
     if (status === 429) {
@@ -49,12 +28,10 @@ export function classifyDeliveryError(err: unknown): DeliveryFailure {
       return { kind: 'rate_limited', retryAfterMs: typeof seconds === 'number' ? seconds * 1000 : 1000, global: false };
     }
     if (status !== undefined) return status >= 500 || status === 408 ? { kind: 'transient' } : { kind: 'permanent' };
-    const code = field(current, 'code');
-    if (typeof code === 'string' && NETWORK_CODES.has(code)) return { kind: 'transient' };
+    if (isNetworkFailure(current)) return { kind: 'transient' };
     const name = field(current, 'name');
     // grammY's HttpError is "the request did not get an answer" (network, timeout, bad JSON).
     if (name === 'HttpError' || name === 'AbortError' || name === 'TimeoutError' || name === 'FetchError') return { kind: 'transient' };
-    current = field(current, 'cause') ?? field(current, 'error');
   }
   return { kind: 'permanent' };
 }

@@ -1,5 +1,6 @@
 // What the gateway does with one inbound event: ingest it and, when ingest refuses the content
 // (BR-001), tell the user plainly. The notice is stored as a system message before it is sent.
+import { isNetworkFailure } from '../networkErrors.js';
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { Outbounds } from '../delivery/outbound.js';
@@ -71,14 +72,16 @@ async function withTransientRetry<T>(op: () => Promise<T>, log: Logger, attempts
   }
 }
 
+/** Store and Redis hiccups worth another try: a lost connection, or SQLite busy under FerretDB. */
 function isTransient(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
+  if (isNetworkFailure(err)) return true;
   const name = err.name;
   return (
     name === 'MongoNetworkError' ||
     name === 'MongoServerSelectionError' ||
     name === 'MongoNotConnectedError' ||
-    // SQLITE_BUSY comes from FerretDB's SQLite backend under write bursts.
+    // ioredis' closed connection; SQLITE_BUSY comes from FerretDB's SQLite backend under write bursts.
     /ECONNREFUSED|ECONNRESET|Connection is closed|ETIMEDOUT|SQLITE_BUSY|database is locked/.test(err.message)
   );
 }

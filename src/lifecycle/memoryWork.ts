@@ -14,7 +14,7 @@ import { consolidateAll } from '../memory/consolidation.js';
 import { updateRollingSummary } from '../summary/rollingSummary.js';
 import { loadSessionMaterial, summarizeSession, type SummarizeDeps } from '../summary/summarizeSession.js';
 import { summarizeClosedSession } from '../summary/closeSummary.js';
-import { isUsableForSummary } from '../summary/prompts.js';
+import { isSaid } from '../domain/conversation.js';
 import { evolvePersona, shouldEvolve } from '../persona/evolvePersona.js';
 import { turnAgentId } from '../domain/turnRules.js';
 
@@ -76,7 +76,7 @@ async function summarizeOnRequest(deps: MemoryWorkDeps, sessionId: string, reaso
     await sendNotice(deps, r, text(key, notify.locale, vars), key, notify.replyTo, 'summary-result');
   };
   try {
-    const usable = groupByTurn(material.messages.filter(isUsableForSummary)).length;
+    const usable = groupByTurn(material.messages.filter(isSaid)).length;
     if (usable === 0 && material.session.closeReason !== 'summarized') {
       await tell('SUMMARY_NOTHING');
       return { kind: 'nothing' };

@@ -3,6 +3,7 @@
 // the human; each new memory is compared with similar stored ones and becomes add / update /
 // invalidate / noop (src/memory/reconcile.ts), then written with its vector. One run per turn:
 // the run ends with an `llm_call` event (task extract_memories) that marks the turn as done.
+import { isSaid } from '../domain/conversation.js';
 import type { MemoryEmbedding, MemoryEntry, Message, Turn } from '../domain/model.js';
 import { renderMessage } from '../context/renderMessage.js';
 import { runJsonTask } from '../llm/jsonTask.js';
@@ -87,7 +88,7 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
   ]);
   const agentName = agent?.name ?? 'assistant';
   const said = messages.filter(
-    (m) => m.visible && !m.deleted && !m.rejected && ((m.senderRole === 'human' && m.senderId === scope.subjectId) || (m.senderRole === 'ai' && m.senderId === scope.ownerId)),
+    (m) => isSaid(m) && ((m.senderRole === 'human' && m.senderId === scope.subjectId) || (m.senderRole === 'ai' && m.senderId === scope.ownerId)),
   );
   const humanMessages = said.filter((m) => m.senderRole === 'human');
   if (humanMessages.length === 0) {

@@ -8,7 +8,8 @@ import { runJsonTask } from '../llm/jsonTask.js';
 import type { Store } from '../store/store.js';
 import type { AgentEvolution } from '../store/participants.js';
 import type { MemoryTaskDeps } from '../memory/taskDeps.js';
-import { isUsableForSummary, transcriptOf } from '../summary/prompts.js';
+import { transcriptOf } from '../summary/prompts.js';
+import { isSaid } from '../domain/conversation.js';
 import { renderOptionsFor } from '../summary/rollingSummary.js';
 import { EVOLVE_PERSONA_INSTRUCTIONS, evolvePersonaOutputSchema, renderEvolveInput, type EvolveConversation } from './evolvePrompt.js';
 
@@ -48,7 +49,7 @@ async function conversationsOf(store: Store, turns: Turn[]): Promise<EvolveConve
   chronological.forEach((t, i) => {
     const list = byDialogue.get(t.dialogueId) ?? [];
     byDialogue.delete(t.dialogueId); // re-inserted: Map order follows the latest turn
-    byDialogue.set(t.dialogueId, list.concat(messagesByTurn[i]!.filter(isUsableForSummary)));
+    byDialogue.set(t.dialogueId, list.concat(messagesByTurn[i]!.filter(isSaid)));
   });
   const out: EvolveConversation[] = [];
   for (const [dialogueId, messages] of byDialogue) {

@@ -3,7 +3,7 @@
 // the next message opens one anyway. Sessions with fewer than two turns are not worth a call.
 // Idempotent: a session that already has a summary is skipped.
 import { groupByTurn } from '../context/historyWindow.js';
-import { isUsableForSummary } from './prompts.js';
+import { isSaid } from '../domain/conversation.js';
 import type { SummaryDeps } from './rollingSummary.js';
 import { askSessionSummary, loadSessionMaterial, writeSessionMemories } from './summarizeSession.js';
 
@@ -18,7 +18,7 @@ export async function summarizeClosedSession(deps: SummaryDeps, o: { sessionId: 
   const { session } = material;
   if (session.status === 'open') return { kind: 'skipped', reason: 'open' };
   if (session.summary !== undefined) return { kind: 'skipped', reason: 'has_summary' };
-  const turns = groupByTurn(material.messages.filter(isUsableForSummary)).length;
+  const turns = groupByTurn(material.messages.filter(isSaid)).length;
   if (turns < MIN_TURNS_FOR_CLOSE_SUMMARY) return { kind: 'skipped', reason: 'too_short' };
 
   const now = o.now ?? new Date();

@@ -4,6 +4,7 @@
 // text in a fixed layout: `### <section>` headers, the conversation as transcript lines
 // (`[<ISO>] user (<name>): <text>`, the layout of src/memory/extractionPrompt.ts). The fake task
 // brain in test/doubles parses the same layout. Pure.
+import { isSaid } from '../domain/conversation.js';
 import { z } from 'zod';
 import type { Message } from '../domain/model.js';
 import { renderMessage, type RenderOptions } from '../context/renderMessage.js';
@@ -17,21 +18,9 @@ export function section(title: string, body: string | undefined): string {
   return `### ${title}\n${text ? text : NONE}`;
 }
 
-/**
- * Whether a message belongs in a summary: what humans said, and AI replies that reached them
- * with text. Failed/empty replies and system notices say nothing about the conversation.
- */
-export function isUsableForSummary(m: Message): boolean {
-  if (m.deleted || m.rejected || !m.visible) return false;
-  if (m.senderRole === 'human') return true;
-  if (m.senderRole !== 'ai') return false;
-  const state = m.delivery?.state;
-  return (state === undefined || state === 'complete' || state === 'interrupted') && m.content.trim().length > 0;
-}
-
 /** Usable messages as transcript lines, oldest first (media rendered as text; the sender's name goes in the line's name). */
 export function transcriptOf(messages: readonly Message[], o: RenderOptions): TranscriptLine[] {
-  return messages.filter(isUsableForSummary).map((m) => {
+  return messages.filter(isSaid).map((m) => {
     const name = m.senderRole === 'human' ? m.contentMeta?.senderName : undefined;
     return { at: m.createdAt, role: m.senderRole === 'human' ? 'user' : 'assistant', ...(name ? { name } : {}), text: renderMessage(m, { ...o, groupChat: false }) };
   });

@@ -14,10 +14,10 @@ import { embedTexts } from '../memory/similar.js';
 import { clampMemoryText, dedupeKeyOf } from '../memory/normalize.js';
 import type { OwnerScope } from '../store/memories.js';
 import { successorIdOf } from '../store/sessions.js';
+import { isSaid } from '../domain/conversation.js';
 import {
   SUMMARIZE_SESSION_INSTRUCTIONS,
   fitTranscript,
-  isUsableForSummary,
   renderSummarizeSessionInput,
   summarizeSessionOutputSchema,
   transcriptOf,
@@ -140,7 +140,7 @@ export async function writeSessionMemories(deps: SummaryDeps, m: SessionMaterial
 
 /** The ids of the last `n` turns' messages a new session shows raw: human and usable AI messages. */
 export function lastTurnsMessageIds(messages: readonly Message[], n: number): string[] {
-  const groups = groupByTurn(messages.filter(isUsableForSummary));
+  const groups = groupByTurn(messages.filter(isSaid));
   return groups.slice(Math.max(0, groups.length - n)).flat().map((m) => m._id);
 }
 
