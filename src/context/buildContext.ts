@@ -13,7 +13,7 @@ import { renderPersonaCard, type UserPersonaCard } from '../persona/userPersonaC
 import { promptLanguage } from '../persona/communicationStyle.js';
 import type { PromptLanguage, ToneGuidance } from '../tone/templates.js';
 import { middleSectionWarning, type PromptLimits, type PromptWarning } from './promptBudget.js';
-import { renderMessage } from './renderMessage.js';
+import { isOwnMessage, renderMessage, type RenderOptions } from './renderMessage.js';
 import { REPLY_PRIMING_TOKENS, type TokenCounter } from './tokens.js';
 
 export interface RecalledMemory {
@@ -59,6 +59,10 @@ export interface ContextInput {
   /** Display timezone of the time line (storage stays UTC). */
   timezone: string;
   groupChat: boolean;
+  /** The answering agent: the viewpoint the conversation is rendered from (absent: a one-agent chat). */
+  selfId?: string;
+  /** The other agents of the chat by id, named in what they said. */
+  agentNames?: Readonly<Record<string, string>>;
   /** A closing system line for this generation only (e.g. a proactive check-in). */
   instruction?: string;
   /** Language of the persona card; by default the user's recent writing decides. */
@@ -105,23 +109,29 @@ export const HEADERS = {
 const sha16 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
 const section = (header: string, body: string | undefined) => (body?.trim() ? `${header}\n${body.trim()}` : '');
 
-/** Stored messages as chat messages: what was said (src/domain/conversation.ts), human → user, AI → assistant. */
-export function renderConversation(messages: readonly Message[], o: { groupChat: boolean; agentName: string }): ChatCompletionMessageParam[] {
+/**
+ * Stored messages as chat messages, from the speaking agent's viewpoint: what was said
+ * (src/domain/conversation.ts); its own messages are the assistant's, everyone else's — humans
+ * and other agents, by name — are the user side's.
+ */
+export function renderConversation(messages: readonly Message[], o: RenderOptions): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   for (const m of messages) {
     if (!isSaid(m)) continue;
-    out.push({ role: m.senderRole === 'human' ? 'user' : 'assistant', content: renderMessage(m, o) });
+    out.push({ role: isOwnMessage(m, o) ? 'assistant' : 'user', content: renderMessage(m, o) });
   }
   return out;
 }
 
 /** The stable prefix: nothing in it changes from turn to turn (no clock, no memories). */
-export function stablePrefix(input: Pick<ContextInput, 'agent' | 'systemPrompt' | 'background' | 'director' | 'groupChat'>): string {
+export function stablePrefix(input: Pick<ContextInput, 'agent' | 'systemPrompt' | 'background' | 'director' | 'groupChat' | 'agentNames'>): string {
+  const others = Object.values(input.agentNames ?? {});
   const rules = [
     input.systemPrompt?.trim() ?? '',
     input.groupChat
       ? `You are ${input.agent.name} in a group chat with several people; each of their messages starts with the sender's name. Answer the person who addressed you.`
       : '',
+    others.length > 0 ? `Other AIs share this chat (${others.join(', ')}); their messages start with their name. Speak only as ${input.agent.name}.` : '',
   ]
     .filter(Boolean)
     .join('\n');
@@ -177,7 +187,12 @@ export function renderMemories(recalled: readonly RecalledMemory[], now: Date, t
 const system = (content: string): ChatCompletionMessageParam[] => (content ? [{ role: 'system', content }] : []);
 
 export function buildContext(input: ContextInput, limits: PromptLimits, counter: TokenCounter): BuiltContext {
-  const render = { groupChat: input.groupChat, agentName: input.agent.name };
+  const render: RenderOptions = {
+    groupChat: input.groupChat,
+    agentName: input.agent.name,
+    ...(input.selfId ? { selfId: input.selfId } : {}),
+    ...(input.agentNames ? { agentNames: input.agentNames } : {}),
+  };
   const prefix = stablePrefix(input);
   const humanTexts = [...input.history, ...input.current].filter((m) => m.senderRole === 'human').map((m) => m.content).slice(-10);
   const lang = input.lang ?? promptLanguage(humanTexts);

@@ -92,10 +92,11 @@ export async function gatherContext(
   if (!agent) throw new Error(`agent ${agentId} not found`);
   const mode = config.config.preferences.conversation_load_all ? 'load_all' : 'rolling';
   const since = mode === 'rolling' ? session.rollingSummary?.coversUntil : undefined;
-  const [sessionRead, seedMessages, visits] = await Promise.all([
+  const [sessionRead, seedMessages, visits, agentNames] = await Promise.all([
     store.history.since(session, since, window),
     store.history.seed(session, window),
     human ? store.participants.visitsOf(human, agent._id) : Promise.resolve(undefined),
+    otherAgentNames(store, dialogue, agent._id),
   ]);
   const split = splitAtTurn(sessionRead.messages, turn._id, o.replyId);
   // The turn's messages come from the window; only an input the window lacks is read from the record.
@@ -136,6 +137,8 @@ export async function gatherContext(
       now: o.now,
       timezone: deps.timezone,
       groupChat: dialogue.type === 'group',
+      selfId: agent._id,
+      ...(agentNames ? { agentNames } : {}),
       lang,
       ...(o.instruction ? { instruction: o.instruction } : {}),
     },
@@ -160,6 +163,14 @@ export async function gatherContext(
     mode === 'load_all' ? conversationWarning(built.parts.history.tokens, config.config.limits.conversation_max_tokens) : undefined,
   ].filter((w): w is PromptWarning => w !== undefined);
   return { ...gathered, warnings };
+}
+
+/** The names of the chat's other agents (none in a one-agent chat: nothing is read). */
+async function otherAgentNames(store: Store, dialogue: Dialogue, selfId: string): Promise<Record<string, string> | undefined> {
+  const others = dialogue.agentIds.filter((id) => id !== selfId);
+  if (others.length === 0) return undefined;
+  const agents = await Promise.all(others.map((id) => store.participants.getAgent(id)));
+  return Object.fromEntries(agents.filter((a): a is Agent => a !== null).map((a) => [a._id, a.name]));
 }
 
 function personaCardOf(

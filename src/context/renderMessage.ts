@@ -9,7 +9,18 @@ export interface RenderOptions {
   groupChat: boolean;
   /** Name the model's own earlier messages go by in quotes. */
   agentName: string;
+  /** The speaking agent (whose viewpoint this is); absent: every AI message is its own. */
+  selfId?: string;
+  /** Names of the other agents in the chat, by id: their messages read as a named participant's. */
+  agentNames?: Readonly<Record<string, string>>;
 }
+
+/** Whether an AI message (or a quote of one) is the speaking agent's own. */
+export const isOwnMessage = (m: { senderRole?: string; senderId?: string }, o: Pick<RenderOptions, 'selfId'>): boolean =>
+  m.senderRole === 'ai' && (o.selfId === undefined || m.senderId === o.selfId);
+
+/** Another agent as the speaking one calls it. */
+const otherAgentName = (id: string | undefined, o: RenderOptions, stored?: string): string => (id ? o.agentNames?.[id] : undefined) ?? stored ?? 'another AI';
 
 const seconds = (d: number | undefined) => (d === undefined ? '' : `, ${Math.round(d)} s`);
 
@@ -55,14 +66,14 @@ export function renderAttachment(a: Attachment): string {
 }
 
 function renderQuote(q: Quote, o: RenderOptions): string {
-  const who = q.senderRole === 'ai' ? `${o.agentName} (you)` : (q.senderName ?? 'someone');
+  const who = isOwnMessage(q, o) ? `${o.agentName} (you)` : q.senderRole === 'ai' ? otherAgentName(q.senderId, o, q.senderName) : (q.senderName ?? 'someone');
   const body = q.text.trim() ? q.text.trim().replace(/\n/g, '\n> ') : '(a message without text)';
   return `> ${q.partial ? 'Quoting part of' : 'Replying to'} ${who}:\n> ${body}`;
 }
 
 /** The text of one stored message as the model reads it. */
 export function renderMessage(m: Message, o: RenderOptions): string {
-  if (m.senderRole !== 'human') return m.content;
+  if (m.senderRole !== 'human') return isOwnMessage(m, o) ? m.content : `${otherAgentName(m.senderId, o, m.contentMeta?.senderName)}: ${m.content}`;
   const parts: string[] = [];
   const quote = m.contentMeta?.quote;
   if (quote) parts.push(renderQuote(quote, o));
