@@ -82,7 +82,8 @@ describe('speaker viewpoint', () => {
         limits,
         counter,
       );
-      return String(built.messages[0]!.content);
+      const first = built.messages[0]!.content;
+      return typeof first === 'string' ? first : '';
     };
     expect(system('agt-rain')).toContain('Other AIs share this chat (Bea); their messages start with their name. Speak only as Rainbow.');
     expect(system('agt-bea')).toContain('(Rainbow)');
