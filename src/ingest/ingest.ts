@@ -9,6 +9,7 @@ import { titleFromFirstMessage } from '../domain/title.js';
 import { newId } from '../domain/ids.js';
 import { inboundContentType } from '../domain/contentType.js';
 import { activation } from '../domain/activation.js';
+import { whoAnswers } from '../domain/floor.js';
 import { DEFAULT_AGENT_ID, humanIdOf } from '../store/participants.js';
 import type { InboundAttachment, InboundEvent, InboundMessage } from './inboundEvent.js';
 import type { Scheduler } from '../lifecycle/scheduler.js';
@@ -174,8 +175,10 @@ async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: Cha
   }
 
   const check = checkContent(ev);
-  const addressed = activation(addressCheck(ev, { agent, dialogue, ...(quote ? { quote } : {}) }));
-  if (!addressed.answer) {
+  // Who has the floor: the dialogue's one agent when the message addresses it (rooms: several).
+  const floor = whoAnswers([{ agentId: agent._id, activation: activation(addressCheck(ev, { agent, dialogue, ...(quote ? { quote } : {}) })) }]);
+  const speaker = floor.speakers[0];
+  if (!speaker) {
     // Group context (or another bot): kept so a later answer knows what was said; refused
     // content is kept silently, since nobody asked us anything.
     const stored = await storeOutsideTurn(check.ok ? base : { ...base, rejected: { code: check.code } });
@@ -201,7 +204,7 @@ async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: Cha
       dialogueId: dialogue._id,
       sessionId,
       initiator: { role: 'human', id: human._id },
-      responder: { role: 'ai', id: DEFAULT_AGENT_ID },
+      responder: { role: 'ai', id: speaker.agentId },
       startedAt: now,
       responseWindowMs: deps.responseWindowMs,
     });

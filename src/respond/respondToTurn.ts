@@ -22,6 +22,7 @@ import { TurnTrace } from '../trace/turnTrace.js';
 import { runToolLoop } from './toolLoop.js';
 import type { ActiveReplies } from './activeReplies.js';
 import type { AfterReply } from './afterReply.js';
+import { composeStages, type StreamStageFactory } from './streamStage.js';
 import { requireTurnAgent } from '../domain/turnRules.js';
 
 export interface RespondDeps {
@@ -45,6 +46,8 @@ export interface RespondDeps {
   personaOf?(agent: Agent, chat: ChatRef): Persona | undefined;
   /** Turns pending attachments of these messages into text (src/media); absent → used as stored. */
   prepareMedia?(platform: Platform, messages: Message[]): Promise<Message[]>;
+  /** Stages between the model and what is shown (src/respond/streamStage.ts); none: shown as said. */
+  streamStages?: readonly StreamStageFactory[];
   /** Called after a turn is closed by a reply (post-turn jobs hang off this). */
   onReplied?(turn: Turn, at: Date, after: AfterReply): Promise<void>;
 }
@@ -146,6 +149,14 @@ export async function produceAiMessage(
     sendOptions: { ...(groupReplyTo ? { replyToPlatformMessageId: groupReplyTo } : {}), ...(persona ? { persona } : {}) },
   });
 
+  // What the model says is stored as said; what people see passes the stream stages first.
+  const stage = composeStages((deps.streamStages ?? []).map((make) => make()));
+  let shownSoFar = '';
+  const show = (text: string) => {
+    if (!text) return;
+    shownSoFar += text;
+    streamer.append(text);
+  };
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort('timeout'), deps.llmTimeoutMs);
   const endActive = deps.active.begin(dialogue._id, abort);
@@ -159,15 +170,15 @@ export async function produceAiMessage(
       toolContext: { store, dialogueId: dialogue._id, now, timezone: deps.timezone },
       maxRounds: deps.maxToolRounds,
       signal: abort.signal,
-      onDelta: (d) => streamer.append(d),
+      onDelta: (d) => show(stage.push(d)),
       trace,
       contextEventId,
     });
-    const said = result.text.trim();
+    show(stage.end());
     outcome =
-      said.length === 0
-        ? { state: 'empty', stored: notice('EMPTY_REPLY', deps.locale), shown: notice('EMPTY_REPLY', deps.locale) }
-        : { state: 'complete', stored: result.text, shown: result.text };
+      shownSoFar.trim().length === 0
+        ? { state: 'empty', stored: result.text.trim() ? result.text : notice('EMPTY_REPLY', deps.locale), shown: notice('EMPTY_REPLY', deps.locale) }
+        : { state: 'complete', stored: result.text, shown: shownSoFar };
   } catch (err) {
     if (!(err instanceof LlmFailure)) throw err;
     const partial = streamer.currentText.trim() ? streamer.currentText : '';

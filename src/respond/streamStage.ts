@@ -1,0 +1,101 @@
+// The stream stage: what the model says passes through here before anything is shown or sent
+// (the ReplyStreamer stores the displayed text and pushes it to the platform). A stage may hold
+// text back — a marker whose end has not arrived — or rewrite it; the reply's raw text is still
+// stored as the model said it. Stages compose in order, one set per reply. None is installed by
+// default; the director (progress markers), rooms (skips) and knowledge (citations) plug in here.
+
+export interface StreamStage {
+  /** One delta from the model → the text that may be shown now ('' while holding back). */
+  push(delta: string): string;
+  /** The model is done: what is still held back, as it should be shown. */
+  end(): string;
+}
+
+/** Makes a fresh stage for each reply (stages keep per-reply state). */
+export type StreamStageFactory = () => StreamStage;
+
+/** Stages in order: each one's output is the next one's input. No stages: text passes through. */
+export function composeStages(stages: readonly StreamStage[]): StreamStage {
+  return {
+    push: (delta) => stages.reduce((text, s) => (text ? s.push(text) : ''), delta),
+    end: () => {
+      // What an earlier stage still held goes through the later ones before they end too.
+      let carried = '';
+      for (const s of stages) carried = (carried ? s.push(carried) : '') + s.end();
+      return carried;
+    },
+  };
+}
+
+export interface MarkerStageOptions {
+  /** Marker names: `[NAME:…]`, e.g. PROGRESS for `[PROGRESS:2:done]`. */
+  names: readonly string[];
+  /** Longest marker; a longer run after `[NAME:` is ordinary text. */
+  maxLength?: number;
+  /** Called with each whole marker taken out of the text (its raw form). */
+  onMarker?(marker: string): void;
+}
+
+/**
+ * Takes markers out of the shown text however the model's chunks cut them: text that may be the
+ * start of a marker is held back until it either completes (and is dropped) or cannot be one
+ * (and is shown). Only the held part waits; the text before it streams as usual.
+ */
+export function markerStage(o: MarkerStageOptions): StreamStage {
+  const max = o.maxLength ?? 200;
+  let held = '';
+  const scan = (text: string): string => {
+    let out = '';
+    let rest = text;
+    for (;;) {
+      const open = rest.indexOf('[');
+      if (open < 0) return out + rest;
+      out += rest.slice(0, open);
+      rest = rest.slice(open);
+      const m = markerAt(rest, o.names, max);
+      if (m.kind === 'partial') {
+        held = rest;
+        return out;
+      }
+      if (m.kind === 'marker') {
+        o.onMarker?.(rest.slice(0, m.length));
+        rest = rest.slice(m.length);
+      } else {
+        out += '[';
+        rest = rest.slice(1);
+      }
+    }
+  };
+  return {
+    push(delta) {
+      const text = held + delta;
+      held = '';
+      return scan(text);
+    },
+    end() {
+      // An unfinished marker is not a marker: it was said, so it is shown.
+      const rest = held;
+      held = '';
+      return rest;
+    },
+  };
+}
+
+type MarkerMatch = { kind: 'marker'; length: number } | { kind: 'partial' } | { kind: 'text' };
+
+/** What `text` (starting with `[`) holds at its start: a whole marker, the start of one, or text. */
+function markerAt(text: string, names: readonly string[], max: number): MarkerMatch {
+  const inner = text.slice(1);
+  for (const name of names) {
+    const head = `${name}:`;
+    if (inner.length < head.length) {
+      if (head.startsWith(inner)) return { kind: 'partial' };
+      continue;
+    }
+    if (!inner.startsWith(head)) continue;
+    const close = text.search(/[\]\n]/);
+    if (close < 0) return text.length < max ? { kind: 'partial' } : { kind: 'text' };
+    return text[close] === ']' && close < max ? { kind: 'marker', length: close + 1 } : { kind: 'text' };
+  }
+  return { kind: 'text' };
+}
