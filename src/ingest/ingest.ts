@@ -1,7 +1,7 @@
 // Ingest (SPEC §4.1): validate, deduplicate, store, resolve dialogue/session/turn, decide who
 // must answer (§7), enqueue. Runs in the adapter process and touches only the store and queue.
 import type { Store } from '../store/store.js';
-import type { Attachment, ChatRef, ContentMeta, Message, Session } from '../domain/model.js';
+import type { Attachment, ChatRef, ContentMeta, Message } from '../domain/model.js';
 import { checkInboundText, type ContentCheck } from '../domain/content.js';
 import { newTurn, placeInitiatorMessage } from '../domain/turnRules.js';
 import { dialogueTypeOf } from '../domain/dialogueType.js';
@@ -18,7 +18,7 @@ import { expiryCheckAt } from '../domain/turnRules.js';
 import { dialogueIdOf } from '../store/dialogues.js';
 import { guardKeys } from '../store/stateGuard.js';
 import { latestTurnOf } from '../store/latestTurn.js';
-import { currentSessionFor, openSession, type SessionDeps } from '../lifecycle/currentSession.js';
+import { currentSessionFor, startNewSession } from '../lifecycle/currentSession.js';
 import { addressCheck, isOwnEcho, mentionIds } from './addressing.js';
 import { resolveQuote } from './quote.js';
 import { albumMessageIdOf, messageIdOf } from './messageIds.js';
@@ -234,17 +234,4 @@ async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: Cha
   // items join the message first.
   await deps.enqueueReply({ turnId, dialogueId: dialogue._id, ...(albumId && deps.albumSettleMs ? { delayMs: deps.albumSettleMs } : {}) });
   return { kind: 'accepted', turnId, ...placed };
-}
-
-/**
- * `/new` and the API's createSession: the current session ends (manual) and a fresh one becomes
- * the dialogue's current session. `current` absent: the dialogue had none open.
- */
-export async function startNewSession(deps: SessionDeps, dialogueId: string, current: Pick<Session, '_id' | 'dialogueId'> | undefined, at: Date): Promise<Session> {
-  return deps.store.guard.run(guardKeys.dialogue(dialogueId), async () => {
-    if (current) await deps.store.sessions.close(current, 'manual', at);
-    const next = await openSession(deps, dialogueId, new Date(at.getTime() + 1));
-    await deps.store.dialogues.noteActivity(dialogueId, { at, currentSessionId: next._id, messages: 0 });
-    return next;
-  });
 }

@@ -3,6 +3,7 @@
 // idle check scheduled. One place for ingest, the check-in and the operator API; callers hold
 // the dialogue's state guard and make the result current with `dialogues.noteActivity`.
 import type { Dialogue, Session } from '../domain/model.js';
+import { guardKeys } from '../store/stateGuard.js';
 import { decideSession, sessionIdleCheckAt } from '../domain/sessionRules.js';
 import type { Store } from '../store/store.js';
 import type { Scheduler } from './scheduler.js';
@@ -34,4 +35,17 @@ export async function openSession(deps: SessionDeps, dialogueId: string, now: Da
   const session = await deps.store.sessions.open(dialogueId, 'dialogue', now);
   await deps.scheduler.checkSessionAt(session._id, sessionIdleCheckAt(now, deps.sessionGapMs));
   return session;
+}
+
+/**
+ * `/new` and the API's createSession: the current session ends (manual) and a fresh one becomes
+ * the dialogue's current session. `current` absent: the dialogue had none open.
+ */
+export async function startNewSession(deps: SessionDeps, dialogueId: string, current: Pick<Session, '_id' | 'dialogueId'> | undefined, at: Date): Promise<Session> {
+  return deps.store.guard.run(guardKeys.dialogue(dialogueId), async () => {
+    if (current) await deps.store.sessions.close(current, 'manual', at);
+    const next = await openSession(deps, dialogueId, new Date(at.getTime() + 1));
+    await deps.store.dialogues.noteActivity(dialogueId, { at, currentSessionId: next._id, messages: 0 });
+    return next;
+  });
 }

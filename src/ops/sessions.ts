@@ -1,9 +1,9 @@
 // Operator session actions (seed 000's write API: create a session, close a session). A new
-// dialogue session is what `/new` does (src/ingest/ingest.ts startNewSession); a closed current
+// dialogue session is what `/new` does (src/lifecycle/currentSession.ts startNewSession); a closed current
 // session is replaced by the dialogue's next message as usual (decideSession: closed → open).
 import type { Session, SessionCloseReason, SessionKind } from '../domain/model.js';
 import { GatewayError } from '../errors.js';
-import { startNewSession } from '../ingest/ingest.js';
+import { startNewSession } from '../lifecycle/currentSession.js';
 import type { OpsDeps } from './opsDeps.js';
 
 type SessionDeps = Pick<OpsDeps, 'store' | 'scheduler' | 'sessionGapMs'>;
