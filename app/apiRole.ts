@@ -1,15 +1,16 @@
-// The api role: the GraphQL operations API (queries, mutations, live subscriptions).
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+// The api role: the GraphQL operations API (queries, mutations, live subscriptions), mounted on
+// the process's HTTP server (app/http/).
 import { startSearchKeysBackfill } from '../src/store/searchKeysBackfill.js';
 import { createApiServer } from '../graphql/server.js';
 import { createGatewayPubSub } from '../graphql/pubsub.js';
 import { DEFAULT_LIMITS } from '../graphql/limits.js';
+import { mountGraphQL } from './http/graphql.js';
+import type { HttpServer } from './http/server.js';
 import type { Shared } from './shared.js';
 import type { Stops } from './stops.js';
 
-/** Starts the API; returns its base URL. */
-export async function startApiRole(s: Shared, stops: Stops): Promise<string> {
+/** Mounts the API at /graphql; it serves once the HTTP server listens. */
+export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
   const { env, log, store, redis } = s;
   if (env.OPS_TOKENS.length === 0) log.warn('OPS_TOKENS is empty: every GraphQL request will be rejected (UNAUTHENTICATED)');
   const subscriber = redis.duplicate();
@@ -19,7 +20,7 @@ export async function startApiRole(s: Shared, stops: Stops): Promise<string> {
   const backfill = startSearchKeysBackfill({ store, log });
   stops.push(() => backfill.stop());
   const devDefault = (v: 'auto' | 'on' | 'off') => (v === 'auto' ? env.NODE_ENV !== 'production' : v === 'on');
-  const server: Server = createApiServer({
+  const yoga = createApiServer({
     ops: {
       store,
       outbounds: s.outbounds,
@@ -41,17 +42,6 @@ export async function startApiRole(s: Shared, stops: Stops): Promise<string> {
     graphiql: devDefault(env.GRAPHIQL),
     introspection: devDefault(env.GRAPHQL_INTROSPECTION),
     limits: { ...DEFAULT_LIMITS, maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES, maxCost: env.GRAPHQL_MAX_COST },
-    readiness: { redis: async () => (await redis.ping()) === 'PONG' },
   });
-  await new Promise<void>((res) => server.listen(env.PORT, '0.0.0.0', res));
-  const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  stops.push(
-    () =>
-      new Promise<void>((res) => {
-        server.closeAllConnections();
-        server.close(() => res());
-      }),
-  );
-  log.info({ url: `${apiUrl}/graphql` }, 'API listening');
-  return apiUrl;
+  mountGraphQL(http.app, yoga);
 }

@@ -1,39 +1,65 @@
 // The gateway role: the platform adapters, which turn platform updates into inbound events.
+import type { Env } from '../src/config/env.js';
 import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
 import { TelegramGateway } from '../adapters/telegram/bot.js';
 import { DiscordGateway } from '../adapters/discord/gateway.js';
+import type { HttpServer } from './http/server.js';
 import type { Shared } from './shared.js';
 import type { Stops } from './stops.js';
 
 export interface GatewayRole {
-  /** Where this process listens for Telegram webhook updates (webhook mode). */
+  /** Where this process serves Telegram webhook updates (webhook mode). */
   telegramWebhookUrl?: string;
 }
 
-export async function startGatewayRole(s: Shared, ingest: (event: InboundEventInput) => Promise<unknown>, stops: Stops): Promise<GatewayRole> {
+/** The gateway role in two steps: mounted (routes added to the HTTP server), then started once it listens. */
+export interface MountedGatewayRole {
+  /** `serverUrl`: the base URL of the HTTP server, when the role serves HTTP. */
+  start(serverUrl: string | undefined): Promise<GatewayRole>;
+}
+
+/** Whether the gateway role serves HTTP: the Telegram webhook, in webhook mode. */
+export function gatewayServesHttp(env: Env): boolean {
+  return Boolean(env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_MODE === 'webhook' && env.TELEGRAM_WEBHOOK_SECRET);
+}
+
+/** Builds the adapters and mounts the Telegram webhook route (webhook mode; needs `http`). */
+export function mountGatewayRole(s: Shared, ingest: (event: InboundEventInput) => Promise<unknown>, stops: Stops, http: HttpServer | undefined): MountedGatewayRole {
   const { env, log } = s;
   const onInbound = async (event: InboundEventInput) => {
     await ingest(event);
   };
-  let telegramWebhookUrl: string | undefined;
+  let telegram: TelegramGateway | undefined;
   if (env.TELEGRAM_BOT_TOKEN) {
     const webhook =
-      env.TELEGRAM_MODE === 'webhook' && env.TELEGRAM_WEBHOOK_SECRET
-        ? { ...(env.TELEGRAM_WEBHOOK_URL ? { url: env.TELEGRAM_WEBHOOK_URL } : {}), secret: env.TELEGRAM_WEBHOOK_SECRET, port: env.TELEGRAM_WEBHOOK_PORT }
+      gatewayServesHttp(env) && env.TELEGRAM_WEBHOOK_SECRET
+        ? { ...(env.TELEGRAM_WEBHOOK_URL ? { url: env.TELEGRAM_WEBHOOK_URL } : {}), secret: env.TELEGRAM_WEBHOOK_SECRET }
         : undefined;
-    const telegram = new TelegramGateway({ token: env.TELEGRAM_BOT_TOKEN, apiRoot: env.TELEGRAM_API_ROOT, log, mode: env.TELEGRAM_MODE, ...(webhook ? { webhook } : {}), onInbound });
-    await telegram.start();
-    stops.push(() => telegram.stop());
-    telegramWebhookUrl = telegram.webhookListenUrl;
-    log.info({ mode: telegram.mode, listen: telegram.webhookListenUrl }, 'Telegram adapter started');
+    telegram = new TelegramGateway({ token: env.TELEGRAM_BOT_TOKEN, apiRoot: env.TELEGRAM_API_ROOT, log, mode: env.TELEGRAM_MODE, ...(webhook ? { webhook } : {}), onInbound });
+    if (telegram.mode === 'webhook') {
+      if (!http) throw new Error('the Telegram webhook needs the HTTP server');
+      void http.app.register(telegram.webhookRoutes());
+    }
   }
-  if (env.DISCORD_BOT_TOKEN) {
-    // Our own posts and their streaming edits come back from the gateway; the core would
-    // ignore them too, but dropping them here saves a store lookup per edit.
-    const discord = new DiscordGateway({ token: env.DISCORD_BOT_TOKEN, apiRoot: env.DISCORD_API_ROOT, log, dropOwnEchoes: true, onInbound });
-    await discord.start();
-    stops.push(() => discord.stop());
-    log.info('Discord adapter connected to the gateway');
-  }
-  return telegramWebhookUrl ? { telegramWebhookUrl } : {};
+  return {
+    async start(serverUrl) {
+      let telegramWebhookUrl: string | undefined;
+      if (telegram) {
+        const t = telegram;
+        await t.start(serverUrl ? { serverUrl } : {});
+        stops.push(() => t.stop());
+        telegramWebhookUrl = t.webhookListenUrl;
+        log.info({ mode: t.mode, listen: t.webhookListenUrl }, 'Telegram adapter started');
+      }
+      if (env.DISCORD_BOT_TOKEN) {
+        // Our own posts and their streaming edits come back from the gateway; the core would
+        // ignore them too, but dropping them here saves a store lookup per edit.
+        const discord = new DiscordGateway({ token: env.DISCORD_BOT_TOKEN, apiRoot: env.DISCORD_API_ROOT, log, dropOwnEchoes: true, onInbound });
+        await discord.start();
+        stops.push(() => discord.stop());
+        log.info('Discord adapter connected to the gateway');
+      }
+      return telegramWebhookUrl ? { telegramWebhookUrl } : {};
+    },
+  };
 }

@@ -1,6 +1,7 @@
 // The composition root: builds what a process's roles share (app/shared.ts), then each role it
-// runs (gateway, worker, api). The only place that wires the platform-free core (src/) to the
-// adapters, the queues (jobs/) and the API (graphql/).
+// runs (gateway, worker, api) and, when a role serves HTTP, the process's one HTTP server
+// (app/http/). The only place that wires the platform-free core (src/) to the adapters, the
+// queues (jobs/) and the API (graphql/).
 import type { Env } from '../src/config/env.js';
 import type { Logger } from '../src/log.js';
 import type { Store } from '../src/store/store.js';
@@ -9,8 +10,9 @@ import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
 import type { IngestResult } from '../src/ingest/ingest.js';
 import { buildShared, type Shared } from './shared.js';
 import { startWorkerRole } from './workerRole.js';
-import { startGatewayRole } from './gatewayRole.js';
-import { startApiRole } from './apiRole.js';
+import { gatewayServesHttp, mountGatewayRole } from './gatewayRole.js';
+import { mountApiRole } from './apiRole.js';
+import { createHttpServer } from './http/server.js';
 import { Stops } from './stops.js';
 
 export const ROLES = ['gateway', 'worker', 'api'] as const;
@@ -18,9 +20,9 @@ export type ProcessRole = (typeof ROLES)[number];
 
 export interface RunningApp {
   store: Store;
-  /** Base URL of the API server when this process runs the api role. */
+  /** Base URL of the HTTP server (GraphQL at /graphql) when this process runs the api role. */
   apiUrl?: string;
-  /** Where this process listens for Telegram webhook updates (webhook mode, gateway role). */
+  /** Where this process serves Telegram webhook updates (webhook mode, gateway role), on the same server. */
   telegramWebhookUrl?: string;
   /** Resolves when the one-off backfills of the hot path's indexes are done (src/store/hotPathBackfills.ts). */
   backfilled: Promise<void>;
@@ -37,8 +39,28 @@ export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; l
     // What every gateway does with an inbound event; also exposed for tools and the bench.
     const inboundDeps = buildInboundDeps(s);
     const ingest = (event: InboundEventInput) => handleInbound(inboundDeps, event);
-    const gateway = o.roles.has('gateway') ? await startGatewayRole(s, ingest, stops) : {};
-    const apiUrl = o.roles.has('api') ? await startApiRole(s, stops) : undefined;
+    // One HTTP server per process, when a role serves HTTP: the roles mount their routes, then it
+    // listens, then the gateway starts (registering the webhook needs the server's URL). It
+    // closes after the adapters stop (webhook updates being handled still get their answer) and
+    // before the API's Redis subscriber goes.
+    const servesHttp = o.roles.has('api') || (o.roles.has('gateway') && gatewayServesHttp(env));
+    const http = servesHttp
+      ? createHttpServer({
+          log: s.log,
+          port: env.PORT,
+          readiness: { mongodb: () => s.store.ping(), redis: async () => (await s.redis.ping()) === 'PONG' },
+        })
+      : undefined;
+    if (http && o.roles.has('api')) mountApiRole(s, http, stops);
+    const mounted = o.roles.has('gateway') ? mountGatewayRole(s, ingest, stops, http) : undefined;
+    let serverUrl: string | undefined;
+    if (http) {
+      stops.push(() => http.close());
+      serverUrl = await http.listen();
+    }
+    const apiUrl = o.roles.has('api') ? serverUrl : undefined;
+    if (apiUrl) s.log.info({ url: `${apiUrl}/graphql` }, 'API listening');
+    const gateway = mounted ? await mounted.start(serverUrl) : {};
     return { store: s.store, backfilled: s.backfilled, ...(apiUrl ? { apiUrl } : {}), ...gateway, handleInbound: ingest, stop: () => stops.run() };
   } catch (err) {
     await stops.run();

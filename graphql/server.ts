@@ -1,7 +1,7 @@
-// The HTTP server of the API role: GraphQL at /graphql (queries, mutations, and subscriptions
-// over SSE), liveness at /healthz, readiness (MongoDB and Redis reachable) at /readyz.
-import { createServer, type Server } from 'node:http';
-import { createYoga, createGraphQLError } from 'graphql-yoga';
+// The GraphQL API (queries, mutations, and subscriptions over SSE) as a yoga instance serving
+// /graphql. It does not listen: the process's one HTTP server (app/http/) mounts it, next to
+// /healthz and /readyz.
+import { createYoga, createGraphQLError, type YogaServerInstance } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import type { OpsToken } from '../src/config/env.js';
@@ -19,8 +19,6 @@ export interface ApiServerOptions {
   pubsub: GatewayPubSub;
   opsTokens: OpsToken[];
   log: Logger;
-  /** Extra readiness probes (e.g. Redis), each true when healthy. */
-  readiness: Record<string, () => Promise<boolean>>;
   graphiql: boolean;
   introspection: boolean;
   limits?: QueryLimits;
@@ -31,8 +29,13 @@ function hasCode(e: unknown): e is Error {
   return e instanceof Error && typeof ext?.code === 'string';
 }
 
-export function createApiServer(o: ApiServerOptions): Server {
-  const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
+/** The API's server context: whatever the host framework passes (app/http/ passes its request and reply). */
+export type ApiServerContext = Record<string, unknown>;
+export type ApiServer = YogaServerInstance<ApiServerContext, GraphQLContext>;
+
+/** The API as a request handler for `yoga.graphqlEndpoint` (/graphql); mount it on an HTTP server. */
+export function createApiServer(o: ApiServerOptions): ApiServer {
+  return createYoga<ApiServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: o.graphiql,
@@ -78,28 +81,4 @@ export function createApiServer(o: ApiServerOptions): Server {
       return createContext(o, viewer);
     },
   });
-
-  return createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    if (path === '/healthz') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
-      return;
-    }
-    if (path === '/readyz') {
-      void readiness(o).then(({ ok, checks }) => {
-        res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ status: ok ? 'ready' : 'unavailable', checks }));
-      });
-      return;
-    }
-    void yoga.handle(req, res);
-  });
-}
-
-async function readiness(o: ApiServerOptions): Promise<{ ok: boolean; checks: Record<string, boolean> }> {
-  const probes: Record<string, () => Promise<boolean>> = { mongodb: () => o.ops.store.ping(), ...o.readiness };
-  const entries = await Promise.all(
-    Object.entries(probes).map(async ([name, probe]) => [name, await probe().catch(() => false)] as const),
-  );
-  const checks = Object.fromEntries(entries);
-  return { ok: entries.every(([, v]) => v), checks };
 }

@@ -1,8 +1,9 @@
 // The Telegram gateway connection: updates arrive by long polling (@grammyjs/runner) or by
-// webhook (Telegram POSTs them to our listener), are translated, and handed to the core.
+// webhook (Telegram POSTs them to a route this class provides for the process's HTTP server,
+// app/http/), are translated, and handed to the core.
 // Updates of one chat are handled one after another, in order; different chats run concurrently.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { Bot, webhookCallback, type Context } from 'grammy';
 import type { Update } from 'grammy/types';
 import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
@@ -16,16 +17,12 @@ export const ALLOWED_UPDATES = ['message', 'edited_message'] as const;
 
 export interface TelegramWebhookOptions {
   /**
-   * Public HTTPS URL registered with setWebhook; its path is the path the listener serves.
-   * Absent: the listener's own URL is registered (tests, a Bot API server on the same host).
+   * Public HTTPS URL registered with setWebhook; its path is the path the route serves.
+   * Absent: the route's local URL is registered (tests, a Bot API server on the same host).
    */
   url?: string;
   /** Sent by Telegram in X-Telegram-Bot-Api-Secret-Token; any other request gets 401. */
   secret: string;
-  /** Local port of the listener; 0 = any free port (see webhookListenUrl). */
-  port: number;
-  /** Interface to bind; default all interfaces. */
-  host?: string;
 }
 
 export interface TelegramBotOptions {
@@ -46,8 +43,11 @@ export class TelegramGateway {
   readonly bot: Bot;
   readonly mode: 'polling' | 'webhook';
   private runner: RunnerHandle | undefined;
-  private server: Server | undefined;
   private listenUrl: string | undefined;
+  /** Webhook mode: set once webhookRoutes() is registered on a server. */
+  private routesMounted = false;
+  /** Set by stop(): webhook requests get 503 from then on, and Telegram delivers them again later. */
+  private stopping = false;
   /** Updates being handled, so stop() can let them finish. */
   private readonly inflight = new Set<Promise<unknown>>();
 
@@ -82,17 +82,67 @@ export class TelegramGateway {
     });
   }
 
-  /** The local URL of the webhook listener once started (webhook mode). */
+  /** The local URL of the webhook route once started (webhook mode). */
   get webhookListenUrl(): string | undefined {
     return this.listenUrl;
   }
 
-  /** Connects (getMe), publishes the command menu, then polls or registers the webhook. */
-  async start(): Promise<void> {
+  /** Webhook mode: the path Telegram POSTs to, the webhook URL's path or /telegram/webhook. */
+  get webhookPath(): string | undefined {
+    const w = this.o.webhook;
+    if (this.mode !== 'webhook' || !w) return undefined;
+    return w.url ? new URL(w.url).pathname : DEFAULT_WEBHOOK_PATH;
+  }
+
+  /**
+   * Webhook mode: a Fastify plugin serving POSTs on webhookPath. Register it on the HTTP server
+   * before that server listens, then start() with the server's base URL. Order of answers: 405
+   * for another method, 503 once stopping, 401 without the right secret (before the body is
+   * read), 400 for a body that is not JSON, 500 when the core fails (Telegram delivers the
+   * update again; ingest dedupes redeliveries), else 200.
+   */
+  webhookRoutes(): FastifyPluginCallback {
+    const path = this.webhookPath;
+    const secret = this.o.webhook?.secret;
+    if (path === undefined || secret === undefined) throw new Error('TelegramGateway: webhookRoutes() is for webhook mode');
+    const callback = webhookCallback(this.bot, 'fastify', { secretToken: secret, timeoutMilliseconds: 60_000 });
+    const secretDigest = digest(secret);
+    return (app, _opts, done) => {
+      // Telegram posts JSON; the body is read as JSON whatever its content type says. Scoped to
+      // this plugin: other routes of the server keep their own parsers.
+      app.removeAllContentTypeParsers();
+      app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, parsed) => {
+        try {
+          parsed(null, JSON.parse(body as string));
+        } catch {
+          parsed(Object.assign(new Error('the body is not JSON'), { statusCode: 400 }), undefined);
+        }
+      });
+      app.all(path, {
+        onRequest: async (req, reply) => {
+          if (req.method !== 'POST') return reply.code(405).header('allow', 'POST').send();
+          if (this.stopping) return reply.code(503).send();
+          // grammY checks the secret again, but only once the body has been read and parsed.
+          const header = req.headers['x-telegram-bot-api-secret-token'];
+          if (typeof header !== 'string' || !timingSafeEqual(digest(header), secretDigest)) return reply.code(401).send();
+        },
+        handler: (req, reply) => this.serveWebhook(req, reply, callback),
+      });
+      this.routesMounted = true;
+      done();
+    };
+  }
+
+  /**
+   * Connects (getMe), publishes the command menu, then polls or registers the webhook. Webhook
+   * mode needs `serverUrl`, the base URL of the server webhookRoutes() is registered on: the
+   * route's URL there is registered with setWebhook unless the options name a public URL.
+   */
+  async start(o: { serverUrl?: string } = {}): Promise<void> {
     try {
       await this.bot.init();
       await this.publishCommands();
-      if (this.mode === 'webhook') await this.startWebhook();
+      if (this.mode === 'webhook') await this.setWebhook(o.serverUrl);
       else await this.startPolling();
     } catch (err) {
       await this.stop();
@@ -100,19 +150,15 @@ export class TelegramGateway {
     }
   }
 
-  /** Stops receiving, then waits for updates already being handled. The webhook stays set, so
-   * Telegram keeps (and later redelivers) what arrives while we are down. */
+  /** Stops receiving (webhook requests get 503; the HTTP server is its owner's to close), then
+   * waits for updates already being handled. The webhook stays set, so Telegram keeps (and later
+   * redelivers) what arrives while we are down. */
   async stop(): Promise<void> {
+    this.stopping = true;
     const runner = this.runner;
     this.runner = undefined;
     if (runner?.isRunning()) await runner.stop();
-    const server = this.server;
-    this.server = undefined;
-    const closed = server ? new Promise<void>((res) => server.close(() => res())) : Promise.resolve();
-    server?.closeIdleConnections();
     await Promise.allSettled([...this.inflight]);
-    server?.closeAllConnections();
-    await closed;
   }
 
   private async publishCommands(): Promise<void> {
@@ -133,45 +179,26 @@ export class TelegramGateway {
     runner.task()?.catch((err: unknown) => this.o.log.error({ error: errorText(err) }, 'telegram polling stopped'));
   }
 
-  private async startWebhook(): Promise<void> {
+  private async setWebhook(serverUrl: string | undefined): Promise<void> {
     const w = this.o.webhook!;
-    const path = w.url ? new URL(w.url).pathname : DEFAULT_WEBHOOK_PATH;
-    const callback = webhookCallback(this.bot, 'http', { secretToken: w.secret, timeoutMilliseconds: 60_000 });
-    const server = createServer((req, res) => this.serveWebhook(req, res, path, callback));
-    this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(w.port, w.host ?? '0.0.0.0', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    const { port } = server.address() as AddressInfo;
-    this.listenUrl = `http://127.0.0.1:${port}${path}`;
+    if (!serverUrl || !this.routesMounted) throw new Error('TelegramGateway: webhook mode starts after webhookRoutes() is registered on a listening server, with its URL');
+    this.listenUrl = `${serverUrl.replace(/\/+$/, '')}${this.webhookPath}`;
     await this.bot.api.setWebhook(w.url ?? this.listenUrl, { secret_token: w.secret, allowed_updates: [...ALLOWED_UPDATES] });
   }
 
-  private serveWebhook(
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    callback: (req: IncomingMessage, res: ServerResponse) => Promise<unknown>,
-  ): void {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== path) {
-      res.writeHead(404).end();
-      return;
+  private async serveWebhook(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    callback: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  ): Promise<FastifyReply> {
+    try {
+      await callback(req, reply);
+    } catch (err) {
+      // A failure to ingest answers 500, so Telegram delivers the update again.
+      this.o.log.error({ error: errorText(err) }, 'telegram webhook update failed');
+      if (!reply.sent) await reply.code(500).send();
     }
-    if (req.method !== 'POST') {
-      res.writeHead(405, { allow: 'POST' }).end();
-      return;
-    }
-    // grammY checks the secret (401) before reading the body. A failure to ingest answers 500,
-    // so Telegram delivers the update again (ingest dedupes redeliveries).
-    callback(req, res).catch((err: unknown) => {
-      const badJson = err instanceof SyntaxError;
-      if (!badJson) this.o.log.error({ error: errorText(err) }, 'telegram webhook update failed');
-      if (!res.headersSent) res.writeHead(badJson ? 400 : 500).end();
-    });
+    return reply;
   }
 
   private async handle(update: Update): Promise<void> {
@@ -190,6 +217,11 @@ export class TelegramGateway {
 function chatKey(ctx: Context): string | undefined {
   const id: unknown = (ctx.chat as { id?: unknown } | undefined)?.id;
   return typeof id === 'number' ? String(id) : undefined;
+}
+
+/** Fixed-length digest, so secrets of any length compare in constant time. */
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
 }
 
 /** An error's message only: HTTP errors of the Bot API client may carry the token in a URL. */

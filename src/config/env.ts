@@ -129,8 +129,6 @@ export const envSchema = z.object({
     (v) => (isUnset(v) ? undefined : v),
     z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, '16–256 characters: letters, digits, _ and -').optional(),
   ),
-  /** Local port of the webhook listener (0 = any free port, for tests). */
-  TELEGRAM_WEBHOOK_PORT: withDefault(z.coerce.number().int().min(0).max(65535), 8443),
   /** Stream private-chat replies with sendMessageDraft where Telegram allows it (falls back to edits). */
   TELEGRAM_DRAFTS: withDefault(z.enum(['on', 'off']), 'on'),
   DISCORD_BOT_TOKEN: optionalString,

@@ -1,9 +1,11 @@
 // The Telegram gateway with a real grammY Bot against the fake Bot API, in both modes: long
-// polling through @grammyjs/runner, and webhook (the fake POSTs updates as Telegram does).
+// polling through @grammyjs/runner, and webhook (the fake POSTs updates as Telegram does, to the
+// gateway's route mounted on a Fastify server, as app/http/ mounts it).
 // Every inbound kind, in a private chat, a group, a supergroup and a forum topic, reaches the
 // core as the right InboundEvent; malformed updates are dropped without stopping the bot.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino, type Logger } from 'pino';
+import { fastify, type FastifyInstance } from 'fastify';
 import type { Update } from 'grammy/types';
 import { TelegramGateway } from '../../adapters/telegram/bot.js';
 import { BOT_COMMANDS } from '../../adapters/telegram/commands.js';
@@ -44,6 +46,8 @@ interface Running {
   /** Hands one update to the gateway the way Telegram would in this mode. */
   deliver(update: object): Promise<void>;
   waitForEvents(n: number): Promise<InboundEvent[]>;
+  /** Stops the gateway, then closes its HTTP server. */
+  stop(): Promise<void>;
 }
 
 function memoryLogger(lines: LogLine[]): Logger {
@@ -62,13 +66,22 @@ async function startGateway(
     apiRoot: tg.apiRoot,
     log: memoryLogger(logs),
     mode,
-    ...(mode === 'webhook' ? { webhook: { secret: SECRET, port: 0, host: '127.0.0.1' } } : {}),
+    ...(mode === 'webhook' ? { webhook: { secret: SECRET } } : {}),
     onInbound: async (e) => {
       await onInbound?.(e);
       events.push(inboundEventSchema.parse(e)); // what the core would accept
     },
   });
-  await gw.start();
+  let server: FastifyInstance | undefined;
+  if (mode === 'webhook') {
+    server = fastify();
+    await server.register(gw.webhookRoutes());
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = server.server.address() as { port: number };
+    await gw.start({ serverUrl: `http://127.0.0.1:${port}` });
+  } else {
+    await gw.start();
+  }
   return {
     gw,
     events,
@@ -79,6 +92,10 @@ async function startGateway(
       expect(r.status).toBe(200);
     },
     waitForEvents: (n) => eventually(() => Promise.resolve(events.length >= n ? events : undefined), 15_000, `${n} inbound events`),
+    async stop() {
+      await gw.stop();
+      await server?.close();
+    },
   };
 }
 
@@ -152,7 +169,7 @@ describe.each(['polling', 'webhook'] as const)('Telegram gateway (%s)', (mode) =
     tg = await startFakeTelegram();
   });
   afterEach(async () => {
-    await r?.gw.stop();
+    await r?.stop();
     await tg.close();
   });
 
@@ -225,7 +242,7 @@ describe('Telegram gateway, long polling', () => {
     r = undefined;
   });
   afterEach(async () => {
-    await r?.gw.stop();
+    await r?.stop();
     await tg.close();
   });
 
@@ -303,7 +320,7 @@ describe('Telegram gateway, webhook', () => {
     r = undefined;
   });
   afterEach(async () => {
-    await r?.gw.stop();
+    await r?.stop();
     await tg.close();
   });
 
@@ -347,5 +364,14 @@ describe('Telegram gateway, webhook', () => {
     expect((await fetch(url.replace('/telegram/webhook', '/other'), { method: 'POST', body: '{}' })).status).toBe(404);
     const badJson = await fetch(url, { method: 'POST', body: '{not json', headers: { 'x-telegram-bot-api-secret-token': SECRET } });
     expect(badJson.status).toBe(400);
+    // The secret is checked before the body is read.
+    expect((await fetch(url, { method: 'POST', body: '{not json' })).status).toBe(401);
+  });
+
+  it('answers 503 once stopped, so Telegram delivers the update again later', async () => {
+    r = await startGateway(tg, 'webhook');
+    await r.gw.stop();
+    expect((await tg.deliverWebhook(textUpdate({ updateId: 1, text: 'while stopping' }))).status).toBe(503);
+    expect(r.events).toHaveLength(0);
   });
 });
