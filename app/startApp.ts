@@ -5,6 +5,7 @@
 import type { Env } from '../src/config/env.js';
 import type { Logger } from '../src/log.js';
 import type { Store } from '../src/store/store.js';
+import type { StreamStageFactory } from '../src/respond/streamStage.js';
 import { handleInbound, type HandleInboundDeps } from '../src/gateway/handleInbound.js';
 import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
 import type { IngestResult } from '../src/ingest/ingest.js';
@@ -31,11 +32,20 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-export async function startApp(env: Env, o: { roles: ReadonlySet<ProcessRole>; log: Logger; mongoUri: string; redisUrl: string }): Promise<RunningApp> {
+/** What a deployment plugs into the pipeline at the edges (none by default). */
+export interface Extensions {
+  /** Stages between the model and what people see, in order (src/respond/streamStage.ts). */
+  streamStages?: readonly StreamStageFactory[];
+}
+
+export async function startApp(
+  env: Env,
+  o: { roles: ReadonlySet<ProcessRole>; log: Logger; mongoUri: string; redisUrl: string; extensions?: Extensions },
+): Promise<RunningApp> {
   const stops = new Stops(o.log);
   try {
     const s = await buildShared(env, { ...o, stops });
-    if (o.roles.has('worker')) await startWorkerRole(s, stops);
+    if (o.roles.has('worker')) await startWorkerRole(s, stops, o.extensions ?? {});
     // What every gateway does with an inbound event; also exposed for tools and the bench.
     const inboundDeps = buildInboundDeps(s);
     const ingest = (event: InboundEventInput) => handleInbound(inboundDeps, event);

@@ -19,8 +19,9 @@ import { startMemoryWorker } from '../jobs/memoryJobs.js';
 import { MediaRetryQueue, startMediaRetryWorker, startMediaSweeper } from '../jobs/mediaRetry.js';
 import type { Shared } from './shared.js';
 import type { Stops } from './stops.js';
+import type { Extensions } from './startApp.js';
 
-export async function startWorkerRole(s: Shared, stops: Stops): Promise<void> {
+export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions): Promise<void> {
   const { env, log, store, redis } = s;
   if (!env.OPENAI_API_KEY) log.warn('OPENAI_API_KEY is not set: replies will fail unless OPENAI_BASE_URL needs no key (e.g. Ollama)');
   const mediaRetries = new MediaRetryQueue(redis, env.QUEUE_PREFIX);
@@ -30,7 +31,7 @@ export async function startWorkerRole(s: Shared, stops: Stops): Promise<void> {
   await s.interrupts.subscribe((dialogueId) => {
     if (active.interrupt(dialogueId)) log.info({ dialogueId }, 'reply interrupted by the user');
   });
-  const deps = buildRespondDeps(s, { active, mediaDeps });
+  const deps = buildRespondDeps(s, { active, mediaDeps, ...ext });
 
   const memoryWorker = startMemoryWorker({ connection: redis, prefix: env.QUEUE_PREFIX, handlers: memoryJobHandlers(buildMemoryDeps(s, deps)), log });
   stops.push(() => memoryWorker.close());
@@ -88,7 +89,7 @@ function buildMediaDeps(s: Shared, retries: MediaRetryQueue): PrepareMediaDeps {
   };
 }
 
-function buildRespondDeps(s: Shared, o: { active: ActiveReplies; mediaDeps: PrepareMediaDeps }): RespondDeps {
+function buildRespondDeps(s: Shared, o: { active: ActiveReplies; mediaDeps: PrepareMediaDeps } & Extensions): RespondDeps {
   const { env, log, store } = s;
   const after = { store, scheduler: s.timers, memory: s.memoryQueue, checkInAfterMs: env.PROACTIVE_CHECKIN_AFTER_MS, log };
   return {
@@ -109,6 +110,7 @@ function buildRespondDeps(s: Shared, o: { active: ActiveReplies; mediaDeps: Prep
     personaOf: (agent, chat) => personaOf(s, agent, chat),
     prepareMedia: (platform, messages) => prepareMessagesMedia(o.mediaDeps, messages, { platform }),
     onReplied: (turn, at, done) => afterReply(after, turn, at, done),
+    ...(o.streamStages ? { streamStages: o.streamStages } : {}),
   };
 }
 

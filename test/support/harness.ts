@@ -3,7 +3,7 @@
 import { MongoClient } from 'mongodb';
 import { ClientError, GraphQLClient } from 'graphql-request';
 import { createLogger } from '../../src/log.js';
-import { startApp, type RunningApp, type ProcessRole } from '../../app/startApp.js';
+import { startApp, type Extensions, type RunningApp, type ProcessRole } from '../../app/startApp.js';
 import type { Env } from '../../src/config/env.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../doubles/fakeOpenAI.js';
 import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from '../doubles/fakeTelegram.js';
@@ -47,6 +47,7 @@ export async function startHarness(
   overrides: Record<string, string> = {},
   roles: ProcessRole[] = ['gateway', 'worker', 'api'],
   fakes: { telegram?: FakeTelegramOptions } = {},
+  extensions: Extensions = {},
 ): Promise<Harness> {
   const tg = await startFakeTelegram(fakes.telegram);
   const llm = await startFakeOpenAI();
@@ -59,7 +60,7 @@ export async function startHarness(
     ...overrides,
   });
   const log = createLogger(env.LOG_LEVEL);
-  const app = await startApp(env, { roles: new Set(roles), log, mongoUri: env.MONGODB_URI!, redisUrl: env.REDIS_URL });
+  const app = await startApp(env, { roles: new Set(roles), log, mongoUri: env.MONGODB_URI!, redisUrl: env.REDIS_URL, extensions });
   return {
     env,
     app,
