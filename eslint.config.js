@@ -2,12 +2,21 @@
 import tseslint from 'typescript-eslint';
 
 const LAYERS = [
-  { group: ['**/adapters/*', '**/adapters/**'], message: 'src/ is platform-free: adapters depend on the core, not the reverse.' },
+  {
+    group: ['**/adapters/*', '**/adapters/**'],
+    message: 'src/ is platform-free: adapters depend on the core, not the reverse.',
+  },
   { group: ['**/graphql/*', '**/graphql/**', '!graphql'], message: 'src/ must not import the API layer (graphql/).' },
-  { group: ['**/jobs/*', '**/jobs/**'], message: 'src/ must not import the queues (jobs/): take a port (interface) instead.' },
+  {
+    group: ['**/jobs/*', '**/jobs/**'],
+    message: 'src/ must not import the queues (jobs/): take a port (interface) instead.',
+  },
   { group: ['**/app/*', '**/app/**'], message: 'src/ must not import the composition root (app/).' },
 ];
-const RAW_COLLECTIONS = { group: ['**/store/collections.js'], message: 'Read and write through the repositories of src/store, not raw collections.' };
+const RAW_COLLECTIONS = {
+  group: ['**/store/collections.js'],
+  message: 'Read and write through the repositories of src/store, not raw collections.',
+};
 const RAW_HANDLE = 'Read and write through the repositories (store.<repo>), not store.c.';
 const RAW_HANDLES = [
   { selector: "MemberExpression[property.name='c'][object.name='store']", message: RAW_HANDLE },
@@ -32,9 +41,17 @@ export default tseslint.config(
   // Layering (ARCHITECTURE.md, "Direction of dependencies"): the platform-free core depends on
   // nothing outside it, and only src/store touches the database's collections.
   { files: ['src/store/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: LAYERS }] } },
-  { files: ['src/**/*.ts'], ignores: ['src/store/**'], rules: { 'no-restricted-imports': ['error', { patterns: [...LAYERS, RAW_COLLECTIONS] }] } },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/store/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...LAYERS, RAW_COLLECTIONS] }] },
+  },
   { files: OUTSIDE_CORE, rules: { 'no-restricted-imports': ['error', { patterns: [RAW_COLLECTIONS] }] } },
-  { files: ['src/**/*.ts', ...OUTSIDE_CORE], ignores: ['src/store/**'], rules: { 'no-restricted-syntax': ['error', ...RAW_HANDLES] } },
+  {
+    files: ['src/**/*.ts', ...OUTSIDE_CORE],
+    ignores: ['src/store/**'],
+    rules: { 'no-restricted-syntax': ['error', ...RAW_HANDLES] },
+  },
   {
     files: ['eslint.config.js', 'vitest.config.ts'],
     ...tseslint.configs.disableTypeChecked,

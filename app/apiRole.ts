@@ -12,7 +12,8 @@ import type { Stops } from './stops.js';
 /** Mounts the API at /graphql; it serves once the HTTP server listens. */
 export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
   const { env, log, store, redis } = s;
-  if (env.OPS_TOKENS.length === 0) log.warn('OPS_TOKENS is empty: every GraphQL request will be rejected (UNAUTHENTICATED)');
+  if (env.OPS_TOKENS.length === 0)
+    log.warn('OPS_TOKENS is empty: every GraphQL request will be rejected (UNAUTHENTICATED)');
   const subscriber = redis.duplicate();
   stops.push(() => subscriber.quit());
   // Message search needs search keys; messages stored before they existed get them here, in
@@ -41,7 +42,12 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
     log,
     graphiql: devDefault(env.GRAPHIQL),
     introspection: devDefault(env.GRAPHQL_INTROSPECTION),
-    limits: { ...DEFAULT_LIMITS, maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES, maxCost: env.GRAPHQL_MAX_COST },
+    limits: {
+      ...DEFAULT_LIMITS,
+      maxDepth: env.GRAPHQL_MAX_DEPTH,
+      maxAliases: env.GRAPHQL_MAX_ALIASES,
+      maxCost: env.GRAPHQL_MAX_COST,
+    },
   });
   mountGraphQL(http.app, yoga);
 }

@@ -24,7 +24,12 @@ export function gatewayServesHttp(env: Env): boolean {
 }
 
 /** Builds the adapters and mounts the Telegram webhook route (webhook mode; needs `http`). */
-export function mountGatewayRole(s: Shared, ingest: (event: InboundEventInput) => Promise<unknown>, stops: Stops, http: HttpServer | undefined): MountedGatewayRole {
+export function mountGatewayRole(
+  s: Shared,
+  ingest: (event: InboundEventInput) => Promise<unknown>,
+  stops: Stops,
+  http: HttpServer | undefined,
+): MountedGatewayRole {
   const { env, log } = s;
   const onInbound = async (event: InboundEventInput) => {
     await ingest(event);
@@ -33,9 +38,19 @@ export function mountGatewayRole(s: Shared, ingest: (event: InboundEventInput) =
   if (env.TELEGRAM_BOT_TOKEN) {
     const webhook =
       gatewayServesHttp(env) && env.TELEGRAM_WEBHOOK_SECRET
-        ? { ...(env.TELEGRAM_WEBHOOK_URL ? { url: env.TELEGRAM_WEBHOOK_URL } : {}), secret: env.TELEGRAM_WEBHOOK_SECRET }
+        ? {
+            ...(env.TELEGRAM_WEBHOOK_URL ? { url: env.TELEGRAM_WEBHOOK_URL } : {}),
+            secret: env.TELEGRAM_WEBHOOK_SECRET,
+          }
         : undefined;
-    telegram = new TelegramGateway({ token: env.TELEGRAM_BOT_TOKEN, apiRoot: env.TELEGRAM_API_ROOT, log, mode: env.TELEGRAM_MODE, ...(webhook ? { webhook } : {}), onInbound });
+    telegram = new TelegramGateway({
+      token: env.TELEGRAM_BOT_TOKEN,
+      apiRoot: env.TELEGRAM_API_ROOT,
+      log,
+      mode: env.TELEGRAM_MODE,
+      ...(webhook ? { webhook } : {}),
+      onInbound,
+    });
     if (telegram.mode === 'webhook') {
       if (!http) throw new Error('the Telegram webhook needs the HTTP server');
       void http.app.register(telegram.webhookRoutes());
@@ -54,7 +69,13 @@ export function mountGatewayRole(s: Shared, ingest: (event: InboundEventInput) =
       if (env.DISCORD_BOT_TOKEN) {
         // Our own posts and their streaming edits come back from the gateway; the core would
         // ignore them too, but dropping them here saves a store lookup per edit.
-        const discord = new DiscordGateway({ token: env.DISCORD_BOT_TOKEN, apiRoot: env.DISCORD_API_ROOT, log, dropOwnEchoes: true, onInbound });
+        const discord = new DiscordGateway({
+          token: env.DISCORD_BOT_TOKEN,
+          apiRoot: env.DISCORD_API_ROOT,
+          log,
+          dropOwnEchoes: true,
+          onInbound,
+        });
         await discord.start();
         stops.push(() => discord.stop());
         log.info('Discord adapter connected to the gateway');

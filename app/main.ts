@@ -11,7 +11,8 @@ function parseRoles(): Set<ProcessRole> {
   const { values } = parseArgs({ options: { role: { type: 'string', multiple: true } }, allowPositionals: false });
   const roles = values.role ?? [...ROLES];
   for (const r of roles) {
-    if (!(ROLES as readonly string[]).includes(r)) throw new ConfigError(`--role must be one of ${ROLES.join(', ')} (got "${r}")`);
+    if (!(ROLES as readonly string[]).includes(r))
+      throw new ConfigError(`--role must be one of ${ROLES.join(', ')} (got "${r}")`);
   }
   return new Set(roles as ProcessRole[]);
 }
@@ -44,7 +45,8 @@ async function main(): Promise<void> {
     ({ mongoUri, redisUrl } = local);
     stopLocal = local.stop;
   } else {
-    if (!mongoUri || !(await mongoReachable(mongoUri))) throw new Error('MONGODB_URI is unset or unreachable and LOCAL_SERVICES=off');
+    if (!mongoUri || !(await mongoReachable(mongoUri)))
+      throw new Error('MONGODB_URI is unset or unreachable and LOCAL_SERVICES=off');
     if (!(await redisReachable(redisUrl))) throw new Error('REDIS_URL is unreachable and LOCAL_SERVICES=off');
   }
 

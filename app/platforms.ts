@@ -21,14 +21,22 @@ export function buildPlatforms(env: Env, o: { budget: ChatBudget; log: Logger })
   const outbounds: Outbounds = {};
   const mediaSources: MediaSources = {};
   if (env.TELEGRAM_BOT_TOKEN) {
-    const telegram = new TelegramOutbound(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT, { drafts: env.TELEGRAM_DRAFTS === 'on', log });
+    const telegram = new TelegramOutbound(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT, {
+      drafts: env.TELEGRAM_DRAFTS === 'on',
+      log,
+    });
     outbounds.telegram = new PacedOutbound(telegram, { budget, log });
     mediaSources.telegram = new TelegramMediaSource(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT);
   } else log.info('TELEGRAM_BOT_TOKEN is not set: the Telegram adapter is disabled');
   if (env.DISCORD_BOT_TOKEN) {
     // Every rate limit goes to the shared chat budget (maxRateLimitWaitMs 0); sends are not
     // re-sent by the pacer because the adapter retries them itself with Discord's nonce.
-    const discord = new DiscordOutbound({ token: env.DISCORD_BOT_TOKEN, apiRoot: env.DISCORD_API_ROOT, log, maxRateLimitWaitMs: 0 });
+    const discord = new DiscordOutbound({
+      token: env.DISCORD_BOT_TOKEN,
+      apiRoot: env.DISCORD_API_ROOT,
+      log,
+      maxRateLimitWaitMs: 0,
+    });
     outbounds.discord = new PacedOutbound(discord, { budget, log, retrySends: false });
     mediaSources.discord = new DiscordMediaSource({ token: env.DISCORD_BOT_TOKEN, apiRoot: env.DISCORD_API_ROOT });
   } else log.info('DISCORD_BOT_TOKEN is not set: the Discord adapter is disabled');

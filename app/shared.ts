@@ -41,7 +41,10 @@ export interface Shared extends Platforms {
   dialogueLock: DialogueLock;
 }
 
-export async function buildShared(env: Env, o: { log: Logger; mongoUri: string; redisUrl: string; stops: Stops }): Promise<Shared> {
+export async function buildShared(
+  env: Env,
+  o: { log: Logger; mongoUri: string; redisUrl: string; stops: Stops },
+): Promise<Shared> {
   const { log, stops } = o;
   const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
   stops.push(() => redis.quit());
@@ -49,7 +52,11 @@ export async function buildShared(env: Env, o: { log: Logger; mongoUri: string; 
   // changes made by any process; a failed announcement is logged, the write stands.
   const feed = new RedisChangeFeed(redis, env.QUEUE_PREFIX, (err) => log.warn({ err }, 'change feed publish failed'));
   // The state guard is shared by every process through Redis (src/store/stateGuard.ts).
-  const store = await Store.connect(o.mongoUri, env.MONGODB_DB, { feed, guard: new RedisStateGuard(redis, { prefix: env.QUEUE_PREFIX }), log });
+  const store = await Store.connect(o.mongoUri, env.MONGODB_DB, {
+    feed,
+    guard: new RedisStateGuard(redis, { prefix: env.QUEUE_PREFIX }),
+    log,
+  });
   stops.push(() => store.close());
   await store.participants.ensureDefaultAgent(env.AGENT_NAME, env.AGENT_PERSONA);
   const backfilled = runHotPathBackfills(store, log);
@@ -76,8 +83,20 @@ export async function buildShared(env: Env, o: { log: Logger; mongoUri: string; 
     dims: env.EMBEDDING_DIMS,
   });
   const memoryVersions = new RedisMemoryVersions(redis, `${env.QUEUE_PREFIX}:`);
-  const memoryCache = new IndexCache({ store, embedder, versions: memoryVersions, log, maxScopes: env.MEMORY_CACHE_SCOPES });
-  const recall = new MemoryRecall({ store, embedder, cache: memoryCache, log, embedTimeoutMs: env.RECALL_EMBED_TIMEOUT_MS });
+  const memoryCache = new IndexCache({
+    store,
+    embedder,
+    versions: memoryVersions,
+    log,
+    maxScopes: env.MEMORY_CACHE_SCOPES,
+  });
+  const recall = new MemoryRecall({
+    store,
+    embedder,
+    cache: memoryCache,
+    log,
+    embedTimeoutMs: env.RECALL_EMBED_TIMEOUT_MS,
+  });
   const dialogueLock = new DialogueLock(redis, env.QUEUE_PREFIX, env.WORKER_LOCK_MS);
 
   return {

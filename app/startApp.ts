@@ -71,7 +71,14 @@ export async function startApp(
     const apiUrl = o.roles.has('api') ? serverUrl : undefined;
     if (apiUrl) s.log.info({ url: `${apiUrl}/graphql` }, 'API listening');
     const gateway = mounted ? await mounted.start(serverUrl) : {};
-    return { store: s.store, backfilled: s.backfilled, ...(apiUrl ? { apiUrl } : {}), ...gateway, handleInbound: ingest, stop: () => stops.run() };
+    return {
+      store: s.store,
+      backfilled: s.backfilled,
+      ...(apiUrl ? { apiUrl } : {}),
+      ...gateway,
+      handleInbound: ingest,
+      stop: () => stops.run(),
+    };
   } catch (err) {
     await stops.run();
     throw err;

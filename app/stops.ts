@@ -12,6 +12,7 @@ export class Stops {
 
   /** Runs every step, newest first; a failing step is logged and the rest still run. */
   async run(): Promise<void> {
-    for (const step of this.steps.splice(0).reverse()) await step().catch((err: unknown) => this.log.error({ err }, 'error while stopping'));
+    for (const step of this.steps.splice(0).reverse())
+      await step().catch((err: unknown) => this.log.error({ err }, 'error while stopping'));
   }
 }

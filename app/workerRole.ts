@@ -23,7 +23,8 @@ import type { Extensions } from './startApp.js';
 
 export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions): Promise<void> {
   const { env, log, store, redis } = s;
-  if (!env.OPENAI_API_KEY) log.warn('OPENAI_API_KEY is not set: replies will fail unless OPENAI_BASE_URL needs no key (e.g. Ollama)');
+  if (!env.OPENAI_API_KEY)
+    log.warn('OPENAI_API_KEY is not set: replies will fail unless OPENAI_BASE_URL needs no key (e.g. Ollama)');
   const mediaRetries = new MediaRetryQueue(redis, env.QUEUE_PREFIX);
   stops.push(() => mediaRetries.close());
   const mediaDeps = buildMediaDeps(s, mediaRetries);
@@ -33,15 +34,34 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
   });
   const deps = buildRespondDeps(s, { active, mediaDeps, ...ext });
 
-  const memoryWorker = startMemoryWorker({ connection: redis, prefix: env.QUEUE_PREFIX, handlers: memoryJobHandlers(buildMemoryDeps(s, deps)), log });
+  const memoryWorker = startMemoryWorker({
+    connection: redis,
+    prefix: env.QUEUE_PREFIX,
+    handlers: memoryJobHandlers(buildMemoryDeps(s, deps)),
+    log,
+  });
   stops.push(() => memoryWorker.close());
-  if (env.CONSOLIDATION_CRON !== 'off') await s.memoryQueue.scheduleNightly(env.CONSOLIDATION_CRON, env.DISPLAY_TIMEZONE);
+  if (env.CONSOLIDATION_CRON !== 'off')
+    await s.memoryQueue.scheduleNightly(env.CONSOLIDATION_CRON, env.DISPLAY_TIMEZONE);
   else await s.memoryQueue.unscheduleNightly();
 
   // Answers and check-ins both go through generate(), under the dialogue's reply lease.
-  const gen: GenerateDeps = { ...deps, lease: s.dialogueLock, scheduler: s.timers, sessionGapMs: env.SESSION_GAP_MS, responseWindowMs: env.RESPONSE_WINDOW_MS };
+  const gen: GenerateDeps = {
+    ...deps,
+    lease: s.dialogueLock,
+    scheduler: s.timers,
+    sessionGapMs: env.SESSION_GAP_MS,
+    responseWindowMs: env.RESPONSE_WINDOW_MS,
+  };
   const answer = (job: { turnId: string; dialogueId: string }) => generate(gen, { kind: 'answer', ...job });
-  const worker = startRespondWorker({ connection: redis, prefix: env.QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY, lockMs: env.WORKER_LOCK_MS, log, answer });
+  const worker = startRespondWorker({
+    connection: redis,
+    prefix: env.QUEUE_PREFIX,
+    concurrency: env.WORKER_CONCURRENCY,
+    lockMs: env.WORKER_LOCK_MS,
+    log,
+    answer,
+  });
   stops.push(() => worker.close());
   const checkIn = async (dialogueId: string, since: Date, now: Date) => {
     const r = await generate(gen, { kind: 'check-in', dialogueId, since, now });
@@ -59,12 +79,30 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
   });
   stops.push(() => timerWorker.close());
 
-  const mediaWorker = startMediaRetryWorker({ connection: redis, prefix: env.QUEUE_PREFIX, store, deps: mediaDeps, log });
+  const mediaWorker = startMediaRetryWorker({
+    connection: redis,
+    prefix: env.QUEUE_PREFIX,
+    store,
+    deps: mediaDeps,
+    log,
+  });
   stops.push(() => mediaWorker.close());
-  const mediaSweep = startMediaSweeper({ store, queue: mediaRetries, maxAttempts: env.MEDIA_MAX_ATTEMPTS, everyMs: 5 * 60_000, log });
+  const mediaSweep = startMediaSweeper({
+    store,
+    queue: mediaRetries,
+    maxAttempts: env.MEDIA_MAX_ATTEMPTS,
+    everyMs: 5 * 60_000,
+    log,
+  });
   stops.push(() => mediaSweep.stop());
   const sweepEveryMs = Math.max(250, Math.floor(env.SWEEP_AFTER_MS / 2));
-  const sweeper = startSweeper({ store, queue: s.respondQueue, everyMs: sweepEveryMs, olderThanMs: env.SWEEP_AFTER_MS, log });
+  const sweeper = startSweeper({
+    store,
+    queue: s.respondQueue,
+    everyMs: sweepEveryMs,
+    olderThanMs: env.SWEEP_AFTER_MS,
+    log,
+  });
   stops.push(() => sweeper.stop());
 }
 
@@ -89,9 +127,18 @@ function buildMediaDeps(s: Shared, retries: MediaRetryQueue): PrepareMediaDeps {
   };
 }
 
-function buildRespondDeps(s: Shared, o: { active: ActiveReplies; mediaDeps: PrepareMediaDeps } & Extensions): RespondDeps {
+function buildRespondDeps(
+  s: Shared,
+  o: { active: ActiveReplies; mediaDeps: PrepareMediaDeps } & Extensions,
+): RespondDeps {
   const { env, log, store } = s;
-  const after = { store, scheduler: s.timers, memory: s.memoryQueue, checkInAfterMs: env.PROACTIVE_CHECKIN_AFTER_MS, log };
+  const after = {
+    store,
+    scheduler: s.timers,
+    memory: s.memoryQueue,
+    checkInAfterMs: env.PROACTIVE_CHECKIN_AFTER_MS,
+    log,
+  };
   return {
     store,
     llm: createLlmClient(env.LLM_API, s.openai),
@@ -134,6 +181,7 @@ function buildMemoryDeps(s: Shared, respond: RespondDeps): MemoryWorkDeps {
     cache: s.memoryCache,
     config: async () => (await store.config.get()).config,
     lockDialogue: (dialogueId) => s.dialogueLock.acquire(dialogueId),
-    scheduleIdleCheck: (sessionId, lastActivityAt) => s.timers.checkSessionAt(sessionId, new Date(lastActivityAt.getTime() + env.SESSION_GAP_MS)),
+    scheduleIdleCheck: (sessionId, lastActivityAt) =>
+      s.timers.checkSessionAt(sessionId, new Date(lastActivityAt.getTime() + env.SESSION_GAP_MS)),
   };
 }

@@ -13,7 +13,10 @@ export interface TallyCounts {
   otherShapes: Map<string, number>;
 }
 
-const emptyCounts = (): TallyCounts => ({ byKind: { idOnly: new Map(), other: new Map(), ignored: new Map() }, otherShapes: new Map() });
+const emptyCounts = (): TallyCounts => ({
+  byKind: { idOnly: new Map(), other: new Map(), ignored: new Map() },
+  otherShapes: new Map(),
+});
 const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
 
 /** Counts the commands `client` starts while switched on. The client must have command monitoring on. */

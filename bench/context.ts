@@ -28,14 +28,32 @@ export interface ContextBenchResult {
   memories: number;
 }
 
-const TOPICS_EN = ['my job at the clinic', 'the trip to Lisbon we planned', 'my sister Emma', 'learning the piano', 'our cat Mochi', 'the marathon in April', 'cooking ramen at home'];
-const TOPICS_ZH = ['我在医院的工作', '我们计划去成都旅行', '我妹妹小雨', '学习弹钢琴', '我家的猫豆豆', '四月的马拉松', '在家做拉面'];
+const TOPICS_EN = [
+  'my job at the clinic',
+  'the trip to Lisbon we planned',
+  'my sister Emma',
+  'learning the piano',
+  'our cat Mochi',
+  'the marathon in April',
+  'cooking ramen at home',
+];
+const TOPICS_ZH = [
+  '我在医院的工作',
+  '我们计划去成都旅行',
+  '我妹妹小雨',
+  '学习弹钢琴',
+  '我家的猫豆豆',
+  '四月的马拉松',
+  '在家做拉面',
+];
 
 /** A deterministic user message of 15–45 words, alternating English and Chinese. */
 export function benchMessage(i: number): string {
   if (i % 2 === 0) {
     const topic = TOPICS_EN[i % TOPICS_EN.length]!;
-    const extra = ' I keep thinking about it during the day and wonder what you would do in my place.'.repeat(1 + (i % 3));
+    const extra = ' I keep thinking about it during the day and wonder what you would do in my place.'.repeat(
+      1 + (i % 3),
+    );
     return `Turn ${i}: let me tell you more about ${topic}.${extra}`;
   }
   const topic = TOPICS_ZH[i % TOPICS_ZH.length]!;
@@ -46,8 +64,23 @@ export function benchMessage(i: number): string {
 const benchReply = (): string =>
   'That sounds like it matters a lot to you. Tell me what part of it feels heaviest right now, and we can take it one step at a time. I remember what you told me before, so we can build on that together.';
 
-export async function runContextBench(o: { mongoUri: string; redisUrl: string; dbName: string; prefix: string; turns: number; progress: (l: string) => void }): Promise<ContextBenchResult> {
-  const rig = await startPipeline({ mongoUri: o.mongoUri, redisUrl: o.redisUrl, dbName: o.dbName, prefix: o.prefix, concurrency: 2, streamEditMs: 50, reply: benchReply });
+export async function runContextBench(o: {
+  mongoUri: string;
+  redisUrl: string;
+  dbName: string;
+  prefix: string;
+  turns: number;
+  progress: (l: string) => void;
+}): Promise<ContextBenchResult> {
+  const rig = await startPipeline({
+    mongoUri: o.mongoUri,
+    redisUrl: o.redisUrl,
+    dbName: o.dbName,
+    prefix: o.prefix,
+    concurrency: 2,
+    streamEditMs: 50,
+    reply: benchReply,
+  });
   const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: null });
   const memory = new MemoryQueue(redis, o.prefix);
   const client = await MongoClient.connect(o.mongoUri);
@@ -66,9 +99,13 @@ export async function runContextBench(o: { mongoUri: string; redisUrl: string; d
     }
     const db = client.db(o.dbName);
     const builds = await db.collection('events').find({ kind: 'context_built', dialogueId }).sort({ at: 1 }).toArray();
-    const messages = (await db.collection<Message>('messages').find({ dialogueId, senderRole: { $in: ['human', 'ai'] } }).sort({ createdAt: 1, _id: 1 }).toArray()).filter(
-      (m) => m.visible && !m.rejected,
-    );
+    const messages = (
+      await db
+        .collection<Message>('messages')
+        .find({ dialogueId, senderRole: { $in: ['human', 'ai'] } })
+        .sort({ createdAt: 1, _id: 1 })
+        .toArray()
+    ).filter((m) => m.visible && !m.rejected);
 
     // Whole-history baseline: the same fixed parts plus every message of the dialogue so far.
     const counter = new TokenCounter();
@@ -84,9 +121,16 @@ export async function runContextBench(o: { mongoUri: string; redisUrl: string; d
       lastOurs = data.totalTokens;
       maxOurs = Math.max(maxOurs, data.totalTokens);
       const upTo = new Set(turnIdsInOrder.slice(0, i + 1));
-      const shown = messages.filter((m) => m.turnId !== undefined && upTo.has(m.turnId) && !(m.senderRole === 'ai' && m.turnId === turnIdsInOrder[i]));
+      const shown = messages.filter(
+        (m) =>
+          m.turnId !== undefined && upTo.has(m.turnId) && !(m.senderRole === 'ai' && m.turnId === turnIdsInOrder[i]),
+      );
       const fixed = (data.parts.prefix?.tokens ?? 0) + (data.parts.clock?.tokens ?? 0);
-      const t = fixed + counter.countMessages(shown.map((m) => ({ role: m.senderRole === 'ai' ? 'assistant' : 'user', content: m.content })));
+      const t =
+        fixed +
+        counter.countMessages(
+          shown.map((m) => ({ role: m.senderRole === 'ai' ? 'assistant' : 'user', content: m.content })),
+        );
       whole += t;
       lastWhole = t;
     }
@@ -95,7 +139,10 @@ export async function runContextBench(o: { mongoUri: string; redisUrl: string; d
     const bareSamples: number[] = [];
     for (let i = 0; i < Math.max(20, builds.length); i++) {
       const started = performance.now();
-      await Promise.all([db.collection('agents').findOne({ _id: 'agt_default' as never }), db.collection('messages').find({ sessionId }).sort({ createdAt: 1 }).toArray()]);
+      await Promise.all([
+        db.collection('agents').findOne({ _id: 'agt_default' as never }),
+        db.collection('messages').find({ sessionId }).sort({ createdAt: 1 }).toArray(),
+      ]);
       bareSamples.push(performance.now() - started);
     }
     const gatherSamples = builds.map((b) => Number((b.data as { gatherMs: number }).gatherMs));
@@ -104,7 +151,9 @@ export async function runContextBench(o: { mongoUri: string; redisUrl: string; d
       return r?.timings ? [r.timings.totalMs] : [];
     });
     const session = await db.collection('sessions').findOne({ dialogueId, status: 'open' });
-    const memories = await db.collection('memories').countDocuments({ 'sources.dialogueId': dialogueId, status: 'active' });
+    const memories = await db
+      .collection('memories')
+      .countDocuments({ 'sources.dialogueId': dialogueId, status: 'active' });
     const p = (s: number[]) => ({ p50: percentile(s, 50), p95: percentile(s, 95) });
     return {
       turns: builds.length,
@@ -120,7 +169,9 @@ export async function runContextBench(o: { mongoUri: string; redisUrl: string; d
       memories,
     };
   } finally {
-    await withTimeout(rig.close(), 30_000, 'closing the context bench pipeline').catch((err: unknown) => o.progress(`context: close failed: ${String(err)}`));
+    await withTimeout(rig.close(), 30_000, 'closing the context bench pipeline').catch((err: unknown) =>
+      o.progress(`context: close failed: ${String(err)}`),
+    );
     await memory.close();
     // Memory version counters and leases of this run (queues are obliterated by rig.close()).
     const left = await redis.keys(`${o.prefix}*`);
@@ -134,10 +185,30 @@ export function contextTable(r: ContextBenchResult): string {
   return table(
     ['measure', 'whole-history baseline', 'rebuilt context (ours)', 'ratio'],
     [
-      [`total input tokens, ${r.turns} turns`, String(r.wholeTokens), String(r.oursTokens), `${fmt(r.oursTokens / r.wholeTokens)}×`],
-      [`prompt tokens at turn ${r.turns}`, String(r.lastWhole), String(r.lastOurs), `${fmt(r.lastOurs / r.lastWhole)}×`],
-      ['context build p50 (ms; baseline = bare reads)', fmt(r.bare.p50), fmt(r.gather.p50), `${fmt(r.gather.p50 / r.bare.p50)}×`],
-      ['context build p95 (ms; baseline = bare reads)', fmt(r.bare.p95), fmt(r.gather.p95), `${fmt(r.gather.p95 / r.bare.p95)}×`],
+      [
+        `total input tokens, ${r.turns} turns`,
+        String(r.wholeTokens),
+        String(r.oursTokens),
+        `${fmt(r.oursTokens / r.wholeTokens)}×`,
+      ],
+      [
+        `prompt tokens at turn ${r.turns}`,
+        String(r.lastWhole),
+        String(r.lastOurs),
+        `${fmt(r.lastOurs / r.lastWhole)}×`,
+      ],
+      [
+        'context build p50 (ms; baseline = bare reads)',
+        fmt(r.bare.p50),
+        fmt(r.gather.p50),
+        `${fmt(r.gather.p50 / r.bare.p50)}×`,
+      ],
+      [
+        'context build p95 (ms; baseline = bare reads)',
+        fmt(r.bare.p95),
+        fmt(r.gather.p95),
+        `${fmt(r.gather.p95 / r.bare.p95)}×`,
+      ],
     ],
   );
 }

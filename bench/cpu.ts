@@ -43,6 +43,7 @@ export function cpuSnapshot(): CpuSnapshot {
 /** CPU used since `start`. */
 export function cpuSince(start: CpuSnapshot): CpuSnapshot {
   const now = cpuSnapshot();
-  const childrenMs = now.childrenMs === undefined || start.childrenMs === undefined ? undefined : now.childrenMs - start.childrenMs;
+  const childrenMs =
+    now.childrenMs === undefined || start.childrenMs === undefined ? undefined : now.childrenMs - start.childrenMs;
   return { selfMs: now.selfMs - start.selfMs, childrenMs };
 }

@@ -41,7 +41,14 @@ interface FloorDoc {
   at: Date;
 }
 
-export async function startFloor(o: { mongoUri: string; dbName: string; redisUrl: string; prefix: string; concurrency: number; lockMs: number }): Promise<FloorRig> {
+export async function startFloor(o: {
+  mongoUri: string;
+  dbName: string;
+  redisUrl: string;
+  prefix: string;
+  concurrency: number;
+  lockMs: number;
+}): Promise<FloorRig> {
   const client = await MongoClient.connect(o.mongoUri);
   const docs: Collection<FloorDoc> = client.db(o.dbName).collection<FloorDoc>('bench_floor');
   const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: null });
@@ -53,7 +60,13 @@ export async function startFloor(o: { mongoUri: string; dbName: string; redisUrl
       started.get(job.data.turnId)?.(performance.now());
       return Promise.resolve(); // nothing to do: the floor ends when the processor starts
     },
-    { connection: redis, prefix: o.prefix, concurrency: o.concurrency, lockDuration: o.lockMs, stalledInterval: o.lockMs },
+    {
+      connection: redis,
+      prefix: o.prefix,
+      concurrency: o.concurrency,
+      lockDuration: o.lockMs,
+      stalledInterval: o.lockMs,
+    },
   );
   await worker.waitUntilReady();
   let seq = 0;
@@ -94,7 +107,12 @@ export async function startFloor(o: { mongoUri: string; dbName: string; redisUrl
       const done = await withTimeout(Promise.all(pending), 60_000, 'the floor burst to be dequeued');
       const first = Math.min(...done.map((d) => d.t0));
       const spanMs = Math.max(...done.map((d) => d.at)) - first;
-      return { latencies: done.map((d) => d.at - d.t0), spanMs, perSecond: perSecond(n, spanMs), producedPerSecond: perSecond(n, produced - first) };
+      return {
+        latencies: done.map((d) => d.at - d.t0),
+        spanMs,
+        perSecond: perSecond(n, spanMs),
+        producedPerSecond: perSecond(n, produced - first),
+      };
     },
     async close() {
       await worker.close();

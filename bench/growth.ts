@@ -31,7 +31,8 @@ export interface GrowthConfig {
 export function loadGrowthConfig(): GrowthConfig {
   const raw = process.env.BENCH_GROWTH_SIZES?.trim();
   const sizes = raw ? raw.split(',').map((s) => Number(s.trim())) : [0, 10_000, 100_000];
-  if (sizes.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`BENCH_GROWTH_SIZES must be comma-separated whole numbers ≥ 0 (got "${raw}")`);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 0))
+    throw new Error(`BENCH_GROWTH_SIZES must be comma-separated whole numbers ≥ 0 (got "${raw}")`);
   return {
     sizes: [...new Set(sizes)].sort((a, b) => a - b),
     turns: intFromEnv('BENCH_GROWTH_TURNS', 30),
@@ -100,7 +101,9 @@ async function timedTurns(
     const idle = await memoryIdle(rig.memory, MEMORY_WAIT_MS);
     if (!idle) capped++;
     // Turns can take minutes on a large store: say how each went.
-    o.progress(`  ${o.label} ${i + 1}/${o.n}: turn ${t.total} ms (pre-LLM ${t.preLlm}, ingest ${t.ingest})${idle ? '' : ', memory jobs still running after 5 s'}`);
+    o.progress(
+      `  ${o.label} ${i + 1}/${o.n}: turn ${t.total} ms (pre-LLM ${t.preLlm}, ingest ${t.ingest})${idle ? '' : ', memory jobs still running after 5 s'}`,
+    );
   }
   return { timings, capped, meanS: o.n > 0 ? (performance.now() - began) / 1000 / o.n : NaN };
 }
@@ -108,7 +111,8 @@ async function timedTurns(
 /** Turn counts that fit the budget at the warm-up's pace (at least 3 and 2). */
 function fitBudget(cfg: GrowthConfig, secondsPerTurn: number): { turns: number; chatTurns: number; note?: string } {
   const projected = (cfg.turns + cfg.chatTurns) * secondsPerTurn;
-  if (cfg.budgetS === 0 || !Number.isFinite(secondsPerTurn) || projected <= cfg.budgetS) return { turns: cfg.turns, chatTurns: cfg.chatTurns };
+  if (cfg.budgetS === 0 || !Number.isFinite(secondsPerTurn) || projected <= cfg.budgetS)
+    return { turns: cfg.turns, chatTurns: cfg.chatTurns };
   const scale = cfg.budgetS / projected;
   const turns = Math.max(3, Math.floor(cfg.turns * scale));
   const chatTurns = Math.max(2, Math.floor(cfg.chatTurns * scale));
@@ -128,15 +132,25 @@ async function runSize(size: number, o: GrowthRunOptions): Promise<GrowthSizeRes
     const tally = new CommandTally(rig.app.store.client);
     progress(`growth ${size}: one real turn for the templates`);
     const templates = await captureTemplates(rig, c, humanText(0));
-    progress(`growth ${size}: padding ${size} messages (${templates.events.length} events a turn, memory template ${templates.memoryFromTurn ? 'from the turn' : 'built from the type'})`);
+    progress(
+      `growth ${size}: padding ${size} messages (${templates.events.length} events a turn, memory template ${templates.memoryFromTurn ? 'from the turn' : 'built from the type'})`,
+    );
     const pad = await padStore(c, templates, size, progress);
     const perCollection = await countAll(c);
     const padInserted = Object.values(pad.inserted).reduce((a, b) => a + b, 0);
-    progress(`growth ${size}: padded ${padInserted} documents in ${pad.seconds.toFixed(1)} s; ${perCollection.messages} messages stored`);
+    progress(
+      `growth ${size}: padded ${padInserted} documents in ${pad.seconds.toFixed(1)} s; ${perCollection.messages} messages stored`,
+    );
 
     const turn: OneTurnOptions = { readTurn: (id) => c.turns.findOne({ _id: id }), finishTimeoutMs: FINISH_TIMEOUT_MS };
     progress(`growth ${size}: ${cfg.warmup} warm-up turns`);
-    const warm = await timedTurns(rig, { n: cfg.warmup, chat: () => rig.newChat(), label: 'growth-warmup', turn, progress });
+    const warm = await timedTurns(rig, {
+      n: cfg.warmup,
+      chat: () => rig.newChat(),
+      label: 'growth-warmup',
+      turn,
+      progress,
+    });
     await memoryIdle(rig.memory, SETTLE_MS);
     const fit = fitBudget(cfg, warm.meanS);
     if (fit.note) progress(`growth ${size}: ${fit.note}`);
@@ -144,14 +158,26 @@ async function runSize(size: number, o: GrowthRunOptions): Promise<GrowthSizeRes
     progress(`growth ${size}: ${fit.turns} sequential turns, new chat each (commands counted)`);
     tally.start();
     const cpu0 = cpuSnapshot();
-    const newChat = await timedTurns(rig, { n: fit.turns, chat: () => rig.newChat(), label: 'growth-new', turn, progress });
+    const newChat = await timedTurns(rig, {
+      n: fit.turns,
+      chat: () => rig.newChat(),
+      label: 'growth-new',
+      turn,
+      progress,
+    });
     const settled = await memoryIdle(rig.memory, SETTLE_MS); // the last turns' memory work belongs to them too
     const cpu = cpuSince(cpu0);
     const commands = tally.stop();
 
     progress(`growth ${size}: ${fit.chatTurns} sequential turns in one chat`);
     const chat = rig.newChat();
-    const sameChat = await timedTurns(rig, { n: fit.chatTurns, chat: () => chat, label: 'growth-chat', turn, progress });
+    const sameChat = await timedTurns(rig, {
+      n: fit.chatTurns,
+      chat: () => chat,
+      label: 'growth-chat',
+      turn,
+      progress,
+    });
     return {
       size,
       messages: perCollection.messages ?? 0,

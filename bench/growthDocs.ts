@@ -3,7 +3,16 @@
 // from the layout. Only what must differ per copy is set by hand: texts and their search keys,
 // platform message ids (unique per chat), counters, and the state old sessions are in.
 import { createHash } from 'node:crypto';
-import type { Dialogue, EventLog, Human, MemoryEntry, Message, Session, SessionWindow, Turn } from '../src/domain/model.js';
+import type {
+  Dialogue,
+  EventLog,
+  Human,
+  MemoryEntry,
+  Message,
+  Session,
+  SessionWindow,
+  Turn,
+} from '../src/domain/model.js';
 import { toWindowEntry } from '../src/domain/windowRules.js';
 import { outboxIdOf, type OutboxEntry } from '../src/store/outbox.js';
 import { memoryScopeIdOf, type MemoryScopeMark } from '../src/store/memoryScopes.js';
@@ -46,8 +55,18 @@ function promptFor(prompt: unknown, current: string, previous: [string, string] 
   const parts = prompt as unknown[];
   const last = parts.findLastIndex((m) => isRecord(m) && m.role === 'user');
   if (last < 0) return prompt;
-  const history = previous ? [{ role: 'user', content: previous[0] }, { role: 'assistant', content: previous[1] }] : [];
-  return [...parts.slice(0, last), ...history, { ...(parts[last] as Record<string, unknown>), content: current }, ...parts.slice(last + 1)];
+  const history = previous
+    ? [
+        { role: 'user', content: previous[0] },
+        { role: 'assistant', content: previous[1] },
+      ]
+    : [];
+  return [
+    ...parts.slice(0, last),
+    ...history,
+    { ...(parts[last] as Record<string, unknown>), content: current },
+    ...parts.slice(last + 1),
+  ];
 }
 
 export interface TurnDocs {
@@ -108,14 +127,21 @@ export class PadDocs {
     if (ai.searchKeys) ai.searchKeys = messageSearchKeys(ai);
     if (ai.delivery) ai.delivery = { ...ai.delivery, platformMessageIds: [String(2 * n + 2)] };
 
-    const previous: [string, string] | undefined = L.indexInSession(k) > 0 ? [humanText(k - 1), replyText(k - 1)] : undefined;
+    const previous: [string, string] | undefined =
+      L.indexInSession(k) > 0 ? [humanText(k - 1), replyText(k - 1)] : undefined;
     for (const e of this.t.events) ids.set(e._id, newId('evt', new Date(e.at.getTime() + shift)));
     const events = this.t.events.map((e) => {
       const copy = cloneDoc(e, ids, shift);
-      if (copy.kind === 'context_built') copy.data = { ...copy.data, prompt: promptFor(copy.data.prompt, text, previous) };
+      if (copy.kind === 'context_built')
+        copy.data = { ...copy.data, prompt: promptFor(copy.data.prompt, text, previous) };
       return copy;
     });
-    return { turn: cloneDoc(this.t.turn, ids, shift), messages: [human, ai], events, ...(k % TURNS_PER_MEMORY === 0 ? { memory: this.memory(k, ids, shift) } : {}) };
+    return {
+      turn: cloneDoc(this.t.turn, ids, shift),
+      messages: [human, ai],
+      events,
+      ...(k % TURNS_PER_MEMORY === 0 ? { memory: this.memory(k, ids, shift) } : {}),
+    };
   }
 
   private memory(k: number, ids: ReadonlyMap<string, string>, shift: number): MemoryEntry {
@@ -141,7 +167,13 @@ export class PadDocs {
   /** The outbox entries of turn k's messages' platform ids (in its chat). */
   outboxOf(k: number, messages: readonly Message[]): OutboxEntry[] {
     const chat = { ...this.chat, chatId: this.layout.chatId(this.layout.dialogueOf(this.layout.sessionOf(k))) };
-    return messages.flatMap((m) => (m.delivery?.platformMessageIds ?? []).map((id) => ({ _id: outboxIdOf(chat, id), messageId: m._id, dialogueId: m.dialogueId })));
+    return messages.flatMap((m) =>
+      (m.delivery?.platformMessageIds ?? []).map((id) => ({
+        _id: outboxIdOf(chat, id),
+        messageId: m._id,
+        dialogueId: m.dialogueId,
+      })),
+    );
   }
 
   /** Every padded human's memory scope (and the agent's owner-wide one) is marked, as the app marks them. */
@@ -149,7 +181,15 @@ export class PadDocs {
     const owner = this.t.memory.ownerId;
     const since = new Date(this.layout.sessionStart(0));
     const humans = Array.from({ length: this.layout.dialogues }, (_, d) => this.humanId(d));
-    return [{ _id: memoryScopeIdOf({ ownerId: owner }), ownerId: owner, since }, ...humans.map((h) => ({ _id: memoryScopeIdOf({ ownerId: owner, subjectId: h }), ownerId: owner, subjectId: h, since }))];
+    return [
+      { _id: memoryScopeIdOf({ ownerId: owner }), ownerId: owner, since },
+      ...humans.map((h) => ({
+        _id: memoryScopeIdOf({ ownerId: owner, subjectId: h }),
+        ownerId: owner,
+        subjectId: h,
+        since,
+      })),
+    ];
   }
 
   /** When a turn starting at `start` was closed, by the template turn's own duration. */

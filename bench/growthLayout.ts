@@ -39,7 +39,9 @@ export class PadLayout {
     this.step = (SPAN_MS - QUIET_BEFORE_RUN_MS) / Math.max(1, this.sessions);
     this.sessionIds = Array.from({ length: this.sessions }, (_, s) => newId('ses', new Date(this.sessionStart(s))));
     this.turnIds = Array.from({ length: this.turns }, (_, k) => newId('trn', new Date(this.turnStart(k))));
-    this.memoryIds = Array.from({ length: this.memories }, (_, m) => newId('mem', new Date(this.turnStart(m * TURNS_PER_MEMORY))));
+    this.memoryIds = Array.from({ length: this.memories }, (_, m) =>
+      newId('mem', new Date(this.turnStart(m * TURNS_PER_MEMORY))),
+    );
   }
 
   sessionOf = (turn: number): number => Math.floor(turn / TURNS_PER_SESSION);
@@ -49,11 +51,13 @@ export class PadLayout {
   /** Position of a turn in its session. */
   indexInSession = (turn: number): number => turn % TURNS_PER_SESSION;
   /** Position of a turn in its chat, counting every earlier visit's turns. */
-  turnInChat = (turn: number): number => this.visitOf(this.sessionOf(turn)) * TURNS_PER_SESSION + this.indexInSession(turn);
+  turnInChat = (turn: number): number =>
+    this.visitOf(this.sessionOf(turn)) * TURNS_PER_SESSION + this.indexInSession(turn);
   turnsInSession = (session: number): number => Math.min(TURNS_PER_SESSION, this.turns - session * TURNS_PER_SESSION);
 
   sessionStart = (session: number): number => Math.round(this.first + session * this.step);
-  turnStart = (turn: number): number => this.sessionStart(this.sessionOf(turn)) + this.indexInSession(turn) * TURN_GAP_MS;
+  turnStart = (turn: number): number =>
+    this.sessionStart(this.sessionOf(turn)) + this.indexInSession(turn) * TURN_GAP_MS;
 
   /** The sessions of a chat, oldest first. */
   sessionsOf(dialogue: number): number[] {

@@ -1,7 +1,13 @@
 // Fills a fresh database with `messages` messages' worth of history cloned from the template turn
 // (growthDocs.ts), straight through the driver: insertMany batches of ≤ 1000, unordered, every
 // collection writing at once (one batch in flight each, the next one built meanwhile).
-import { MongoBulkWriteError, type Collection, type Document, type OptionalUnlessRequiredId, type WriteError } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  type Collection,
+  type Document,
+  type OptionalUnlessRequiredId,
+  type WriteError,
+} from 'mongodb';
 import type { Collections } from '../src/store/collections.js';
 import { isDuplicateKey } from '../src/store/collections.js';
 import { sleep } from './concurrency.js';
@@ -24,7 +30,10 @@ export interface PadResult {
 }
 
 /** Inserts `docs`, retrying the ones that failed for another reason than already being there (e.g. SQLITE_BUSY). */
-async function insertBatch<T extends Document>(coll: Collection<T>, docs: OptionalUnlessRequiredId<T>[]): Promise<void> {
+async function insertBatch<T extends Document>(
+  coll: Collection<T>,
+  docs: OptionalUnlessRequiredId<T>[],
+): Promise<void> {
   let pending = docs;
   for (let attempt = 1; pending.length > 0; attempt++) {
     try {
@@ -78,7 +87,12 @@ class BatchSink<T extends Document> {
   }
 }
 
-export async function padStore(c: Collections, templates: TurnTemplates, messages: number, progress: (line: string) => void): Promise<PadResult> {
+export async function padStore(
+  c: Collections,
+  templates: TurnTemplates,
+  messages: number,
+  progress: (line: string) => void,
+): Promise<PadResult> {
   const began = performance.now();
   const layout = new PadLayout(messages, templates.turn.startedAt.getTime());
   const docs = new PadDocs(templates, layout);
@@ -132,5 +146,10 @@ export async function padStore(c: Collections, templates: TurnTemplates, message
   }
   await Promise.all(Object.values(sinks).map((s) => s.drain()));
   const inserted = Object.fromEntries(Object.entries(sinks).map(([name, s]) => [name, s.inserted]));
-  return { layout, inserted, seconds: (performance.now() - began) / 1000, contextEventBytes: contextEvents > 0 ? contextBytes / contextEvents : NaN };
+  return {
+    layout,
+    inserted,
+    seconds: (performance.now() - began) / 1000,
+    contextEventBytes: contextEvents > 0 ? contextBytes / contextEvents : NaN,
+  };
 }

@@ -54,9 +54,31 @@ export function growthRatios(r: GrowthResult): string[] {
   const last = r.sizes.at(-1);
   if (!first || !last || first === last) return [];
   const ratio = (f: (s: GrowthSizeResult) => number) => `${fmt(f(last) / f(first))}×`;
-  const at = (pick: (s: GrowthSizeResult) => readonly TurnTiming[], f: (t: TurnTiming) => number) => (s: GrowthSizeResult) => p(pick(s), f, 50);
+  const at =
+    (pick: (s: GrowthSizeResult) => readonly TurnTiming[], f: (t: TurnTiming) => number) => (s: GrowthSizeResult) =>
+      p(pick(s), f, 50);
   return [
-    `Growth ${n(last.size)} ÷ ${n(first.size)} messages: turn p50 new chat ${ratio(at((s) => s.newChat, (t) => t.total))}, turn p50 one chat ${ratio(at((s) => s.sameChat, (t) => t.total))}, ingest p50 ${ratio(at((s) => s.newChat, (t) => t.ingest))}, pre-LLM p50 ${ratio(at((s) => s.newChat, (t) => t.preLlm))}.`,
+    `Growth ${n(last.size)} ÷ ${n(first.size)} messages: turn p50 new chat ${ratio(
+      at(
+        (s) => s.newChat,
+        (t) => t.total,
+      ),
+    )}, turn p50 one chat ${ratio(
+      at(
+        (s) => s.sameChat,
+        (t) => t.total,
+      ),
+    )}, ingest p50 ${ratio(
+      at(
+        (s) => s.newChat,
+        (t) => t.ingest,
+      ),
+    )}, pre-LLM p50 ${ratio(
+      at(
+        (s) => s.newChat,
+        (t) => t.preLlm,
+      ),
+    )}.`,
   ];
 }
 
@@ -88,7 +110,10 @@ export function shapeTables(r: GrowthResult): string[] {
       '',
       table(
         ['shape', 'per turn'],
-        [...shown.map(([shape, count]) => [`\`${shape}\``, fmt(perTurn(count, s))]), ...(rest > 0 ? [[`(${shapes.length - shown.length} more shapes)`, fmt(perTurn(rest, s))]] : [])],
+        [
+          ...shown.map(([shape, count]) => [`\`${shape}\``, fmt(perTurn(count, s))]),
+          ...(rest > 0 ? [[`(${shapes.length - shown.length} more shapes)`, fmt(perTurn(rest, s))]] : []),
+        ],
       ),
     ];
   });
@@ -97,19 +122,27 @@ export function shapeTables(r: GrowthResult): string[] {
 export function growthNotes(r: GrowthResult): string[] {
   const notes = [
     `Each size: a fresh database and app (worker role, memory jobs on), one real turn captured as the padding's templates, history padded with the raw driver, ${r.cfg.warmup} untimed warm-up turns, then turns one at a time with the memory queue waited for (≤ 5 s) after each. Turn = handleInbound called → turn closed (before that wait).`,
-    'Commands and CPU cover the new-chat turns and their memory jobs (waited for after the last one); the bench\'s own reads go through another client. Server CPU = the processes this run started; node CPU = this process (app, fakes, bench).',
+    "Commands and CPU cover the new-chat turns and their memory jobs (waited for after the last one); the bench's own reads go through another client. Server CPU = the processes this run started; node CPU = this process (app, fakes, bench).",
   ];
   for (const s of r.sizes) {
     const parts = [
-      s.padInserted > 0 ? `padded ${n(s.padInserted)} documents in ${fmt(s.padSeconds)} s (${fmt(s.padInserted / s.padSeconds)}/s)` : 'nothing padded',
+      s.padInserted > 0
+        ? `padded ${n(s.padInserted)} documents in ${fmt(s.padSeconds)} s (${fmt(s.padInserted / s.padSeconds)}/s)`
+        : 'nothing padded',
       `${s.eventsPerTurn} events a turn${Number.isFinite(s.contextEventBytes) ? ` (padded context_built data ~${fmt(s.contextEventBytes)} B)` : ''}`,
-      `memory template ${s.memoryFromTurn ? 'from the turn\'s extraction' : 'built from the MemoryEntry type'}`,
+      `memory template ${s.memoryFromTurn ? "from the turn's extraction" : 'built from the MemoryEntry type'}`,
       `${s.memoryWaitCapped} post-turn waits hit the 5 s cap`,
-      `stored: ${Object.entries(s.perCollection).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${n(v)}`).join(', ')}`,
+      `stored: ${Object.entries(s.perCollection)
+        .filter(([, v]) => v > 0)
+        .map(([k, v]) => `${k} ${n(v)}`)
+        .join(', ')}`,
     ];
     notes.push(`${n(s.size)}: ${parts.join('; ')}.`);
     if (s.cutNote) notes.push(`${n(s.size)}: ${s.cutNote}.`);
-    if (!s.settled) notes.push(`${n(s.size)}: memory jobs were still running 10 min after the last counted turn; their later commands and CPU are not counted.`);
+    if (!s.settled)
+      notes.push(
+        `${n(s.size)}: memory jobs were still running 10 min after the last counted turn; their later commands and CPU are not counted.`,
+      );
   }
   if (r.failure) notes.push(`Note: ${r.failure}.`);
   return notes;

@@ -43,7 +43,12 @@ function memoryFromType(t: Pick<TurnTemplates, 'turn' | 'humanMessage' | 'aiMess
     dedupeKey: dedupeKeyOf(t.turn.responderId, t.turn.initiatorId, text),
     embedding: toMemoryEmbedding(embedder.id, embedder.embedOne(text)),
     importance: 0.6,
-    sources: { dialogueId: t.turn.dialogueId, sessionId: t.turn.sessionId, turnIds: [t.turn._id], messageIds: [t.humanMessage._id, t.aiMessage._id] },
+    sources: {
+      dialogueId: t.turn.dialogueId,
+      sessionId: t.turn.sessionId,
+      turnIds: [t.turn._id],
+      messageIds: [t.humanMessage._id, t.aiMessage._id],
+    },
     occurredAt: t.humanMessage.createdAt,
     status: 'active',
     recall: { count: 0 },
@@ -60,7 +65,8 @@ export async function captureTemplates(rig: PipelineRig, c: Collections, text: s
   const r = await rig.send(rig.event(rig.newChat(), text));
   if (r.kind !== 'accepted') throw new Error(`growth templates: inbound was ${r.kind}, expected accepted`);
   await rig.finished(r.turnId, 120_000);
-  if (!(await memoryIdle(rig.memory, 60_000))) throw new Error('growth templates: memory jobs still running after 60 s');
+  if (!(await memoryIdle(rig.memory, 60_000)))
+    throw new Error('growth templates: memory jobs still running after 60 s');
 
   const turn = must(await c.turns.findOne({ _id: r.turnId }), 'turn');
   const [messages, events, session, dialogue, human, memory] = await Promise.all([
@@ -71,8 +77,14 @@ export async function captureTemplates(rig: PipelineRig, c: Collections, text: s
     c.humans.findOne({ _id: turn.initiatorId }),
     c.memories.findOne({ 'sources.turnIds': turn._id }),
   ]);
-  const humanMessage = must(messages.find((m) => m.senderRole === 'human'), 'human message');
-  const aiMessage = must(messages.find((m) => m.senderRole === 'ai'), 'AI message');
+  const humanMessage = must(
+    messages.find((m) => m.senderRole === 'human'),
+    'human message',
+  );
+  const aiMessage = must(
+    messages.find((m) => m.senderRole === 'ai'),
+    'AI message',
+  );
   const base = { turn, humanMessage, aiMessage };
   return {
     ...base,

@@ -16,12 +16,25 @@ async function withCpu<T>(f: () => Promise<T>, items: (result: T) => number): Pr
   return { result, cpu: { used: cpuSince(start), items: items(result) } };
 }
 
-export async function measureAll(floor: FloorRig, openPipeline: (tag: string) => Promise<PipelineRig>, cfg: BenchConfig, childLabel: string, progress: (line: string) => void): Promise<Results> {
-  const r: Pick<Results, 'floorSeq' | 'floorBurst' | 'cpu'> = { floorSeq: [], floorBurst: [], cpu: { floorSeq: [], floorBurst: [] } };
+export async function measureAll(
+  floor: FloorRig,
+  openPipeline: (tag: string) => Promise<PipelineRig>,
+  cfg: BenchConfig,
+  childLabel: string,
+  progress: (line: string) => void,
+): Promise<Results> {
+  const r: Pick<Results, 'floorSeq' | 'floorBurst' | 'cpu'> = {
+    floorSeq: [],
+    floorBurst: [],
+    cpu: { floorSeq: [], floorBurst: [] },
+  };
   const runFloor = async (when: string) => {
     progress(`floor (${when}): ${cfg.floorSeq} sequential + ${cfg.floorBursts} bursts of ${cfg.burst}`);
     if (cfg.floorWarmup > 0) await floor.burst(cfg.floorWarmup, cfg.producers); // warm-up, untimed
-    const seq = await withCpu(() => floor.sequential(cfg.floorSeq, cfg.warmup), () => cfg.floorSeq + cfg.warmup);
+    const seq = await withCpu(
+      () => floor.sequential(cfg.floorSeq, cfg.warmup),
+      () => cfg.floorSeq + cfg.warmup,
+    );
     r.floorSeq.push(seq.result);
     r.cpu.floorSeq.push(seq.cpu);
     const burst = await withCpu(
@@ -47,14 +60,29 @@ export async function measureAll(floor: FloorRig, openPipeline: (tag: string) =>
   };
   progress(`pipeline: ${cfg.turns} sequential turns, new chat each`);
   const newChat = await fresh('seq', (rig) =>
-    withCpu(() => sequentialTurns(rig, { label: 'new-chat', n: cfg.turns, warmup: cfg.warmup, sameChat: false }), () => cfg.turns + cfg.warmup),
+    withCpu(
+      () => sequentialTurns(rig, { label: 'new-chat', n: cfg.turns, warmup: cfg.warmup, sameChat: false }),
+      () => cfg.turns + cfg.warmup,
+    ),
   );
   progress(`pipeline: ${cfg.chatTurns} sequential turns in one chat`);
-  const oneChat = await fresh('chat', (rig) => sequentialTurns(rig, { label: 'one-chat', n: cfg.chatTurns, warmup: cfg.warmup, sameChat: true }));
+  const oneChat = await fresh('chat', (rig) =>
+    sequentialTurns(rig, { label: 'one-chat', n: cfg.chatTurns, warmup: cfg.warmup, sameChat: true }),
+  );
   progress(`pipeline: burst of ${cfg.burst} turns, ${cfg.producers} producers`);
   const burst = await fresh('burst', async (rig) => {
     await sequentialTurns(rig, { label: 'burst-warmup', n: 0, warmup: cfg.warmup, sameChat: false }); // this app's connections
-    return withCpu(() => burstTurns(rig, { label: 'burst', n: cfg.burst, producers: cfg.producers, pollMs: cfg.pollMs, timeoutMs: 120_000 }), (b) => b.accepted);
+    return withCpu(
+      () =>
+        burstTurns(rig, {
+          label: 'burst',
+          n: cfg.burst,
+          producers: cfg.producers,
+          pollMs: cfg.pollMs,
+          timeoutMs: 120_000,
+        }),
+      (b) => b.accepted,
+    );
   });
   await runFloor('after');
 

@@ -9,7 +9,8 @@ export async function memoryIdle(memory: MemoryQueue, timeoutMs: number, pollMs 
   for (;;) {
     const c = await memory.queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
     // Delayed jobs are retries, except the nightly consolidation's next run (a repeat job).
-    const retries = (c.delayed ?? 0) === 0 ? 0 : (await memory.queue.getDelayed()).filter((j) => !j.repeatJobKey).length;
+    const retries =
+      (c.delayed ?? 0) === 0 ? 0 : (await memory.queue.getDelayed()).filter((j) => !j.repeatJobKey).length;
     if ((c.waiting ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) + retries === 0) return true;
     if (Date.now() > until) return false;
     await sleep(pollMs);

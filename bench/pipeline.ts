@@ -67,7 +67,12 @@ export async function startPipeline(o: {
     WORKER_CONCURRENCY: String(o.concurrency),
   });
   const log = createLogger(env.LOG_LEVEL);
-  const app = await startApp(env, { roles: new Set(['worker']), log, mongoUri: o.mongoUri, redisUrl: o.redisUrl }).catch(async (err: unknown) => {
+  const app = await startApp(env, {
+    roles: new Set(['worker']),
+    log,
+    mongoUri: o.mongoUri,
+    redisUrl: o.redisUrl,
+  }).catch(async (err: unknown) => {
     await tg.close();
     await llm.close();
     throw err;
@@ -113,7 +118,11 @@ export async function startPipeline(o: {
     async finished(turnId, timeoutMs = 30_000) {
       const jobId = respondJobId(turnId);
       if (!outcome.has(jobId)) {
-        await withTimeout(new Promise<void>((res) => waiters.set(jobId, res)), timeoutMs, `turn ${turnId} to be answered`);
+        await withTimeout(
+          new Promise<void>((res) => waiters.set(jobId, res)),
+          timeoutMs,
+          `turn ${turnId} to be answered`,
+        );
       }
       waiters.delete(jobId);
       const failure = outcome.get(jobId);

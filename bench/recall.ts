@@ -35,7 +35,8 @@ export interface RecallBenchConfig {
 export function loadRecallBenchConfig(): RecallBenchConfig {
   const rawSizes = process.env.BENCH_RECALL_SIZES?.trim();
   const sizes = rawSizes ? rawSizes.split(',').map((s) => Number(s.trim())) : [1_000, 10_000, 100_000];
-  if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`BENCH_RECALL_SIZES must be comma-separated whole numbers ≥ 1 (got "${rawSizes}")`);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`BENCH_RECALL_SIZES must be comma-separated whole numbers ≥ 1 (got "${rawSizes}")`);
   return {
     sizes: [...new Set(sizes)].sort((a, b) => a - b),
     queries: intFromEnv('BENCH_RECALL_QUERIES', 100),
@@ -61,21 +62,104 @@ function prng(seed: number): () => number {
 }
 
 const EN = {
-  city: ['Berlin', 'Paris', 'Tokyo', 'Lisbon', 'Toronto', 'Melbourne', 'Seoul', 'Prague', 'Austin', 'Oslo', 'Dublin', 'Kyoto', 'Vienna', 'Denver'],
+  city: [
+    'Berlin',
+    'Paris',
+    'Tokyo',
+    'Lisbon',
+    'Toronto',
+    'Melbourne',
+    'Seoul',
+    'Prague',
+    'Austin',
+    'Oslo',
+    'Dublin',
+    'Kyoto',
+    'Vienna',
+    'Denver',
+  ],
   pet: ['cat', 'dog', 'parrot', 'rabbit', 'hamster', 'turtle', 'goldfish'],
   name: ['Mochi', 'Biscuit', 'Luna', 'Kiwi', 'Pepper', 'Oscar', 'Maple', 'Noodle', 'Ziggy', 'Hazel', 'Milo', 'Clover'],
-  job: ['nurse', 'teacher', 'software engineer', 'chef', 'accountant', 'photographer', 'pharmacist', 'architect', 'barista', 'translator'],
-  place: ['the city hospital', 'a primary school', 'a startup', 'a small bakery', 'the public library', 'a design studio', 'a law firm'],
-  food: ['spicy ramen', 'sushi', 'dark chocolate', 'mango sticky rice', 'pizza with olives', 'green curry', 'blueberry pancakes', 'dumplings'],
-  skill: ['the guitar', 'Spanish', 'rock climbing', 'watercolour painting', 'chess', 'the piano', 'pottery', 'Japanese'],
-  person: ['their sister', 'their brother', 'an old friend', 'their partner', 'their mother', 'two colleagues', 'their cousin'],
-  thing: ['crowded trains', 'horror films', 'cold coffee', 'loud music', 'early meetings', 'cilantro', 'rainy weekends'],
+  job: [
+    'nurse',
+    'teacher',
+    'software engineer',
+    'chef',
+    'accountant',
+    'photographer',
+    'pharmacist',
+    'architect',
+    'barista',
+    'translator',
+  ],
+  place: [
+    'the city hospital',
+    'a primary school',
+    'a startup',
+    'a small bakery',
+    'the public library',
+    'a design studio',
+    'a law firm',
+  ],
+  food: [
+    'spicy ramen',
+    'sushi',
+    'dark chocolate',
+    'mango sticky rice',
+    'pizza with olives',
+    'green curry',
+    'blueberry pancakes',
+    'dumplings',
+  ],
+  skill: [
+    'the guitar',
+    'Spanish',
+    'rock climbing',
+    'watercolour painting',
+    'chess',
+    'the piano',
+    'pottery',
+    'Japanese',
+  ],
+  person: [
+    'their sister',
+    'their brother',
+    'an old friend',
+    'their partner',
+    'their mother',
+    'two colleagues',
+    'their cousin',
+  ],
+  thing: [
+    'crowded trains',
+    'horror films',
+    'cold coffee',
+    'loud music',
+    'early meetings',
+    'cilantro',
+    'rainy weekends',
+  ],
   relation: ['sister', 'brother', 'daughter', 'son', 'best friend', 'grandmother'],
   month: ['January', 'March', 'May', 'July', 'September', 'November'],
   day: ['Monday', 'Wednesday', 'Friday', 'Saturday', 'Sunday'],
 };
 const ZH = {
-  city: ['上海', '杭州', '成都', '北京', '深圳', '西安', '厦门', '青岛', '昆明', '南京', '武汉', '大理', '苏州', '重庆'],
+  city: [
+    '上海',
+    '杭州',
+    '成都',
+    '北京',
+    '深圳',
+    '西安',
+    '厦门',
+    '青岛',
+    '昆明',
+    '南京',
+    '武汉',
+    '大理',
+    '苏州',
+    '重庆',
+  ],
   pet: ['猫', '狗', '鹦鹉', '兔子', '仓鼠', '乌龟', '金鱼'],
   name: ['豆豆', '团子', '咪咪', '花花', '旺财', '年糕', '布丁', '可乐', '球球', '小白', '芝麻', '汤圆'],
   job: ['护士', '老师', '程序员', '厨师', '会计', '摄影师', '药剂师', '建筑师', '咖啡师', '翻译'],
@@ -122,9 +206,14 @@ const TEMPLATES: Array<{ kind: MemoryKind; text: (p: Choose, rnd: () => number) 
   { kind: 'fact', text: (p, r) => `用户的${p(ZH.relation)}${p(ZH.name)}今年${6 + Math.floor(r() * 70)}岁` },
   {
     kind: 'plot',
-    text: (p) => `用户讲了${p(ZH.time)}在${p(ZH.city)}的经历：和${p(ZH.person)}迷路了，最后在一家${p(ZH.food)}店躲雨，聊到很晚才回去。`,
+    text: (p) =>
+      `用户讲了${p(ZH.time)}在${p(ZH.city)}的经历：和${p(ZH.person)}迷路了，最后在一家${p(ZH.food)}店躲雨，聊到很晚才回去。`,
   },
-  { kind: 'summary', text: (p) => `Talked about ${p(EN.skill)} and a trip to ${p(EN.city)}; user felt tired after work at ${p(EN.place)}.` },
+  {
+    kind: 'summary',
+    text: (p) =>
+      `Talked about ${p(EN.skill)} and a trip to ${p(EN.city)}; user felt tired after work at ${p(EN.place)}.`,
+  },
 ];
 
 const OWNER = 'agt_bench';
@@ -240,7 +329,8 @@ type MemoriesPort = ConstructorParameters<typeof IndexCache>[0]['store']['memori
 /** The generated memories held in this process: the index's store port when they are not stored. */
 function inMemoryMemories(all: readonly MemoryEntry[]): MemoriesPort {
   return {
-    list: (_scope, o) => Promise.resolve(all.filter((e) => (!o?.status || e.status === o.status) && (!o?.since || e.updatedAt > o.since))),
+    list: (_scope, o) =>
+      Promise.resolve(all.filter((e) => (!o?.status || e.status === o.status) && (!o?.since || e.updatedAt > o.since))),
     setEmbedding: () => Promise.resolve(),
     getMany: (ids) => Promise.resolve(all.filter((e) => ids.includes(e._id))),
   };
@@ -256,7 +346,12 @@ async function timed(n: number, f: (i: number) => Promise<void>): Promise<number
   return out;
 }
 
-export async function benchRecall(o: { mongoUri: string; dbName: string; cfg: RecallBenchConfig; progress: (line: string) => void }): Promise<RecallBenchResult> {
+export async function benchRecall(o: {
+  mongoUri: string;
+  dbName: string;
+  cfg: RecallBenchConfig;
+  progress: (line: string) => void;
+}): Promise<RecallBenchResult> {
   const { cfg, progress } = o;
   const embedder = new HashedNgramEmbedder(cfg.dims);
   const log = pino({ level: 'silent' });
@@ -277,7 +372,9 @@ export async function benchRecall(o: { mongoUri: string; dbName: string; cfg: Re
       let insertS = NaN;
       const projectedS = (size - stored) / insertRate;
       if (stored === previous && !(projectedS > cfg.insertBudgetS)) {
-        progress(`recall: inserting ${size - stored} memories into the store${Number.isFinite(projectedS) ? ` (~${projectedS.toFixed(0)} s projected)` : ''}`);
+        progress(
+          `recall: inserting ${size - stored} memories into the store${Number.isFinite(projectedS) ? ` (~${projectedS.toFixed(0)} s projected)` : ''}`,
+        );
         const t = performance.now();
         await store.memories.insertMany(all.slice(stored, size));
         insertS = (performance.now() - t) / 1000;
@@ -314,7 +411,13 @@ export async function benchRecall(o: { mongoUri: string; dbName: string; cfg: Re
       let wrongMode = 0;
       const ask = (mode: 'recall' | 'keywordOnly', counted: boolean) => async (i: number) => {
         const q = QUESTIONS[i % QUESTIONS.length]!;
-        const res = await (mode === 'recall' ? recall : keywordOnly).recall({ ownerId: OWNER, subjectId: SUBJECT, ...q, topK: 8, now: NOW });
+        const res = await (mode === 'recall' ? recall : keywordOnly).recall({
+          ownerId: OWNER,
+          subjectId: SUBJECT,
+          ...q,
+          topK: 8,
+          now: NOW,
+        });
         if (!counted) return;
         if (res.memories.length === 0) empty[mode]++;
         if ((res.degraded === 'keyword_only') !== (mode === 'keywordOnly')) wrongMode++;

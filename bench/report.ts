@@ -9,7 +9,8 @@ export interface Row {
   kind: 'time' | 'rate';
 }
 
-export const fmt = (v: number): string => (!Number.isFinite(v) ? '–' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
+export const fmt = (v: number): string =>
+  !Number.isFinite(v) ? '–' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2);
 
 export function ratio(r: Row): number {
   return r.kind === 'time' ? r.pipeline / r.floor : r.floor / r.pipeline;

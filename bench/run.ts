@@ -16,7 +16,16 @@ import { contextNotes, contextTable, runContextBench } from './context.js';
 import { graphqlTable, runGraphqlBench } from './graphql.js';
 import { loadGrowthConfig, runGrowthBench } from './growth.js';
 import { commandKindTable, growthNotes, growthRatios, growthTable, shapeTables } from './growthReport.js';
-import { burstNotes, cpuTable, driftLine, growthLine, mainTable, recallNotes, recallTable, stageTable } from './summary.js';
+import {
+  burstNotes,
+  cpuTable,
+  driftLine,
+  growthLine,
+  mainTable,
+  recallNotes,
+  recallTable,
+  stageTable,
+} from './summary.js';
 
 const WORKER_LOCK_MS = 30_000; // the app's default WORKER_LOCK_MS, used by the floor worker too
 
@@ -29,7 +38,8 @@ type Part = (typeof PARTS)[number];
 function partsToRun(): ReadonlySet<Part> {
   const raw = process.env.BENCH_ONLY?.trim();
   if (!raw) return new Set(PARTS);
-  if (!(PARTS as readonly string[]).includes(raw)) throw new Error(`BENCH_ONLY must be one of ${PARTS.join(', ')} (got "${raw}")`);
+  if (!(PARTS as readonly string[]).includes(raw))
+    throw new Error(`BENCH_ONLY must be one of ${PARTS.join(', ')} (got "${raw}")`);
   return new Set([raw as Part]);
 }
 
@@ -81,18 +91,34 @@ async function main(): Promise<void> {
     progress(`MongoDB-wire server: ${services.mongoLabel}; Redis: ${services.redisLabel}`);
     const { mongoUri, redisUrl } = services;
     const write = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);
-    write([`Server: ${services.mongoLabel}; Redis ${services.redisLabel}. Node ${process.version}, ${availableParallelism()} cores.`]);
+    write([
+      `Server: ${services.mongoLabel}; Redis ${services.redisLabel}. Node ${process.version}, ${availableParallelism()} cores.`,
+    ]);
 
     // A fresh app on its own database, stopped and dropped by the cleanup if the part does not.
     const openPipeline = async (tag: string, uri = mongoUri): Promise<PipelineRig> => {
       databases.push(`${dbName}_${tag}`);
-      const rig = await startPipeline({ mongoUri: uri, redisUrl, dbName: `${dbName}_${tag}`, prefix: `${prefix}-${tag}`, concurrency: cfg.concurrency, streamEditMs: cfg.streamEditMs });
+      const rig = await startPipeline({
+        mongoUri: uri,
+        redisUrl,
+        dbName: `${dbName}_${tag}`,
+        prefix: `${prefix}-${tag}`,
+        concurrency: cfg.concurrency,
+        streamEditMs: cfg.streamEditMs,
+      });
       pipelines.add(rig);
       return { ...rig, close: () => (pipelines.delete(rig) ? rig.close() : Promise.resolve()) };
     };
 
     if (parts.has('pipeline')) {
-      floor = await startFloor({ mongoUri, redisUrl, dbName, prefix: `${prefix}-floor`, concurrency: cfg.concurrency, lockMs: WORKER_LOCK_MS });
+      floor = await startFloor({
+        mongoUri,
+        redisUrl,
+        dbName,
+        prefix: `${prefix}-floor`,
+        concurrency: cfg.concurrency,
+        lockMs: WORKER_LOCK_MS,
+      });
       const r = await measureAll(floor, (tag) => openPipeline(tag), cfg, services.startedLabel, progress);
       await floor.close();
       floor = undefined;
@@ -125,13 +151,22 @@ async function main(): Promise<void> {
       databases.push(contextDb);
       const turns = intFromEnv('BENCH_CONTEXT_TURNS', 100);
       progress(`context: a ${turns}-turn dialogue through the pipeline, memory jobs included`);
-      const cr = await runContextBench({ mongoUri, redisUrl, dbName: contextDb, prefix: `${prefix}-context`, turns, progress });
+      const cr = await runContextBench({
+        mongoUri,
+        redisUrl,
+        dbName: contextDb,
+        prefix: `${prefix}-context`,
+        turns,
+        progress,
+      });
       write(['', 'Context over a long dialogue', '', contextTable(cr), '', ...contextNotes(cr)]);
     }
 
     if (parts.has('growth')) {
       const gcfg = loadGrowthConfig();
-      progress(`growth: sizes ${gcfg.sizes.join(', ')}; ${gcfg.turns} new-chat and ${gcfg.chatTurns} one-chat turns each, warm-up ${gcfg.warmup}`);
+      progress(
+        `growth: sizes ${gcfg.sizes.join(', ')}; ${gcfg.turns} new-chat and ${gcfg.chatTurns} one-chat turns each, warm-up ${gcfg.warmup}`,
+      );
       const gr = await runGrowthBench({ mongoUri, redisUrl, cfg: gcfg, openPipeline, progress });
       write([
         '',
@@ -154,10 +189,22 @@ async function main(): Promise<void> {
       const graphqlDb = `${dbName}_graphql`;
       databases.push(graphqlDb);
       const gr = await runGraphqlBench({
-        mongoUri, redisUrl, dbName: graphqlDb, prefix: `${prefix}-graphql`,
-        samples: intFromEnv('BENCH_GRAPHQL_SAMPLES', 50), searchSize: intFromEnv('BENCH_SEARCH_MESSAGES', 100_000, 0), progress,
+        mongoUri,
+        redisUrl,
+        dbName: graphqlDb,
+        prefix: `${prefix}-graphql`,
+        samples: intFromEnv('BENCH_GRAPHQL_SAMPLES', 50),
+        searchSize: intFromEnv('BENCH_SEARCH_MESSAGES', 100_000, 0),
+        progress,
       });
-      write(['', 'GraphQL ops API', '', graphqlTable(gr), '', 'Ratio = GraphQL (HTTP, auth, limits, loaders, JSON) ÷ the bare driver queries returning the same documents.']);
+      write([
+        '',
+        'GraphQL ops API',
+        '',
+        graphqlTable(gr),
+        '',
+        'Ratio = GraphQL (HTTP, auth, limits, loaders, JSON) ÷ the bare driver queries returning the same documents.',
+      ]);
     }
   } finally {
     await cleanup();

@@ -19,7 +19,8 @@ export interface BenchServices {
 }
 
 /** host[:port][,host…] of a mongodb:// or mongodb+srv:// URI, without user and password. */
-const hostsOf = (uri: string): string => /^mongodb(?:\+srv)?:\/\/(?:[^@/]*@)?([^/?]+)/.exec(uri)?.[1] ?? '(unparsed URI)';
+const hostsOf = (uri: string): string =>
+  /^mongodb(?:\+srv)?:\/\/(?:[^@/]*@)?([^/?]+)/.exec(uri)?.[1] ?? '(unparsed URI)';
 
 async function describeMongo(uri: string, startedHere: boolean): Promise<string> {
   const host = hostsOf(uri);
@@ -27,7 +28,10 @@ async function describeMongo(uri: string, startedHere: boolean): Promise<string>
   try {
     const info = await client.db('admin').command({ buildInfo: 1 });
     // FerretDB answers buildInfo with a MongoDB version plus its own ferretdbVersion field.
-    const name = 'ferretdbVersion' in info ? `FerretDB (ferretdbVersion ${String(info.ferretdbVersion)}, speaks MongoDB ${String(info.version)})` : `MongoDB ${String(info.version)}`;
+    const name =
+      'ferretdbVersion' in info
+        ? `FerretDB (ferretdbVersion ${String(info.ferretdbVersion)}, speaks MongoDB ${String(info.version)})`
+        : `MongoDB ${String(info.version)}`;
     return `${name}${startedHere ? ' (started here)' : ''} at ${host}`;
   } finally {
     await client.close();
@@ -45,7 +49,9 @@ export async function startBenchServices(log: (line: string) => void): Promise<B
       dataDir,
       mongoPort: await freePort(),
       probeDefaultMongo: false,
-      ...(process.env.LOCAL_FERRETDB_POSTGRES_URL ? { ferretPostgresUrl: process.env.LOCAL_FERRETDB_POSTGRES_URL } : {}),
+      ...(process.env.LOCAL_FERRETDB_POSTGRES_URL
+        ? { ferretPostgresUrl: process.env.LOCAL_FERRETDB_POSTGRES_URL }
+        : {}),
       log,
     });
     const stop = async () => {
@@ -59,7 +65,11 @@ export async function startBenchServices(log: (line: string) => void): Promise<B
         mongoLabel: await describeMongo(s.mongoUri, s.started.includes('ferretdb')),
         redisLabel: `${new URL(s.redisUrl).host}${s.started.includes('redis') ? ' (redis-server started here)' : ''}`,
         startedLabel: s.started
-          .map((x) => (x === 'ferretdb' ? `FerretDB (${process.env.LOCAL_FERRETDB_POSTGRES_URL ? 'postgresql' : 'sqlite'} handler)` : 'redis-server'))
+          .map((x) =>
+            x === 'ferretdb'
+              ? `FerretDB (${process.env.LOCAL_FERRETDB_POSTGRES_URL ? 'postgresql' : 'sqlite'} handler)`
+              : 'redis-server',
+          )
           .join(' + '),
         stop,
       };

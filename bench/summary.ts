@@ -20,7 +20,11 @@ export interface Results {
 }
 
 /** Items per second over several bursts of `size`: total items ÷ total span. */
-const burstRate = (bursts: readonly FloorBurst[], size: number) => perSecond(size * bursts.length, bursts.reduce((a, b) => a + b.spanMs, 0));
+const burstRate = (bursts: readonly FloorBurst[], size: number) =>
+  perSecond(
+    size * bursts.length,
+    bursts.reduce((a, b) => a + b.spanMs, 0),
+  );
 
 const pick = <T>(xs: readonly T[], f: (x: T) => number) => summarize(xs.map(f));
 
@@ -34,14 +38,54 @@ export function mainTable(r: Results): string {
   const oneChat = pick(r.seqOneChat, (t) => t.preLlm);
   const burst = summarize(r.burst.preLlm);
   const rows: Row[] = [
-    { measure: `pre-LLM latency p50 (ms), sequential, new chat each (n=${newChat.n})`, floor: floorSeq.p50, pipeline: newChat.p50, kind: 'time' },
-    { measure: 'pre-LLM latency p99 (ms), sequential, new chat each', floor: floorSeq.p99, pipeline: newChat.p99, kind: 'time' },
-    { measure: `pre-LLM latency p50 (ms), sequential, one chat (n=${oneChat.n})`, floor: floorSeq.p50, pipeline: oneChat.p50, kind: 'time' },
-    { measure: 'pre-LLM latency p99 (ms), sequential, one chat', floor: floorSeq.p99, pipeline: oneChat.p99, kind: 'time' },
-    { measure: `pre-LLM latency p50 (ms), burst of ${r.burstSize}`, floor: floorBurstLat.p50, pipeline: burst.p50, kind: 'time' },
-    { measure: `pre-LLM latency p99 (ms), burst of ${r.burstSize}`, floor: floorBurstLat.p99, pipeline: burst.p99, kind: 'time' },
-    { measure: 'ingest rate (/s): insert+enqueue vs handleInbound', floor: floorProduced, pipeline: r.burst.ingestPerSecond, kind: 'rate' },
-    { measure: 'sustained rate (/s): dequeued vs turns responded', floor: floorRate, pipeline: r.burst.perSecond, kind: 'rate' },
+    {
+      measure: `pre-LLM latency p50 (ms), sequential, new chat each (n=${newChat.n})`,
+      floor: floorSeq.p50,
+      pipeline: newChat.p50,
+      kind: 'time',
+    },
+    {
+      measure: 'pre-LLM latency p99 (ms), sequential, new chat each',
+      floor: floorSeq.p99,
+      pipeline: newChat.p99,
+      kind: 'time',
+    },
+    {
+      measure: `pre-LLM latency p50 (ms), sequential, one chat (n=${oneChat.n})`,
+      floor: floorSeq.p50,
+      pipeline: oneChat.p50,
+      kind: 'time',
+    },
+    {
+      measure: 'pre-LLM latency p99 (ms), sequential, one chat',
+      floor: floorSeq.p99,
+      pipeline: oneChat.p99,
+      kind: 'time',
+    },
+    {
+      measure: `pre-LLM latency p50 (ms), burst of ${r.burstSize}`,
+      floor: floorBurstLat.p50,
+      pipeline: burst.p50,
+      kind: 'time',
+    },
+    {
+      measure: `pre-LLM latency p99 (ms), burst of ${r.burstSize}`,
+      floor: floorBurstLat.p99,
+      pipeline: burst.p99,
+      kind: 'time',
+    },
+    {
+      measure: 'ingest rate (/s): insert+enqueue vs handleInbound',
+      floor: floorProduced,
+      pipeline: r.burst.ingestPerSecond,
+      kind: 'rate',
+    },
+    {
+      measure: 'sustained rate (/s): dequeued vs turns responded',
+      floor: floorRate,
+      pipeline: r.burst.perSecond,
+      kind: 'rate',
+    },
   ];
   return comparisonTable(rows);
 }
@@ -61,9 +105,19 @@ export function cpuTable(r: Results): string {
   const rows: Row[] = [];
   const add = (what: string, floor: CpuSpan[], pipeline: CpuSpan | undefined) => {
     if (!pipeline) return;
-    rows.push({ measure: `${what}: this Node process (app, fakes, producers)`, floor: perItem(floor, (c) => c.selfMs), pipeline: perItem([pipeline], (c) => c.selfMs), kind: 'time' });
+    rows.push({
+      measure: `${what}: this Node process (app, fakes, producers)`,
+      floor: perItem(floor, (c) => c.selfMs),
+      pipeline: perItem([pipeline], (c) => c.selfMs),
+      kind: 'time',
+    });
     if (r.childLabel) {
-      rows.push({ measure: `${what}: ${r.childLabel} (started by this run)`, floor: perItem(floor, (c) => c.childrenMs), pipeline: perItem([pipeline], (c) => c.childrenMs), kind: 'time' });
+      rows.push({
+        measure: `${what}: ${r.childLabel} (started by this run)`,
+        floor: perItem(floor, (c) => c.childrenMs),
+        pipeline: perItem([pipeline], (c) => c.childrenMs),
+        kind: 'time',
+      });
     }
   };
   add('CPU ms per item, sequential', r.cpu.floorSeq, r.cpu.seqNewChat);
@@ -78,21 +132,42 @@ export function stageTable(r: Results): string {
   const t = r.seqNewChat;
   const stages: Array<[string, string, number, ReturnType<typeof summarize>]> = [
     ['ingest (handleInbound)', 'insertOne + queue.add', fIngest.p50, pick(t, (x) => x.ingest)],
-    ['handleInbound returned → reply started (< 0: the job is enqueued alongside ingest\'s last writes)', 'add resolved → processor started', fDequeue.p50, pick(t, (x) => x.toReplyStart)],
+    [
+      "handleInbound returned → reply started (< 0: the job is enqueued alongside ingest's last writes)",
+      'add resolved → processor started',
+      fDequeue.p50,
+      pick(t, (x) => x.toReplyStart),
+    ],
     ['reply started → LLM request received', '–', NaN, pick(t, (x) => x.toLlm)],
     ['LLM request → turn responded (stream, deliver, close)', '–', NaN, pick(t, (x) => x.llmToResponded)],
     ['whole turn: handleInbound → responded', '–', NaN, pick(t, (x) => x.total)],
   ];
   return table(
-    ['stage (sequential, new chat each)', 'floor counterpart', 'floor p50', 'pipeline p50', 'pipeline p99', 'ratio p50'],
-    stages.map(([stage, counterpart, f, p]) => [stage, counterpart, fmt(f), fmt(p.p50), fmt(p.p99), Number.isFinite(f) ? `${fmt(p.p50 / f)}×` : '–']),
+    [
+      'stage (sequential, new chat each)',
+      'floor counterpart',
+      'floor p50',
+      'pipeline p50',
+      'pipeline p99',
+      'ratio p50',
+    ],
+    stages.map(([stage, counterpart, f, p]) => [
+      stage,
+      counterpart,
+      fmt(f),
+      fmt(p.p50),
+      fmt(p.p99),
+      Number.isFinite(f) ? `${fmt(p.p50 / f)}×` : '–',
+    ]),
   );
 }
 
 /** What went wrong in the pipeline burst, if anything (failed ingests are not retried). */
 export function burstNotes(r: Results): string[] {
   const b = r.burst;
-  const notes = [`pipeline burst: ${b.accepted}/${r.burstSize} inbound events accepted, ${b.retriedJobs} respond jobs needed a retry`];
+  const notes = [
+    `pipeline burst: ${b.accepted}/${r.burstSize} inbound events accepted, ${b.retriedJobs} respond jobs needed a retry`,
+  ];
   for (const [message, count] of b.ingestErrors) notes.push(`  handleInbound failed ${count}×: ${message}`);
   return notes;
 }
@@ -117,7 +192,9 @@ export function recallTable(r: RecallBenchResult): string {
   const p = (xs: readonly number[], q: number) => fmt(percentile(xs, q));
   const rows = r.sizes.map((s) => [
     s.size.toLocaleString('en-US'),
-    s.coldLoadMs.length > 0 ? `${p(s.coldLoadMs, 50)}${s.coldLoadMs.length > 1 ? ` (n=${s.coldLoadMs.length})` : ''}` : '– (not stored)',
+    s.coldLoadMs.length > 0
+      ? `${p(s.coldLoadMs, 50)}${s.coldLoadMs.length > 1 ? ` (n=${s.coldLoadMs.length})` : ''}`
+      : '– (not stored)',
     p(s.recallMs, 50),
     p(s.recallMs, 95),
     p(s.keywordOnlyMs, 50),
@@ -125,7 +202,15 @@ export function recallTable(r: RecallBenchResult): string {
     Number.isFinite(s.insertS) ? fmt(s.insertS) : '–',
   ]);
   return table(
-    ['memories (one owner)', 'cold index load (ms)', 'recall p50 (ms)', 'recall p95 (ms)', 'keyword-only p50 (ms)', 'keyword-only p95 (ms)', 'insert (s)'],
+    [
+      'memories (one owner)',
+      'cold index load (ms)',
+      'recall p50 (ms)',
+      'recall p95 (ms)',
+      'keyword-only p50 (ms)',
+      'keyword-only p95 (ms)',
+      'insert (s)',
+    ],
     rows,
   );
 }
@@ -136,14 +221,19 @@ export function recallNotes(r: RecallBenchResult): string[] {
   const notes = [
     `Recall: MemoryRecall over a warm IndexCache, offline hashed n-gram embedder (${cfg.dims} dims), ${cfg.queries} timed recalls per column after ${cfg.warmup} untimed, topK 8, mixed zh/en questions (2–3 queries each: vector + BM25 per query, fused).`,
     'Keyword-only: the same recalls with the embeddings API down (every embed call fails at once), as when OpenAI is unreachable. Memory texts are generated deterministically (zh/en templates sharing vocabulary).',
-    'Cold index load: a new IndexCache\'s first recall scope load from the MongoDB-wire server: list the active memories, decode stored vectors, build the keyword postings (median of the loads; vectors already stored, none recomputed). Insert: adding that row\'s new memories with insertMany.',
+    "Cold index load: a new IndexCache's first recall scope load from the MongoDB-wire server: list the active memories, decode stored vectors, build the keyword postings (median of the loads; vectors already stored, none recomputed). Insert: adding that row's new memories with insertMany.",
   ];
   if (r.skippedNote) notes.push(`Note: ${r.skippedNote}.`);
   for (const s of r.sizes) {
     if (s.empty.recall + s.empty.keywordOnly > 0) {
-      notes.push(`Note: over ${s.size} memories, ${s.empty.recall} recalls and ${s.empty.keywordOnly} keyword-only recalls returned nothing.`);
+      notes.push(
+        `Note: over ${s.size} memories, ${s.empty.recall} recalls and ${s.empty.keywordOnly} keyword-only recalls returned nothing.`,
+      );
     }
-    if (s.wrongMode > 0) notes.push(`Note: ${s.wrongMode} recalls over ${s.size} memories were not in the mode they measure (vector vs keyword-only).`);
+    if (s.wrongMode > 0)
+      notes.push(
+        `Note: ${s.wrongMode} recalls over ${s.size} memories were not in the mode they measure (vector vs keyword-only).`,
+      );
   }
   return notes;
 }

@@ -61,22 +61,38 @@ export interface OneTurnOptions {
 }
 
 /** One message into `chatId`, timed from handleInbound to the turn closed as responded. */
-export async function oneTurn(rig: PipelineRig, chatId: string, text: string, o: OneTurnOptions = {}): Promise<TurnTiming> {
+export async function oneTurn(
+  rig: PipelineRig,
+  chatId: string,
+  text: string,
+  o: OneTurnOptions = {},
+): Promise<TurnTiming> {
   const t0 = Date.now();
   const r = await rig.send(rig.event(chatId, text));
   const t1 = Date.now();
   if (r.kind !== 'accepted') throw new Error(`bench: inbound was ${r.kind}, expected accepted`);
   await rig.finished(r.turnId, o.finishTimeoutMs);
   const turn = must(await (o.readTurn ?? ((id) => rig.app.store.turns.get(id)))(r.turnId), `turn ${r.turnId}`);
-  if (turn.status !== 'responded' || turn.outcome !== 'complete') throw new Error(`bench: turn ${turn._id} ended ${turn.status}/${turn.outcome}`);
+  if (turn.status !== 'responded' || turn.outcome !== 'complete')
+    throw new Error(`bench: turn ${turn._id} ended ${turn.status}/${turn.outcome}`);
   const llmAt = must(receivedAtIndex(rig.llm).get(text), `LLM request for "${text}"`);
   const started = must(turn.replyStartedAt, 'replyStartedAt').getTime();
   const closed = must(turn.closedAt, 'closedAt').getTime();
-  return { preLlm: llmAt - t0, ingest: t1 - t0, toReplyStart: started - t1, toLlm: llmAt - started, llmToResponded: closed - llmAt, total: closed - t0 };
+  return {
+    preLlm: llmAt - t0,
+    ingest: t1 - t0,
+    toReplyStart: started - t1,
+    toLlm: llmAt - started,
+    llmToResponded: closed - llmAt,
+    total: closed - t0,
+  };
 }
 
 /** n turns one after another; `sameChat` puts them all in one dialogue (history grows). */
-export async function sequentialTurns(rig: PipelineRig, o: { label: string; n: number; warmup: number; sameChat: boolean }): Promise<TurnTiming[]> {
+export async function sequentialTurns(
+  rig: PipelineRig,
+  o: { label: string; n: number; warmup: number; sameChat: boolean },
+): Promise<TurnTiming[]> {
   const shared = rig.newChat();
   const out: TurnTiming[] = [];
   for (let i = -o.warmup; i < o.n; i++) {
@@ -87,7 +103,10 @@ export async function sequentialTurns(rig: PipelineRig, o: { label: string; n: n
 }
 
 /** n turns in n new chats, `producers` handleInbound calls in flight, until all are responded. */
-export async function burstTurns(rig: PipelineRig, o: { label: string; n: number; producers: number; pollMs: number; timeoutMs: number }): Promise<BurstResult> {
+export async function burstTurns(
+  rig: PipelineRig,
+  o: { label: string; n: number; producers: number; pollMs: number; timeoutMs: number },
+): Promise<BurstResult> {
   const turns = rig.app.store.c.turns;
   const before = await turns.countDocuments({ status: 'responded' });
   const sentAt = new Map<string, number>();
@@ -111,7 +130,8 @@ export async function burstTurns(rig: PipelineRig, o: { label: string; n: number
     turnIds.push(r.turnId);
   });
   const ingested = Date.now();
-  if (turnIds.length === 0) throw new Error(`bench: no inbound event of the burst was accepted (${[...ingestErrors.keys()].join('; ')})`);
+  if (turnIds.length === 0)
+    throw new Error(`bench: no inbound event of the burst was accepted (${[...ingestErrors.keys()].join('; ')})`);
 
   const deadline = first + o.timeoutMs;
   while ((await turns.countDocuments({ status: 'responded' })) < before + turnIds.length) {

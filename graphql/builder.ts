@@ -48,7 +48,8 @@ builder.scalarType('DateTime', {
   serialize: (d) => d.toISOString(),
   parseValue: (v) => {
     const d = new Date(String(v));
-    if (typeof v !== 'string' || Number.isNaN(d.getTime())) throw apiError('BAD_REQUEST', 'DateTime must be an ISO 8601 string');
+    if (typeof v !== 'string' || Number.isNaN(d.getTime()))
+      throw apiError('BAD_REQUEST', 'DateTime must be an ISO 8601 string');
     return d;
   },
 });

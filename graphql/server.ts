@@ -61,8 +61,15 @@ export function createApiServer(o: ApiServerOptions): ApiServer {
         onRequest(payload) {
           const { request, url, fetchAPI } = payload;
           if (url.pathname !== '/graphql' || authenticate(request.headers.get('authorization'), o.opsTokens)) return;
-          const body = { errors: [{ message: 'a valid bearer token is required', extensions: { code: 'UNAUTHENTICATED' } }] };
-          payload.endResponse(new fetchAPI.Response(JSON.stringify(body), { status: 401, headers: { 'content-type': 'application/json' } }));
+          const body = {
+            errors: [{ message: 'a valid bearer token is required', extensions: { code: 'UNAUTHENTICATED' } }],
+          };
+          payload.endResponse(
+            new fetchAPI.Response(JSON.stringify(body), {
+              status: 401,
+              headers: { 'content-type': 'application/json' },
+            }),
+          );
         },
       },
       ...limitPlugins(o.limits ?? DEFAULT_LIMITS, { introspection: o.introspection }),
@@ -70,7 +77,9 @@ export function createApiServer(o: ApiServerOptions): ApiServer {
         // Validation errors (unknown fields, wrong argument types) carry a code like every other error.
         onValidate() {
           return ({ result }: { result: readonly GraphQLError[] }) => {
-            for (const e of result) if ((e.extensions as { code?: unknown }).code === undefined) (e.extensions as Record<string, unknown>).code = 'BAD_REQUEST';
+            for (const e of result)
+              if ((e.extensions as { code?: unknown }).code === undefined)
+                (e.extensions as Record<string, unknown>).code = 'BAD_REQUEST';
           };
         },
       },

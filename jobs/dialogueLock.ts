@@ -26,9 +26,12 @@ export class DialogueLock implements ReplyLease {
     const token = randomUUID();
     const ok = await this.redis.set(key, token, 'PX', this.leaseMs, 'NX');
     if (ok !== 'OK') return null;
-    const renew = setInterval(() => {
-      this.redis.eval(RENEW, 1, key, token, String(this.leaseMs)).catch(() => {});
-    }, Math.max(100, Math.floor(this.leaseMs / 3)));
+    const renew = setInterval(
+      () => {
+        this.redis.eval(RENEW, 1, key, token, String(this.leaseMs)).catch(() => {});
+      },
+      Math.max(100, Math.floor(this.leaseMs / 3)),
+    );
     return async () => {
       clearInterval(renew);
       await this.redis.eval(RELEASE, 1, key, token);

@@ -24,14 +24,22 @@ export class MediaRetryQueue {
       connection,
       prefix,
       // Job attempts cover infrastructure errors only; media failures are recorded, not thrown.
-      defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 1_000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } },
+      defaultJobOptions: {
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: true,
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
     });
   }
 
   /** Re-runs the message's media preparation at `at` (an attachment's stored nextAttemptAt). */
   async retryAt(messageId: string, at: Date): Promise<void> {
     const job: MediaRetryJob = { messageId, at: at.getTime() };
-    await this.queue.add('media-retry', job, { jobId: mediaRetryJobId(messageId, at), delay: Math.max(0, at.getTime() - Date.now()) });
+    await this.queue.add('media-retry', job, {
+      jobId: mediaRetryJobId(messageId, at),
+      delay: Math.max(0, at.getTime() - Date.now()),
+    });
   }
 
   close(): Promise<void> {
@@ -73,7 +81,12 @@ export function startMediaRetryWorker(o: MediaRetryWorkerOptions): Worker<MediaR
  * Re-enqueues due retries whose job was lost (Redis flushed, scheduling failed). Idempotent:
  * the job id comes from the stored next-attempt time, so a job still waiting makes it a no-op.
  */
-export async function sweepMediaRetries(store: Store, queue: MediaRetryQueue, maxAttempts: number, now = new Date()): Promise<number> {
+export async function sweepMediaRetries(
+  store: Store,
+  queue: MediaRetryQueue,
+  maxAttempts: number,
+  now = new Date(),
+): Promise<number> {
   const due = await store.attachments.dueForRetry(now, maxAttempts);
   for (const m of due) {
     const at = nextRetryAt(m.contentMeta?.attachments ?? [], maxAttempts);
@@ -83,7 +96,13 @@ export async function sweepMediaRetries(store: Store, queue: MediaRetryQueue, ma
 }
 
 /** Runs sweepMediaRetries on an interval (every worker may run one; sweeping is idempotent). */
-export function startMediaSweeper(o: { store: Store; queue: MediaRetryQueue; maxAttempts: number; everyMs: number; log: Logger }): Periodic {
+export function startMediaSweeper(o: {
+  store: Store;
+  queue: MediaRetryQueue;
+  maxAttempts: number;
+  everyMs: number;
+  log: Logger;
+}): Periodic {
   return every(
     o.everyMs,
     async () => {

@@ -9,13 +9,24 @@ import type { MemoryScheduler } from '../src/lifecycle/memoryWork.js';
 
 export const MEMORY_QUEUE = 'memory';
 
-const noticeTarget = z.object({ messageId: z.string(), dialogueId: z.string(), sessionId: z.string(), locale: z.enum(['zh-CN', 'en']), replyTo: z.string().optional() });
+const noticeTarget = z.object({
+  messageId: z.string(),
+  dialogueId: z.string(),
+  sessionId: z.string(),
+  locale: z.enum(['zh-CN', 'en']),
+  replyTo: z.string().optional(),
+});
 export type NoticeTarget = z.infer<typeof noticeTarget>;
 
 const memoryJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('extract'), turnId: z.string() }),
   z.object({ kind: z.literal('rolling-summary'), sessionId: z.string() }),
-  z.object({ kind: z.literal('summarize'), sessionId: z.string(), reason: z.enum(['command', 'api', 'idle']), notify: noticeTarget.optional() }),
+  z.object({
+    kind: z.literal('summarize'),
+    sessionId: z.string(),
+    reason: z.enum(['command', 'api', 'idle']),
+    notify: noticeTarget.optional(),
+  }),
   z.object({ kind: z.literal('evolve'), agentId: z.string() }),
   z.object({ kind: z.literal('consolidate'), ownerId: z.string().optional(), subjectId: z.string().optional() }),
 ]);
@@ -37,7 +48,12 @@ export class MemoryQueue implements MemoryScheduler {
     this.queue = new Queue<MemoryJob>(MEMORY_QUEUE, {
       connection,
       prefix,
-      defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 2_000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } },
+      defaultJobOptions: {
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 2_000 },
+        removeOnComplete: true,
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
     });
   }
 
@@ -46,7 +62,15 @@ export class MemoryQueue implements MemoryScheduler {
     await this.queue.addBulk([
       { name: 'extract', data: { kind: 'extract', turnId }, opts: { jobId: `extract-${turnId}` } },
       // One per turn: a second run for the same state is a no-op (the summary is conditional).
-      ...(o.fold === false ? [] : [{ name: 'rolling-summary', data: { kind: 'rolling-summary' as const, sessionId }, opts: { jobId: `rsum-${sessionId}-${turnId}` } }]),
+      ...(o.fold === false
+        ? []
+        : [
+            {
+              name: 'rolling-summary',
+              data: { kind: 'rolling-summary' as const, sessionId },
+              opts: { jobId: `rsum-${sessionId}-${turnId}` },
+            },
+          ]),
     ]);
   }
 
@@ -56,7 +80,11 @@ export class MemoryQueue implements MemoryScheduler {
     // exists: without this a failed summary could not be asked for again for a week. A waiting,
     // delayed or running one stays: the request is already queued.
     if ((await this.queue.getJobState(jobId)) === 'failed') await this.queue.remove(jobId);
-    await this.queue.add('summarize', { kind: 'summarize', sessionId, reason, ...(notify ? { notify } : {}) }, { jobId });
+    await this.queue.add(
+      'summarize',
+      { kind: 'summarize', sessionId, reason, ...(notify ? { notify } : {}) },
+      { jobId },
+    );
   }
 
   async evolve(agentId: string, at: Date): Promise<void> {
@@ -64,12 +92,20 @@ export class MemoryQueue implements MemoryScheduler {
   }
 
   async consolidate(scope: { ownerId?: string; subjectId?: string } = {}, at: Date = new Date()): Promise<void> {
-    await this.queue.add('consolidate', { kind: 'consolidate', ...scope }, { jobId: `consolidate-${scope.ownerId ?? 'all'}-${scope.subjectId ?? 'all'}-${at.getTime()}` });
+    await this.queue.add(
+      'consolidate',
+      { kind: 'consolidate', ...scope },
+      { jobId: `consolidate-${scope.ownerId ?? 'all'}-${scope.subjectId ?? 'all'}-${at.getTime()}` },
+    );
   }
 
   /** The nightly consolidation as a BullMQ job scheduler (one per deployment, upserted at start). */
   async scheduleNightly(pattern: string, tz: string): Promise<void> {
-    await this.queue.upsertJobScheduler('nightly-consolidation', { pattern, tz }, { name: 'consolidate', data: { kind: 'consolidate' } });
+    await this.queue.upsertJobScheduler(
+      'nightly-consolidation',
+      { pattern, tz },
+      { name: 'consolidate', data: { kind: 'consolidate' } },
+    );
   }
 
   async unscheduleNightly(): Promise<void> {
@@ -81,7 +117,13 @@ export class MemoryQueue implements MemoryScheduler {
   }
 }
 
-export function startMemoryWorker(o: { connection: ConnectionOptions; prefix: string; handlers: MemoryJobHandlers; log: Logger; concurrency?: number }): Worker<MemoryJob> {
+export function startMemoryWorker(o: {
+  connection: ConnectionOptions;
+  prefix: string;
+  handlers: MemoryJobHandlers;
+  log: Logger;
+  concurrency?: number;
+}): Worker<MemoryJob> {
   const worker = new Worker<MemoryJob>(
     MEMORY_QUEUE,
     async (job) => {
@@ -100,12 +142,17 @@ export function startMemoryWorker(o: { connection: ConnectionOptions; prefix: st
         case 'evolve':
           return o.handlers.evolve(data.agentId);
         case 'consolidate':
-          return o.handlers.consolidate({ ...(data.ownerId ? { ownerId: data.ownerId } : {}), ...(data.subjectId ? { subjectId: data.subjectId } : {}) });
+          return o.handlers.consolidate({
+            ...(data.ownerId ? { ownerId: data.ownerId } : {}),
+            ...(data.subjectId ? { subjectId: data.subjectId } : {}),
+          });
       }
     },
     { connection: o.connection, prefix: o.prefix, concurrency: o.concurrency ?? 2 },
   );
-  worker.on('failed', (job, err) => o.log.warn({ job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'memory job failed'));
+  worker.on('failed', (job, err) =>
+    o.log.warn({ job: job?.name, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'memory job failed'),
+  );
   worker.on('error', (err) => o.log.error({ err }, 'memory worker error'));
   return worker;
 }

@@ -33,9 +33,17 @@ export function startRespondWorker(o: RespondWorkerOptions): Worker<RespondJob> 
       o.log.info({ turnId: data.turnId, ...result }, 'turn handled');
       return result;
     },
-    { connection: o.connection, prefix: o.prefix, concurrency: o.concurrency, lockDuration: o.lockMs, stalledInterval: o.lockMs },
+    {
+      connection: o.connection,
+      prefix: o.prefix,
+      concurrency: o.concurrency,
+      lockDuration: o.lockMs,
+      stalledInterval: o.lockMs,
+    },
   );
-  worker.on('failed', (job, err) => o.log.error({ turnId: job?.data.turnId, attempt: job?.attemptsMade, err }, 'respond job failed'));
+  worker.on('failed', (job, err) =>
+    o.log.error({ turnId: job?.data.turnId, attempt: job?.attemptsMade, err }, 'respond job failed'),
+  );
   worker.on('error', (err) => o.log.error({ err }, 'respond worker error'));
   return worker;
 }

@@ -5,7 +5,13 @@ import type { Store } from '../src/store/store.js';
 import { sweepLostReplies, type ReplyQueuePort } from '../src/lifecycle/sweepLostReplies.js';
 import { every, type Periodic } from './interval.js';
 
-export function startSweeper(o: { store: Store; queue: ReplyQueuePort; everyMs: number; olderThanMs: number; log: Logger }): Periodic {
+export function startSweeper(o: {
+  store: Store;
+  queue: ReplyQueuePort;
+  everyMs: number;
+  olderThanMs: number;
+  log: Logger;
+}): Periodic {
   const reported = new Set<string>(); // failed turns already reported, so the log says it once
   return every(
     o.everyMs,

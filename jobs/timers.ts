@@ -26,7 +26,12 @@ export class TimerQueue implements Scheduler {
     this.queue = new Queue<TimerJob>(TIMERS_QUEUE, {
       connection,
       prefix,
-      defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 1_000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } },
+      defaultJobOptions: {
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: true,
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
     });
   }
 
@@ -43,7 +48,11 @@ export class TimerQueue implements Scheduler {
   }
 
   checkInAt(dialogueId: string, since: Date, at: Date): Promise<void> {
-    return this.at({ kind: 'check-in', dialogueId, since: since.getTime() }, `checkin-${dialogueId}-${since.getTime()}`, at);
+    return this.at(
+      { kind: 'check-in', dialogueId, since: since.getTime() },
+      `checkin-${dialogueId}-${since.getTime()}`,
+      at,
+    );
   }
 
   close(): Promise<void> {

@@ -19,7 +19,8 @@ const NETWORK_CODES = new Set([
   'UND_ERR_CLOSED',
 ]);
 
-export const fieldOf = (v: unknown, key: string): unknown => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined);
+export const fieldOf = (v: unknown, key: string): unknown =>
+  typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined;
 
 /** The error itself and what it wraps (`cause`, or `error` as grammY's HttpError has it), a few levels deep. */
 export function* causeChain(err: unknown): Generator<unknown> {

@@ -8,7 +8,9 @@ import type { InboundEventInput } from '../../src/ingest/inboundEvent.js';
 import { guardedStrategy } from './guardedStrategy.js';
 import { translateCreate, translateDelete, translateUpdate, type TranslateResult } from './translate.js';
 
-const dispatchSchema = z.object({ data: z.looseObject({ t: z.string(), d: z.looseObject({ id: z.unknown() }).nullish() }) });
+const dispatchSchema = z.object({
+  data: z.looseObject({ t: z.string(), d: z.looseObject({ id: z.unknown() }).nullish() }),
+});
 
 export interface DiscordGatewayOptions {
   token: string;
@@ -34,7 +36,12 @@ export class DiscordGateway {
   constructor(private readonly o: DiscordGatewayOptions) {
     this.client = new Client({
       // MessageContent is privileged: enable it for the application in the developer portal.
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent, GatewayIntentBits.DirectMessages],
+      intents: [
+        GatewayIntentBits.Guilds,
+        GatewayIntentBits.GuildMessages,
+        GatewayIntentBits.MessageContent,
+        GatewayIntentBits.DirectMessages,
+      ],
       // DM channels are not announced to bots, and deletes/edits may concern uncached messages.
       partials: [Partials.Channel, Partials.Message],
       rest: { api: o.apiRoot, ...(o.cdnRoot ? { cdn: o.cdnRoot, mediaProxy: o.cdnRoot } : {}) },
@@ -57,7 +64,9 @@ export class DiscordGateway {
     c.on(Events.Error, (err) => o.log.error({ err }, 'discord client error'));
     c.on(Events.Warn, (message) => o.log.warn({ message }, 'discord client warning'));
     c.on(Events.ShardError, (err, shardId) => o.log.warn({ err, shardId }, 'discord gateway connection error'));
-    c.on(Events.ShardDisconnect, (e, shardId) => o.log.error({ code: e.code, shardId }, 'discord gateway closed for good (check the token and intents)'));
+    c.on(Events.ShardDisconnect, (e, shardId) =>
+      o.log.error({ code: e.code, shardId }, 'discord gateway closed for good (check the token and intents)'),
+    );
     c.on(Events.ShardReconnecting, (shardId) => o.log.info({ shardId }, 'discord gateway reconnecting'));
     c.on(Events.ShardResume, (shardId, replayed) => o.log.info({ shardId, replayed }, 'discord gateway resumed'));
   }
@@ -72,7 +81,10 @@ export class DiscordGateway {
       throw err;
     }
     await ready;
-    this.o.log.info({ user: this.client.user?.username, guilds: this.client.guilds.cache.size }, 'discord gateway ready');
+    this.o.log.info(
+      { user: this.client.user?.username, guilds: this.client.guilds.cache.size },
+      'discord gateway ready',
+    );
   }
 
   async stop(): Promise<void> {

@@ -9,7 +9,9 @@ type WsManager = Parameters<NonNullable<WebSocketOptions['buildStrategy']>>[0];
 type Emit = (event: string, payload?: unknown) => boolean;
 
 /** For `new Client({ ws: { buildStrategy: guardedStrategy(onError) } })`. */
-export function guardedStrategy(onError: (err: unknown, event: string, payload: unknown) => void): (manager: WsManager) => IShardingStrategy {
+export function guardedStrategy(
+  onError: (err: unknown, event: string, payload: unknown) => void,
+): (manager: WsManager) => IShardingStrategy {
   return (manager) => {
     const guarded = new Proxy(manager, {
       get(target, prop) {

@@ -7,7 +7,9 @@ import { MediaTooLargeError, type FetchedMedia, type MediaSource } from '../../s
 
 const DISCORD_CDN_ORIGINS = ['https://cdn.discordapp.com', 'https://media.discordapp.net'];
 
-const refreshedSchema = z.object({ refreshed_urls: z.array(z.object({ original: z.string(), refreshed: z.string() })) });
+const refreshedSchema = z.object({
+  refreshed_urls: z.array(z.object({ original: z.string(), refreshed: z.string() })),
+});
 
 export class DiscordMediaError extends Error {
   override readonly name = 'DiscordMediaError';
@@ -35,8 +37,13 @@ export class DiscordMediaSource implements MediaSource {
   private readonly rest: REST | undefined;
 
   constructor(o: DiscordMediaSourceOptions = {}) {
-    this.origins = new Set([...(o.allowedOrigins ?? DISCORD_CDN_ORIGINS), ...(o.apiRoot ? [new URL(o.apiRoot).origin] : [])]);
-    this.rest = o.token ? new REST({ api: o.apiRoot ?? 'https://discord.com/api', version: '10', retries: 1 }).setToken(o.token) : undefined;
+    this.origins = new Set([
+      ...(o.allowedOrigins ?? DISCORD_CDN_ORIGINS),
+      ...(o.apiRoot ? [new URL(o.apiRoot).origin] : []),
+    ]);
+    this.rest = o.token
+      ? new REST({ api: o.apiRoot ?? 'https://discord.com/api', version: '10', retries: 1 }).setToken(o.token)
+      : undefined;
   }
 
   async fetch(fileRef: string, o: { maxBytes: number; signal?: AbortSignal }): Promise<FetchedMedia> {
@@ -70,7 +77,8 @@ export class DiscordMediaSource implements MediaSource {
     } catch {
       throw new DiscordMediaError('attachment reference is not a URL');
     }
-    if (!this.origins.has(url.origin)) throw new DiscordMediaError(`attachment URL is not on Discord's CDN: ${url.origin}`);
+    if (!this.origins.has(url.origin))
+      throw new DiscordMediaError(`attachment URL is not on Discord's CDN: ${url.origin}`);
     return url;
   }
 
@@ -85,7 +93,9 @@ export class DiscordMediaSource implements MediaSource {
 
   private async refresh(href: string): Promise<string | undefined> {
     try {
-      const answer = refreshedSchema.parse(await this.rest?.post('/attachments/refresh-urls', { body: { attachment_urls: [href] } }));
+      const answer = refreshedSchema.parse(
+        await this.rest?.post('/attachments/refresh-urls', { body: { attachment_urls: [href] } }),
+      );
       return answer.refreshed_urls.find((r) => r.original === href)?.refreshed;
     } catch (err) {
       if (err instanceof DiscordAPIError || err instanceof z.ZodError) return undefined; // the first answer stands

@@ -8,7 +8,12 @@ import { DiscordAPIError, RateLimitError, REST, Routes, type RateLimitData } fro
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { ChatRef } from '../../src/domain/model.js';
-import { PlatformRateLimitedError, type OutboundChannel, type Persona, type SendOptions } from '../../src/delivery/outbound.js';
+import {
+  PlatformRateLimitedError,
+  type OutboundChannel,
+  type Persona,
+  type SendOptions,
+} from '../../src/delivery/outbound.js';
 
 export const DISCORD_MAX_MESSAGE_CHARS = 2000;
 export const DEFAULT_WEBHOOK_NAME = 'Rainbow Gateway';
@@ -57,21 +62,32 @@ export interface DiscordOutboundOptions {
   timeoutMs?: number;
 }
 
-const codeOf = (err: unknown): number | undefined => (err instanceof DiscordAPIError && typeof err.code === 'number' ? err.code : undefined);
+const codeOf = (err: unknown): number | undefined =>
+  err instanceof DiscordAPIError && typeof err.code === 'number' ? err.code : undefined;
 
 /** A 429 that @discordjs/rest hands back instead of waiting becomes the core's rate-limit error. */
 function mapError(err: unknown): unknown {
-  if (err instanceof RateLimitError) return new PlatformRateLimitedError('discord', Math.max(0, err.retryAfter), err.global);
+  if (err instanceof RateLimitError)
+    return new PlatformRateLimitedError('discord', Math.max(0, err.retryAfter), err.global);
   if (err instanceof DiscordAPIError && err.status === 429) {
     const body = z.looseObject({ retry_after: z.number(), global: z.boolean().optional() }).safeParse(err.rawError);
-    return new PlatformRateLimitedError('discord', body.success ? body.data.retry_after * 1000 : 1000, body.success ? (body.data.global ?? false) : false);
+    return new PlatformRateLimitedError(
+      'discord',
+      body.success ? body.data.retry_after * 1000 : 1000,
+      body.success ? (body.data.global ?? false) : false,
+    );
   }
   return err;
 }
 
 /** Discord refuses per-message names with "discord"/"clyde" in them, and over 80 characters. */
 function displayName(persona: Persona, fallback: string): string {
-  return persona.name.replace(/discord|clyde/gi, '').trim().slice(0, 80) || fallback;
+  return (
+    persona.name
+      .replace(/discord|clyde/gi, '')
+      .trim()
+      .slice(0, 80) || fallback
+  );
 }
 
 export class DiscordOutbound implements OutboundChannel {
@@ -109,9 +125,13 @@ export class DiscordOutbound implements OutboundChannel {
       // Discord returns the first message for a repeated nonce instead of posting again.
       nonce: randomBytes(12).toString('base64url'),
       enforce_nonce: true,
-      ...(options.replyToPlatformMessageId ? { message_reference: { message_id: options.replyToPlatformMessageId, fail_if_not_exists: false } } : {}),
+      ...(options.replyToPlatformMessageId
+        ? { message_reference: { message_id: options.replyToPlatformMessageId, fail_if_not_exists: false } }
+        : {}),
     };
-    const sent = messageSchema.parse(await this.call(() => this.rest.post(Routes.channelMessages(chat.threadId ?? chat.chatId), { body })));
+    const sent = messageSchema.parse(
+      await this.call(() => this.rest.post(Routes.channelMessages(chat.threadId ?? chat.chatId), { body })),
+    );
     return { platformMessageId: sent.id };
   }
 
@@ -120,11 +140,18 @@ export class DiscordOutbound implements OutboundChannel {
     if (options.persona && (await this.editAsPersona(chat, platformMessageId, text))) return;
     try {
       await this.call(() =>
-        this.rest.patch(Routes.channelMessage(chat.threadId ?? chat.chatId, platformMessageId), { body: { content: text, allowed_mentions: { parse: [] } } }),
+        this.rest.patch(Routes.channelMessage(chat.threadId ?? chat.chatId, platformMessageId), {
+          body: { content: text, allowed_mentions: { parse: [] } },
+        }),
       );
     } catch (err) {
       // A persona's message edited without its persona: it belongs to our webhook, not the bot.
-      if (!options.persona && codeOf(err) === Code.NotAuthor && (await this.editAsPersona(chat, platformMessageId, text))) return;
+      if (
+        !options.persona &&
+        codeOf(err) === Code.NotAuthor &&
+        (await this.editAsPersona(chat, platformMessageId, text))
+      )
+        return;
       throw err;
     }
   }
@@ -133,7 +160,11 @@ export class DiscordOutbound implements OutboundChannel {
     await this.call(() => this.rest.post(Routes.channelTyping(chat.threadId ?? chat.chatId)));
   }
 
-  private async sendAsPersona(chat: ChatRef, text: string, persona: Persona): Promise<{ platformMessageId: string } | undefined> {
+  private async sendAsPersona(
+    chat: ChatRef,
+    text: string,
+    persona: Persona,
+  ): Promise<{ platformMessageId: string } | undefined> {
     for (let attempt = 1; ; attempt++) {
       const [hook] = await this.hooksOf(chat.chatId);
       if (!hook) return undefined;
@@ -145,7 +176,9 @@ export class DiscordOutbound implements OutboundChannel {
         allowed_mentions: { parse: [] },
       };
       try {
-        const sent = messageSchema.parse(await this.call(() => this.hookRest.post(Routes.webhook(hook.id, hook.token), { body, query, auth: false })));
+        const sent = messageSchema.parse(
+          await this.call(() => this.hookRest.post(Routes.webhook(hook.id, hook.token), { body, query, auth: false })),
+        );
         return { platformMessageId: sent.id };
       } catch (err) {
         // Someone deleted our webhook: find or create it again, once.
@@ -162,7 +195,11 @@ export class DiscordOutbound implements OutboundChannel {
     for (const hook of hooks) {
       try {
         await this.call(() =>
-          this.hookRest.patch(Routes.webhookMessage(hook.id, hook.token, platformMessageId), { body: { content: text, allowed_mentions: { parse: [] } }, query, auth: false }),
+          this.hookRest.patch(Routes.webhookMessage(hook.id, hook.token, platformMessageId), {
+            body: { content: text, allowed_mentions: { parse: [] } },
+            query,
+            auth: false,
+          }),
         );
         return true;
       } catch (err) {
@@ -187,13 +224,17 @@ export class DiscordOutbound implements OutboundChannel {
   private async resolveHooks(channelId: string): Promise<Hook[]> {
     try {
       const me = await this.botId();
-      const listed = z.array(webhookSchema).parse(await this.call(() => this.rest.get(Routes.channelWebhooks(channelId))));
+      const listed = z
+        .array(webhookSchema)
+        .parse(await this.call(() => this.rest.get(Routes.channelWebhooks(channelId))));
       const ours = listed
         .filter((w) => w.name === this.webhookName && (w.application_id === me || w.user?.id === me))
         .flatMap((w) => (w.token ? [{ id: w.id, token: w.token }] : []))
         .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
       if (ours.length > 0) return ours;
-      const created = webhookSchema.parse(await this.call(() => this.rest.post(Routes.channelWebhooks(channelId), { body: { name: this.webhookName } })));
+      const created = webhookSchema.parse(
+        await this.call(() => this.rest.post(Routes.channelWebhooks(channelId), { body: { name: this.webhookName } })),
+      );
       if (!created.token) throw new Error('discord created a webhook without a token');
       return [{ id: created.id, token: created.token }];
     } catch (err) {

@@ -64,7 +64,12 @@ export function snapshotOf(m: Message | PartialMessage): MessageSnapshot {
     reference: m.reference && { messageId: m.reference.messageId ?? null, type: m.reference.type ?? null },
     referenced: referenced
       ? {
-          author: { id: referenced.author.id, bot: referenced.author.bot, username: referenced.author.username, globalName: referenced.author.globalName },
+          author: {
+            id: referenced.author.id,
+            bot: referenced.author.bot,
+            username: referenced.author.username,
+            globalName: referenced.author.globalName,
+          },
           content: referenced.content,
         }
       : null,

@@ -2,9 +2,22 @@
 // Translation only: no rule lives here (SPEC §2). The fields read are validated, so a malformed
 // dispatch is reported, never half-stored. Echoes of our own bot and persona webhooks are passed
 // on (sender.webhookId / sender.userId = recipient.userId): the core decides what to ignore.
-import { ChannelType, MessageFlags, MessageReferenceType, MessageType, StickerFormatType, type Message, type PartialMessage } from 'discord.js';
+import {
+  ChannelType,
+  MessageFlags,
+  MessageReferenceType,
+  MessageType,
+  StickerFormatType,
+  type Message,
+  type PartialMessage,
+} from 'discord.js';
 import { z } from 'zod';
-import type { AttachmentKind, InboundAttachment, InboundEventInput, InboundMention } from '../../src/ingest/inboundEvent.js';
+import type {
+  AttachmentKind,
+  InboundAttachment,
+  InboundEventInput,
+  InboundMention,
+} from '../../src/ingest/inboundEvent.js';
 import { snapshotOf, whereOf } from './snapshot.js';
 
 export type TranslateResult =
@@ -22,13 +35,22 @@ const channelSnap = z.object({
   parentId: snowflake.nullable(),
   parentName: z.string().nullable(),
 });
-const recipientSnap = z.object({ userId: snowflake, username: z.string().min(1), roleIds: z.array(snowflake).optional() });
+const recipientSnap = z.object({
+  userId: snowflake,
+  username: z.string().min(1),
+  roleIds: z.array(snowflake).optional(),
+});
 const whereSnap = z.object({
   id: snowflake,
   channel: channelSnap.nullable(),
   recipient: recipientSnap.nullable(),
 });
-const authorSnap = z.object({ id: snowflake, bot: z.boolean(), username: z.string().min(1), globalName: z.string().nullable() });
+const authorSnap = z.object({
+  id: snowflake,
+  bot: z.boolean(),
+  username: z.string().min(1),
+  globalName: z.string().nullable(),
+});
 const messageSnap = whereSnap.extend({
   type: z.number().int(),
   content: z.string(),
@@ -62,7 +84,12 @@ type Snap = z.infer<typeof messageSnap>;
 
 const THREADS: number[] = [ChannelType.PublicThread, ChannelType.PrivateThread, ChannelType.AnnouncementThread];
 /** Guild channels whose messages people type (text chat in voice and stage channels included). */
-const GUILD_TEXT: number[] = [ChannelType.GuildText, ChannelType.GuildAnnouncement, ChannelType.GuildVoice, ChannelType.GuildStageVoice];
+const GUILD_TEXT: number[] = [
+  ChannelType.GuildText,
+  ChannelType.GuildAnnouncement,
+  ChannelType.GuildVoice,
+  ChannelType.GuildStageVoice,
+];
 /** What people post; the other types are system notices (joins, pins, thread created…). */
 const USER_TYPES: number[] = [MessageType.Default, MessageType.Reply];
 
@@ -98,7 +125,8 @@ function senderOf(s: Snap) {
 }
 
 /** "image/png; charset=…" → "image/png". */
-const bareMime = (contentType: string | null): string | undefined => contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
+const bareMime = (contentType: string | null): string | undefined =>
+  contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
 
 function attachmentKind(mime: string | undefined, voiceMessage: boolean): AttachmentKind {
   if (mime?.startsWith('image/')) return 'image';
@@ -168,7 +196,12 @@ function replyOf(s: Snap) {
     platformMessageId: ref.messageId,
     ...(r
       ? {
-          sender: { userId: r.author.id, isBot: r.author.bot, username: r.author.username, displayName: r.author.globalName ?? r.author.username },
+          sender: {
+            userId: r.author.id,
+            isBot: r.author.bot,
+            username: r.author.username,
+            displayName: r.author.globalName ?? r.author.username,
+          },
           ...(r.content !== '' ? { text: r.content } : {}),
         }
       : {}),
@@ -250,6 +283,13 @@ export function translateDelete(m: Message | PartialMessage): TranslateResult {
   if (typeof chat === 'string') return { ok: false, reason: chat };
   return {
     ok: true,
-    event: { platform: 'discord', kind: 'delete', chat, platformMessageId: parsed.data.id, recipient: recipientOf(parsed.data), deletedAt: new Date() },
+    event: {
+      platform: 'discord',
+      kind: 'delete',
+      chat,
+      platformMessageId: parsed.data.id,
+      recipient: recipientOf(parsed.data),
+      deletedAt: new Date(),
+    },
   };
 }

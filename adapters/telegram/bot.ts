@@ -62,7 +62,8 @@ export class TelegramGateway {
       try {
         return await prev(method, payload, signal);
       } catch (err) {
-        if (method === 'getUpdates' && !signal?.aborted) o.log.warn({ method, error: errorText(err) }, 'telegram getUpdates failed; retrying');
+        if (method === 'getUpdates' && !signal?.aborted)
+          o.log.warn({ method, error: errorText(err) }, 'telegram getUpdates failed; retrying');
         throw err;
       }
     });
@@ -104,7 +105,8 @@ export class TelegramGateway {
   webhookRoutes(): FastifyPluginCallback {
     const path = this.webhookPath;
     const secret = this.o.webhook?.secret;
-    if (path === undefined || secret === undefined) throw new Error('TelegramGateway: webhookRoutes() is for webhook mode');
+    if (path === undefined || secret === undefined)
+      throw new Error('TelegramGateway: webhookRoutes() is for webhook mode');
     const callback = webhookCallback(this.bot, 'fastify', { secretToken: secret, timeoutMilliseconds: 60_000 });
     const secretDigest = digest(secret);
     return (app, _opts, done) => {
@@ -124,7 +126,8 @@ export class TelegramGateway {
           if (this.stopping) return reply.code(503).send();
           // grammY checks the secret again, but only once the body has been read and parsed.
           const header = req.headers['x-telegram-bot-api-secret-token'];
-          if (typeof header !== 'string' || !timingSafeEqual(digest(header), secretDigest)) return reply.code(401).send();
+          if (typeof header !== 'string' || !timingSafeEqual(digest(header), secretDigest))
+            return reply.code(401).send();
         },
         handler: (req, reply) => this.serveWebhook(req, reply, callback),
       });
@@ -181,9 +184,15 @@ export class TelegramGateway {
 
   private async setWebhook(serverUrl: string | undefined): Promise<void> {
     const w = this.o.webhook!;
-    if (!serverUrl || !this.routesMounted) throw new Error('TelegramGateway: webhook mode starts after webhookRoutes() is registered on a listening server, with its URL');
+    if (!serverUrl || !this.routesMounted)
+      throw new Error(
+        'TelegramGateway: webhook mode starts after webhookRoutes() is registered on a listening server, with its URL',
+      );
     this.listenUrl = `${serverUrl.replace(/\/+$/, '')}${this.webhookPath}`;
-    await this.bot.api.setWebhook(w.url ?? this.listenUrl, { secret_token: w.secret, allowed_updates: [...ALLOWED_UPDATES] });
+    await this.bot.api.setWebhook(w.url ?? this.listenUrl, {
+      secret_token: w.secret,
+      allowed_updates: [...ALLOWED_UPDATES],
+    });
   }
 
   private async serveWebhook(

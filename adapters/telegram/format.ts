@@ -22,7 +22,9 @@ const TOP: Ctx = { inQuote: false, inStyle: false, inLink: false, listDepth: 0 }
 
 export function markdownToTelegramHtml(markdown: string): string {
   const tokens = new Lexer({ gfm: true }).lex(markdown);
-  return blocks(tokens, TOP).replace(/\n{3,}/g, '\n\n').trim();
+  return blocks(tokens, TOP)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 const trailingNewlines = (raw: string): string => /\n*$/.exec(raw)?.[0] ?? '';
@@ -105,7 +107,9 @@ function list(t: Tokens.List, ctx: Ctx): string {
 /** Telegram has no tables: one line per row, cells separated by a bar, the header bold. */
 function table(t: Tokens.Table, ctx: Ctx): string {
   const row = (cells: Tokens.TableCell[], bold: boolean) =>
-    cells.map((c) => (bold ? `<b>${inline(c.tokens, { ...ctx, inStyle: true })}</b>` : inline(c.tokens, ctx))).join(' | ');
+    cells
+      .map((c) => (bold ? `<b>${inline(c.tokens, { ...ctx, inStyle: true })}</b>` : inline(c.tokens, ctx)))
+      .join(' | ');
   return [row(t.header, true), ...t.rows.map((r) => row(r, false))].join('\n');
 }
 
@@ -117,7 +121,8 @@ function inline(tokens: Token[] | undefined, ctx: Ctx): string {
 }
 
 function inlineOne(t: Token, ctx: Ctx): string {
-  const styled = (tag: string, x: { tokens: Token[] }) => `<${tag}>${inline(x.tokens, { ...ctx, inStyle: true })}</${tag}>`;
+  const styled = (tag: string, x: { tokens: Token[] }) =>
+    `<${tag}>${inline(x.tokens, { ...ctx, inStyle: true })}</${tag}>`;
   switch (t.type) {
     case 'text': {
       const x = t as Tokens.Text;

@@ -33,7 +33,8 @@ export class TelegramMediaSource implements MediaSource {
       }
       return rethrowRateLimit(err);
     });
-    if (file.file_size !== undefined && file.file_size > o.maxBytes) throw new MediaTooLargeError(file.file_size, o.maxBytes);
+    if (file.file_size !== undefined && file.file_size > o.maxBytes)
+      throw new MediaTooLargeError(file.file_size, o.maxBytes);
     if (!file.file_path) throw new TelegramMediaError('getFile returned no file_path');
 
     const url = `${this.apiRoot.replace(/\/+$/, '')}/file/bot${this.token}/${file.file_path}`;

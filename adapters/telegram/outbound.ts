@@ -43,7 +43,11 @@ export class TelegramOutbound implements OutboundChannel {
   readonly draft?: (chat: ChatRef, draftId: number, text: string) => Promise<void>;
   private readonly api: Api;
 
-  constructor(token: string, apiRoot: string, private readonly o: TelegramOutboundOptions = {}) {
+  constructor(
+    token: string,
+    apiRoot: string,
+    private readonly o: TelegramOutboundOptions = {},
+  ) {
     this.api = new Api(token, { apiRoot });
     if (o.drafts ?? true) this.draft = (chat, draftId, text) => this.sendDraft(chat, draftId, text);
   }
@@ -53,7 +57,12 @@ export class TelegramOutbound implements OutboundChannel {
       ...thread(chat),
       link_preview_options: { is_disabled: true },
       ...(options.replyToPlatformMessageId
-        ? { reply_parameters: { message_id: Number(options.replyToPlatformMessageId), allow_sending_without_reply: true } }
+        ? {
+            reply_parameters: {
+              message_id: Number(options.replyToPlatformMessageId),
+              allow_sending_without_reply: true,
+            },
+          }
         : {}),
     };
     const sent = await this.withPlainFallback(
@@ -91,7 +100,11 @@ export class TelegramOutbound implements OutboundChannel {
     if (!(chatId > 0)) throw new TelegramDraftUnavailableError(chat.chatId);
     await this.withPlainFallback(
       'sendMessageDraft',
-      () => this.api.sendMessageDraft(chatId, draftId, markdownToTelegramHtml(text), { ...thread(chat), parse_mode: 'HTML' }),
+      () =>
+        this.api.sendMessageDraft(chatId, draftId, markdownToTelegramHtml(text), {
+          ...thread(chat),
+          parse_mode: 'HTML',
+        }),
       () => this.api.sendMessageDraft(chatId, draftId, text, thread(chat)),
     );
   }
@@ -101,7 +114,10 @@ export class TelegramOutbound implements OutboundChannel {
       return await formatted();
     } catch (err) {
       if (!formattingRefused(err)) return rethrowRateLimit(err);
-      this.o.log?.warn({ method, reason: (err as GrammyError).description }, 'telegram refused the HTML; sending plain text');
+      this.o.log?.warn(
+        { method, reason: (err as GrammyError).description },
+        'telegram refused the HTML; sending plain text',
+      );
     }
     return plain().catch(rethrowRateLimit);
   }

@@ -107,7 +107,9 @@ const message = z.object({
   media_group_id: z.string().min(1).optional(),
   reply_to_message: repliedMessage.optional(),
   quote: z.object({ text: z.string() }).optional(),
-  external_reply: z.object({ origin: messageOrigin, chat: chat.optional(), message_id: z.number().int().optional() }).optional(),
+  external_reply: z
+    .object({ origin: messageOrigin, chat: chat.optional(), message_id: z.number().int().optional() })
+    .optional(),
 });
 type TgMessage = z.infer<typeof message>;
 type TgUser = z.infer<typeof user>;
@@ -152,9 +154,14 @@ const SERVICE_FIELDS = [
 ] as const;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const malformed = (reason: string): TranslateResult => ({ ok: false, reason: `malformed update: ${reason}`, ignored: false });
+const malformed = (reason: string): TranslateResult => ({
+  ok: false,
+  reason: `malformed update: ${reason}`,
+  ignored: false,
+});
 const ignored = (reason: string): TranslateResult => ({ ok: false, reason, ignored: true });
-const issues = (e: z.ZodError): string => e.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ');
+const issues = (e: z.ZodError): string =>
+  e.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ');
 
 /** One Bot API Update (only `message` and `edited_message` are recorded). */
 export function translateUpdate(update: unknown, bot: BotIdentity): TranslateResult {
@@ -166,7 +173,11 @@ export function translateUpdate(update: unknown, bot: BotIdentity): TranslateRes
 }
 
 /** A Message object: a new message, or (kind 'edit') the new state of an edited one. */
-export function translateMessage(raw: unknown, bot: BotIdentity, kind: 'message' | 'edit' = 'message'): TranslateResult {
+export function translateMessage(
+  raw: unknown,
+  bot: BotIdentity,
+  kind: 'message' | 'edit' = 'message',
+): TranslateResult {
   const parsed = message.safeParse(raw);
   if (!parsed.success) return malformed(issues(parsed.error));
   const m = parsed.data;
@@ -236,7 +247,10 @@ function chatName(c: TgChat): { displayName?: string; username?: string } {
 }
 
 /** Entity offsets and lengths count UTF-16 code units, which is how JS strings index. */
-function mentionsOf(text: string, entities: Array<z.infer<typeof entity>>): { ok: true; list: InboundMention[] } | { ok: false; reason: string } {
+function mentionsOf(
+  text: string,
+  entities: Array<z.infer<typeof entity>>,
+): { ok: true; list: InboundMention[] } | { ok: false; reason: string } {
   const list: InboundMention[] = [];
   for (const e of entities) {
     if (e.type !== 'mention' && e.type !== 'text_mention') continue;
@@ -258,12 +272,18 @@ function replyOf(m: TgMessage) {
   const quote = m.quote?.text;
   const r = m.reply_to_message;
   // In a forum topic every message "replies" to the topic's opening service message.
-  const topicRoot = r && (r.forum_topic_created !== undefined || (m.is_topic_message && r.message_id === m.message_thread_id));
+  const topicRoot =
+    r && (r.forum_topic_created !== undefined || (m.is_topic_message && r.message_id === m.message_thread_id));
   if (r && !topicRoot) {
     const s = r.sender_chat
       ? { userId: String(r.sender_chat.id), isBot: false, ...chatName(r.sender_chat) }
       : r.from
-        ? { userId: String(r.from.id), isBot: r.from.is_bot, displayName: displayName(r.from), ...(r.from.username ? { username: r.from.username } : {}) }
+        ? {
+            userId: String(r.from.id),
+            isBot: r.from.is_bot,
+            displayName: displayName(r.from),
+            ...(r.from.username ? { username: r.from.username } : {}),
+          }
         : undefined;
     const text = r.text ?? r.caption;
     return {
@@ -280,7 +300,12 @@ function replyOf(m: TgMessage) {
     const source = x.chat ?? x.origin.chat ?? x.origin.sender_chat;
     const u = x.origin.sender_user;
     const sender = u
-      ? { userId: String(u.id), isBot: u.is_bot, displayName: displayName(u), ...(u.username ? { username: u.username } : {}) }
+      ? {
+          userId: String(u.id),
+          isBot: u.is_bot,
+          displayName: displayName(u),
+          ...(u.username ? { username: u.username } : {}),
+        }
       : undefined;
     return {
       platformMessageId: `${source ? source.id : 'external'}:${x.message_id}`,
@@ -298,11 +323,17 @@ function attachmentsOf(m: TgMessage): InboundAttachment[] {
     uniqueId: f.file_unique_id,
     ...(f.file_size !== undefined ? { size: f.file_size } : {}),
   });
-  const opt = <K extends string, V>(key: K, v: V | undefined) => (v === undefined ? {} : ({ [key]: v } as Record<K, V>));
+  const opt = <K extends string, V>(key: K, v: V | undefined) =>
+    v === undefined ? {} : ({ [key]: v } as Record<K, V>);
   const out: InboundAttachment[] = [];
   if (m.photo) {
     // Telegram sends every size it made; the largest carries the most detail for a description.
-    const best = m.photo.reduce((a, b) => (b.width * b.height > a.width * a.height || (b.width * b.height === a.width * a.height && (b.file_size ?? 0) > (a.file_size ?? 0)) ? b : a));
+    const best = m.photo.reduce((a, b) =>
+      b.width * b.height > a.width * a.height ||
+      (b.width * b.height === a.width * a.height && (b.file_size ?? 0) > (a.file_size ?? 0))
+        ? b
+        : a,
+    );
     out.push({ kind: 'image', ...ids(best), mime: 'image/jpeg', width: best.width, height: best.height, ...source });
   }
   // A GIF/animation also fills `document` for old clients; it is one attachment, a video.
@@ -321,12 +352,34 @@ function attachmentsOf(m: TgMessage): InboundAttachment[] {
   }
   if (m.video_note) {
     const v = m.video_note;
-    out.push({ kind: 'video_note', ...ids(v), mime: 'video/mp4', duration: v.duration, width: v.length, height: v.length, ...source });
+    out.push({
+      kind: 'video_note',
+      ...ids(v),
+      mime: 'video/mp4',
+      duration: v.duration,
+      width: v.length,
+      height: v.length,
+      ...source,
+    });
   }
-  if (m.voice) out.push({ kind: 'voice', ...ids(m.voice), ...opt('mime', m.voice.mime_type), duration: m.voice.duration, ...source });
+  if (m.voice)
+    out.push({
+      kind: 'voice',
+      ...ids(m.voice),
+      ...opt('mime', m.voice.mime_type),
+      duration: m.voice.duration,
+      ...source,
+    });
   if (m.audio) {
     const a = m.audio;
-    out.push({ kind: 'audio', ...ids(a), ...opt('fileName', a.file_name), ...opt('mime', a.mime_type), duration: a.duration, ...source });
+    out.push({
+      kind: 'audio',
+      ...ids(a),
+      ...opt('fileName', a.file_name),
+      ...opt('mime', a.mime_type),
+      duration: a.duration,
+      ...source,
+    });
   }
   if (m.document && !m.animation) {
     const d = m.document;

@@ -28,7 +28,10 @@ export interface HttpServer {
 export function createHttpServer(o: HttpServerOptions): HttpServer {
   // Our pino logger (its redaction included), for Fastify's own warnings and errors only: no
   // per-request lines and no "Server listening" lines, so the log stays as it was.
-  const loggerInstance: FastifyBaseLogger = o.log.child({}, { level: o.log.isLevelEnabled('warn') ? 'warn' : o.log.level });
+  const loggerInstance: FastifyBaseLogger = o.log.child(
+    {},
+    { level: o.log.isLevelEnabled('warn') ? 'warn' : o.log.level },
+  );
   const app = fastify({
     loggerInstance,
     logController: new LogController({ disableRequestLogging: true }),
@@ -39,16 +42,25 @@ export function createHttpServer(o: HttpServerOptions): HttpServer {
   // Errors a route did not answer itself: a 5xx is logged here and goes out without its
   // message; a 4xx (a malformed body, a body too large) keeps it.
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
+    const status =
+      typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
     if (status >= 500) o.log.error({ err, method: req.method, route: req.routeOptions.url }, 'HTTP request failed');
-    return reply.code(status).send({ statusCode: status, error: STATUS_CODES[status], message: status >= 500 ? 'internal error' : err.message });
+    return reply.code(status).send({
+      statusCode: status,
+      error: STATUS_CODES[status],
+      message: status >= 500 ? 'internal error' : err.message,
+    });
   });
 
   app.get('/healthz', (_req, reply) => reply.code(200).send({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
-    const entries = await Promise.all(Object.entries(o.readiness).map(async ([name, probe]) => [name, await probe().catch(() => false)] as const));
+    const entries = await Promise.all(
+      Object.entries(o.readiness).map(async ([name, probe]) => [name, await probe().catch(() => false)] as const),
+    );
     const ok = entries.every(([, v]) => v);
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable', checks: Object.fromEntries(entries) });
+    return reply
+      .code(ok ? 200 : 503)
+      .send({ status: ok ? 'ready' : 'unavailable', checks: Object.fromEntries(entries) });
   });
 
   return {

@@ -17,7 +17,10 @@ const sectionTypes = Object.fromEntries(
     builder.objectRef<Record<string, unknown>>(typeName(s)).implement({
       fields: (t) =>
         Object.fromEntries(
-          fieldsOf(s).map(([key, f]) => [key, t.field({ type: scalarOf(f), description: f.doc, resolve: (v) => v[key] as never })]),
+          fieldsOf(s).map(([key, f]) => [
+            key,
+            t.field({ type: scalarOf(f), description: f.doc, resolve: (v) => v[key] as never }),
+          ]),
         ),
     }),
   ]),
@@ -27,7 +30,10 @@ const sectionInputs = Object.fromEntries(
   sections.map((s) => [
     s,
     builder.inputType(`${typeName(s)}Input`, {
-      fields: (t) => Object.fromEntries(fieldsOf(s).map(([key, f]) => [key, t.field({ type: scalarOf(f), required: false, description: f.doc })])),
+      fields: (t) =>
+        Object.fromEntries(
+          fieldsOf(s).map(([key, f]) => [key, t.field({ type: scalarOf(f), required: false, description: f.doc })]),
+        ),
     }),
   ]),
 );
@@ -37,9 +43,14 @@ export const ConfigType = builder.objectRef<EffectiveConfig>('Config').implement
   fields: (t) => ({
     version: t.exposeInt('version', { description: 'Counts updates; 0 while only defaults apply.' }),
     updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.updatedAt ?? null }),
-    ignored: t.exposeStringList('ignored', { description: 'Stored fields that were invalid and replaced by defaults.' }),
+    ignored: t.exposeStringList('ignored', {
+      description: 'Stored fields that were invalid and replaced by defaults.',
+    }),
     ...Object.fromEntries(
-      sections.map((s) => [s, t.field({ type: sectionTypes[s]!, resolve: (c) => (c.config)[s] as Record<string, unknown> })]),
+      sections.map((s) => [
+        s,
+        t.field({ type: sectionTypes[s]!, resolve: (c) => c.config[s] as Record<string, unknown> }),
+      ]),
     ),
   }),
 });
@@ -62,7 +73,9 @@ const ConfigPatchInput = builder.inputType('ConfigPatchInput', {
 });
 
 /** GraphQL passes omitted input fields as absent and explicit nulls as null; null means "leave as is". */
-function patchOf(input: Record<string, Record<string, unknown> | null | undefined>): Record<string, Record<string, unknown>> {
+function patchOf(
+  input: Record<string, Record<string, unknown> | null | undefined>,
+): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const [s, fields] of Object.entries(input)) {
     if (!fields) continue;
@@ -74,7 +87,11 @@ function patchOf(input: Record<string, Record<string, unknown> | null | undefine
 
 builder.queryFields((t) => ({
   config: t.field({ type: ConfigType, resolve: (_r, _a, ctx) => ctx.store.config.get() }),
-  configFields: t.field({ type: [ConfigFieldInfoType], description: 'Validation ranges and defaults of every config field.', resolve: () => configFieldInfo() }),
+  configFields: t.field({
+    type: [ConfigFieldInfoType],
+    description: 'Validation ranges and defaults of every config field.',
+    resolve: () => configFieldInfo(),
+  }),
 }));
 
 builder.mutationFields((t) => ({
@@ -83,7 +100,8 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     description: 'Change some fields; out-of-range values fail with CONFIG_INVALID and change nothing.',
     args: { patch: t.arg({ type: ConfigPatchInput, required: true }) },
-    resolve: (_r, { patch }, ctx) => ctx.store.config.update(patchOf(patch as Record<string, Record<string, unknown>>), new Date(), ctx.viewer.name),
+    resolve: (_r, { patch }, ctx) =>
+      ctx.store.config.update(patchOf(patch as Record<string, Record<string, unknown>>), new Date(), ctx.viewer.name),
   }),
   resetConfig: t.field({
     type: ConfigType,

@@ -32,7 +32,18 @@ export const DialogueType = builder.objectRef<Dialogue>('Dialogue').implement({
       description: 'Sessions in start order; kind, status and a window on startedAt filter them.',
       args: sessionFilterArgs,
       resolve: (d, args, ctx) =>
-        childConnection<Session>(ctx.loaders, { collection: 'sessions', parentField: 'dialogueId', parentId: d._id, filter: sessionFilter(args), field: 'startedAt', direction: 1 }, args),
+        childConnection<Session>(
+          ctx.loaders,
+          {
+            collection: 'sessions',
+            parentField: 'dialogueId',
+            parentId: d._id,
+            filter: sessionFilter(args),
+            field: 'startedAt',
+            direction: 1,
+          },
+          args,
+        ),
     }),
   }),
 });
@@ -42,7 +53,8 @@ builder.queryFields((t) => ({
     type: DialogueType,
     description: 'All dialogues, most recently active first; since/until bound lastActivityAt.',
     args: dialogueFilterArgs,
-    resolve: (_root, args, ctx) => keysetConnection(ctx.store.pages.of('dialogues'), dialogueFilter(args), 'lastActivityAt', -1, args),
+    resolve: (_root, args, ctx) =>
+      keysetConnection(ctx.store.pages.of('dialogues'), dialogueFilter(args), 'lastActivityAt', -1, args),
   }),
   dialogue: t.field({
     type: DialogueType,

@@ -1,9 +1,13 @@
 import { builder } from '../builder.js';
 import { CONTENT_TYPES, MEMORY_KINDS } from '../../src/domain/model.js';
 
-export const DialogueTypeEnum = builder.enumType('DialogueType', { values: ['human_ai', 'ai_ai', 'ai_self', 'lio_group', 'group'] as const });
+export const DialogueTypeEnum = builder.enumType('DialogueType', {
+  values: ['human_ai', 'ai_ai', 'ai_self', 'lio_group', 'group'] as const,
+});
 export const RoleEnum = builder.enumType('Role', { values: ['human', 'ai', 'system'] as const });
-export const TurnStatusEnum = builder.enumType('TurnStatus', { values: ['pending', 'responded', 'unresponded'] as const });
+export const TurnStatusEnum = builder.enumType('TurnStatus', {
+  values: ['pending', 'responded', 'unresponded'] as const,
+});
 export const ContentTypeEnum = builder.enumType('ContentType', { values: CONTENT_TYPES });
 export const DeliveryStateEnum = builder.enumType('DeliveryState', {
   values: ['streaming', 'complete', 'interrupted', 'empty', 'error', 'timeout'] as const,
@@ -13,7 +17,9 @@ export const DialogueStatusEnum = builder.enumType('DialogueStatus', { values: [
 export const SessionKindEnum = builder.enumType('SessionKind', { values: ['dialogue', 'self_reflection'] as const });
 export const SessionStatusEnum = builder.enumType('SessionStatus', { values: ['open', 'closed'] as const });
 export const MemoryKindEnum = builder.enumType('MemoryKind', { values: MEMORY_KINDS });
-export const MemoryStatusEnum = builder.enumType('MemoryStatus', { values: ['active', 'superseded', 'merged', 'pruned'] as const });
+export const MemoryStatusEnum = builder.enumType('MemoryStatus', {
+  values: ['active', 'superseded', 'merged', 'pruned'] as const,
+});
 export const EventKindEnum = builder.enumType('EventKind', {
   values: ['context_built', 'llm_call', 'tool_call', 'system_utterance', 'warning', 'delivery'] as const,
 });

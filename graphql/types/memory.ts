@@ -21,12 +21,20 @@ const MemorySourcesType = builder.objectRef<Sources>('MemorySources').implement(
   description: 'Where the memory came from: the conversation, or the memories it was folded from.',
   fields: (t) => ({
     dialogueId: t.exposeID('dialogueId', { nullable: true }),
-    dialogue: t.field({ type: DialogueType, nullable: true, resolve: (s, _a, ctx) => (s.dialogueId ? ctx.loaders.dialogue.load(s.dialogueId) : null) }),
+    dialogue: t.field({
+      type: DialogueType,
+      nullable: true,
+      resolve: (s, _a, ctx) => (s.dialogueId ? ctx.loaders.dialogue.load(s.dialogueId) : null),
+    }),
     sessionId: t.exposeID('sessionId', { nullable: true }),
     turnIds: t.idList({ resolve: (s) => s.turnIds ?? [] }),
     messageIds: t.idList({ resolve: (s) => s.messageIds ?? [] }),
     memoryIds: t.idList({ resolve: (s) => s.memoryIds ?? [] }),
-    memories: t.field({ type: [MemoryType], description: 'The memories folded into this one (consolidation).', resolve: (s, _a, ctx) => loadMemories(ctx, s.memoryIds ?? []) }),
+    memories: t.field({
+      type: [MemoryType],
+      description: 'The memories folded into this one (consolidation).',
+      resolve: (s, _a, ctx) => loadMemories(ctx, s.memoryIds ?? []),
+    }),
   }),
 });
 
@@ -42,22 +50,40 @@ MemoryType.implement({
     ownerId: t.exposeID('ownerId'),
     owner: t.field({ type: AgentType, nullable: true, resolve: (m, _a, ctx) => ctx.loaders.agent.load(m.ownerId) }),
     subjectId: t.exposeID('subjectId', { nullable: true }),
-    subject: t.field({ type: HumanType, nullable: true, resolve: (m, _a, ctx) => (m.subjectId ? ctx.loaders.human.load(m.subjectId) : null) }),
+    subject: t.field({
+      type: HumanType,
+      nullable: true,
+      resolve: (m, _a, ctx) => (m.subjectId ? ctx.loaders.human.load(m.subjectId) : null),
+    }),
     kind: t.expose('kind', { type: MemoryKindEnum }),
     text: t.exposeString('text'),
     importance: t.exposeFloat('importance'),
-    occurredAt: t.field({ type: 'DateTime', description: 'When it happened in the conversation.', resolve: (m) => m.occurredAt }),
+    occurredAt: t.field({
+      type: 'DateTime',
+      description: 'When it happened in the conversation.',
+      resolve: (m) => m.occurredAt,
+    }),
     status: t.expose('status', { type: MemoryStatusEnum }),
-    supersededBy: t.field({ type: MemoryType, nullable: true, description: 'The entry that contradicted this one.', resolve: (m, _a, ctx) => (m.supersededBy ? ctx.loaders.memory.load(m.supersededBy) : null) }),
+    supersededBy: t.field({
+      type: MemoryType,
+      nullable: true,
+      description: 'The entry that contradicted this one.',
+      resolve: (m, _a, ctx) => (m.supersededBy ? ctx.loaders.memory.load(m.supersededBy) : null),
+    }),
     supersededAt: t.field({ type: 'DateTime', nullable: true, resolve: (m) => m.supersededAt ?? null }),
-    mergedInto: t.field({ type: MemoryType, nullable: true, description: 'The entry consolidation folded this one into.', resolve: (m, _a, ctx) => (m.mergedInto ? ctx.loaders.memory.load(m.mergedInto) : null) }),
+    mergedInto: t.field({
+      type: MemoryType,
+      nullable: true,
+      description: 'The entry consolidation folded this one into.',
+      resolve: (m, _a, ctx) => (m.mergedInto ? ctx.loaders.memory.load(m.mergedInto) : null),
+    }),
     chain: t.field({
       type: [MemoryType],
       description: `The successors of this entry (supersededBy / mergedInto), in order, up to the current one (at most ${MEMORY_CHAIN_MAX}).`,
       resolve: async (m, _a, ctx) => {
         const chain: MemoryEntry[] = [];
         const seen = new Set([m._id]);
-        for (let next = successorOf(m); next && !seen.has(next) && chain.length < MEMORY_CHAIN_MAX; ) {
+        for (let next = successorOf(m); next && !seen.has(next) && chain.length < MEMORY_CHAIN_MAX;) {
           seen.add(next);
           const entry = await ctx.loaders.memory.load(next);
           if (!entry) break;
@@ -70,7 +96,11 @@ MemoryType.implement({
     sources: t.field({ type: MemorySourcesType, resolve: (m) => m.sources }),
     recallCount: t.int({ resolve: (m) => m.recall.count }),
     lastRecalledAt: t.field({ type: 'DateTime', nullable: true, resolve: (m) => m.recall.lastAt ?? null }),
-    embeddingModel: t.string({ nullable: true, description: 'The embedder of the stored vector; null while it has none.', resolve: (m) => m.embedding?.model ?? null }),
+    embeddingModel: t.string({
+      nullable: true,
+      description: 'The embedder of the stored vector; null while it has none.',
+      resolve: (m) => m.embedding?.model ?? null,
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (m) => m.updatedAt }),
   }),
@@ -106,11 +136,22 @@ const searchInput = z.object({
     .trim()
     .min(1, 'search text must not be empty')
     .refine((s) => Array.from(s).length <= 500, 'search text must be at most 500 characters'),
-  limit: z.number().int().min(1, 'limit must be between 1 and 20').max(MEMORY_SEARCH_MAX, `limit must be between 1 and ${MEMORY_SEARCH_MAX}`),
+  limit: z
+    .number()
+    .int()
+    .min(1, 'limit must be between 1 and 20')
+    .max(MEMORY_SEARCH_MAX, `limit must be between 1 and ${MEMORY_SEARCH_MAX}`),
 });
 
-async function checkScope(ctx: GraphQLContext, ownerId: string | undefined, subjectId: string | undefined): Promise<void> {
-  const [owner, subject] = await Promise.all([ownerId ? ctx.loaders.agent.load(ownerId) : true, subjectId ? ctx.loaders.human.load(subjectId) : true]);
+async function checkScope(
+  ctx: GraphQLContext,
+  ownerId: string | undefined,
+  subjectId: string | undefined,
+): Promise<void> {
+  const [owner, subject] = await Promise.all([
+    ownerId ? ctx.loaders.agent.load(ownerId) : true,
+    subjectId ? ctx.loaders.human.load(subjectId) : true,
+  ]);
   if (!owner) throw apiError('NOT_FOUND', `no agent with id ${String(ownerId)}`);
   if (!subject) throw apiError('NOT_FOUND', `no human with id ${String(subjectId)}`);
 }
@@ -175,7 +216,10 @@ builder.queryFields((t) => ({
         kinds: MEMORY_KINDS,
         countRecall: false,
       });
-      const entries = await loadMemories(ctx, r.memories.map((m) => m.id));
+      const entries = await loadMemories(
+        ctx,
+        r.memories.map((m) => m.id),
+      );
       const byId = new Map(entries.map((e) => [e._id, e]));
       const hits = r.memories.flatMap((m) => {
         const memory = byId.get(m.id);

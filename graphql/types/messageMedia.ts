@@ -7,7 +7,9 @@ import { RoleEnum } from './enums.js';
 export const AttachmentKindEnum = builder.enumType('AttachmentKind', {
   values: ['image', 'audio', 'voice', 'video', 'video_note', 'document', 'sticker'] as const,
 });
-export const AttachmentStateEnum = builder.enumType('AttachmentState', { values: ['pending', 'done', 'failed', 'unsupported'] as const });
+export const AttachmentStateEnum = builder.enumType('AttachmentState', {
+  values: ['pending', 'done', 'failed', 'unsupported'] as const,
+});
 
 export const AttachmentType = builder.objectRef<Attachment>('Attachment').implement({
   description: 'One media item of a message and how turning it into text went.',

@@ -17,13 +17,23 @@ const CloseTurnStatusEnum = builder.enumType('CloseTurnStatus', {
 
 const NewSessionKindEnum = builder.enumType('NewSessionKind', {
   values: {
-    DIALOGUE: { value: 'dialogue', description: "Replaces the dialogue's open session (closed as manual) as its current session." },
-    SELF_REFLECTION: { value: 'self_reflection', description: 'Opens beside the conversation, which carries on in its current session.' },
+    DIALOGUE: {
+      value: 'dialogue',
+      description: "Replaces the dialogue's open session (closed as manual) as its current session.",
+    },
+    SELF_REFLECTION: {
+      value: 'self_reflection',
+      description: 'Opens beside the conversation, which carries on in its current session.',
+    },
   } as const,
 });
 
 const CloseSessionReasonEnum = builder.enumType('CloseSessionReason', {
-  values: { TIMEOUT: { value: 'timeout' }, MANUAL: { value: 'manual' }, TASK_COMPLETED: { value: 'task_completed' } } as const,
+  values: {
+    TIMEOUT: { value: 'timeout' },
+    MANUAL: { value: 'manual' },
+    TASK_COMPLETED: { value: 'task_completed' },
+  } as const,
 });
 
 const PostMessageAsEnum = builder.enumType('PostMessageAs', {
@@ -84,6 +94,11 @@ builder.mutationFields((t) => ({
       text: t.arg.string({ required: true }),
       as: t.arg({ type: PostMessageAsEnum, required: true }),
     },
-    resolve: (_r, a, ctx) => postMessage(ctx.ops, { dialogueId: String(a.dialogueId), text: a.text, as: a.as, by: ctx.viewer.name }, new Date()),
+    resolve: (_r, a, ctx) =>
+      postMessage(
+        ctx.ops,
+        { dialogueId: String(a.dialogueId), text: a.text, as: a.as, by: ctx.viewer.name },
+        new Date(),
+      ),
   }),
 }));

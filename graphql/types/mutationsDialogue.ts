@@ -18,10 +18,15 @@ const DeletedCountsType = builder.objectRef<DialogueDeletion['deleted']>('Delete
 });
 
 const DialogueDeletionType = builder.objectRef<DialogueDeletion>('DialogueDeletion').implement({
-  fields: (t) => ({ found: t.exposeBoolean('found'), deleted: t.field({ type: DeletedCountsType, resolve: (d) => d.deleted }) }),
+  fields: (t) => ({
+    found: t.exposeBoolean('found'),
+    deleted: t.field({ type: DeletedCountsType, resolve: (d) => d.deleted }),
+  }),
 });
 
-const ExportFormatEnum = builder.enumType('ExportFormat', { values: { MARKDOWN: { value: 'markdown' }, PDF: { value: 'pdf' } } as const });
+const ExportFormatEnum = builder.enumType('ExportFormat', {
+  values: { MARKDOWN: { value: 'markdown' }, PDF: { value: 'pdf' } } as const,
+});
 
 const DialogueExportType = builder.objectRef<DialogueExport>('DialogueExport').implement({
   fields: (t) => ({
@@ -38,7 +43,8 @@ builder.mutationFields((t) => ({
   deleteDialogue: t.field({
     type: DialogueDeletionType,
     authScopes: { admin: true },
-    description: 'Deletes the dialogue and its sessions, turns, messages, archived messages, events and memories. Waits briefly for a running reply (DIALOGUE_BUSY after that).',
+    description:
+      'Deletes the dialogue and its sessions, turns, messages, archived messages, events and memories. Waits briefly for a running reply (DIALOGUE_BUSY after that).',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => deleteDialogueNow(ctx.ops, String(a.id)),
   }),

@@ -3,18 +3,23 @@
 import { builder } from '../builder.js';
 import { requestPersonaEvolution, requestSessionSummary } from '../../src/ops/memoryActions.js';
 
-const SummarizeSessionResultType = builder.objectRef<{ sessionId: string; queued: boolean }>('SummarizeSessionResult').implement({
-  fields: (t) => ({ sessionId: t.exposeID('sessionId'), queued: t.exposeBoolean('queued') }),
-});
+const SummarizeSessionResultType = builder
+  .objectRef<{ sessionId: string; queued: boolean }>('SummarizeSessionResult')
+  .implement({
+    fields: (t) => ({ sessionId: t.exposeID('sessionId'), queued: t.exposeBoolean('queued') }),
+  });
 
-const EvolvePersonaResultType = builder.objectRef<{ agentId: string; queued: boolean }>('EvolvePersonaResult').implement({
-  fields: (t) => ({ agentId: t.exposeID('agentId'), queued: t.exposeBoolean('queued') }),
-});
+const EvolvePersonaResultType = builder
+  .objectRef<{ agentId: string; queued: boolean }>('EvolvePersonaResult')
+  .implement({
+    fields: (t) => ({ agentId: t.exposeID('agentId'), queued: t.exposeBoolean('queued') }),
+  });
 
 builder.mutationFields((t) => ({
   summarizeSession: t.field({
     type: SummarizeSessionResultType,
-    description: 'Queues the summarise action: the session closes as summarized and a successor seeded with its summary becomes current.',
+    description:
+      'Queues the summarise action: the session closes as summarized and a successor seeded with its summary becomes current.',
     args: { sessionId: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => requestSessionSummary(ctx.ops, String(a.sessionId)),
   }),

@@ -2,7 +2,15 @@
 // build, a human's dialogues, an agent's personas and its sessions. Platform tokens live in the
 // environment, never on these records, so nothing here can leak them.
 import { builder } from '../builder.js';
-import type { Agent, AgentBinding, Dialogue, Human, PlatformIdentity, Session, ToneState } from '../../src/domain/model.js';
+import type {
+  Agent,
+  AgentBinding,
+  Dialogue,
+  Human,
+  PlatformIdentity,
+  Session,
+  ToneState,
+} from '../../src/domain/model.js';
 import { DEFAULT_AGENT_ID, type AgentEvolution } from '../../src/store/participants.js';
 import type { UserPersonaCard } from '../../src/persona/userPersonaCard.js';
 import type { CommunicationStyle } from '../../src/persona/communicationStyle.js';
@@ -40,7 +48,9 @@ const ToneScoresType = builder.objectRef<ToneState['scores']>('ToneScores').impl
 const ToneStateType = builder.objectRef<ToneState>('ToneState').implement({
   description: 'The emotional tone carried into the human’s next turn.',
   fields: (t) => ({
-    template: t.exposeString('template', { description: 'The seed 003 guidance template it maps to (high_anxiety, neutral, …).' }),
+    template: t.exposeString('template', {
+      description: 'The seed 003 guidance template it maps to (high_anxiety, neutral, …).',
+    }),
     scores: t.field({ type: ToneScoresType, resolve: (s) => s.scores }),
     updatedAt: t.field({ type: 'DateTime', resolve: (s) => s.updatedAt }),
   }),
@@ -56,10 +66,15 @@ const CommunicationStyleType = builder.objectRef<CommunicationStyle>('Communicat
 });
 
 const PersonaCardType = builder.objectRef<UserPersonaCard>('UserPersonaCard').implement({
-  description: 'Seed 003’s user persona card, built as the next turn would build it (memories by importance, not recalled).',
+  description:
+    'Seed 003’s user persona card, built as the next turn would build it (memories by importance, not recalled).',
   fields: (t) => ({
     name: t.exposeString('name'),
-    communicationStyle: t.field({ type: CommunicationStyleType, nullable: true, resolve: (c) => c.communicationStyle ?? null }),
+    communicationStyle: t.field({
+      type: CommunicationStyleType,
+      nullable: true,
+      resolve: (c) => c.communicationStyle ?? null,
+    }),
     concerns: t.exposeStringList('concerns'),
     preferences: t.exposeStringList('preferences'),
     visits: t.exposeInt('visits', { description: 'Sessions the human has had with the agent.' }),
@@ -85,7 +100,18 @@ export const HumanType = builder.objectRef<Human>('Human').implement({
       description: 'Dialogues the human takes part in, most recently active first.',
       args: dialogueFilterArgs,
       resolve: (h, args, ctx) =>
-        childConnection<Dialogue>(ctx.loaders, { collection: 'dialogues', parentField: 'humanIds', parentId: h._id, filter: dialogueFilter(args), field: 'lastActivityAt', direction: -1 }, args),
+        childConnection<Dialogue>(
+          ctx.loaders,
+          {
+            collection: 'dialogues',
+            parentField: 'humanIds',
+            parentId: h._id,
+            filter: dialogueFilter(args),
+            field: 'lastActivityAt',
+            direction: -1,
+          },
+          args,
+        ),
     }),
     personaCard: t.field({
       type: PersonaCardType,
@@ -130,8 +156,15 @@ export const AgentType = builder.objectRef<Agent & AgentEvolution>('Agent').impl
     basePersona: t.exposeString('basePersona'),
     evolvedPersona: t.exposeString('evolvedPersona', { nullable: true }),
     evolvedPersonaAt: t.field({ type: 'DateTime', nullable: true, resolve: (a) => a.evolvedPersonaAt ?? null }),
-    evolvedPersonaHistory: t.field({ type: [PersonaVersionType], description: 'Earlier evolved personas, oldest first.', resolve: (a) => a.evolvedPersonaHistory ?? [] }),
-    repliesSinceEvolve: t.int({ description: 'Replies since the persona last evolved.', resolve: (a) => a.repliesSinceEvolve ?? 0 }),
+    evolvedPersonaHistory: t.field({
+      type: [PersonaVersionType],
+      description: 'Earlier evolved personas, oldest first.',
+      resolve: (a) => a.evolvedPersonaHistory ?? [],
+    }),
+    repliesSinceEvolve: t.int({
+      description: 'Replies since the persona last evolved.',
+      resolve: (a) => a.repliesSinceEvolve ?? 0,
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (a) => a.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (a) => a.updatedAt }),
     sessions: t.connection({
@@ -156,7 +189,14 @@ builder.queryFields((t) => ({
     type: HumanType,
     description: 'Humans, newest first.',
     args: { platform: t.arg({ type: PlatformEnum, description: 'Only humans with an identity on this platform.' }) },
-    resolve: (_r, args, ctx) => keysetConnection<Human>(ctx.store.pages.of('humans'), args.platform ? { 'identities.platform': args.platform } : {}, 'createdAt', -1, args),
+    resolve: (_r, args, ctx) =>
+      keysetConnection<Human>(
+        ctx.store.pages.of('humans'),
+        args.platform ? { 'identities.platform': args.platform } : {},
+        'createdAt',
+        -1,
+        args,
+      ),
   }),
   human: t.field({
     type: HumanType,

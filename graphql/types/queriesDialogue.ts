@@ -22,7 +22,13 @@ builder.queryFields((t) => ({
     args: { dialogueId: t.arg.id({ required: true }) },
     resolve: async (_r, args, ctx) => {
       const d = await dialogueOrNotFound(ctx, String(args.dialogueId));
-      return keysetConnection<Turn>(ctx.store.pages.of('turns'), { dialogueId: d._id, status: 'unresponded' }, 'startedAt', -1, args);
+      return keysetConnection<Turn>(
+        ctx.store.pages.of('turns'),
+        { dialogueId: d._id, status: 'unresponded' },
+        'startedAt',
+        -1,
+        args,
+      );
     },
   }),
   latestSession: t.field({
@@ -30,6 +36,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'The dialogue’s current session, else its most recently started one; null before the first message.',
     args: { dialogueId: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => latestSessionOf(ctx.loaders, await dialogueOrNotFound(ctx, String(args.dialogueId))),
+    resolve: async (_r, args, ctx) =>
+      latestSessionOf(ctx.loaders, await dialogueOrNotFound(ctx, String(args.dialogueId))),
   }),
 }));

@@ -2,9 +2,29 @@
 // Windows are since (inclusive) .. until (exclusive); since after until is BAD_REQUEST.
 import type { Filter } from 'mongodb';
 import { builder } from '../builder.js';
-import type { ContentType, Dialogue, DialogueType, Message, Platform, Role, Session, SessionKind, Turn, TurnStatus } from '../../src/domain/model.js';
+import type {
+  ContentType,
+  Dialogue,
+  DialogueType,
+  Message,
+  Platform,
+  Role,
+  Session,
+  SessionKind,
+  Turn,
+  TurnStatus,
+} from '../../src/domain/model.js';
 import { windowCondition, type TimeWindow } from '../../src/query/timeWindow.js';
-import { ContentTypeEnum, DialogueStatusEnum, DialogueTypeEnum, PlatformEnum, RoleEnum, SessionKindEnum, SessionStatusEnum, TurnStatusEnum } from './enums.js';
+import {
+  ContentTypeEnum,
+  DialogueStatusEnum,
+  DialogueTypeEnum,
+  PlatformEnum,
+  RoleEnum,
+  SessionKindEnum,
+  SessionStatusEnum,
+  TurnStatusEnum,
+} from './enums.js';
 
 export const windowArgs = builder.args((t) => ({
   since: t.field({ type: 'DateTime', description: 'Only records at or after this instant.' }),
@@ -39,8 +59,15 @@ type Maybe<T> = T | null | undefined;
 const eq = (field: string, v: Maybe<string>): Record<string, string> => (v ? { [field]: v } : {});
 
 /** Dialogues by type, platform, status and last activity. */
-export function dialogueFilter(a: { type?: Maybe<DialogueType>; platform?: Maybe<Platform>; status?: Maybe<string> } & TimeWindow): Filter<Dialogue> {
-  return { ...eq('type', a.type), ...eq('chat.platform', a.platform), ...eq('status', a.status), ...windowCondition('lastActivityAt', a) };
+export function dialogueFilter(
+  a: { type?: Maybe<DialogueType>; platform?: Maybe<Platform>; status?: Maybe<string> } & TimeWindow,
+): Filter<Dialogue> {
+  return {
+    ...eq('type', a.type),
+    ...eq('chat.platform', a.platform),
+    ...eq('status', a.status),
+    ...windowCondition('lastActivityAt', a),
+  };
 }
 
 /** Sessions by kind, status and start. */
@@ -54,6 +81,8 @@ export function turnFilter(a: { status?: Maybe<TurnStatus> } & TimeWindow): Filt
 }
 
 /** Messages by sender role, content type and creation. */
-export function messageFilter(a: { role?: Maybe<Role>; contentType?: Maybe<ContentType> } & TimeWindow): Filter<Message> {
+export function messageFilter(
+  a: { role?: Maybe<Role>; contentType?: Maybe<ContentType> } & TimeWindow,
+): Filter<Message> {
   return { ...eq('senderRole', a.role), ...eq('contentType', a.contentType), ...windowCondition('createdAt', a) };
 }

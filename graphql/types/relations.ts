@@ -25,12 +25,22 @@ async function must<T>(p: Promise<T | null>, what: string, id: string): Promise<
 }
 
 /** The dialogue's current session, else its most recently started one (one batched query for many dialogues). */
-export async function latestSessionOf(loaders: Loaders, d: Pick<Dialogue, '_id' | 'currentSessionId'>): Promise<Session | null> {
+export async function latestSessionOf(
+  loaders: Loaders,
+  d: Pick<Dialogue, '_id' | 'currentSessionId'>,
+): Promise<Session | null> {
   if (d.currentSessionId) {
     const current = await loaders.session.load(d.currentSessionId);
     if (current) return current;
   }
-  const [latest] = await loaders.children.load({ collection: 'sessions', parentField: 'dialogueId', parentId: d._id, query: {}, sort: { startedAt: -1, _id: -1 }, limit: 1 });
+  const [latest] = await loaders.children.load({
+    collection: 'sessions',
+    parentField: 'dialogueId',
+    parentId: d._id,
+    query: {},
+    sort: { startedAt: -1, _id: -1 },
+    limit: 1,
+  });
   return (latest as Session | undefined) ?? null;
 }
 
@@ -45,20 +55,41 @@ builder.objectFields(DialogueType, (t) => ({
   }),
   messages: t.connection({
     type: MessageType,
-    description: 'The dialogue’s live messages (archived ones excluded) in time order; filter by sender role, content type, window on createdAt.',
+    description:
+      'The dialogue’s live messages (archived ones excluded) in time order; filter by sender role, content type, window on createdAt.',
     args: messageFilterArgs,
     resolve: (d, args, ctx) =>
-      childConnection<Message>(ctx.loaders, { collection: 'messages', parentField: 'dialogueId', parentId: d._id, filter: messageFilter(args), field: 'createdAt', direction: 1 }, args),
+      childConnection<Message>(
+        ctx.loaders,
+        {
+          collection: 'messages',
+          parentField: 'dialogueId',
+          parentId: d._id,
+          filter: messageFilter(args),
+          field: 'createdAt',
+          direction: 1,
+        },
+        args,
+      ),
   }),
 }));
 
 builder.objectFields(SessionType, (t) => ({
-  dialogue: t.field({ type: DialogueType, resolve: (s, _a, ctx) => must(ctx.loaders.dialogue.load(s.dialogueId), 'dialogue', s.dialogueId) }),
+  dialogue: t.field({
+    type: DialogueType,
+    resolve: (s, _a, ctx) => must(ctx.loaders.dialogue.load(s.dialogueId), 'dialogue', s.dialogueId),
+  }),
 }));
 
 builder.objectFields(TurnType, (t) => ({
-  session: t.field({ type: SessionType, resolve: (x, _a, ctx) => must(ctx.loaders.session.load(x.sessionId), 'session', x.sessionId) }),
-  dialogue: t.field({ type: DialogueType, resolve: (x, _a, ctx) => must(ctx.loaders.dialogue.load(x.dialogueId), 'dialogue', x.dialogueId) }),
+  session: t.field({
+    type: SessionType,
+    resolve: (x, _a, ctx) => must(ctx.loaders.session.load(x.sessionId), 'session', x.sessionId),
+  }),
+  dialogue: t.field({
+    type: DialogueType,
+    resolve: (x, _a, ctx) => must(ctx.loaders.dialogue.load(x.dialogueId), 'dialogue', x.dialogueId),
+  }),
 }));
 
 builder.objectFields(MessageType, (t) => ({
@@ -68,6 +99,12 @@ builder.objectFields(MessageType, (t) => ({
     description: 'Absent for messages outside any turn (a refused input and its notice, unaddressed group messages).',
     resolve: (m, _a, ctx): Promise<Turn | null> => (m.turnId ? ctx.loaders.turn.load(m.turnId) : Promise.resolve(null)),
   }),
-  session: t.field({ type: SessionType, resolve: (m, _a, ctx) => must(ctx.loaders.session.load(m.sessionId), 'session', m.sessionId) }),
-  dialogue: t.field({ type: DialogueType, resolve: (m, _a, ctx) => must(ctx.loaders.dialogue.load(m.dialogueId), 'dialogue', m.dialogueId) }),
+  session: t.field({
+    type: SessionType,
+    resolve: (m, _a, ctx) => must(ctx.loaders.session.load(m.sessionId), 'session', m.sessionId),
+  }),
+  dialogue: t.field({
+    type: DialogueType,
+    resolve: (m, _a, ctx) => must(ctx.loaders.dialogue.load(m.dialogueId), 'dialogue', m.dialogueId),
+  }),
 }));

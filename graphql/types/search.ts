@@ -19,12 +19,18 @@ builder.queryFields((t) => ({
       text: t.arg.string({ required: true }),
       dialogueId: t.arg.id(),
       role: t.arg({ type: RoleEnum, description: 'The sender role.' }),
-      includeArchived: t.arg.boolean({ defaultValue: false, description: 'Also search the messages moved out of the live record (BR-002); they have `archivedAt`.' }),
+      includeArchived: t.arg.boolean({
+        defaultValue: false,
+        description: 'Also search the messages moved out of the live record (BR-002); they have `archivedAt`.',
+      }),
       ...windowArgs,
     },
     resolve: async (_r, args, ctx) => {
       const dialogueId = args.dialogueId ? String(args.dialogueId) : undefined;
-      const plan = planMessageSearch({ text: args.text, dialogueId, role: args.role, since: args.since, until: args.until }, new Date());
+      const plan = planMessageSearch(
+        { text: args.text, dialogueId, role: args.role, since: args.since, until: args.until },
+        new Date(),
+      );
       if (dialogueId) await dialogueOrNotFound(ctx, dialogueId);
       // Archived messages are copies of live ones that left the live record (plus archivedAt).
       const source = args.includeArchived ? ctx.store.pages.liveAndArchivedMessages : ctx.store.pages.of('messages');

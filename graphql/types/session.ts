@@ -26,7 +26,18 @@ export const SessionType = builder.objectRef<Session>('Session').implement({
       description: 'Turns in start order; status and a window on startedAt filter them.',
       args: turnFilterArgs,
       resolve: (s, args, ctx) =>
-        childConnection<Turn>(ctx.loaders, { collection: 'turns', parentField: 'sessionId', parentId: s._id, filter: turnFilter(args), field: 'startedAt', direction: 1 }, args),
+        childConnection<Turn>(
+          ctx.loaders,
+          {
+            collection: 'turns',
+            parentField: 'sessionId',
+            parentId: s._id,
+            filter: turnFilter(args),
+            field: 'startedAt',
+            direction: 1,
+          },
+          args,
+        ),
     }),
   }),
 });

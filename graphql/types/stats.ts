@@ -34,20 +34,25 @@ const MessageCountsType = builder.objectRef<Stats['messages']>('MessageCounts').
 });
 
 const LatencyType = builder.objectRef<Stats['replyLatency']>('ReplyLatency').implement({
-  description: 'Response time (ms from the turn’s start to the reply) of responded turns started in the window; nearest-rank percentiles.',
+  description:
+    'Response time (ms from the turn’s start to the reply) of responded turns started in the window; nearest-rank percentiles.',
   fields: (t) => ({
     count: t.exposeInt('count', { description: 'Turns measured.' }),
     p50Ms: t.int({ nullable: true, resolve: (l) => l.p50 }),
     p90Ms: t.int({ nullable: true, resolve: (l) => l.p90 }),
     p99Ms: t.int({ nullable: true, resolve: (l) => l.p99 }),
     maxMs: t.int({ nullable: true, resolve: (l) => l.max }),
-    sampled: t.exposeBoolean('sampled', { description: `More than ${LATENCY_SAMPLE_MAX} turns: only the most recent ${LATENCY_SAMPLE_MAX} were measured.` }),
+    sampled: t.exposeBoolean('sampled', {
+      description: `More than ${LATENCY_SAMPLE_MAX} turns: only the most recent ${LATENCY_SAMPLE_MAX} were measured.`,
+    }),
   }),
 });
 
 const TaskTokensType = builder.objectRef<TokenUse & { task: string }>('TaskTokens').implement({
   fields: (t) => ({
-    task: t.exposeString('task', { description: '`reply` for the replies’ calls, else the background task (extract_memories, rolling_summary, …).' }),
+    task: t.exposeString('task', {
+      description: '`reply` for the replies’ calls, else the background task (extract_memories, rolling_summary, …).',
+    }),
     calls: t.exposeInt('calls'),
     promptTokens: t.exposeFloat('promptTokens'),
     completionTokens: t.exposeFloat('completionTokens'),
@@ -56,7 +61,8 @@ const TaskTokensType = builder.objectRef<TokenUse & { task: string }>('TaskToken
 });
 
 const TokensType = builder.objectRef<Stats['tokens']>('TokenStats').implement({
-  description: 'Tokens reported by the model for the llm_call events in the window (calls without usage count 0). Floats: sums can pass GraphQL Int’s 32 bits.',
+  description:
+    'Tokens reported by the model for the llm_call events in the window (calls without usage count 0). Floats: sums can pass GraphQL Int’s 32 bits.',
   fields: (t) => ({
     calls: t.exposeInt('calls'),
     promptTokens: t.exposeFloat('promptTokens'),

@@ -35,7 +35,8 @@ interface MessageUpdate {
 }
 
 const MessageUpdateType = builder.objectRef<MessageUpdate>('MessageUpdate').implement({
-  description: 'A message of the dialogue was stored (CREATED) or changed (UPDATED); `message` is its state when the event was sent.',
+  description:
+    'A message of the dialogue was stored (CREATED) or changed (UPDATED); `message` is its state when the event was sent.',
   fields: (t) => ({
     change: t.field({ type: MessageChangeEnum, resolve: (u) => u.change }),
     message: t.field({ type: MessageType, resolve: (u) => u.message }),
@@ -43,13 +44,15 @@ const MessageUpdateType = builder.objectRef<MessageUpdate>('MessageUpdate').impl
 });
 
 async function requireDialogue(ctx: GraphQLContext, dialogueId: string): Promise<void> {
-  if (!(await ctx.store.dialogues.get(dialogueId))) throw apiError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
+  if (!(await ctx.store.dialogues.get(dialogueId)))
+    throw apiError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
 }
 
 builder.subscriptionFields((t) => ({
   messageUpdates: t.field({
     type: MessageUpdateType,
-    description: "New and changed messages of a dialogue, including every stored step of an AI reply's stream (delivery.state streaming → its outcome).",
+    description:
+      "New and changed messages of a dialogue, including every stored step of an AI reply's stream (delivery.state streaming → its outcome).",
     args: { dialogueId: t.arg.id({ required: true }) },
     subscribe: async (_root, args, ctx) => {
       const dialogueId = String(args.dialogueId);

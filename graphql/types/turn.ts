@@ -27,7 +27,18 @@ export const TurnType = builder.objectRef<Turn>('Turn').implement({
       description: 'Messages in time order; sender role, content type and a window on createdAt filter them.',
       args: messageFilterArgs,
       resolve: (turn, args, ctx) =>
-        childConnection<Message>(ctx.loaders, { collection: 'messages', parentField: 'turnId', parentId: turn._id, filter: messageFilter(args), field: 'createdAt', direction: 1 }, args),
+        childConnection<Message>(
+          ctx.loaders,
+          {
+            collection: 'messages',
+            parentField: 'turnId',
+            parentId: turn._id,
+            filter: messageFilter(args),
+            field: 'createdAt',
+            direction: 1,
+          },
+          args,
+        ),
     }),
   }),
 });

@@ -18,21 +18,33 @@ const WarningType = builder.objectRef<EventLog>('Warning').implement({
   fields: (t) => ({
     id: t.exposeID('_id'),
     dialogueId: t.exposeID('dialogueId'),
-    dialogue: t.field({ type: DialogueType, nullable: true, resolve: (e, _a, ctx) => ctx.loaders.dialogue.load(e.dialogueId) }),
+    dialogue: t.field({
+      type: DialogueType,
+      nullable: true,
+      resolve: (e, _a, ctx) => ctx.loaders.dialogue.load(e.dialogueId),
+    }),
     category: t.string({ resolve: (e) => (typeof e.data.category === 'string' ? e.data.category : 'unknown') }),
     count: t.int({ resolve: (e) => (typeof e.data.count === 'number' ? e.data.count : 1) }),
     firstAt: t.field({ type: 'DateTime', resolve: (e) => e.at }),
     lastAt: t.field({ type: 'DateTime', resolve: (e) => dateOr(e.data.lastAt, e.at) }),
     firstTurnId: t.exposeID('turnId', { nullable: true }),
-    lastTurnId: t.id({ nullable: true, resolve: (e) => (typeof e.data.lastTurnId === 'string' ? e.data.lastTurnId : null) }),
-    data: t.field({ type: 'JSON', description: 'The warning’s current values (tokens, limit, …).', resolve: (e) => e.data }),
+    lastTurnId: t.id({
+      nullable: true,
+      resolve: (e) => (typeof e.data.lastTurnId === 'string' ? e.data.lastTurnId : null),
+    }),
+    data: t.field({
+      type: 'JSON',
+      description: 'The warning’s current values (tokens, limit, …).',
+      resolve: (e) => e.data,
+    }),
   }),
 });
 
 builder.queryFields((t) => ({
   warnings: t.connection({
     type: WarningType,
-    description: 'Warnings, most recently first raised first; since/until keep those that occurred in the window (first ≤ until, last ≥ since).',
+    description:
+      'Warnings, most recently first raised first; since/until keep those that occurred in the window (first ≤ until, last ≥ since).',
     args: { dialogueId: t.arg.id(), ...windowArgs },
     resolve: async (_r, args, ctx) => {
       const { since, until } = checkWindow(args);
@@ -52,7 +64,8 @@ builder.queryFields((t) => ({
     args: { dialogueId: t.arg.id(), turnId: t.arg.id(), kind: t.arg({ type: EventKindEnum }), ...windowArgs },
     resolve: async (_r, args, ctx) => {
       if (!args.dialogueId && !args.turnId) throw apiError('BAD_REQUEST', 'give a dialogueId or a turnId');
-      if (args.turnId && !(await ctx.loaders.turn.load(String(args.turnId)))) throw apiError('NOT_FOUND', `no turn with id ${String(args.turnId)}`);
+      if (args.turnId && !(await ctx.loaders.turn.load(String(args.turnId))))
+        throw apiError('NOT_FOUND', `no turn with id ${String(args.turnId)}`);
       if (args.dialogueId) await dialogueOrNotFound(ctx, String(args.dialogueId));
       const filter = {
         ...(args.turnId ? { turnId: String(args.turnId) } : {}),

@@ -18,7 +18,15 @@ export interface OpsToken {
 
 /** `name:role:token` entries separated by commas; tokens are at least 16 characters. */
 const opsTokens = z.preprocess(
-  (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v === undefined ? [] : v),
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v === undefined
+        ? []
+        : v,
   z
     .array(
       z.string().transform((entry, ctx): OpsToken => {
@@ -58,16 +66,25 @@ export const envSchema = z.object({
 
   MONGODB_URI: z.preprocess(
     (v) => (isUnset(v) ? undefined : v),
-    z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+    z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+      .optional(),
   ),
   MONGODB_DB: withDefault(z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'letters, digits, _ and - only'), 'rainbow'),
-  REDIS_URL: withDefault(z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://'), 'redis://127.0.0.1:6379'),
+  REDIS_URL: withDefault(
+    z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://'),
+    'redis://127.0.0.1:6379',
+  ),
   /** `auto` starts FerretDB / redis-server when the configured ones are unreachable; `off` never does. */
   LOCAL_SERVICES: withDefault(z.enum(['auto', 'off']), 'auto'),
   /** A started FerretDB uses the postgresql handler on this existing database instead of sqlite. */
   LOCAL_FERRETDB_POSTGRES_URL: z.preprocess(
     (v) => (isUnset(v) ? undefined : v),
-    z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres://').optional(),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
+      .optional(),
   ),
 
   OPENAI_API_KEY: optionalString,
@@ -117,7 +134,10 @@ export const envSchema = z.object({
 
   TELEGRAM_BOT_TOKEN: z.preprocess(
     (v) => (isUnset(v) ? undefined : v),
-    z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'must look like 123456:ABC-DEF… (from @BotFather)').optional(),
+    z
+      .string()
+      .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'must look like 123456:ABC-DEF… (from @BotFather)')
+      .optional(),
   ),
   TELEGRAM_API_ROOT: withDefault(url, 'https://api.telegram.org'),
   /** `polling` (long polling through @grammyjs/runner) or `webhook` (Telegram POSTs updates to us). */
@@ -127,7 +147,10 @@ export const envSchema = z.object({
   /** Shared secret Telegram sends in X-Telegram-Bot-Api-Secret-Token; required in webhook mode. */
   TELEGRAM_WEBHOOK_SECRET: z.preprocess(
     (v) => (isUnset(v) ? undefined : v),
-    z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, '16–256 characters: letters, digits, _ and -').optional(),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{16,256}$/, '16–256 characters: letters, digits, _ and -')
+      .optional(),
   ),
   /** Stream private-chat replies with sendMessageDraft where Telegram allows it (falls back to edits). */
   TELEGRAM_DRAFTS: withDefault(z.enum(['on', 'off']), 'on'),
@@ -138,7 +161,14 @@ export const envSchema = z.object({
   DISCORD_API_ROOT: withDefault(url, 'https://discord.com/api'),
 
   /** Attachments larger than this are recorded (name, type, size) but not downloaded. */
-  MEDIA_MAX_BYTES: withDefault(z.coerce.number().int().min(1024).max(512 * 1024 * 1024), 20 * 1024 * 1024),
+  MEDIA_MAX_BYTES: withDefault(
+    z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(512 * 1024 * 1024),
+    20 * 1024 * 1024,
+  ),
   /** One attempt at describing, transcribing or extracting one attachment. */
   MEDIA_TIMEOUT_MS: withDefault(positiveMs, 30_000),
   /** A failed transcription/description is retried with backoff up to this many attempts. */

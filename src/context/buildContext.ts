@@ -69,7 +69,18 @@ export interface ContextInput {
   lang?: PromptLanguage;
 }
 
-export const PART_NAMES = ['prefix', 'clock', 'reminder', 'memories', 'summary', 'personaCard', 'tone', 'history', 'current', 'instruction'] as const;
+export const PART_NAMES = [
+  'prefix',
+  'clock',
+  'reminder',
+  'memories',
+  'summary',
+  'personaCard',
+  'tone',
+  'history',
+  'current',
+  'instruction',
+] as const;
 export type PartName = (typeof PART_NAMES)[number];
 /** Seed 001's middle section: director reminder, recalled memories, summary/seed and the raw history. */
 export const MIDDLE_PARTS: readonly PartName[] = ['reminder', 'memories', 'summary', 'history'];
@@ -124,14 +135,18 @@ export function renderConversation(messages: readonly Message[], o: RenderOption
 }
 
 /** The stable prefix: nothing in it changes from turn to turn (no clock, no memories). */
-export function stablePrefix(input: Pick<ContextInput, 'agent' | 'systemPrompt' | 'background' | 'director' | 'groupChat' | 'agentNames'>): string {
+export function stablePrefix(
+  input: Pick<ContextInput, 'agent' | 'systemPrompt' | 'background' | 'director' | 'groupChat' | 'agentNames'>,
+): string {
   const others = Object.values(input.agentNames ?? {});
   const rules = [
     input.systemPrompt?.trim() ?? '',
     input.groupChat
       ? `You are ${input.agent.name} in a group chat with several people; each of their messages starts with the sender's name. Answer the person who addressed you.`
       : '',
-    others.length > 0 ? `Other AIs share this chat (${others.join(', ')}); their messages start with their name. Speak only as ${input.agent.name}.` : '',
+    others.length > 0
+      ? `Other AIs share this chat (${others.join(', ')}); their messages start with their name. Speak only as ${input.agent.name}.`
+      : '',
   ]
     .filter(Boolean)
     .join('\n');
@@ -180,7 +195,10 @@ export function renderMemories(recalled: readonly RecalledMemory[], now: Date, t
   const date = new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short' });
   return recalled
     .filter((m) => m.text.trim())
-    .map((m) => `- ${date.format(m.occurredAt)} (${ago(m.occurredAt, now, timeZone)}, ${m.kind}): ${m.text.trim().replace(/\s*\n\s*/g, ' ')}`)
+    .map(
+      (m) =>
+        `- ${date.format(m.occurredAt)} (${ago(m.occurredAt, now, timeZone)}, ${m.kind}): ${m.text.trim().replace(/\s*\n\s*/g, ' ')}`,
+    )
     .join('\n');
 }
 
@@ -194,14 +212,19 @@ export function buildContext(input: ContextInput, limits: PromptLimits, counter:
     ...(input.agentNames ? { agentNames: input.agentNames } : {}),
   };
   const prefix = stablePrefix(input);
-  const humanTexts = [...input.history, ...input.current].filter((m) => m.senderRole === 'human').map((m) => m.content).slice(-10);
+  const humanTexts = [...input.history, ...input.current]
+    .filter((m) => m.senderRole === 'human')
+    .map((m) => m.content)
+    .slice(-10);
   const lang = input.lang ?? promptLanguage(humanTexts);
 
   const summary: ChatCompletionMessageParam[] = [];
   if (input.seed) {
     const seedSummary = system(section(HEADERS.seedSummary, input.seed.summary));
     const seedTurns = renderConversation(input.seed.messages, render);
-    summary.push(...(input.seed.order === 'summary_first' ? [...seedSummary, ...seedTurns] : [...seedTurns, ...seedSummary]));
+    summary.push(
+      ...(input.seed.order === 'summary_first' ? [...seedSummary, ...seedTurns] : [...seedTurns, ...seedSummary]),
+    );
   }
   summary.push(...system(section(HEADERS.summary, input.rollingSummary)));
 
@@ -211,7 +234,10 @@ export function buildContext(input: ContextInput, limits: PromptLimits, counter:
     ['reminder', system(section(HEADERS.reminder, input.director?.fallbackReminder))],
     ['memories', system(section(HEADERS.memories, renderMemories(input.recalled, input.now, input.timezone)))],
     ['summary', summary],
-    ['personaCard', system(input.personaCard ? section(HEADERS.personaCard, renderPersonaCard(input.personaCard, lang)) : '')],
+    [
+      'personaCard',
+      system(input.personaCard ? section(HEADERS.personaCard, renderPersonaCard(input.personaCard, lang)) : ''),
+    ],
     ['tone', system(section(HEADERS.tone, input.tone?.text))],
     ['history', renderConversation(input.history, render)],
     ['current', renderConversation(input.current, render)],

@@ -4,7 +4,17 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { EffectiveConfig } from '../store/config.js';
-import type { Agent, Dialogue, Human, Message, Platform, Session, SessionWindow, ToneState, Turn } from '../domain/model.js';
+import type {
+  Agent,
+  Dialogue,
+  Human,
+  Message,
+  Platform,
+  Session,
+  SessionWindow,
+  ToneState,
+  Turn,
+} from '../domain/model.js';
 import { buildContext, type BuiltContext } from './buildContext.js';
 import { checkPromptBudget, conversationWarning, PromptTooLongError, type PromptWarning } from './promptBudget.js';
 import { splitAtTurn } from './historyWindow.js';
@@ -21,7 +31,8 @@ import { requireTurnAgent, turnHumanId } from '../domain/turnRules.js';
 export type TooLongContext = Omit<GatheredContext, 'warnings'>;
 
 /** The turn's prompt is over `limits.max_total_tokens` (thrown only by gatherContext, with its context). */
-export const isPromptTooLong = (err: unknown): err is PromptTooLongError<TooLongContext> => err instanceof PromptTooLongError;
+export const isPromptTooLong = (err: unknown): err is PromptTooLongError<TooLongContext> =>
+  err instanceof PromptTooLongError;
 
 export interface ContextDeps {
   store: Store;
@@ -72,15 +83,28 @@ export interface ContextInputs {
 /** The agent, human and config a turn's context needs; with `recall`, the memory index is warmed meanwhile. */
 export async function readContextInputs(store: Store, turn: Turn, recall?: MemoryRecall): Promise<ContextInputs> {
   const humanId = turnHumanId(turn);
-  const [config, agent, human] = await Promise.all([store.config.get(), store.participants.getAgent(requireTurnAgent(turn)), humanId ? store.participants.getHuman(humanId) : null]);
-  if (recall && humanId && config.config.preferences.active_recall) await recall.prepare({ ownerId: requireTurnAgent(turn), subjectId: humanId });
+  const [config, agent, human] = await Promise.all([
+    store.config.get(),
+    store.participants.getAgent(requireTurnAgent(turn)),
+    humanId ? store.participants.getHuman(humanId) : null,
+  ]);
+  if (recall && humanId && config.config.preferences.active_recall)
+    await recall.prepare({ ownerId: requireTurnAgent(turn), subjectId: humanId });
   return { config, agent, human };
 }
 
 /** Throws GatewayError PROMPT_TOO_LONG when the prompt is over `limits.max_total_tokens`. */
 export async function gatherContext(
   deps: ContextDeps,
-  o: { turn: Turn; dialogue: Dialogue; replyId: string; now: Date; record: ReplyRecord; inputs?: ContextInputs; instruction?: string },
+  o: {
+    turn: Turn;
+    dialogue: Dialogue;
+    replyId: string;
+    now: Date;
+    record: ReplyRecord;
+    inputs?: ContextInputs;
+    instruction?: string;
+  },
 ): Promise<GatheredContext> {
   const started = performance.now();
   const { store } = deps;
@@ -100,15 +124,29 @@ export async function gatherContext(
   ]);
   const split = splitAtTurn(sessionRead.messages, turn._id, o.replyId);
   // The turn's messages come from the window; only an input the window lacks is read from the record.
-  const input = split.input.length > 0 || turn.initiatorRole !== 'human' ? split.input : splitAtTurn(await store.messages.ofTurn(turn._id), turn._id, o.replyId).input;
-  const inputText = input.map((m) => m.content).join('\n').trim();
+  const input =
+    split.input.length > 0 || turn.initiatorRole !== 'human'
+      ? split.input
+      : splitAtTurn(await store.messages.ofTurn(turn._id), turn._id, o.replyId).input;
+  const inputText = input
+    .map((m) => m.content)
+    .join('\n')
+    .trim();
   const recalled =
     deps.recall && config.config.preferences.active_recall && inputText && humanId
-      ? await deps.recall.recall({ ownerId: agent._id, subjectId: humanId, message: inputText, topK: config.config.thresholds.recall_top_k, now: o.now }).catch((err: unknown) => {
-          // Recall is an enhancement: a failure leaves the memories section out, never the reply.
-          deps.log.warn({ err, turnId: turn._id }, 'active recall failed');
-          return undefined;
-        })
+      ? await deps.recall
+          .recall({
+            ownerId: agent._id,
+            subjectId: humanId,
+            message: inputText,
+            topK: config.config.thresholds.recall_top_k,
+            now: o.now,
+          })
+          .catch((err: unknown) => {
+            // Recall is an enhancement: a failure leaves the memories section out, never the reply.
+            deps.log.warn({ err, turnId: turn._id }, 'active recall failed');
+            return undefined;
+          })
       : undefined;
   // Already the raw part: read since the rolling summary's boundary (the whole session in load_all mode), oldest first.
   const windowed = split.history;
@@ -117,19 +155,31 @@ export async function gatherContext(
   const history = ready.slice(0, windowed.length);
   const current = ready.slice(windowed.length);
 
-  const humanTexts = [...history, ...current].filter((m) => m.senderRole === 'human' && (!humanId || m.senderId === humanId)).map((m) => m.content);
+  const humanTexts = [...history, ...current]
+    .filter((m) => m.senderRole === 'human' && (!humanId || m.senderId === humanId))
+    .map((m) => m.content);
   const lang = promptLanguage(humanTexts.slice(-10));
   const tone = nextToneState(human?.tone, detectTone(current.map((m) => m.content)), o.now);
   const guidance = toneGuidance(tone, lang);
   const memories = recalled?.memories ?? [];
-  const card = human ? personaCardOf(human, { humanTexts, memories, visits: visits?.count ?? 0, ...(visits?.lastTopic ? { lastTopic: visits.lastTopic.text } : {}), tone }) : undefined;
+  const card = human
+    ? personaCardOf(human, {
+        humanTexts,
+        memories,
+        visits: visits?.count ?? 0,
+        ...(visits?.lastTopic ? { lastTopic: visits.lastTopic.text } : {}),
+        tone,
+      })
+    : undefined;
 
   const built = buildContext(
     {
       agent,
       recalled: memories,
       ...(mode === 'rolling' && session.rollingSummary ? { rollingSummary: session.rollingSummary.text } : {}),
-      ...(session.seed ? { seed: { summary: session.seed.summary, messages: seedMessages, order: session.seed.order } } : {}),
+      ...(session.seed
+        ? { seed: { summary: session.seed.summary, messages: seedMessages, order: session.seed.order } }
+        : {}),
       ...(card ? { personaCard: card } : {}),
       tone: guidance,
       history,
@@ -142,7 +192,10 @@ export async function gatherContext(
       lang,
       ...(o.instruction ? { instruction: o.instruction } : {}),
     },
-    { maxTotalTokens: config.config.limits.max_total_tokens, middleSectionWarningTokens: config.config.limits.middle_section_warning_tokens },
+    {
+      maxTotalTokens: config.config.limits.max_total_tokens,
+      middleSectionWarningTokens: config.config.limits.middle_section_warning_tokens,
+    },
     deps.counter,
   );
   const gathered = {
@@ -157,16 +210,25 @@ export async function gatherContext(
     gatherMs: performance.now() - started,
     ...(humanId && current.length > 0 ? { tone: { humanId, state: tone } } : {}),
   } as const;
-  const limits = { maxTotalTokens: config.config.limits.max_total_tokens, middleSectionWarningTokens: config.config.limits.middle_section_warning_tokens };
+  const limits = {
+    maxTotalTokens: config.config.limits.max_total_tokens,
+    middleSectionWarningTokens: config.config.limits.middle_section_warning_tokens,
+  };
   const warnings = [
     checkPromptBudget(built, limits, gathered),
-    mode === 'load_all' ? conversationWarning(built.parts.history.tokens, config.config.limits.conversation_max_tokens) : undefined,
+    mode === 'load_all'
+      ? conversationWarning(built.parts.history.tokens, config.config.limits.conversation_max_tokens)
+      : undefined,
   ].filter((w): w is PromptWarning => w !== undefined);
   return { ...gathered, warnings };
 }
 
 /** The names of the chat's other agents (none in a one-agent chat: nothing is read). */
-async function otherAgentNames(store: Store, dialogue: Dialogue, selfId: string): Promise<Record<string, string> | undefined> {
+async function otherAgentNames(
+  store: Store,
+  dialogue: Dialogue,
+  selfId: string,
+): Promise<Record<string, string> | undefined> {
   const others = dialogue.agentIds.filter((id) => id !== selfId);
   if (others.length === 0) return undefined;
   const agents = await Promise.all(others.map((id) => store.participants.getAgent(id)));
@@ -175,7 +237,13 @@ async function otherAgentNames(store: Store, dialogue: Dialogue, selfId: string)
 
 function personaCardOf(
   human: Human,
-  o: { humanTexts: string[]; memories: RecallResult['memories']; visits: number; lastTopic?: string; tone: ReturnType<typeof nextToneState> },
+  o: {
+    humanTexts: string[];
+    memories: RecallResult['memories'];
+    visits: number;
+    lastTopic?: string;
+    tone: ReturnType<typeof nextToneState>;
+  },
 ) {
   return buildUserPersonaCard({
     displayName: human.displayName,

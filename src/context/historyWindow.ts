@@ -4,14 +4,18 @@ import type { Message, RollingSummary } from '../domain/model.js';
 
 export type HistoryMode = 'rolling' | 'load_all';
 
-const chronological = (a: Message, b: Message) => a.createdAt.getTime() - b.createdAt.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+const chronological = (a: Message, b: Message) =>
+  a.createdAt.getTime() - b.createdAt.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
 
 /**
  * The raw messages to show: whole-session mode shows all of them; rolling mode shows those
  * created at or after the summary's `coversUntil` (the rest is in the summary), or all of them
  * while there is no summary yet. Oldest first.
  */
-export function selectHistory(sessionMessages: readonly Message[], o: { mode: HistoryMode; rollingSummary?: Pick<RollingSummary, 'coversUntil'> }): Message[] {
+export function selectHistory(
+  sessionMessages: readonly Message[],
+  o: { mode: HistoryMode; rollingSummary?: Pick<RollingSummary, 'coversUntil'> },
+): Message[] {
   const sorted = [...sessionMessages].sort(chronological);
   if (o.mode === 'load_all' || !o.rollingSummary) return sorted;
   const from = o.rollingSummary.coversUntil.getTime();
@@ -61,13 +65,21 @@ export interface FoldPlan {
  * `fold` is exactly the raw messages created before the new `coversUntil`, so it agrees with
  * `selectHistory` once the summary is stored.
  */
-export function turnsToFold(messages: readonly Message[], o: { thresholdTurns: number; keepTurns: number; coversUntil?: Date }): FoldPlan | undefined {
-  const raw = selectHistory(messages, { mode: 'rolling', ...(o.coversUntil ? { rollingSummary: { coversUntil: o.coversUntil } } : {}) });
+export function turnsToFold(
+  messages: readonly Message[],
+  o: { thresholdTurns: number; keepTurns: number; coversUntil?: Date },
+): FoldPlan | undefined {
+  const raw = selectHistory(messages, {
+    mode: 'rolling',
+    ...(o.coversUntil ? { rollingSummary: { coversUntil: o.coversUntil } } : {}),
+  });
   const groups = groupByTurn(raw);
   if (groups.length <= o.thresholdTurns) return undefined;
   const keep = Math.max(0, Math.min(o.keepTurns, groups.length));
   const kept = groups.slice(groups.length - keep);
-  const firstKept = kept.flat().reduce<Date | undefined>((min, m) => (!min || m.createdAt < min ? m.createdAt : min), undefined);
+  const firstKept = kept
+    .flat()
+    .reduce<Date | undefined>((min, m) => (!min || m.createdAt < min ? m.createdAt : min), undefined);
   // keepTurns 0 folds everything: the new boundary is just after the last raw message.
   const coversUntil = firstKept ?? new Date(Math.max(...raw.map((m) => m.createdAt.getTime())) + 1);
   const fold = raw.filter((m) => m.createdAt < coversUntil);
@@ -83,7 +95,11 @@ export function turnsToFold(messages: readonly Message[], o: { thresholdTurns: n
  * messages outside every turn (group context, notices) up to its last message count as history.
  * `messages`: the session's conversation, oldest first. `excludeId`: the reply being written.
  */
-export function splitAtTurn<M extends Message>(messages: readonly M[], turnId: string, excludeId?: string): { history: M[]; input: M[] } {
+export function splitAtTurn<M extends Message>(
+  messages: readonly M[],
+  turnId: string,
+  excludeId?: string,
+): { history: M[]; input: M[] } {
   const own = messages.filter((m) => m.turnId === turnId && m._id !== excludeId);
   const input = own.filter((m) => m.senderRole === 'human');
   const first = own[0];

@@ -22,18 +22,25 @@ export class PromptTooLongError<Built = unknown> extends GatewayError {
     readonly limit: number,
     readonly context: Built,
   ) {
-    super('PROMPT_TOO_LONG', `The prompt is ${tokens} tokens, over the limit of ${limit}. Summarise the conversation (/summary) or raise limits.max_total_tokens.`);
+    super(
+      'PROMPT_TOO_LONG',
+      `The prompt is ${tokens} tokens, over the limit of ${limit}. Summarise the conversation (/summary) or raise limits.max_total_tokens.`,
+    );
   }
 }
 
 /** The middle-section warning alone (no throw), or undefined when within the threshold. */
-export function middleSectionWarning(middleTokens: number, limits: Pick<PromptLimits, 'middleSectionWarningTokens'>): PromptWarning | undefined {
+export function middleSectionWarning(
+  middleTokens: number,
+  limits: Pick<PromptLimits, 'middleSectionWarningTokens'>,
+): PromptWarning | undefined {
   if (middleTokens <= limits.middleSectionWarningTokens) return undefined;
   return {
     category: 'middle_section_overflow',
     currentValue: middleTokens,
     threshold: limits.middleSectionWarningTokens,
-    suggestion: 'The conversation history is long: summarise it (/summary) or raise limits.middle_section_warning_tokens.',
+    suggestion:
+      'The conversation history is long: summarise it (/summary) or raise limits.middle_section_warning_tokens.',
   };
 }
 
@@ -47,7 +54,8 @@ export function conversationWarning(historyTokens: number, limit: number): Promp
     category: 'conversation_over_limit',
     currentValue: historyTokens,
     threshold: limit,
-    suggestion: 'The session sent whole is over limits.conversation_max_tokens: summarise it (/summary) or switch conversation_load_all off.',
+    suggestion:
+      'The session sent whole is over limits.conversation_max_tokens: summarise it (/summary) or switch conversation_load_all off.',
   };
 }
 
@@ -55,7 +63,12 @@ export function conversationWarning(historyTokens: number, limit: number): Promp
  * Throws PromptTooLongError (PROMPT_TOO_LONG, both numbers in the message) when the prompt is
  * over the limit; returns the middle-section warning when that part is over its threshold.
  */
-export function checkPromptBudget<Built>(built: { totalTokens: number; middleTokens: number }, limits: PromptLimits, context: Built): PromptWarning | undefined {
-  if (built.totalTokens > limits.maxTotalTokens) throw new PromptTooLongError(built.totalTokens, limits.maxTotalTokens, context);
+export function checkPromptBudget<Built>(
+  built: { totalTokens: number; middleTokens: number },
+  limits: PromptLimits,
+  context: Built,
+): PromptWarning | undefined {
+  if (built.totalTokens > limits.maxTotalTokens)
+    throw new PromptTooLongError(built.totalTokens, limits.maxTotalTokens, context);
   return middleSectionWarning(built.middleTokens, limits);
 }

@@ -16,11 +16,14 @@ export interface RenderOptions {
 }
 
 /** Whether an AI message (or a quote of one) is the speaking agent's own. */
-export const isOwnMessage = (m: { senderRole?: string; senderId?: string }, o: Pick<RenderOptions, 'selfId'>): boolean =>
-  m.senderRole === 'ai' && (o.selfId === undefined || m.senderId === o.selfId);
+export const isOwnMessage = (
+  m: { senderRole?: string; senderId?: string },
+  o: Pick<RenderOptions, 'selfId'>,
+): boolean => m.senderRole === 'ai' && (o.selfId === undefined || m.senderId === o.selfId);
 
 /** Another agent as the speaking one calls it. */
-const otherAgentName = (id: string | undefined, o: RenderOptions, stored?: string): string => (id ? o.agentNames?.[id] : undefined) ?? stored ?? 'another AI';
+const otherAgentName = (id: string | undefined, o: RenderOptions, stored?: string): string =>
+  (id ? o.agentNames?.[id] : undefined) ?? stored ?? 'another AI';
 
 const seconds = (d: number | undefined) => (d === undefined ? '' : `, ${Math.round(d)} s`);
 
@@ -45,12 +48,14 @@ const LABEL: Record<Attachment['kind'], string> = {
 export function renderAttachment(a: Attachment): string {
   const p = a.processing;
   const label = LABEL[a.kind];
-  if (a.kind === 'sticker') return `[${label}${a.emoji ? ` ${a.emoji}` : ''}${a.setName ? ` from "${a.setName}"` : ''}${p.text && p.via !== 'sticker' ? `: ${p.text}` : ''}]`;
+  if (a.kind === 'sticker')
+    return `[${label}${a.emoji ? ` ${a.emoji}` : ''}${a.setName ? ` from "${a.setName}"` : ''}${p.text && p.via !== 'sticker' ? `: ${p.text}` : ''}]`;
   if (a.kind === 'document') {
     const head = `${label} "${a.fileName ?? 'unnamed'}"${a.mime || a.size !== undefined ? ` (${[a.mime, size(a.size)].filter(Boolean).join(', ')})` : ''}`;
     if (p.state === 'done') return `[${head}, its text:\n${p.text ?? ''}\n]`;
     if (p.state === 'unsupported') return `[${head} — its contents cannot be read here]`;
-    if (p.state === 'failed') return `[${head} — reading it failed (${p.error?.code ?? 'error'}); its contents are unknown]`;
+    if (p.state === 'failed')
+      return `[${head} — reading it failed (${p.error?.code ?? 'error'}); its contents are unknown]`;
     return `[${head} — still being read; its contents are not known yet]`;
   }
   const audible = a.kind !== 'image';
@@ -60,20 +65,27 @@ export function renderAttachment(a: Attachment): string {
     return p.text?.trim() ? `[${head}, transcribed: "${p.text.trim()}"]` : `[${head} with no recognisable speech]`;
   }
   const what = audible ? 'transcription' : 'description';
-  if (p.state === 'unsupported') return `[${head} — too large or of a kind that cannot be ${audible ? 'transcribed' : 'viewed'} (${p.error?.code ?? 'unsupported'})]`;
-  if (p.state === 'failed') return `[${head} — ${what} failed (${p.error?.code ?? 'error'}); its content is unknown, say so if it matters]`;
+  if (p.state === 'unsupported')
+    return `[${head} — too large or of a kind that cannot be ${audible ? 'transcribed' : 'viewed'} (${p.error?.code ?? 'unsupported'})]`;
+  if (p.state === 'failed')
+    return `[${head} — ${what} failed (${p.error?.code ?? 'error'}); its content is unknown, say so if it matters]`;
   return `[${head} — ${what} not ready yet]`;
 }
 
 function renderQuote(q: Quote, o: RenderOptions): string {
-  const who = isOwnMessage(q, o) ? `${o.agentName} (you)` : q.senderRole === 'ai' ? otherAgentName(q.senderId, o, q.senderName) : (q.senderName ?? 'someone');
+  const who = isOwnMessage(q, o)
+    ? `${o.agentName} (you)`
+    : q.senderRole === 'ai'
+      ? otherAgentName(q.senderId, o, q.senderName)
+      : (q.senderName ?? 'someone');
   const body = q.text.trim() ? q.text.trim().replace(/\n/g, '\n> ') : '(a message without text)';
   return `> ${q.partial ? 'Quoting part of' : 'Replying to'} ${who}:\n> ${body}`;
 }
 
 /** The text of one stored message as the model reads it. */
 export function renderMessage(m: Message, o: RenderOptions): string {
-  if (m.senderRole !== 'human') return isOwnMessage(m, o) ? m.content : `${otherAgentName(m.senderId, o, m.contentMeta?.senderName)}: ${m.content}`;
+  if (m.senderRole !== 'human')
+    return isOwnMessage(m, o) ? m.content : `${otherAgentName(m.senderId, o, m.contentMeta?.senderName)}: ${m.content}`;
   const parts: string[] = [];
   const quote = m.contentMeta?.quote;
   if (quote) parts.push(renderQuote(quote, o));

@@ -40,7 +40,8 @@ export const DEFAULT_LIMITS: Record<Platform, PlatformLimits> = {
 export const isGroupChat = (chat: ChatRef): boolean => chat.platform === 'telegram' && chat.chatId.startsWith('-');
 
 /** Whose budget a call spends: Telegram limits whole chats (topics included), Discord each channel or thread. */
-const budgetKeyOf = (chat: ChatRef): string => (chat.platform === 'discord' ? (chat.threadId ?? chat.chatId) : chat.chatId);
+const budgetKeyOf = (chat: ChatRef): string =>
+  chat.platform === 'discord' ? (chat.threadId ?? chat.chatId) : chat.chatId;
 
 export type BudgetScope = ChatRef | { platform: Platform; global: true };
 
@@ -144,7 +145,10 @@ export class RedisChatBudget implements ChatBudget {
   }
 
   async block(scope: BudgetScope, ms: number): Promise<void> {
-    const key = 'global' in scope ? this.key(scope.platform, 'block:global') : this.key(scope.platform, `block:chat:${budgetKeyOf(scope)}`);
+    const key =
+      'global' in scope
+        ? this.key(scope.platform, 'block:global')
+        : this.key(scope.platform, `block:chat:${budgetKeyOf(scope)}`);
     await this.run(BLOCK_SCRIPT, [key], [String(Math.max(1, Math.ceil(ms)))]);
   }
 

@@ -21,7 +21,8 @@ function statusOf(err: unknown): number | undefined {
 
 export function classifyDeliveryError(err: unknown): DeliveryFailure {
   for (const current of causeChain(err)) {
-    if (current instanceof PlatformRateLimitedError) return { kind: 'rate_limited', retryAfterMs: current.retryAfterMs, global: current.global };
+    if (current instanceof PlatformRateLimitedError)
+      return { kind: 'rate_limited', retryAfterMs: current.retryAfterMs, global: current.global };
     const status = statusOf(current);
     if (status === 429) {
       const seconds = field(field(current, 'parameters'), 'retry_after');
@@ -31,7 +32,8 @@ export function classifyDeliveryError(err: unknown): DeliveryFailure {
     if (isNetworkFailure(current)) return { kind: 'transient' };
     const name = field(current, 'name');
     // grammY's HttpError is "the request did not get an answer" (network, timeout, bad JSON).
-    if (name === 'HttpError' || name === 'AbortError' || name === 'TimeoutError' || name === 'FetchError') return { kind: 'transient' };
+    if (name === 'HttpError' || name === 'AbortError' || name === 'TimeoutError' || name === 'FetchError')
+      return { kind: 'transient' };
   }
   return { kind: 'permanent' };
 }

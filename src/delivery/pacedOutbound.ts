@@ -90,15 +90,24 @@ export class PacedOutbound implements SkippableOutbound {
         const failure = classifyDeliveryError(err);
         if (failure.kind === 'rate_limited' && rateLimited < (this.o.maxRateLimitRetries ?? 8)) {
           rateLimited += 1;
-          this.o.log?.info({ platform: this.platform, chatId: chat.chatId, what, retryAfterMs: failure.retryAfterMs }, 'platform rate limit: backing off');
+          this.o.log?.info(
+            { platform: this.platform, chatId: chat.chatId, what, retryAfterMs: failure.retryAfterMs },
+            'platform rate limit: backing off',
+          );
           // The next take() waits out the block, as does every other process sending there.
-          await this.o.budget.block(failure.global ? { platform: this.platform, global: true } : chat, failure.retryAfterMs);
+          await this.o.budget.block(
+            failure.global ? { platform: this.platform, global: true } : chat,
+            failure.retryAfterMs,
+          );
           continue;
         }
         if (failure.kind === 'transient' && retryTransient && transient < (this.o.maxTransientRetries ?? 4)) {
           transient += 1;
           const delay = this.backoff(transient);
-          this.o.log?.warn({ platform: this.platform, chatId: chat.chatId, what, attempt: transient, delay, err: String(err) }, 'platform call failed: retrying');
+          this.o.log?.warn(
+            { platform: this.platform, chatId: chat.chatId, what, attempt: transient, delay, err: String(err) },
+            'platform call failed: retrying',
+          );
           await sleep(delay);
           continue;
         }
@@ -116,8 +125,14 @@ export class PacedOutbound implements SkippableOutbound {
     } catch (err) {
       const failure = classifyDeliveryError(err);
       if (failure.kind !== 'rate_limited') throw err;
-      this.o.log?.info({ platform: this.platform, chatId: chat.chatId, what, retryAfterMs: failure.retryAfterMs }, 'platform rate limit: skipping');
-      await this.o.budget.block(failure.global ? { platform: this.platform, global: true } : chat, failure.retryAfterMs);
+      this.o.log?.info(
+        { platform: this.platform, chatId: chat.chatId, what, retryAfterMs: failure.retryAfterMs },
+        'platform rate limit: skipping',
+      );
+      await this.o.budget.block(
+        failure.global ? { platform: this.platform, global: true } : chat,
+        failure.retryAfterMs,
+      );
       return false;
     }
   }

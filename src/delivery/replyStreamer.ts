@@ -34,7 +34,7 @@ export interface ReplyStreamerOptions {
 
 /** Telegram draft ids are non-zero integers; one per chunk of a reply, stable across retries. */
 export function draftIdOf(messageId: string, chunk: number): number {
-  return createHash('sha1').update(`${messageId}:${chunk}`).digest().readUInt32BE(0) % 2_147_483_646 + 1;
+  return (createHash('sha1').update(`${messageId}:${chunk}`).digest().readUInt32BE(0) % 2_147_483_646) + 1;
 }
 
 /**
@@ -126,7 +126,8 @@ export class ReplyStreamer {
       .then(() => this.push(final))
       .then((complete) => {
         // Skipped for lack of budget with nothing more streaming in: try again later.
-        if (!complete && !final && !this.finished) this.timer ??= setTimeout(() => this.queuePush(false), Math.max(50, this.o.intervalMs));
+        if (!complete && !final && !this.finished)
+          this.timer ??= setTimeout(() => this.queuePush(false), Math.max(50, this.o.intervalMs));
       })
       .catch((err: unknown) => {
         if (final) throw err;
@@ -144,7 +145,9 @@ export class ReplyStreamer {
       await this.o.messages.saveStreamedText(this.o.message, text, new Date());
     }
     // The final text is stored by the caller (finishReply) before finish() is called.
-    const chunks = final ? spreadOver(text, this.ids.length, this.o.outbound.maxMessageChars) : splitForPlatform(text, this.o.outbound.maxMessageChars);
+    const chunks = final
+      ? spreadOver(text, this.ids.length, this.o.outbound.maxMessageChars)
+      : splitForPlatform(text, this.o.outbound.maxMessageChars);
     for (const [i, chunk] of chunks.entries()) {
       if (chunk.trim().length === 0) continue;
       const id = this.ids[i];
@@ -183,7 +186,8 @@ export class ReplyStreamer {
     const { outbound, chat } = this.o;
     const draftId = draftIdOf(this.o.message._id, i);
     try {
-      if (isSkippable(outbound) && outbound.tryDraft) return (await outbound.tryDraft(chat, draftId, chunk)) ? 'shown' : 'skipped';
+      if (isSkippable(outbound) && outbound.tryDraft)
+        return (await outbound.tryDraft(chat, draftId, chunk)) ? 'shown' : 'skipped';
       await outbound.draft?.(chat, draftId, chunk);
       return 'shown';
     } catch (err) {

@@ -95,7 +95,13 @@ interface Cut {
 }
 
 /** The last offset `a` in [from, to] right after one of `patterns` for which `accept` holds. */
-function lastAfter(text: string, patterns: string[], from: number, to: number, accept: (a: number) => boolean): number | undefined {
+function lastAfter(
+  text: string,
+  patterns: string[],
+  from: number,
+  to: number,
+  accept: (a: number) => boolean,
+): number | undefined {
   let best: number | undefined;
   for (const p of patterns) {
     if (to - p.length < from) continue;
@@ -151,7 +157,13 @@ function withFence(fences: Fence[], at: number): Cut {
 }
 
 /** No boundary anywhere: cut as late as possible, off surrogate pairs and fence lines. */
-function hardCut(text: string, fences: Fence[], pos: number, end: number, hasText: (a: number) => boolean): Cut | undefined {
+function hardCut(
+  text: string,
+  fences: Fence[],
+  pos: number,
+  end: number,
+  hasText: (a: number) => boolean,
+): Cut | undefined {
   const fix = (a: number) => offSurrogate(text, a);
   const at = fix(end);
   const r = regionAt(fences, at);

@@ -16,7 +16,9 @@ export interface AddressCheck {
   fromOtherBot: boolean;
 }
 
-export type Activation = { answer: true; why: 'private' | 'mentioned' | 'replied_to' | 'named' | 'answer_all' } | { answer: false; why: 'other_bot' | 'not_addressed' };
+export type Activation =
+  | { answer: true; why: 'private' | 'mentioned' | 'replied_to' | 'named' | 'answer_all' }
+  | { answer: false; why: 'other_bot' | 'not_addressed' };
 
 export function activation(c: AddressCheck): Activation {
   if (c.fromOtherBot) return { answer: false, why: 'other_bot' };

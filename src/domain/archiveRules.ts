@@ -18,7 +18,11 @@ export interface SessionLoad {
  * session is still not enough, all of them are returned (and nothing more can be done).
  * Sessions without live messages are skipped: moving them would not lower the count.
  */
-export function sessionsToArchive(sessions: readonly SessionLoad[], liveMessageCount: number, limit: number = MAX_LIVE_MESSAGES): string[] {
+export function sessionsToArchive(
+  sessions: readonly SessionLoad[],
+  liveMessageCount: number,
+  limit: number = MAX_LIVE_MESSAGES,
+): string[] {
   if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`limit must be a non-negative integer, got ${limit}`);
   let live = liveMessageCount;
   if (live <= limit) return [];

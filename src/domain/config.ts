@@ -12,29 +12,94 @@ type Field = IntField | BoolField | EnumField<string>;
 
 export const CONFIG_FIELDS = {
   thresholds: {
-    rag_fallback_threshold: { type: 'int', min: 1, max: 10, default: 3, doc: 'director: misses in a row before the fallback reminder' },
-    summary_last_n_turns: { type: 'int', min: 1, max: 20, default: 5, doc: 'summarise action: raw turns carried into the new session' },
-    summary_threshold_turns: { type: 'int', min: 2, max: 100, default: 15, doc: 'rolling summary: raw turns allowed before older ones are folded' },
+    rag_fallback_threshold: {
+      type: 'int',
+      min: 1,
+      max: 10,
+      default: 3,
+      doc: 'director: misses in a row before the fallback reminder',
+    },
+    summary_last_n_turns: {
+      type: 'int',
+      min: 1,
+      max: 20,
+      default: 5,
+      doc: 'summarise action: raw turns carried into the new session',
+    },
+    summary_threshold_turns: {
+      type: 'int',
+      min: 2,
+      max: 100,
+      default: 15,
+      doc: 'rolling summary: raw turns allowed before older ones are folded',
+    },
     recent_turns: { type: 'int', min: 1, max: 50, default: 10, doc: 'rolling summary: raw turns kept after folding' },
     recall_top_k: { type: 'int', min: 1, max: 20, default: 5, doc: 'active recall: memories put into the prompt' },
-    persona_evolve_every_turns: { type: 'int', min: 0, max: 1000, default: 50, doc: 'evolve the persona after this many replies (0: only on demand)' },
+    persona_evolve_every_turns: {
+      type: 'int',
+      min: 0,
+      max: 1000,
+      default: 50,
+      doc: 'evolve the persona after this many replies (0: only on demand)',
+    },
   },
   limits: {
-    max_total_tokens: { type: 'int', min: 10_000, max: 200_000, default: 100_000, doc: 'prompt size limit; over it the turn fails with PROMPT_TOO_LONG' },
-    middle_section_warning_tokens: { type: 'int', min: 1_000, max: 50_000, default: 20_000, doc: 'middle section (reminder, memories, summary, history) warning; never truncates' },
-    conversation_max_tokens: { type: 'int', min: 10_000, max: 200_000, default: 100_000, doc: 'whole-session mode: history tokens before a summary is suggested' },
-    memory_max_chars: { type: 'int', min: 50, max: 4_000, default: 1_000, doc: 'longest memory entry; longer extractions are cut at a sentence' },
+    max_total_tokens: {
+      type: 'int',
+      min: 10_000,
+      max: 200_000,
+      default: 100_000,
+      doc: 'prompt size limit; over it the turn fails with PROMPT_TOO_LONG',
+    },
+    middle_section_warning_tokens: {
+      type: 'int',
+      min: 1_000,
+      max: 50_000,
+      default: 20_000,
+      doc: 'middle section (reminder, memories, summary, history) warning; never truncates',
+    },
+    conversation_max_tokens: {
+      type: 'int',
+      min: 10_000,
+      max: 200_000,
+      default: 100_000,
+      doc: 'whole-session mode: history tokens before a summary is suggested',
+    },
+    memory_max_chars: {
+      type: 'int',
+      min: 50,
+      max: 4_000,
+      default: 1_000,
+      doc: 'longest memory entry; longer extractions are cut at a sentence',
+    },
   },
   preferences: {
-    summary_order: { type: 'enum', values: ['summary_first', 'last_n_first'], default: 'summary_first', doc: 'order of summary and last turns in a summarised session' },
-    conversation_load_all: { type: 'bool', default: false, doc: 'whole-session mode (seed 001) instead of the rolling summary' },
+    summary_order: {
+      type: 'enum',
+      values: ['summary_first', 'last_n_first'],
+      default: 'summary_first',
+      doc: 'order of summary and last turns in a summarised session',
+    },
+    conversation_load_all: {
+      type: 'bool',
+      default: false,
+      doc: 'whole-session mode (seed 001) instead of the rolling summary',
+    },
     active_recall: { type: 'bool', default: true, doc: 'search memories for every message' },
   },
 } as const satisfies Record<string, Record<string, Field>>;
 
 type Fields = typeof CONFIG_FIELDS;
-type ValueOf<F> = F extends { type: 'int' } ? number : F extends { type: 'bool' } ? boolean : F extends { values: readonly (infer V)[] } ? V : never;
-export type GatewayConfig = { -readonly [S in keyof Fields]: { -readonly [K in keyof Fields[S]]: ValueOf<Fields[S][K]> } };
+type ValueOf<F> = F extends { type: 'int' }
+  ? number
+  : F extends { type: 'bool' }
+    ? boolean
+    : F extends { values: readonly (infer V)[] }
+      ? V
+      : never;
+export type GatewayConfig = {
+  -readonly [S in keyof Fields]: { -readonly [K in keyof Fields[S]]: ValueOf<Fields[S][K]> };
+};
 export type ConfigSection = keyof Fields;
 /** A partial update: any subset of fields of any section. */
 export type ConfigPatch = { [S in keyof Fields]?: { [K in keyof Fields[S]]?: unknown } };
@@ -50,7 +115,8 @@ export interface ConfigFieldInfo {
 }
 
 const sections = Object.keys(CONFIG_FIELDS) as ConfigSection[];
-const fieldsOf = (s: ConfigSection): Array<[string, Field]> => Object.entries(CONFIG_FIELDS[s]) as Array<[string, Field]>;
+const fieldsOf = (s: ConfigSection): Array<[string, Field]> =>
+  Object.entries(CONFIG_FIELDS[s]) as Array<[string, Field]>;
 
 export function defaultConfig(): GatewayConfig {
   const out: Record<string, Record<string, unknown>> = {};
@@ -80,7 +146,11 @@ function describeRange(f: Field): string {
 
 function checkField(path: string, f: Field, v: unknown): string | undefined {
   const ok =
-    f.type === 'int' ? typeof v === 'number' && Number.isInteger(v) && v >= f.min && v <= f.max : f.type === 'bool' ? typeof v === 'boolean' : typeof v === 'string' && f.values.includes(v);
+    f.type === 'int'
+      ? typeof v === 'number' && Number.isInteger(v) && v >= f.min && v <= f.max
+      : f.type === 'bool'
+        ? typeof v === 'boolean'
+        : typeof v === 'string' && f.values.includes(v);
   return ok ? undefined : `${path} must be ${describeRange(f)} (got ${JSON.stringify(v) ?? 'nothing'})`;
 }
 
@@ -91,7 +161,8 @@ function checkField(path: string, f: Field, v: unknown): string | undefined {
 export function applyConfigPatch(base: GatewayConfig, patch: unknown): GatewayConfig {
   const problems: string[] = [];
   const next = structuredClone(base) as Record<string, Record<string, unknown>>;
-  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw new GatewayError('CONFIG_INVALID', 'the config update must be an object of sections');
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch))
+    throw new GatewayError('CONFIG_INVALID', 'the config update must be an object of sections');
   for (const [s, values] of Object.entries(patch)) {
     if (!(sections as string[]).includes(s)) {
       problems.push(`unknown section ${s} (sections: ${sections.join(', ')})`);
@@ -123,10 +194,14 @@ export function applyConfigPatch(base: GatewayConfig, patch: unknown): GatewayCo
 function crossFieldProblems(c: GatewayConfig): string[] {
   const out: string[] = [];
   if (c.thresholds.recent_turns >= c.thresholds.summary_threshold_turns) {
-    out.push(`thresholds.recent_turns (${c.thresholds.recent_turns}) must be below thresholds.summary_threshold_turns (${c.thresholds.summary_threshold_turns})`);
+    out.push(
+      `thresholds.recent_turns (${c.thresholds.recent_turns}) must be below thresholds.summary_threshold_turns (${c.thresholds.summary_threshold_turns})`,
+    );
   }
   if (c.limits.middle_section_warning_tokens >= c.limits.max_total_tokens) {
-    out.push(`limits.middle_section_warning_tokens (${c.limits.middle_section_warning_tokens}) must be below limits.max_total_tokens (${c.limits.max_total_tokens})`);
+    out.push(
+      `limits.middle_section_warning_tokens (${c.limits.middle_section_warning_tokens}) must be below limits.max_total_tokens (${c.limits.max_total_tokens})`,
+    );
   }
   return out;
 }
@@ -151,8 +226,15 @@ export function readStoredConfig(stored: unknown): { config: GatewayConfig; igno
   if (crossFieldProblems(typed).length > 0) {
     ignored.push('thresholds.recent_turns/summary_threshold_turns or limits (inconsistent pair)');
     const d = defaultConfig();
-    typed.thresholds.recent_turns = Math.min(typed.thresholds.recent_turns, typed.thresholds.summary_threshold_turns - 1);
-    if (typed.limits.middle_section_warning_tokens >= typed.limits.max_total_tokens) typed.limits.middle_section_warning_tokens = Math.min(d.limits.middle_section_warning_tokens, typed.limits.max_total_tokens - 1);
+    typed.thresholds.recent_turns = Math.min(
+      typed.thresholds.recent_turns,
+      typed.thresholds.summary_threshold_turns - 1,
+    );
+    if (typed.limits.middle_section_warning_tokens >= typed.limits.max_total_tokens)
+      typed.limits.middle_section_warning_tokens = Math.min(
+        d.limits.middle_section_warning_tokens,
+        typed.limits.max_total_tokens - 1,
+      );
   }
   return { config: typed, ignored };
 }

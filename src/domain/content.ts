@@ -2,8 +2,7 @@
 export const MAX_MESSAGE_CHARS = 10_000;
 
 export type ContentCheck =
-  | { ok: true; text: string }
-  | { ok: false; code: 'MESSAGE_CONTENT_REQUIRED' | 'MESSAGE_TOO_LONG' };
+  { ok: true; text: string } | { ok: false; code: 'MESSAGE_CONTENT_REQUIRED' | 'MESSAGE_TOO_LONG' };
 
 export function checkInboundText(raw: string | undefined): ContentCheck {
   const text = (raw ?? '').trim();

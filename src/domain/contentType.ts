@@ -12,7 +12,10 @@ const BY_KIND: Record<AttachmentKind, ContentType> = {
   document: 'file',
 };
 
-export function inboundContentType(attachments: ReadonlyArray<{ kind: AttachmentKind }>, hasQuote: boolean): ContentType {
+export function inboundContentType(
+  attachments: ReadonlyArray<{ kind: AttachmentKind }>,
+  hasQuote: boolean,
+): ContentType {
   const first = attachments[0];
   if (first) return BY_KIND[first.kind];
   return hasQuote ? 'quote_reply' : 'text';

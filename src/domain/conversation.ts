@@ -5,7 +5,12 @@
 // to what a model is shown as having been said (prompts, summaries, memory extraction).
 import type { Message } from './model.js';
 
-export const CONVERSATION_FILTER = { visible: true, rejected: { $exists: false }, deleted: { $exists: false }, contentType: { $ne: 'command' } } as const;
+export const CONVERSATION_FILTER = {
+  visible: true,
+  rejected: { $exists: false },
+  deleted: { $exists: false },
+  contentType: { $ne: 'command' },
+} as const;
 
 export function isConversation(m: Pick<Message, 'visible' | 'rejected' | 'deleted' | 'contentType'>): boolean {
   return m.visible && m.rejected === undefined && m.deleted === undefined && m.contentType !== 'command';
@@ -16,7 +21,9 @@ export function isConversation(m: Pick<Message, 'visible' | 'rejected' | 'delete
  * empty and timed-out replies carry only a notice, and a reply still streaming is being
  * (re)written: neither is something the AI said.
  */
-export function isSaid(m: Pick<Message, 'visible' | 'rejected' | 'deleted' | 'contentType' | 'senderRole' | 'content' | 'delivery'>): boolean {
+export function isSaid(
+  m: Pick<Message, 'visible' | 'rejected' | 'deleted' | 'contentType' | 'senderRole' | 'content' | 'delivery'>,
+): boolean {
   if (!isConversation(m)) return false;
   if (m.senderRole === 'human') return true;
   if (m.senderRole !== 'ai') return false;

@@ -267,13 +267,7 @@ export interface ArchivedMessage extends Message {
   archivedAt: Date;
 }
 
-export type EventKind =
-  | 'context_built'
-  | 'llm_call'
-  | 'tool_call'
-  | 'system_utterance'
-  | 'warning'
-  | 'delivery';
+export type EventKind = 'context_built' | 'llm_call' | 'tool_call' | 'system_utterance' | 'warning' | 'delivery';
 
 export interface EventLog {
   _id: string;

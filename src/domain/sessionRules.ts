@@ -25,4 +25,5 @@ export function decideSession(
  * When an idle session should be looked at again: the first instant its gap is exceeded. A
  * session job that fires earlier (because activity moved the gap) reschedules itself here.
  */
-export const sessionIdleCheckAt = (lastActivityAt: Date, sessionGapMs: number): Date => new Date(lastActivityAt.getTime() + sessionGapMs + 1);
+export const sessionIdleCheckAt = (lastActivityAt: Date, sessionGapMs: number): Date =>
+  new Date(lastActivityAt.getTime() + sessionGapMs + 1);

@@ -5,5 +5,8 @@ export function titleFromFirstMessage(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   const chars = [...line];
   if (chars.length <= TITLE_MAX) return line;
-  return `${chars.slice(0, TITLE_MAX - 1).join('').trimEnd()}…`;
+  return `${chars
+    .slice(0, TITLE_MAX - 1)
+    .join('')
+    .trimEnd()}…`;
 }

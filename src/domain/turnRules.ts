@@ -10,7 +10,10 @@ import type { Role, Turn } from './model.js';
 export type TurnPlacement = { action: 'join'; turnId: string } | { action: 'open'; respondsTo?: string };
 
 export function placeInitiatorMessage(
-  openTurn: Pick<Turn, '_id' | 'status' | 'initiatorRole' | 'initiatorId' | 'responderRole' | 'responderId' | 'replyStartedAt'> | null,
+  openTurn: Pick<
+    Turn,
+    '_id' | 'status' | 'initiatorRole' | 'initiatorId' | 'responderRole' | 'responderId' | 'replyStartedAt'
+  > | null,
   sender: { role: Role; id: string },
 ): TurnPlacement {
   if (!openTurn || openTurn.status !== 'pending') return { action: 'open' };
@@ -52,7 +55,10 @@ export function newTurn(input: NewTurnInput): Turn {
 }
 
 /** The fields a responder's message sets on a pending turn. */
-export function respondedFields(turn: Pick<Turn, 'startedAt'>, at: Date): Pick<Turn, 'status' | 'closedAt' | 'responseTime'> {
+export function respondedFields(
+  turn: Pick<Turn, 'startedAt'>,
+  at: Date,
+): Pick<Turn, 'status' | 'closedAt' | 'responseTime'> {
   return { status: 'responded', closedAt: at, responseTime: Math.max(0, at.getTime() - turn.startedAt.getTime()) };
 }
 

@@ -15,14 +15,18 @@ export function toWindowEntry(m: Message | WindowEntry): WindowEntry {
 }
 
 /** Whether a message belongs in the window: conversation, and no longer streaming. */
-export const belongsInWindow = (m: Pick<Message, 'visible' | 'rejected' | 'deleted' | 'contentType' | 'delivery'>): boolean =>
-  isConversation(m) && m.delivery?.state !== 'streaming';
+export const belongsInWindow = (
+  m: Pick<Message, 'visible' | 'rejected' | 'deleted' | 'contentType' | 'delivery'>,
+): boolean => isConversation(m) && m.delivery?.state !== 'streaming';
 
-const chronological = (a: WindowEntry, b: WindowEntry) => a.createdAt.getTime() - b.createdAt.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+const chronological = (a: WindowEntry, b: WindowEntry) =>
+  a.createdAt.getTime() - b.createdAt.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
 
 /** The window's conversation, oldest first (entries are stored keyed by id, in no order). */
 export function windowMessages(w: Pick<SessionWindow, 'entries'>): WindowEntry[] {
-  return Object.values(w.entries).filter((e) => typeof e?._id === 'string' && e.createdAt instanceof Date && isConversation(e)).sort(chronological);
+  return Object.values(w.entries)
+    .filter((e) => typeof e?._id === 'string' && e.createdAt instanceof Date && isConversation(e))
+    .sort(chronological);
 }
 
 /**

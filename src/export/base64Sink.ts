@@ -7,7 +7,10 @@ export class Base64Sink {
 
   push(chunk: Uint8Array): void {
     this.byteLength += chunk.length;
-    const bytes = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    const bytes =
+      this.carry.length > 0
+        ? Buffer.concat([this.carry, chunk])
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
     const whole = bytes.length - (bytes.length % 3);
     this.text += bytes.subarray(0, whole).toString('base64');
     // Copied: the chunk's memory may be reused by its producer.

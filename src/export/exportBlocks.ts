@@ -40,7 +40,16 @@ export interface RenderContext {
 
 /** `2026-04-01 17:00:05` in `timeZone`; one formatter per call site, since building one is slow. */
 export function timeFormatter(timeZone: string): (d: Date) => string {
-  const f = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const f = new Intl.DateTimeFormat('sv-SE', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
   return (d) => f.format(d);
 }
 
@@ -66,21 +75,35 @@ export function headerBlocks(h: ExportHeader): Block[] {
 }
 
 /** `number` is the session's place among all the dialogue's sessions (1 = first). */
-export function sessionBlocks(s: Session | undefined, sessionId: string, number: number | undefined, ctx: RenderContext, time = timeFormatter(ctx.timezone)): Block[] {
-  if (!s) return [{ kind: 'session', text: `Session ${sessionId}` }, { kind: 'meta', lines: ['(the session record is missing)'] }];
+export function sessionBlocks(
+  s: Session | undefined,
+  sessionId: string,
+  number: number | undefined,
+  ctx: RenderContext,
+  time = timeFormatter(ctx.timezone),
+): Block[] {
+  if (!s)
+    return [
+      { kind: 'session', text: `Session ${sessionId}` },
+      { kind: 'meta', lines: ['(the session record is missing)'] },
+    ];
   const kind = s.kind === 'self_reflection' ? 'Self-reflection session' : 'Session';
   const end = s.endedAt ? time(s.endedAt) : 'open';
   const lines = [`${time(s.startedAt)} – ${end}${s.closeReason ? ` (closed: ${s.closeReason})` : ''}`, `Id: ${s._id}`];
   if (s.archived) lines.push('Archived: its messages are kept in the archive (BR-002)');
   if (s.summary) lines.push(`Summary: ${oneLine(s.summary)}`);
-  return [{ kind: 'session', text: `${kind} ${number ?? '?'}` }, { kind: 'meta', lines }];
+  return [
+    { kind: 'session', text: `${kind} ${number ?? '?'}` },
+    { kind: 'meta', lines },
+  ];
 }
 
 const oneLine = (t: string) => t.trim().replace(/\s*\n\s*/g, ' ');
 
 /** Who a message is from, as a reader knows them. */
 export function senderLabel(m: Pick<Message, 'senderRole' | 'senderId' | 'contentMeta'>, ctx: RenderContext): string {
-  if (m.senderRole === 'system') return m.senderId.startsWith('operator:') ? `Operator ${m.senderId.slice('operator:'.length)}` : 'System';
+  if (m.senderRole === 'system')
+    return m.senderId.startsWith('operator:') ? `Operator ${m.senderId.slice('operator:'.length)}` : 'System';
   // A human's name as it was when they wrote (groups); else the participant's current name.
   return (m.senderRole === 'human' ? m.contentMeta?.senderName : undefined) ?? ctx.names.get(m.senderId) ?? m.senderId;
 }
@@ -88,11 +111,19 @@ export function senderLabel(m: Pick<Message, 'senderRole' | 'senderId' | 'conten
 const MEDIA_TYPES = new Set(['image', 'audio', 'file']);
 
 export function messageBlocks(m: Message, ctx: RenderContext, time = timeFormatter(ctx.timezone)): Block[] {
-  const out: Block[] = [{ kind: 'sender', text: `${senderLabel(m, ctx)} (${ROLE_LABEL[m.senderRole]}) · ${time(m.createdAt)}` }];
+  const out: Block[] = [
+    { kind: 'sender', text: `${senderLabel(m, ctx)} (${ROLE_LABEL[m.senderRole]}) · ${time(m.createdAt)}` },
+  ];
   const q = m.contentMeta?.quote;
   if (q) {
-    const who = q.senderName ?? (q.senderId ? ctx.names.get(q.senderId) : undefined) ?? (q.senderRole === 'ai' ? 'the AI' : 'someone');
-    out.push({ kind: 'quote', text: `${q.partial ? 'Quoting part of' : 'Replying to'} ${who}:\n${q.text.trim() || '(a message without text)'}` });
+    const who =
+      q.senderName ??
+      (q.senderId ? ctx.names.get(q.senderId) : undefined) ??
+      (q.senderRole === 'ai' ? 'the AI' : 'someone');
+    out.push({
+      kind: 'quote',
+      text: `${q.partial ? 'Quoting part of' : 'Replying to'} ${who}:\n${q.text.trim() || '(a message without text)'}`,
+    });
   }
   const attachments = m.contentMeta?.attachments ?? [];
   for (const a of attachments) out.push({ kind: 'media', text: renderAttachment(a) });
@@ -100,15 +131,18 @@ export function messageBlocks(m: Message, ctx: RenderContext, time = timeFormatt
     const meta = m.contentMeta;
     out.push({ kind: 'media', text: `[${m.contentType}${meta?.mime ? `, ${meta.mime}` : ''}]` });
     if (meta?.transcription?.trim()) out.push({ kind: 'media', text: `[transcribed: "${meta.transcription.trim()}"]` });
-    if (meta?.caption?.trim() && meta.caption.trim() !== m.content.trim()) out.push({ kind: 'media', text: `[caption: ${meta.caption.trim()}]` });
+    if (meta?.caption?.trim() && meta.caption.trim() !== m.content.trim())
+      out.push({ kind: 'media', text: `[caption: ${meta.caption.trim()}]` });
   }
   if (m.content.trim()) out.push({ kind: 'body', text: m.content });
   if (m.contentType === 'command') out.push({ kind: 'mark', text: 'command to the gateway' });
-  for (const e of m.edits ?? []) out.push({ kind: 'mark', text: `edited ${time(e.editedAt)}; before: "${oneLine(e.content)}"` });
+  for (const e of m.edits ?? [])
+    out.push({ kind: 'mark', text: `edited ${time(e.editedAt)}; before: "${oneLine(e.content)}"` });
   if (m.deleted) out.push({ kind: 'mark', text: `deleted on the platform ${time(m.deleted.at)}` });
   if (m.rejected) out.push({ kind: 'mark', text: `refused (${m.rejected.code}); not answered` });
   const d = m.delivery;
-  if (d && d.state !== 'complete') out.push({ kind: 'mark', text: `delivery: ${d.state}${d.error ? ` (${d.error.code})` : ''}` });
+  if (d && d.state !== 'complete')
+    out.push({ kind: 'mark', text: `delivery: ${d.state}${d.error ? ` (${d.error.code})` : ''}` });
   return out;
 }
 
@@ -126,7 +160,9 @@ export class TranscriptBlocks {
     private readonly ctx: RenderContext,
   ) {
     this.time = timeFormatter(ctx.timezone);
-    const ordered = [...sessions].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || (a._id < b._id ? -1 : 1));
+    const ordered = [...sessions].sort(
+      (a, b) => a.startedAt.getTime() - b.startedAt.getTime() || (a._id < b._id ? -1 : 1),
+    );
     this.sessions = new Map(ordered.map((s, i) => [s._id, { s, n: i + 1 }]));
   }
 

@@ -9,8 +9,13 @@ import { TranscriptBlocks, headerBlocks, type Block, type ExportHeader, type Ren
  * nothing more, so the raw file stays readable: `dlg_1` keeps its underscore (inside a word it is
  * no emphasis), `_x_` does not.
  */
-const escapeInline = (t: string) => t.replace(/[\\`*<|]/g, '\\$&').replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_');
-const quoteLines = (t: string) => t.split('\n').map((l) => (l.trim() ? `> ${l}` : '>')).join('\n');
+const escapeInline = (t: string) =>
+  t.replace(/[\\`*<|]/g, '\\$&').replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_');
+const quoteLines = (t: string) =>
+  t
+    .split('\n')
+    .map((l) => (l.trim() ? `> ${l}` : '>'))
+    .join('\n');
 
 export function blockToMarkdown(b: Block): string {
   switch (b.kind) {
@@ -36,7 +41,12 @@ export function blockToMarkdown(b: Block): string {
 export const blocksToMarkdown = (blocks: readonly Block[]): string => blocks.map(blockToMarkdown).join('');
 
 /** A whole transcript from data in memory (small dialogues, tests); the exporter streams instead. */
-export function renderMarkdown(header: ExportHeader, sessions: readonly Session[], messages: Iterable<Message>, ctx: RenderContext): string {
+export function renderMarkdown(
+  header: ExportHeader,
+  sessions: readonly Session[],
+  messages: Iterable<Message>,
+  ctx: RenderContext,
+): string {
   const transcript = new TranscriptBlocks(sessions, ctx);
   let out = blocksToMarkdown(headerBlocks(header));
   for (const m of messages) out += blocksToMarkdown(transcript.of(m));

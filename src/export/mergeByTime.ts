@@ -6,7 +6,8 @@ export interface TimeKeyed {
   createdAt: Date;
 }
 
-const before = (a: TimeKeyed, b: TimeKeyed) => a.createdAt.getTime() < b.createdAt.getTime() || (a.createdAt.getTime() === b.createdAt.getTime() && a._id <= b._id);
+const before = (a: TimeKeyed, b: TimeKeyed) =>
+  a.createdAt.getTime() < b.createdAt.getTime() || (a.createdAt.getTime() === b.createdAt.getTime() && a._id <= b._id);
 
 export async function* mergeByTime<T extends TimeKeyed>(a: AsyncIterable<T>, b: AsyncIterable<T>): AsyncGenerator<T> {
   const ia = a[Symbol.asyncIterator]();

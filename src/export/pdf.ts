@@ -17,10 +17,11 @@ export function cjkFontPath(): string {
 
 // ~10 MB, read once per process: parsing it per export costs more than keeping it.
 let fontBytes: Promise<Buffer> | undefined;
-const loadFont = () => (fontBytes ??= readFile(cjkFontPath()).catch((err: unknown) => {
-  fontBytes = undefined;
-  throw err;
-}));
+const loadFont = () =>
+  (fontBytes ??= readFile(cjkFontPath()).catch((err: unknown) => {
+    fontBytes = undefined;
+    throw err;
+  }));
 
 interface Style {
   size: number;
@@ -58,7 +59,12 @@ export class PdfTranscript {
 
   static async create(title: string): Promise<PdfTranscript> {
     const font = await loadFont();
-    const doc = new PDFDocument({ size: 'A4', margin: 50, bufferPages: false, info: { Title: title, Creator: 'Rainbow Gateway' } });
+    const doc = new PDFDocument({
+      size: 'A4',
+      margin: 50,
+      bufferPages: false,
+      info: { Title: title, Creator: 'Rainbow Gateway' },
+    });
     doc.registerFont('cjk', font);
     doc.font('cjk');
     return new PdfTranscript(doc);

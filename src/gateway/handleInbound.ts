@@ -20,7 +20,10 @@ export interface HandleInboundDeps extends IngestDeps {
   /** Whether a worker holds the dialogue's reply lease now (a reply is being generated). */
   replyInProgress(dialogueId: string): Promise<boolean>;
   /** Queues the summarise action for a session (`/summary`); the worker answers when done. */
-  requestSummary?(sessionId: string, notify: { messageId: string; dialogueId: string; sessionId: string; locale: Locale; replyTo?: string }): Promise<void>;
+  requestSummary?(
+    sessionId: string,
+    notify: { messageId: string; dialogueId: string; sessionId: string; locale: Locale; replyTo?: string },
+  ): Promise<void>;
 }
 
 export async function handleInbound(deps: HandleInboundDeps, raw: InboundEventInput): Promise<IngestResult> {
@@ -31,12 +34,26 @@ export async function handleInbound(deps: HandleInboundDeps, raw: InboundEventIn
   const replyTo = ev.chat.kind === 'group' ? ev.platformMessageId : undefined;
   if (result.kind === 'rejected') await sendNotice(deps, result, text(result.code, locale), result.code, replyTo);
   if (result.kind === 'command') await runCommand(deps, result, locale, replyTo);
-  if (result.kind !== 'accepted') deps.log.info({ platform: ev.platform, result: result.kind, ...('code' in result ? { code: result.code } : {}), ...('reason' in result ? { reason: result.reason } : {}) }, 'inbound not answered by the model');
+  if (result.kind !== 'accepted')
+    deps.log.info(
+      {
+        platform: ev.platform,
+        result: result.kind,
+        ...('code' in result ? { code: result.code } : {}),
+        ...('reason' in result ? { reason: result.reason } : {}),
+      },
+      'inbound not answered by the model',
+    );
   return result;
 }
 
 /** What a command does beyond being recorded: stop the reply, or tell the user it was done. */
-async function runCommand(deps: HandleInboundDeps, r: Extract<IngestResult, { kind: 'command' }>, locale: Locale, replyTo: string | undefined): Promise<void> {
+async function runCommand(
+  deps: HandleInboundDeps,
+  r: Extract<IngestResult, { kind: 'command' }>,
+  locale: Locale,
+  replyTo: string | undefined,
+): Promise<void> {
   const say = (key: TextKey) => sendNotice(deps, r, text(key, locale), key, replyTo);
   switch (r.name) {
     case 'stop':
@@ -52,7 +69,13 @@ async function runCommand(deps: HandleInboundDeps, r: Extract<IngestResult, { ki
     case 'summary':
       if (!deps.requestSummary) return;
       await say('SUMMARY_STARTED');
-      return deps.requestSummary(r.sessionId, { messageId: r.messageId, dialogueId: r.dialogueId, sessionId: r.sessionId, locale, ...(replyTo ? { replyTo } : {}) });
+      return deps.requestSummary(r.sessionId, {
+        messageId: r.messageId,
+        dialogueId: r.dialogueId,
+        sessionId: r.sessionId,
+        locale,
+        ...(replyTo ? { replyTo } : {}),
+      });
     case 'answerall':
       if (!r.groupChat) return say('GROUPS_ONLY');
       return say(answerAllWanted(r.args) ? 'ANSWER_ALL_ON' : 'ANSWER_ALL_OFF');

@@ -33,8 +33,17 @@ export async function sendNotice(
     updatedAt: now,
   });
   if (inserted === 'duplicate' || !outbound) return;
-  await deps.store.events.record({ kind: 'system_utterance', dialogueId: r.dialogueId, sessionId: r.sessionId, messageId: noticeId, data: { code, content } });
+  await deps.store.events.record({
+    kind: 'system_utterance',
+    dialogueId: r.dialogueId,
+    sessionId: r.sessionId,
+    messageId: noticeId,
+    data: { code, content },
+  });
   const sent = await outbound.send(r.chat, content, replyToPlatformMessageId ? { replyToPlatformMessageId } : {});
-  await deps.store.messages.recordPlatformMessage({ _id: noticeId, dialogueId: r.dialogueId }, r.chat, sent.platformMessageId);
+  await deps.store.messages.recordPlatformMessage(
+    { _id: noticeId, dialogueId: r.dialogueId },
+    r.chat,
+    sent.platformMessageId,
+  );
 }
-

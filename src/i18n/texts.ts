@@ -56,7 +56,8 @@ const TEXTS = {
     en: '(no reply)',
   },
   PROMPT_TOO_LONG: {
-    'zh-CN': '对话内容太长了（{tokens} tokens，上限 {limit}），我无法继续回复。请发送 /summary 汇总当前对话，或请管理员调高 limits.max_total_tokens。',
+    'zh-CN':
+      '对话内容太长了（{tokens} tokens，上限 {limit}），我无法继续回复。请发送 /summary 汇总当前对话，或请管理员调高 limits.max_total_tokens。',
     en: 'This conversation has grown too long for me to answer ({tokens} tokens, the limit is {limit}). Send /summary to summarise it, or ask an operator to raise limits.max_total_tokens.',
   },
   SUMMARY_STARTED: {

@@ -12,10 +12,17 @@ const sameName = (a: string | undefined, b: string | undefined) => !!a && !!b &&
 
 export function mentionsRecipient(m: InboundMention, r: Recipient | undefined): boolean {
   if (!r) return false;
-  return (!!m.userId && m.userId === r.userId) || sameName(m.username, r.username) || (!!m.roleId && (r.roleIds ?? []).includes(m.roleId));
+  return (
+    (!!m.userId && m.userId === r.userId) ||
+    sameName(m.username, r.username) ||
+    (!!m.roleId && (r.roleIds ?? []).includes(m.roleId))
+  );
 }
 
-export function addressCheck(ev: InboundMessage, o: { agent: Pick<Agent, 'name' | 'aliases'>; dialogue: Pick<Dialogue, 'settings'>; quote?: Quote }): AddressCheck {
+export function addressCheck(
+  ev: InboundMessage,
+  o: { agent: Pick<Agent, 'name' | 'aliases'>; dialogue: Pick<Dialogue, 'settings'>; quote?: Quote },
+): AddressCheck {
   const r = ev.recipient;
   return {
     chatKind: ev.chat.kind,
@@ -28,7 +35,12 @@ export function addressCheck(ev: InboundMessage, o: { agent: Pick<Agent, 'name' 
 }
 
 /** Mentions as participant ids: our bot → the agent, a platform user → their Human id, else "@name". */
-export function mentionIds(platform: Platform, mentions: InboundMention[], recipient: Recipient | undefined, agentId: string): string[] {
+export function mentionIds(
+  platform: Platform,
+  mentions: InboundMention[],
+  recipient: Recipient | undefined,
+  agentId: string,
+): string[] {
   const ids = mentions.map((m) => {
     if (mentionsRecipient(m, recipient)) return agentId;
     if (m.userId) return humanIdOf({ platform, userId: m.userId });

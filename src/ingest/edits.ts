@@ -9,14 +9,19 @@ import type { IngestResult } from './ingest.js';
 export async function ingestEdit(store: Store, ev: InboundEdit): Promise<IngestResult> {
   const byRef = messageIdOf(ev.platform, ev.chat.chatId, ev.platformMessageId);
   const message =
-    (await store.messages.get(byRef)) ?? (ev.mediaGroupId ? await store.messages.get(albumMessageIdOf(ev.platform, ev.chat.chatId, ev.mediaGroupId)) : null);
+    (await store.messages.get(byRef)) ??
+    (ev.mediaGroupId ? await store.messages.get(albumMessageIdOf(ev.platform, ev.chat.chatId, ev.mediaGroupId)) : null);
   if (!message) return { kind: 'ignored', reason: 'unknown_message' };
   const changed = await store.messages.applyEdit(message, (ev.text ?? '').trim(), ev.editedAt);
   return changed ? { kind: 'edited', messageId: message._id } : { kind: 'ignored', reason: 'unchanged' };
 }
 
 export async function ingestDelete(store: Store, ev: InboundDelete): Promise<IngestResult> {
-  const chat = { platform: ev.platform, chatId: ev.chat.chatId, ...(ev.chat.threadId ? { threadId: ev.chat.threadId } : {}) };
+  const chat = {
+    platform: ev.platform,
+    chatId: ev.chat.chatId,
+    ...(ev.chat.threadId ? { threadId: ev.chat.threadId } : {}),
+  };
   // A human's message, or one of ours removed by a moderator.
   const message =
     (await store.messages.get(messageIdOf(ev.platform, ev.chat.chatId, ev.platformMessageId))) ??

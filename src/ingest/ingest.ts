@@ -65,7 +65,10 @@ export async function ingest(deps: IngestDeps, ev: InboundEvent): Promise<Ingest
   return ingestMessage(deps, ev);
 }
 
-const toAttachment = (a: InboundAttachment, at: Date): Attachment => ({ ...a, processing: { state: 'pending', attempts: 0, updatedAt: at } });
+const toAttachment = (a: InboundAttachment, at: Date): Attachment => ({
+  ...a,
+  processing: { state: 'pending', attempts: 0, updatedAt: at },
+});
 
 /** BR-001 applies to the text; a media message may come without any. */
 function checkContent(ev: InboundMessage): ContentCheck {
@@ -76,21 +79,37 @@ function checkContent(ev: InboundMessage): ContentCheck {
 async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<IngestResult> {
   const now = deps.now?.() ?? new Date();
   if (isOwnEcho(ev)) return { kind: 'ignored', reason: 'own_bot' };
-  const chat: ChatRef = { platform: ev.platform, chatId: ev.chat.chatId, ...(ev.chat.threadId ? { threadId: ev.chat.threadId } : {}) };
+  const chat: ChatRef = {
+    platform: ev.platform,
+    chatId: ev.chat.chatId,
+    ...(ev.chat.threadId ? { threadId: ev.chat.threadId } : {}),
+  };
   // Ids derive from the platform reference (or the album), so dedupe is a lookup by _id.
   const albumId = ev.mediaGroupId ? albumMessageIdOf(ev.platform, ev.chat.chatId, ev.mediaGroupId) : undefined;
   const messageId = albumId ?? messageIdOf(ev.platform, ev.chat.chatId, ev.platformMessageId);
   // Deduplicating and placing the message (session, turn, pointers, window) is one decision
   // under the dialogue's state guard: a redelivery racing the original sees it stored, and a
   // reply that starts meanwhile either sees this message or it opens the next turn.
-  return deps.store.guard.run(guardKeys.dialogue(dialogueIdOf(chat)), () => placeMessage(deps, ev, { chat, messageId, albumId, now }));
+  return deps.store.guard.run(guardKeys.dialogue(dialogueIdOf(chat)), () =>
+    placeMessage(deps, ev, { chat, messageId, albumId, now }),
+  );
 }
 
 /** A message we already hold: an album's next item, or a redelivered update (answered at most once). */
-async function ingestKnown(deps: IngestDeps, ev: InboundMessage, existing: Message, o: { albumId: string | undefined; now: Date }): Promise<IngestResult> {
+async function ingestKnown(
+  deps: IngestDeps,
+  ev: InboundMessage,
+  existing: Message,
+  o: { albumId: string | undefined; now: Date },
+): Promise<IngestResult> {
   const { store } = deps;
   if (o.albumId && existing.platformRef?.messageId !== ev.platformMessageId) {
-    await store.messages.appendAlbumItems(existing, ev.attachments.map((a) => toAttachment(a, o.now)), ev.text?.trim() || undefined, o.now);
+    await store.messages.appendAlbumItems(
+      existing,
+      ev.attachments.map((a) => toAttachment(a, o.now)),
+      ev.text?.trim() || undefined,
+      o.now,
+    );
     return { kind: 'album_item', messageId: o.albumId };
   }
   // If its job was lost, enqueueing again is harmless: the job id is derived from the turn.
@@ -101,10 +120,19 @@ async function ingestKnown(deps: IngestDeps, ev: InboundMessage, existing: Messa
   return { kind: 'duplicate', messageId: existing._id };
 }
 
-async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: ChatRef; messageId: string; albumId: string | undefined; now: Date }): Promise<IngestResult> {
+async function placeMessage(
+  deps: IngestDeps,
+  ev: InboundMessage,
+  o: { chat: ChatRef; messageId: string; albumId: string | undefined; now: Date },
+): Promise<IngestResult> {
   const { store } = deps;
   const { chat, messageId, albumId, now } = o;
-  const identity = { platform: ev.platform, userId: ev.sender.userId, username: ev.sender.username, displayName: ev.sender.displayName };
+  const identity = {
+    platform: ev.platform,
+    userId: ev.sender.userId,
+    username: ev.sender.username,
+    displayName: ev.sender.displayName,
+  };
   const groupChat = ev.chat.kind === 'group';
   const type = dialogueTypeOf({ humans: 1, agents: 1, groupChat }) ?? 'human_ai';
   // All ids are derived, so the dedupe read and the participants go out at once.
@@ -117,7 +145,10 @@ async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: Cha
   if (existing) return ingestKnown(deps, ev, existing, { albumId, now });
   if (!agent) throw new Error(`agent ${DEFAULT_AGENT_ID} not found`);
 
-  const [current, latestTurn] = await Promise.all([dialogue.currentSessionId ? store.sessions.get(dialogue.currentSessionId) : null, latestTurnOf(store, dialogue)]);
+  const [current, latestTurn] = await Promise.all([
+    dialogue.currentSessionId ? store.sessions.get(dialogue.currentSessionId) : null,
+    latestTurnOf(store, dialogue),
+  ]);
   const { session, opened } = await currentSessionFor(deps, dialogue, now, current);
   const sessionId = session._id;
   // Written with the message: a new session is one more visit (the persona card's count).
@@ -170,13 +201,16 @@ async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: Cha
     if (!(await storeOutsideTurn({ ...base, contentType: 'command' }))) return { kind: 'duplicate', messageId };
     const name = command.name as CommandName;
     if (name === 'new') await startNewSession(deps, dialogue._id, session, now);
-    if (name === 'answerall' && groupChat) await store.dialogues.setAnswerAll(dialogue._id, answerAllWanted(command.args), now);
+    if (name === 'answerall' && groupChat)
+      await store.dialogues.setAnswerAll(dialogue._id, answerAllWanted(command.args), now);
     return { kind: 'command', name, args: command.args, groupChat, ...placed };
   }
 
   const check = checkContent(ev);
   // Who has the floor: the dialogue's one agent when the message addresses it (rooms: several).
-  const floor = whoAnswers([{ agentId: agent._id, activation: activation(addressCheck(ev, { agent, dialogue, ...(quote ? { quote } : {}) })) }]);
+  const floor = whoAnswers([
+    { agentId: agent._id, activation: activation(addressCheck(ev, { agent, dialogue, ...(quote ? { quote } : {}) })) },
+  ]);
   const speaker = floor.speakers[0];
   if (!speaker) {
     // Group context (or another bot): kept so a later answer knows what was said; refused
@@ -198,7 +232,8 @@ async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: Cha
   if (placement.action === 'join') {
     turnId = placement.turnId;
   } else {
-    if (placement.respondsTo && openTurn) await store.turns.closeResponded(openTurn, now, { responseMessageId: messageId });
+    if (placement.respondsTo && openTurn)
+      await store.turns.closeResponded(openTurn, now, { responseMessageId: messageId });
     const turn = newTurn({
       id: newId('trn', now),
       dialogueId: dialogue._id,
@@ -232,6 +267,10 @@ async function placeMessage(deps: IngestDeps, ev: InboundMessage, o: { chat: Cha
   if (inserted === 'duplicate') return { kind: 'duplicate', messageId };
   // Once the turn is stored: the job reads it. An album's reply waits a moment so its other
   // items join the message first.
-  await deps.enqueueReply({ turnId, dialogueId: dialogue._id, ...(albumId && deps.albumSettleMs ? { delayMs: deps.albumSettleMs } : {}) });
+  await deps.enqueueReply({
+    turnId,
+    dialogueId: dialogue._id,
+    ...(albumId && deps.albumSettleMs ? { delayMs: deps.albumSettleMs } : {}),
+  });
   return { kind: 'accepted', turnId, ...placed };
 }

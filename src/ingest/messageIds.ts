@@ -3,7 +3,9 @@
 import type { Platform } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
 
-export const messageIdOf = (platform: Platform, chatId: string, platformMessageId: string) => derivedId('msg', platform, chatId, platformMessageId);
+export const messageIdOf = (platform: Platform, chatId: string, platformMessageId: string) =>
+  derivedId('msg', platform, chatId, platformMessageId);
 
 /** All items of a Telegram album are one message. */
-export const albumMessageIdOf = (platform: Platform, chatId: string, mediaGroupId: string) => derivedId('msg', platform, chatId, 'album', mediaGroupId);
+export const albumMessageIdOf = (platform: Platform, chatId: string, mediaGroupId: string) =>
+  derivedId('msg', platform, chatId, 'album', mediaGroupId);

@@ -5,7 +5,13 @@ import type { Store } from '../store/store.js';
 import type { InboundMessage } from './inboundEvent.js';
 import { messageIdOf } from './messageIds.js';
 
-export async function resolveQuote(store: Store, platform: Platform, chatId: string, dialogueId: string, ev: InboundMessage): Promise<Quote | undefined> {
+export async function resolveQuote(
+  store: Store,
+  platform: Platform,
+  chatId: string,
+  dialogueId: string,
+  ev: InboundMessage,
+): Promise<Quote | undefined> {
   const reply = ev.replyTo;
   if (!reply) return undefined;
   const stored: Message | null =

@@ -17,12 +17,21 @@ export const CHECK_IN_INSTRUCTION =
 
 export type CheckInDeps = RespondDeps & { scheduler: Scheduler; sessionGapMs: number; responseWindowMs: number };
 export type CheckInResult = 'sent' | 'activity_since' | 'no_dialogue' | 'pending_turn';
-type Opened = { kind: 'opened'; dialogue: Dialogue; turn: Turn; fresh: boolean; record: ReplyRecord } | { kind: 'activity_since' | 'no_dialogue' | 'pending_turn' };
+type Opened =
+  | { kind: 'opened'; dialogue: Dialogue; turn: Turn; fresh: boolean; record: ReplyRecord }
+  | { kind: 'activity_since' | 'no_dialogue' | 'pending_turn' };
 
 /** Call through `generate` (src/respond/generate.ts), which holds the dialogue's reply lease. */
-export async function proactiveCheckIn(deps: CheckInDeps, dialogueId: string, since: Date, now: Date): Promise<CheckInResult> {
+export async function proactiveCheckIn(
+  deps: CheckInDeps,
+  dialogueId: string,
+  since: Date,
+  now: Date,
+): Promise<CheckInResult> {
   const { store } = deps;
-  const opened = await store.guard.run(guardKeys.dialogue(dialogueId), () => openCheckInTurn(deps, dialogueId, since, now));
+  const opened = await store.guard.run(guardKeys.dialogue(dialogueId), () =>
+    openCheckInTurn(deps, dialogueId, since, now),
+  );
   if (opened.kind !== 'opened') return opened.kind;
   const { dialogue, turn, fresh, record } = opened;
   const message = await openAiMessage(store, turn, derivedId('msg', 'checkin', turn._id), now);
@@ -49,11 +58,28 @@ async function openCheckInTurn(deps: CheckInDeps, dialogueId: string, since: Dat
   let turn = existing;
   if (!turn) {
     const { session } = await currentSessionFor(deps, dialogue, now);
-    turn = newTurn({ id: turnId, dialogueId, sessionId: session._id, initiator: { role: 'ai', id: agentId }, responder: { role: 'human', id: humanId }, startedAt: now, responseWindowMs: deps.responseWindowMs });
+    turn = newTurn({
+      id: turnId,
+      dialogueId,
+      sessionId: session._id,
+      initiator: { role: 'ai', id: agentId },
+      responder: { role: 'human', id: humanId },
+      startedAt: now,
+      responseWindowMs: deps.responseWindowMs,
+    });
     await store.turns.insert(turn);
-    await Promise.all([store.dialogues.setOpenTurn(dialogueId, turn._id), deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn))]);
+    await Promise.all([
+      store.dialogues.setOpenTurn(dialogueId, turn._id),
+      deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn)),
+    ]);
   }
   const session = await store.sessions.get(turn.sessionId);
   if (!session) return { kind: 'no_dialogue' };
-  return { kind: 'opened', dialogue, turn, fresh: !existing, record: { session, window: await store.history.window(session) } };
+  return {
+    kind: 'opened',
+    dialogue,
+    turn,
+    fresh: !existing,
+    record: { session, window: await store.history.window(session) },
+  };
 }

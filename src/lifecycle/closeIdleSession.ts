@@ -8,14 +8,22 @@ import { guardKeys } from '../store/stateGuard.js';
 
 export type IdleCheck = { kind: 'closed' } | { kind: 'recheck'; at: Date } | { kind: 'nothing' };
 
-export async function closeIdleSession(store: Store, sessionId: string, now: Date, sessionGapMs: number): Promise<IdleCheck> {
+export async function closeIdleSession(
+  store: Store,
+  sessionId: string,
+  now: Date,
+  sessionGapMs: number,
+): Promise<IdleCheck> {
   const seen = await store.sessions.get(sessionId);
   if (!seen || seen.status === 'closed') return { kind: 'nothing' };
   return store.guard.run(guardKeys.dialogue(seen.dialogueId), async () => {
     const session = await store.sessions.get(sessionId);
     if (!session || session.status === 'closed') return { kind: 'nothing' };
     const decision = decideSession(session, now, sessionGapMs);
-    if (decision.action !== 'rollover') return { kind: 'recheck', at: sessionIdleCheckAt(session.lastActivityAt, sessionGapMs) };
-    return (await store.sessions.close(session, 'timeout', decision.closedAt)) ? { kind: 'closed' } : { kind: 'nothing' };
+    if (decision.action !== 'rollover')
+      return { kind: 'recheck', at: sessionIdleCheckAt(session.lastActivityAt, sessionGapMs) };
+    return (await store.sessions.close(session, 'timeout', decision.closedAt))
+      ? { kind: 'closed' }
+      : { kind: 'nothing' };
   });
 }

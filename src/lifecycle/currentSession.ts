@@ -21,12 +21,27 @@ export interface CurrentSession {
 }
 
 /** `current`: the dialogue's current session as already read (undefined: read it here). */
-export async function currentSessionFor(deps: SessionDeps, dialogue: Pick<Dialogue, '_id' | 'currentSessionId'>, now: Date, current?: Session | null): Promise<CurrentSession> {
+export async function currentSessionFor(
+  deps: SessionDeps,
+  dialogue: Pick<Dialogue, '_id' | 'currentSessionId'>,
+  now: Date,
+  current?: Session | null,
+): Promise<CurrentSession> {
   const { store } = deps;
-  const known = current !== undefined ? current : dialogue.currentSessionId ? await store.sessions.get(dialogue.currentSessionId) : null;
+  const known =
+    current !== undefined
+      ? current
+      : dialogue.currentSessionId
+        ? await store.sessions.get(dialogue.currentSessionId)
+        : null;
   const decision = decideSession(known, now, deps.sessionGapMs);
   if (decision.action === 'continue' && known) return { session: known, opened: false };
-  if (decision.action === 'rollover') await store.sessions.close({ _id: decision.closeSessionId, dialogueId: dialogue._id }, 'timeout', decision.closedAt);
+  if (decision.action === 'rollover')
+    await store.sessions.close(
+      { _id: decision.closeSessionId, dialogueId: dialogue._id },
+      'timeout',
+      decision.closedAt,
+    );
   return { session: await openSession(deps, dialogue._id, now), opened: true };
 }
 
@@ -41,7 +56,12 @@ export async function openSession(deps: SessionDeps, dialogueId: string, now: Da
  * `/new` and the API's createSession: the current session ends (manual) and a fresh one becomes
  * the dialogue's current session. `current` absent: the dialogue had none open.
  */
-export async function startNewSession(deps: SessionDeps, dialogueId: string, current: Pick<Session, '_id' | 'dialogueId'> | undefined, at: Date): Promise<Session> {
+export async function startNewSession(
+  deps: SessionDeps,
+  dialogueId: string,
+  current: Pick<Session, '_id' | 'dialogueId'> | undefined,
+  at: Date,
+): Promise<Session> {
   return deps.store.guard.run(guardKeys.dialogue(dialogueId), async () => {
     if (current) await deps.store.sessions.close(current, 'manual', at);
     const next = await openSession(deps, dialogueId, new Date(at.getTime() + 1));

@@ -3,7 +3,11 @@
 import type { Store } from '../store/store.js';
 import { isExpired } from '../domain/turnRules.js';
 
-export async function expireTurn(store: Store, turnId: string, now: Date): Promise<'expired' | 'not_due' | 'closed' | 'missing'> {
+export async function expireTurn(
+  store: Store,
+  turnId: string,
+  now: Date,
+): Promise<'expired' | 'not_due' | 'closed' | 'missing'> {
   const turn = await store.turns.get(turnId);
   if (!turn) return 'missing';
   if (turn.status !== 'pending') return 'closed';

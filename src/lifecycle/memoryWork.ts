@@ -51,7 +51,9 @@ export function memoryJobHandlers(deps: MemoryWorkDeps) {
     evolve: (agentId: string) => evolvePersona(deps, { agentId, now: new Date() }),
     consolidate: (scope: { ownerId?: string; subjectId?: string }) => consolidateAll(deps, scope),
     summarize: (sessionId: string, reason: 'command' | 'api' | 'idle', notify?: NoticeTarget) =>
-      reason === 'idle' ? summarizeClosedSession(deps, { sessionId }) : summarizeOnRequest(deps, sessionId, reason, notify),
+      reason === 'idle'
+        ? summarizeClosedSession(deps, { sessionId })
+        : summarizeOnRequest(deps, sessionId, reason, notify),
   };
 }
 
@@ -60,7 +62,12 @@ export function memoryJobHandlers(deps: MemoryWorkDeps) {
  * while it is closed and its successor seeded. A requester hears how it went; a failure is told
  * once and not retried (they can ask again), while 'busy' is retried by the queue.
  */
-async function summarizeOnRequest(deps: MemoryWorkDeps, sessionId: string, reason: 'command' | 'api', notify?: NoticeTarget): Promise<unknown> {
+async function summarizeOnRequest(
+  deps: MemoryWorkDeps,
+  sessionId: string,
+  reason: 'command' | 'api',
+  notify?: NoticeTarget,
+): Promise<unknown> {
   const session = await deps.store.sessions.get(sessionId);
   if (!session) throw new GatewayError('NOT_FOUND', `session ${sessionId} not found`);
   const release = await deps.lockDialogue(session.dialogueId);
@@ -70,9 +77,17 @@ async function summarizeOnRequest(deps: MemoryWorkDeps, sessionId: string, reaso
     await release();
     throw err;
   });
-  const tell = async (key: 'SUMMARY_DONE' | 'SUMMARY_NOTHING' | 'SUMMARY_FAILED', vars: Record<string, string> = {}) => {
+  const tell = async (
+    key: 'SUMMARY_DONE' | 'SUMMARY_NOTHING' | 'SUMMARY_FAILED',
+    vars: Record<string, string> = {},
+  ) => {
     if (!notify) return;
-    const r = { messageId: notify.messageId, dialogueId: notify.dialogueId, sessionId: notify.sessionId, chat: material.dialogue.chat };
+    const r = {
+      messageId: notify.messageId,
+      dialogueId: notify.dialogueId,
+      sessionId: notify.sessionId,
+      chat: material.dialogue.chat,
+    };
     await sendNotice(deps, r, text(key, notify.locale, vars), key, notify.replyTo, 'summary-result');
   };
   try {

@@ -2,7 +2,15 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { GatewayError } from '../errors.js';
-import { LlmFailure, toLlmFailure, type CompletionRequest, type CompletionResult, type LlmClient, type ToolCall, type Usage } from './types.js';
+import {
+  LlmFailure,
+  toLlmFailure,
+  type CompletionRequest,
+  type CompletionResult,
+  type LlmClient,
+  type ToolCall,
+  type Usage,
+} from './types.js';
 import { describeApiError } from './describeError.js';
 
 export class ChatCompletionsClient implements LlmClient {
@@ -17,16 +25,30 @@ export class ChatCompletionsClient implements LlmClient {
     let usage: Usage | undefined;
     const calls = new Map<number, ToolCall>();
     const tools: ChatCompletionTool[] | undefined = req.tools?.length
-      ? req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }))
+      ? req.tools.map((t) => ({
+          type: 'function',
+          function: { name: t.name, description: t.description, parameters: t.parameters },
+        }))
       : undefined;
     try {
       const stream = await this.client.chat.completions.create(
-        { model: req.model, messages: req.messages, stream: true, stream_options: { include_usage: true }, ...(tools ? { tools } : {}), ...(req.json ? { response_format: { type: 'json_object' as const } } : {}) },
+        {
+          model: req.model,
+          messages: req.messages,
+          stream: true,
+          stream_options: { include_usage: true },
+          ...(tools ? { tools } : {}),
+          ...(req.json ? { response_format: { type: 'json_object' as const } } : {}),
+        },
         { signal: req.signal, maxRetries: 0 },
       );
       for await (const chunk of stream) {
         if (chunk.usage) {
-          usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens, totalTokens: chunk.usage.total_tokens };
+          usage = {
+            promptTokens: chunk.usage.prompt_tokens,
+            completionTokens: chunk.usage.completion_tokens,
+            totalTokens: chunk.usage.total_tokens,
+          };
         }
         const choice = chunk.choices[0];
         if (!choice) continue;
@@ -51,12 +73,22 @@ export class ChatCompletionsClient implements LlmClient {
     }
     if (req.signal.aborted) {
       // Some servers end the stream cleanly when the client aborts; still an abort.
-      throw toLlmFailure(new Error('aborted'), req.signal, { text, ttftMs, durationMs: performance.now() - started }, describeApiError);
+      throw toLlmFailure(
+        new Error('aborted'),
+        req.signal,
+        { text, ttftMs, durationMs: performance.now() - started },
+        describeApiError,
+      );
     }
-    const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([i, c]) => ({ ...c, id: c.id || `call_${i}` }));
+    const toolCalls = [...calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([i, c]) => ({ ...c, id: c.id || `call_${i}` }));
     if (finishReason === null && toolCalls.length === 0 && text.length > 0) {
       // The stream ended without a finish reason: the connection broke mid-reply.
-      throw new LlmFailure(new GatewayError('LLM_SERVICE_ERROR', 'the LLM stream ended before the reply was finished'), { text, ttftMs, durationMs: performance.now() - started });
+      throw new LlmFailure(
+        new GatewayError('LLM_SERVICE_ERROR', 'the LLM stream ended before the reply was finished'),
+        { text, ttftMs, durationMs: performance.now() - started },
+      );
     }
     return { text, toolCalls, finishReason, usage, ttftMs, durationMs: performance.now() - started };
   }

@@ -5,7 +5,14 @@ import type { z } from 'zod';
 import { GatewayError } from '../errors.js';
 import { LlmFailure, type LlmClient, type Usage } from './types.js';
 
-export const JSON_TASKS = ['extract_memories', 'reconcile_memories', 'rolling_summary', 'summarize_session', 'evolve_persona', 'consolidate_memories'] as const;
+export const JSON_TASKS = [
+  'extract_memories',
+  'reconcile_memories',
+  'rolling_summary',
+  'summarize_session',
+  'evolve_persona',
+  'consolidate_memories',
+] as const;
 export type JsonTaskName = (typeof JSON_TASKS)[number];
 
 export interface JsonTaskRequest<T> {
@@ -48,7 +55,8 @@ export async function runJsonTask<T>(llm: LlmClient, req: JsonTaskRequest<T>): P
     }
     const parsed = parseJsonObject(result.text);
     const checked = parsed === undefined ? undefined : req.schema.safeParse(parsed);
-    if (checked?.success) return { value: checked.data, ...(result.usage ? { usage: result.usage } : {}), durationMs: result.durationMs };
+    if (checked?.success)
+      return { value: checked.data, ...(result.usage ? { usage: result.usage } : {}), durationMs: result.durationMs };
     lastProblem = parsed === undefined ? 'not JSON' : (checked?.error.issues[0]?.message ?? 'wrong shape');
   }
   throw new GatewayError('LLM_SERVICE_ERROR', `${req.task}: the model returned unusable output (${lastProblem})`);
@@ -56,7 +64,10 @@ export async function runJsonTask<T>(llm: LlmClient, req: JsonTaskRequest<T>): P
 
 /** Accepts a bare object or one wrapped in a ```json fence, as models sometimes do. */
 function parseJsonObject(text: string): unknown {
-  const body = text.trim().replace(/^```(?:json)?\s*/i, '').replace(/```\s*$/, '');
+  const body = text
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/```\s*$/, '');
   try {
     return JSON.parse(body) as unknown;
   } catch {

@@ -3,14 +3,27 @@
 import type OpenAI from 'openai';
 import type { ResponseInputItem, FunctionTool } from 'openai/resources/responses/responses';
 import { GatewayError } from '../errors.js';
-import { LlmFailure, toLlmFailure, type CompletionRequest, type CompletionResult, type LlmClient, type LlmMessage, type ToolCall, type Usage } from './types.js';
+import {
+  LlmFailure,
+  toLlmFailure,
+  type CompletionRequest,
+  type CompletionResult,
+  type LlmClient,
+  type LlmMessage,
+  type ToolCall,
+  type Usage,
+} from './types.js';
 import { describeApiError } from './describeError.js';
 
 const textOf = (content: unknown): string =>
   typeof content === 'string'
     ? content
     : Array.isArray(content)
-      ? content.map((p: unknown) => (typeof p === 'object' && p !== null && 'text' in p && typeof p.text === 'string' ? p.text : '')).join('')
+      ? content
+          .map((p: unknown) =>
+            typeof p === 'object' && p !== null && 'text' in p && typeof p.text === 'string' ? p.text : '',
+          )
+          .join('')
       : '';
 
 export function toResponsesInput(messages: LlmMessage[]): ResponseInputItem[] {
@@ -26,7 +39,13 @@ export function toResponsesInput(messages: LlmMessage[]): ResponseInputItem[] {
         const text = textOf(m.content);
         if (text) items.push({ role: 'assistant', content: text });
         for (const c of m.tool_calls ?? []) {
-          if (c.type === 'function') items.push({ type: 'function_call', call_id: c.id, name: c.function.name, arguments: c.function.arguments });
+          if (c.type === 'function')
+            items.push({
+              type: 'function_call',
+              call_id: c.id,
+              name: c.function.name,
+              arguments: c.function.arguments,
+            });
         }
         break;
       }
@@ -52,11 +71,24 @@ export class ResponsesClient implements LlmClient {
     let status: string | null = null;
     const toolCalls: ToolCall[] = [];
     const tools: FunctionTool[] | undefined = req.tools?.length
-      ? req.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }))
+      ? req.tools.map((t) => ({
+          type: 'function',
+          name: t.name,
+          description: t.description,
+          parameters: t.parameters,
+          strict: false,
+        }))
       : undefined;
     try {
       const stream = await this.client.responses.create(
-        { model: req.model, input: toResponsesInput(req.messages), stream: true, store: false, ...(tools ? { tools } : {}), ...(req.json ? { text: { format: { type: 'json_object' as const } } } : {}) },
+        {
+          model: req.model,
+          input: toResponsesInput(req.messages),
+          stream: true,
+          store: false,
+          ...(tools ? { tools } : {}),
+          ...(req.json ? { text: { format: { type: 'json_object' as const } } } : {}),
+        },
         { signal: req.signal, maxRetries: 0 },
       );
       for await (const event of stream) {
@@ -94,10 +126,18 @@ export class ResponsesClient implements LlmClient {
       throw toLlmFailure(err, req.signal, { text, ttftMs, durationMs: performance.now() - started }, describeApiError);
     }
     if (req.signal.aborted) {
-      throw toLlmFailure(new Error('aborted'), req.signal, { text, ttftMs, durationMs: performance.now() - started }, describeApiError);
+      throw toLlmFailure(
+        new Error('aborted'),
+        req.signal,
+        { text, ttftMs, durationMs: performance.now() - started },
+        describeApiError,
+      );
     }
     if (status === null) {
-      throw new LlmFailure(new GatewayError('LLM_SERVICE_ERROR', 'the LLM stream ended before the response completed'), { text, ttftMs, durationMs: performance.now() - started });
+      throw new LlmFailure(
+        new GatewayError('LLM_SERVICE_ERROR', 'the LLM stream ended before the response completed'),
+        { text, ttftMs, durationMs: performance.now() - started },
+      );
     }
     return { text, toolCalls, finishReason: status, usage, ttftMs, durationMs: performance.now() - started };
   }

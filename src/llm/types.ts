@@ -67,12 +67,26 @@ export class LlmFailure extends Error {
 }
 
 /** Maps an exception from a streaming call to an LlmFailure with our codes. */
-export function toLlmFailure(err: unknown, signal: AbortSignal, partial: LlmFailure['partial'], describe: (e: unknown) => string): LlmFailure {
+export function toLlmFailure(
+  err: unknown,
+  signal: AbortSignal,
+  partial: LlmFailure['partial'],
+  describe: (e: unknown) => string,
+): LlmFailure {
   if (err instanceof LlmFailure) return err;
   if (signal.aborted) {
     const reason: AbortReason = signal.reason === 'interrupted' ? 'interrupted' : 'timeout';
     const code = reason === 'interrupted' ? 'GENERATION_ABORTED' : 'GENERATION_TIMEOUT';
-    return new LlmFailure(new GatewayError(code, reason === 'interrupted' ? 'stopped by the user' : 'the reply took too long', { cause: err }), partial, reason);
+    return new LlmFailure(
+      new GatewayError(code, reason === 'interrupted' ? 'stopped by the user' : 'the reply took too long', {
+        cause: err,
+      }),
+      partial,
+      reason,
+    );
   }
-  return new LlmFailure(new GatewayError('LLM_SERVICE_ERROR', `LLM call failed (${describe(err)})`, { cause: err }), partial);
+  return new LlmFailure(
+    new GatewayError('LLM_SERVICE_ERROR', `LLM call failed (${describe(err)})`, { cause: err }),
+    partial,
+  );
 }

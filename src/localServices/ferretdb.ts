@@ -19,7 +19,9 @@ export interface RunningFerretDB {
 function sourceHash(): string {
   const h = createHash('sha256');
   // Every Go source of the launcher, so any change to it builds a new binary.
-  const sources = readdirSync(launcherDir).filter((f) => f.endsWith('.go') || f === 'go.mod' || f === 'go.sum').sort();
+  const sources = readdirSync(launcherDir)
+    .filter((f) => f.endsWith('.go') || f === 'go.mod' || f === 'go.sum')
+    .sort();
   for (const f of sources) h.update(f).update(readFileSync(join(launcherDir, f)));
   return h.digest('hex').slice(0, 12);
 }

@@ -61,7 +61,9 @@ export async function ensureLocalServices(opts: LocalServicesOptions): Promise<L
     if (!(await redisReachable(redisUrl))) {
       const u = new URL(redisUrl);
       if (!isLoopback(u.hostname)) {
-        throw new Error(`REDIS_URL (${u.host}) is not reachable. Start Redis there or run \`docker compose up -d redis\`.`);
+        throw new Error(
+          `REDIS_URL (${u.host}) is not reachable. Start Redis there or run \`docker compose up -d redis\`.`,
+        );
       }
       const preferred = Number(u.port || 6379);
       const port = (await portFree(preferred)) ? preferred : await freePort();

@@ -63,10 +63,16 @@ function splitName(name: string | undefined): { stem: string; ext: string | unde
 }
 
 /** A file name whose extension the transcription endpoint accepts for these bytes. */
-export function audioUploadName(att: Pick<Attachment, 'kind' | 'fileName' | 'mime'>, data: Buffer, fetched?: { fileName?: string; mime?: string }): string {
+export function audioUploadName(
+  att: Pick<Attachment, 'kind' | 'fileName' | 'mime'>,
+  data: Buffer,
+  fetched?: { fileName?: string; mime?: string },
+): string {
   const { stem, ext: rawExt } = splitName(fetched?.fileName ?? att.fileName);
   const named = rawExt ? (EXTENSION_ALIASES[rawExt] ?? rawExt) : undefined;
-  const declared = [fetched?.mime, att.mime].map((m) => (m ? AUDIO_MIME_EXTENSIONS[m.split(';')[0]!.trim().toLowerCase()] : undefined)).find(Boolean);
+  const declared = [fetched?.mime, att.mime]
+    .map((m) => (m ? AUDIO_MIME_EXTENSIONS[m.split(';')[0]!.trim().toLowerCase()] : undefined))
+    .find(Boolean);
   const ext =
     sniffAudioExtension(data) ??
     (named && AUDIO_EXTENSIONS.has(named) ? named : undefined) ??

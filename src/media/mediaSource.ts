@@ -18,7 +18,10 @@ export type MediaSources = Partial<Record<Platform, MediaSource>>;
 
 export class MediaTooLargeError extends Error {
   override readonly name = 'MediaTooLargeError';
-  constructor(readonly size: number, readonly maxBytes: number) {
+  constructor(
+    readonly size: number,
+    readonly maxBytes: number,
+  ) {
     super(`file of ${size} bytes is over the ${maxBytes}-byte limit`);
   }
 }

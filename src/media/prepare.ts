@@ -51,7 +51,12 @@ export async function prepareMessagesMedia(
   return Promise.all(messages.map((m) => prepareMessage(deps, m, now, o.platform)));
 }
 
-async function prepareMessage(deps: PrepareMediaDeps, message: Message, now: Date, fallbackPlatform: Platform | undefined): Promise<Message> {
+async function prepareMessage(
+  deps: PrepareMediaDeps,
+  message: Message,
+  now: Date,
+  fallbackPlatform: Platform | undefined,
+): Promise<Message> {
   const attachments = message.contentMeta?.attachments;
   // The platform whose MediaSource has the bytes: the message's own, else the dialogue's.
   const platform = message.platformRef?.platform ?? fallbackPlatform;
@@ -63,7 +68,9 @@ async function prepareMessage(deps: PrepareMediaDeps, message: Message, now: Dat
 
   const results = await Promise.all(
     attachments.map((att, index) =>
-      isDue(att.processing, deps.maxAttempts, now) ? processOne(deps, message._id, att, index, platform) : Promise.resolve(undefined),
+      isDue(att.processing, deps.maxAttempts, now)
+        ? processOne(deps, message._id, att, index, platform)
+        : Promise.resolve(undefined),
     ),
   );
 
@@ -94,21 +101,34 @@ export function nextRetryAt(attachments: Attachment[], maxAttempts: number): Dat
 }
 
 /** One attempt, stored; returns what the record now says about the attachment. */
-async function processOne(deps: PrepareMediaDeps, messageId: string, att: Attachment, index: number, platform: Platform): Promise<AttachmentProcessing> {
-  let processing = await deps.processor.process(att, platform).catch(
-    (err: unknown): AttachmentProcessing => ({
-      state: 'failed',
-      attempts: att.processing.attempts + 1,
-      error: { code: 'MEDIA_FETCH_FAILED', message: describeError(err) },
-      updatedAt: new Date(),
-    }),
-  );
+async function processOne(
+  deps: PrepareMediaDeps,
+  messageId: string,
+  att: Attachment,
+  index: number,
+  platform: Platform,
+): Promise<AttachmentProcessing> {
+  let processing = await deps.processor.process(att, platform).catch((err: unknown): AttachmentProcessing => ({
+    state: 'failed',
+    attempts: att.processing.attempts + 1,
+    error: { code: 'MEDIA_FETCH_FAILED', message: describeError(err) },
+    updatedAt: new Date(),
+  }));
   if (processing.state === 'failed' && processing.attempts < deps.maxAttempts) {
-    const at = new Date(processing.updatedAt.getTime() + retryDelayMs(processing.attempts, deps.retryBaseMs, deps.retryMaxMs));
+    const at = new Date(
+      processing.updatedAt.getTime() + retryDelayMs(processing.attempts, deps.retryBaseMs, deps.retryMaxMs),
+    );
     processing = { ...processing, nextAttemptAt: at };
   }
   try {
-    if (await deps.attachments.saveProcessing(messageId, index, { fileRef: att.fileRef, attempts: att.processing.attempts }, processing)) {
+    if (
+      await deps.attachments.saveProcessing(
+        messageId,
+        index,
+        { fileRef: att.fileRef, attempts: att.processing.attempts },
+        processing,
+      )
+    ) {
       return processing;
     }
     // Someone else processed it meanwhile: theirs is the record.

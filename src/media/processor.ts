@@ -85,7 +85,12 @@ export class MediaProcessor implements AttachmentProcessor {
     if (att.kind === 'image') {
       attempt.step = 'VISION_FAILED';
       const mime = imageMime(media.data, media.mime, att.mime);
-      const text = await describeImage(this.o.openai, { model: this.o.visionModel, data: media.data, mime, signal: attempt.signal });
+      const text = await describeImage(this.o.openai, {
+        model: this.o.visionModel,
+        data: media.data,
+        mime,
+        signal: attempt.signal,
+      });
       return { state: 'done', text, via: 'vision' };
     }
     if (SOUND_KINDS.has(att.kind)) {
@@ -108,7 +113,8 @@ export class MediaProcessor implements AttachmentProcessor {
 
   private async download(att: Attachment, platform: Platform, attempt: Attempt): Promise<FetchedMedia> {
     const { maxBytes } = this.o;
-    const tooLarge = (size: number) => new MediaError('MEDIA_TOO_LARGE', `the file has ${size} bytes; the limit is ${maxBytes}`);
+    const tooLarge = (size: number) =>
+      new MediaError('MEDIA_TOO_LARGE', `the file has ${size} bytes; the limit is ${maxBytes}`);
     if (att.size !== undefined && att.size > maxBytes) throw tooLarge(att.size);
     const source = this.o.sources[platform];
     if (!source) throw new MediaError('MEDIA_FETCH_FAILED', `no media source for ${platform}`);

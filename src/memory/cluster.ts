@@ -52,7 +52,10 @@ export function clusterByKnn(items: Vectored[], o: ClusterOptions = DEFAULT_CLUS
     g.push(it.id);
     groups.set(r, g);
   });
-  return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g).filter((g) => g.length >= 2);
+  return [...groups.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, g]) => g)
+    .filter((g) => g.length >= 2);
 }
 
 /** Splits a cluster into model calls of at most `max` entries, of even sizes (no lone leftover). */

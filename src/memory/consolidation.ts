@@ -55,7 +55,10 @@ Answer with one JSON object and nothing else:
 export function renderConsolidationInput(entries: MemoryEntry[]): string {
   return [
     'Memories:',
-    ...entries.map((e) => `- id=${e._id} [${e.kind}] (importance ${e.importance.toFixed(2)}, ${e.occurredAt.toISOString().slice(0, 10)}) ${e.text.replace(/\s*\n\s*/g, ' ').trim()}`),
+    ...entries.map(
+      (e) =>
+        `- id=${e._id} [${e.kind}] (importance ${e.importance.toFixed(2)}, ${e.occurredAt.toISOString().slice(0, 10)}) ${e.text.replace(/\s*\n\s*/g, ' ').trim()}`,
+    ),
   ].join('\n');
 }
 
@@ -67,7 +70,11 @@ export const consolidationOutputSchema = z.object({
 const refinedSchema = z.object({
   text: z.string().trim().min(1),
   kind: z.enum(MEMORY_KINDS).optional().catch(undefined),
-  importance: z.number().transform((v) => Math.min(1, Math.max(0, v))).optional().catch(undefined),
+  importance: z
+    .number()
+    .transform((v) => Math.min(1, Math.max(0, v)))
+    .optional()
+    .catch(undefined),
   sourceIds: z.array(z.string()),
 });
 const contradictionSchema = z.object({ id: z.string(), byId: z.string() });
@@ -86,7 +93,11 @@ export interface MergePlan {
  * stay: cutting it would lose facts), a one-source rewrite that changes nothing is skipped, and
  * every entry not merged or contradicted is kept.
  */
-export function planMerge(group: MemoryEntry[], output: { entries: unknown[]; contradicted: unknown[] }, maxChars: number): MergePlan {
+export function planMerge(
+  group: MemoryEntry[],
+  output: { entries: unknown[]; contradicted: unknown[] },
+  maxChars: number,
+): MergePlan {
   const byId = new Map(group.map((e) => [e._id, e]));
   const problems: string[] = [];
   const contradicted: MergePlan['contradicted'] = [];
@@ -109,7 +120,10 @@ export function planMerge(group: MemoryEntry[], output: { entries: unknown[]; co
       continue;
     }
     const sources = [...new Set(r.data.sourceIds)].filter((id) => byId.has(id) && !outdated.has(id) && !used.has(id));
-    if (sources.length !== r.data.sourceIds.length) problems.push(`refined entry: ${r.data.sourceIds.length - sources.length} source id(s) unknown, contradicted or already merged`);
+    if (sources.length !== r.data.sourceIds.length)
+      problems.push(
+        `refined entry: ${r.data.sourceIds.length - sources.length} source id(s) unknown, contradicted or already merged`,
+      );
     if (sources.length === 0) continue;
     if (Array.from(r.data.text).length > maxChars) {
       problems.push(`refined entry over ${maxChars} characters; its sources stay as they are`);
@@ -138,7 +152,9 @@ function mostCommonKind(entries: MemoryEntry[]): MemoryKind {
 /** The refined entry's provenance: its sources' ids, turns and messages; it belongs to the first source's dialogue (BR-006). */
 function mergedSources(origin: MemoryEntry[]): MemoryEntry['sources'] {
   const first = origin[0]!.sources;
-  const union = (pick: (s: MemoryEntry['sources']) => string[] | undefined): string[] => [...new Set(origin.flatMap((e) => pick(e.sources) ?? []))];
+  const union = (pick: (s: MemoryEntry['sources']) => string[] | undefined): string[] => [
+    ...new Set(origin.flatMap((e) => pick(e.sources) ?? [])),
+  ];
   const turnIds = union((s) => s.turnIds);
   const messageIds = union((s) => s.messageIds);
   return {
@@ -199,7 +215,10 @@ async function vectorsOf(deps: ConsolidationDeps, entries: MemoryEntry[]): Promi
   try {
     for (let i = 0; i < missing.length; i += 256) {
       const batch = missing.slice(i, i + 256);
-      const embeddings = await embedTexts(deps.embedder, batch.map((e) => e.text));
+      const embeddings = await embedTexts(
+        deps.embedder,
+        batch.map((e) => e.text),
+      );
       for (const [j, e] of batch.entries()) {
         const emb = embeddings[j]!;
         await deps.store.memories.setEmbedding(e._id, emb);
@@ -214,7 +233,14 @@ async function vectorsOf(deps: ConsolidationDeps, entries: MemoryEntry[]): Promi
   return out.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
 }
 
-async function consolidateGroup(deps: ConsolidationDeps, scope: OwnerScope, group: MemoryEntry[], maxChars: number, now: Date, stats: ScopeStats): Promise<void> {
+async function consolidateGroup(
+  deps: ConsolidationDeps,
+  scope: OwnerScope,
+  group: MemoryEntry[],
+  maxChars: number,
+  now: Date,
+  stats: ScopeStats,
+): Promise<void> {
   const { store, log } = deps;
   const r = await runJsonTask(deps.llm, {
     task: TASK,
@@ -229,7 +255,13 @@ async function consolidateGroup(deps: ConsolidationDeps, scope: OwnerScope, grou
   const byId = new Map(group.map((e) => [e._id, e]));
   let embeddings: MemoryEmbedding[] = [];
   try {
-    embeddings = plan.refined.length > 0 ? await embedTexts(deps.embedder, plan.refined.map((x) => x.text)) : [];
+    embeddings =
+      plan.refined.length > 0
+        ? await embedTexts(
+            deps.embedder,
+            plan.refined.map((x) => x.text),
+          )
+        : [];
   } catch (err) {
     log.warn({ err }, 'refined memories stored without vectors');
   }
@@ -258,11 +290,17 @@ async function consolidateGroup(deps: ConsolidationDeps, scope: OwnerScope, grou
     const target = stored.entry;
     if (stored.inserted) stats.refined++;
     else {
-      if (target.status !== 'active' && !x.sourceIds.includes(target._id)) await store.memories.reactivate(target._id, now);
+      if (target.status !== 'active' && !x.sourceIds.includes(target._id))
+        await store.memories.reactivate(target._id, now);
       // It stands for the others now: their sources and recall stats join it, and it is worth at
       // least what they were (else a low-value absorber could be pruned with their facts).
       const listed = new Set(target.sources.memoryIds ?? []);
-      await store.memories.absorb(target._id, origin.filter((e) => !listed.has(e._id)), x.importance, now);
+      await store.memories.absorb(
+        target._id,
+        origin.filter((e) => !listed.has(e._id)),
+        x.importance,
+        now,
+      );
     }
     for (const id of x.sourceIds) movedTo.set(id, target._id);
     stats.merged += await store.memories.retire(
@@ -273,7 +311,9 @@ async function consolidateGroup(deps: ConsolidationDeps, scope: OwnerScope, grou
     );
   }
   for (const c of plan.contradicted) {
-    stats.superseded += await store.memories.retire([c.id], 'superseded', now, { supersededBy: movedTo.get(c.byId) ?? c.byId });
+    stats.superseded += await store.memories.retire([c.id], 'superseded', now, {
+      supersededBy: movedTo.get(c.byId) ?? c.byId,
+    });
   }
 }
 
@@ -283,16 +323,31 @@ function lastRecall(entries: MemoryEntry[]): { lastAt?: Date } {
 }
 
 /** Every scope with active memories, one after the other. */
-export async function consolidateAll(deps: ConsolidationDeps, only?: { ownerId?: string; subjectId?: string }): Promise<ConsolidationStats> {
-  const total: ConsolidationStats = { scopes: 0, before: 0, after: 0, refined: 0, merged: 0, pruned: 0, superseded: 0, failedClusters: 0 };
+export async function consolidateAll(
+  deps: ConsolidationDeps,
+  only?: { ownerId?: string; subjectId?: string },
+): Promise<ConsolidationStats> {
+  const total: ConsolidationStats = {
+    scopes: 0,
+    before: 0,
+    after: 0,
+    refined: 0,
+    merged: 0,
+    pruned: 0,
+    superseded: 0,
+    failedClusters: 0,
+  };
   const scopes = (await deps.store.memories.activeScopes()).filter(
-    (s) => (only?.ownerId === undefined || s.ownerId === only.ownerId) && (only?.subjectId === undefined || s.subjectId === only.subjectId),
+    (s) =>
+      (only?.ownerId === undefined || s.ownerId === only.ownerId) &&
+      (only?.subjectId === undefined || s.subjectId === only.subjectId),
   );
   for (const scope of scopes) {
     try {
       const s = await consolidateOwner(deps, scope);
       total.scopes++;
-      for (const k of ['before', 'after', 'refined', 'merged', 'pruned', 'superseded', 'failedClusters'] as const) total[k] += s[k];
+      for (const k of ['before', 'after', 'refined', 'merged', 'pruned', 'superseded', 'failedClusters'] as const)
+        total[k] += s[k];
     } catch (err) {
       deps.log.error({ scope, err }, 'memory consolidation of a scope failed');
     }

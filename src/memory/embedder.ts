@@ -23,7 +23,9 @@ export interface EmbedderOptions {
 }
 
 export function createEmbedder(o: EmbedderOptions): Embedder {
-  const useOpenAi = o.provider === 'openai' || (o.provider === 'auto' && (o.apiKey !== undefined && o.apiKey !== '' || o.openai !== undefined));
+  const useOpenAi =
+    o.provider === 'openai' ||
+    (o.provider === 'auto' && ((o.apiKey !== undefined && o.apiKey !== '') || o.openai !== undefined));
   if (!useOpenAi) return new HashedNgramEmbedder(o.dims);
   const client = o.openai ?? new OpenAI({ apiKey: o.apiKey });
   return new OpenAiEmbedder(client, o.model, o.dims);

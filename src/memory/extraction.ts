@@ -23,7 +23,16 @@ import {
   renderReconcileInput,
   type TranscriptLine,
 } from './extractionPrompt.js';
-import { askedCandidates, decide, planCandidates, DEFAULT_RECONCILE_OPTIONS, type Candidate, type CandidatePlan, type PlanOptions, type SimilarHit } from './reconcile.js';
+import {
+  askedCandidates,
+  decide,
+  planCandidates,
+  DEFAULT_RECONCILE_OPTIONS,
+  type Candidate,
+  type CandidatePlan,
+  type PlanOptions,
+  type SimilarHit,
+} from './reconcile.js';
 import type { MemoryTaskDeps } from './taskDeps.js';
 import { applyDecisions, textsToEmbed, type WriteSummary } from './writeMemories.js';
 import { turnAgentId, turnHumanId } from '../domain/turnRules.js';
@@ -60,7 +69,11 @@ async function alreadyExtracted(store: Store, turnId: string): Promise<boolean> 
 function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
   if (!a) return b;
   if (!b) return a;
-  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, totalTokens: a.totalTokens + b.totalTokens };
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  };
 }
 
 export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: string }): Promise<ExtractionSummary> {
@@ -72,7 +85,15 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
   const now = deps.now?.() ?? new Date();
   const started = Date.now();
   const record = (data: Record<string, unknown>) =>
-    store.events.record({ id: extractionEventIdOf(turn._id), kind: 'llm_call', dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnId: turn._id, at: now, data: { task: EXTRACT_TASK, model: deps.model, ...data } });
+    store.events.record({
+      id: extractionEventIdOf(turn._id),
+      kind: 'llm_call',
+      dialogueId: turn.dialogueId,
+      sessionId: turn.sessionId,
+      turnId: turn._id,
+      at: now,
+      data: { task: EXTRACT_TASK, model: deps.model, ...data },
+    });
 
   const scope = scopeOfTurn(turn);
   if (!scope) {
@@ -88,7 +109,10 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
   ]);
   const agentName = agent?.name ?? 'assistant';
   const said = messages.filter(
-    (m) => isSaid(m) && ((m.senderRole === 'human' && m.senderId === scope.subjectId) || (m.senderRole === 'ai' && m.senderId === scope.ownerId)),
+    (m) =>
+      isSaid(m) &&
+      ((m.senderRole === 'human' && m.senderId === scope.subjectId) ||
+        (m.senderRole === 'ai' && m.senderId === scope.ownerId)),
   );
   const humanMessages = said.filter((m) => m.senderRole === 'human');
   if (humanMessages.length === 0) {
@@ -107,25 +131,47 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
     task: EXTRACT_TASK,
     model: deps.model,
     instructions: EXTRACT_MEMORIES_INSTRUCTIONS,
-    input: renderExtractionInput({ now: lastHumanAt, ...(human?.displayName ? { userName: human.displayName } : {}), lines }),
+    input: renderExtractionInput({
+      now: lastHumanAt,
+      ...(human?.displayName ? { userName: human.displayName } : {}),
+      lines,
+    }),
     schema: extractionOutputSchema,
     timeoutMs: deps.timeoutMs,
   });
   const parsed = parseExtraction(extracted.value.memories);
-  if (parsed.dropped.length > 0) log.warn({ turnId: turn._id, dropped: parsed.dropped }, 'invalid memories from the model were dropped');
+  if (parsed.dropped.length > 0)
+    log.warn({ turnId: turn._id, dropped: parsed.dropped }, 'invalid memories from the model were dropped');
 
   const maxChars = config.limits.memory_max_chars;
   const candidates: Candidate[] = parsed.candidates.map((c) => {
     const text = clampMemoryText(c.text, maxChars);
-    return { kind: c.kind, text, importance: c.importance, occurredAt: c.occurredAt ?? lastHumanAt, dedupeKey: dedupeKeyOf(scope.ownerId, scope.subjectId, text) };
+    return {
+      kind: c.kind,
+      text,
+      importance: c.importance,
+      occurredAt: c.occurredAt ?? lastHumanAt,
+      dedupeKey: dedupeKeyOf(scope.ownerId, scope.subjectId, text),
+    };
   });
 
   let usage = extracted.usage;
-  let summary: WriteSummary = { added: 0, updated: 0, superseded: 0, reactivated: 0, noops: 0, writtenIds: [], supersededIds: [] };
+  let summary: WriteSummary = {
+    added: 0,
+    updated: 0,
+    superseded: 0,
+    reactivated: 0,
+    noops: 0,
+    writtenIds: [],
+    supersededIds: [],
+  };
   let reconcileInfo: Record<string, unknown> = {};
   if (candidates.length > 0) {
     const options = { ...DEFAULT_RECONCILE_OPTIONS, ...deps.reconcile };
-    const [existing, similar] = await Promise.all([store.memories.findByDedupeKeys(candidates.map((c) => c.dedupeKey)), similarEntries(deps, scope, candidates, options.topK)]);
+    const [existing, similar] = await Promise.all([
+      store.memories.findByDedupeKeys(candidates.map((c) => c.dedupeKey)),
+      similarEntries(deps, scope, candidates, options.topK),
+    ]);
     const byKey = new Map(existing.filter((e) => e.ownerId === scope.ownerId).map((e) => [e.dedupeKey, e]));
     const plans = planCandidates(candidates, byKey, similar.hits, options);
     const asked = await askModel(deps, turn._id, candidates, plans);
@@ -133,12 +179,24 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
     const { decisions, problems } = decide(candidates, plans, asked.ops);
     if (problems.length > 0) log.warn({ turnId: turn._id, problems }, 'memory reconcile operations ignored');
     const embeddings = await embedForWrite(deps, textsToEmbed(candidates, decisions, maxChars));
-    const sources = { dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnIds: [turn._id], messageIds: said.map((m) => m._id) };
+    const sources = {
+      dialogueId: turn.dialogueId,
+      sessionId: turn.sessionId,
+      turnIds: [turn._id],
+      messageIds: said.map((m) => m._id),
+    };
     // One writer per scope at a time: the writes read, check and write entries by _id.
-    summary = await store.memories.guarded(scope, () => applyDecisions(store, { scope, sources, now, maxChars }, candidates, decisions, embeddings, log));
+    summary = await store.memories.guarded(scope, () =>
+      applyDecisions(store, { scope, sources, now, maxChars }, candidates, decisions, embeddings, log),
+    );
     const changed = [...summary.writtenIds, ...summary.supersededIds];
     if (changed.length > 0) await deps.cache.noteWritten(scope, changed);
-    reconcileInfo = { asked: askedCandidates(plans).length, fallback: asked.ops === 'unavailable', similarUnavailable: similar.failed, problems: problems.length };
+    reconcileInfo = {
+      asked: askedCandidates(plans).length,
+      fallback: asked.ops === 'unavailable',
+      similarUnavailable: similar.failed,
+      problems: problems.length,
+    };
   }
 
   const { writtenIds, supersededIds: _superseded, ...counts } = summary;
@@ -156,30 +214,66 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
 }
 
 /** Active entries nearest to each candidate; none when the embeddings are unavailable (all get added). */
-async function similarEntries(deps: MemoryWriteDeps, scope: OwnerScope, candidates: Candidate[], k: number): Promise<{ hits: SimilarHit[][]; failed: boolean }> {
+async function similarEntries(
+  deps: MemoryWriteDeps,
+  scope: OwnerScope,
+  candidates: Candidate[],
+  k: number,
+): Promise<{ hits: SimilarHit[][]; failed: boolean }> {
   try {
-    const found = await findSimilar({ embedder: deps.embedder, cache: deps.cache }, scope, candidates.map((c) => c.text), k);
+    const found = await findSimilar(
+      { embedder: deps.embedder, cache: deps.cache },
+      scope,
+      candidates.map((c) => c.text),
+      k,
+    );
     const ids = [...new Set(found.flatMap((list) => list.map((h) => h.entry.id)))];
     const full = new Map<string, MemoryEntry>((await deps.store.memories.getMany(ids)).map((e) => [e._id, e]));
-    return { hits: found.map((list) => list.flatMap((h) => (full.has(h.entry.id) ? [{ entry: full.get(h.entry.id)!, score: h.score }] : []))), failed: false };
+    return {
+      hits: found.map((list) =>
+        list.flatMap((h) => (full.has(h.entry.id) ? [{ entry: full.get(h.entry.id)!, score: h.score }] : [])),
+      ),
+      failed: false,
+    };
   } catch (err) {
     deps.log.warn({ err }, 'similar memories unavailable; new memories are added without comparison');
     return { hits: candidates.map(() => []), failed: true };
   }
 }
 
-async function askModel(deps: MemoryWriteDeps, turnId: string, candidates: Candidate[], plans: CandidatePlan[]): Promise<{ ops: unknown[] | 'unavailable'; usage?: Usage }> {
+async function askModel(
+  deps: MemoryWriteDeps,
+  turnId: string,
+  candidates: Candidate[],
+  plans: CandidatePlan[],
+): Promise<{ ops: unknown[] | 'unavailable'; usage?: Usage }> {
   const asked = askedCandidates(plans);
   if (asked.length === 0) return { ops: [] };
   const input = renderReconcileInput(
     asked.map((i) => {
       const p = plans[i]!;
       const similar = p.action === 'ask' || p.action === 'reactivate' ? p.similar : [];
-      return { candidate: candidates[i]!, similar: similar.map((h) => ({ id: h.entry._id, kind: h.entry.kind, text: h.entry.text, occurredAt: h.entry.occurredAt, score: h.score })) };
+      return {
+        candidate: candidates[i]!,
+        similar: similar.map((h) => ({
+          id: h.entry._id,
+          kind: h.entry.kind,
+          text: h.entry.text,
+          occurredAt: h.entry.occurredAt,
+          score: h.score,
+        })),
+      };
     }),
   );
   try {
-    const r = await runJsonTask(deps.llm, { task: 'reconcile_memories', model: deps.model, instructions: RECONCILE_MEMORIES_INSTRUCTIONS, input, schema: reconcileOutputSchema, timeoutMs: deps.timeoutMs });
+    const r = await runJsonTask(deps.llm, {
+      task: 'reconcile_memories',
+      model: deps.model,
+      instructions: RECONCILE_MEMORIES_INSTRUCTIONS,
+      input,
+      schema: reconcileOutputSchema,
+      timeoutMs: deps.timeoutMs,
+    });
     return { ops: r.value.operations, ...(r.usage ? { usage: r.usage } : {}) };
   } catch (err) {
     deps.log.warn({ turnId, err }, 'reconcile_memories failed; new memories are added as they are');

@@ -54,7 +54,10 @@ export const extractionOutputSchema = z.object({ memories: z.array(z.unknown()) 
 export const memoryCandidateSchema = z.object({
   kind: z.enum(EXTRACTABLE_KINDS),
   text: z.string().trim().min(1),
-  importance: z.number().transform((v) => Math.min(1, Math.max(0, v))).catch(0.5),
+  importance: z
+    .number()
+    .transform((v) => Math.min(1, Math.max(0, v)))
+    .catch(0.5),
   occurredAt: z.iso.datetime({ offset: true }).optional().catch(undefined),
 });
 export type MemoryCandidateOutput = z.infer<typeof memoryCandidateSchema>;
@@ -67,16 +70,27 @@ export interface ExtractedCandidate {
 }
 
 /** Valid entries in order; invalid ones are returned separately (with the reason) to be logged. */
-export function parseExtraction(memories: unknown[]): { candidates: ExtractedCandidate[]; dropped: Array<{ index: number; problem: string }> } {
+export function parseExtraction(memories: unknown[]): {
+  candidates: ExtractedCandidate[];
+  dropped: Array<{ index: number; problem: string }>;
+} {
   const candidates: ExtractedCandidate[] = [];
   const dropped: Array<{ index: number; problem: string }> = [];
   memories.forEach((raw, index) => {
     const r = memoryCandidateSchema.safeParse(raw);
     if (!r.success) {
-      dropped.push({ index, problem: r.error.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; ') });
+      dropped.push({
+        index,
+        problem: r.error.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; '),
+      });
       return;
     }
-    candidates.push({ kind: r.data.kind, text: r.data.text, importance: r.data.importance, ...(r.data.occurredAt ? { occurredAt: new Date(r.data.occurredAt) } : {}) });
+    candidates.push({
+      kind: r.data.kind,
+      text: r.data.text,
+      importance: r.data.importance,
+      ...(r.data.occurredAt ? { occurredAt: new Date(r.data.occurredAt) } : {}),
+    });
   });
   return { candidates, dropped };
 }
@@ -107,7 +121,8 @@ export function renderReconcileInput(items: ReconcileItem[]): string {
   items.forEach((it, i) => {
     out.push(`#${i} [${it.candidate.kind}] ${oneLine(it.candidate.text)}`);
     out.push('  similar stored memories:');
-    for (const s of it.similar) out.push(`  - id=${s.id} (${s.kind}, ${s.occurredAt.toISOString().slice(0, 10)}) ${oneLine(s.text)}`);
+    for (const s of it.similar)
+      out.push(`  - id=${s.id} (${s.kind}, ${s.occurredAt.toISOString().slice(0, 10)}) ${oneLine(s.text)}`);
   });
   return out.join('\n');
 }

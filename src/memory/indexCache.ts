@@ -15,7 +15,10 @@ import { scopeKey, type MemoryScope, type MemoryVersions } from './versions.js';
 import type { MemoryScopeRepo } from '../store/memoryScopes.js';
 
 export interface IndexCacheDeps {
-  store: { memories: Pick<MemoryRepo, 'list' | 'setEmbedding' | 'getMany'>; memoryScopes?: Pick<MemoryScopeRepo, 'mayHaveEntries'> };
+  store: {
+    memories: Pick<MemoryRepo, 'list' | 'setEmbedding' | 'getMany'>;
+    memoryScopes?: Pick<MemoryScopeRepo, 'mayHaveEntries'>;
+  };
   embedder: Embedder;
   versions: MemoryVersions;
   log: Logger;
@@ -136,7 +139,10 @@ export class IndexCache {
    * `_id`, or reloads it when that cannot be told (unknown versions, a trimmed log, a bulk change).
    */
   private async catchUp(scope: MemoryScope, c: Cached, version: string | undefined): Promise<void> {
-    const changes = version !== undefined && c.version !== undefined ? await this.d.versions.changes(scope, c.version, version) : 'reload';
+    const changes =
+      version !== undefined && c.version !== undefined
+        ? await this.d.versions.changes(scope, c.version, version)
+        : 'reload';
     if (changes === 'reload') {
       this.d.log.debug({ scope }, 'memory index reloaded (changes since its version unknown)');
       const { index, missing } = await this.load(scope);
@@ -187,7 +193,13 @@ export class IndexCache {
         continue;
       }
       const current = index.get(e._id);
-      if (current && current.updatedAt.getTime() === e.updatedAt.getTime() && current.text === e.text && index.hasVectorFor(e._id)) continue;
+      if (
+        current &&
+        current.updatedAt.getTime() === e.updatedAt.getTime() &&
+        current.text === e.text &&
+        index.hasVectorFor(e._id)
+      )
+        continue;
       const vector = e.embedding?.model === this.d.embedder.id ? fromMemoryEmbedding(e.embedding) : undefined;
       if (vector && vector.length === index.dims) {
         index.upsert(toIndexEntry(e), vector);
@@ -207,9 +219,15 @@ export class IndexCache {
       const batch = entries.slice(i, i + this.batch);
       let vectors: Float32Array[];
       try {
-        vectors = await embedder.embed(batch.map((e) => e.text), AbortSignal.timeout(this.embedTimeoutMs));
+        vectors = await embedder.embed(
+          batch.map((e) => e.text),
+          AbortSignal.timeout(this.embedTimeoutMs),
+        );
       } catch (err) {
-        this.d.log.warn({ err, missing: entries.length - i }, 'memory embeddings unavailable; those entries are found by keywords only');
+        this.d.log.warn(
+          { err, missing: entries.length - i },
+          'memory embeddings unavailable; those entries are found by keywords only',
+        );
         return false;
       }
       const writes: Array<Promise<void>> = [];
@@ -224,7 +242,11 @@ export class IndexCache {
         writes.push(this.d.store.memories.setEmbedding(e._id, toMemoryEmbedding(embedder.id, v)));
       });
       const failed = (await Promise.allSettled(writes)).filter((r) => r.status === 'rejected');
-      if (failed.length > 0) this.d.log.warn({ err: (failed[0] as PromiseRejectedResult).reason, failed: failed.length }, 'memory embeddings not stored');
+      if (failed.length > 0)
+        this.d.log.warn(
+          { err: (failed[0] as PromiseRejectedResult).reason, failed: failed.length },
+          'memory embeddings not stored',
+        );
     }
     return true;
   }

@@ -101,7 +101,10 @@ export class MemoryIndex {
   /** Newest updatedAt seen: incremental refreshes ask the store for entries changed after it. */
   lastUpdatedAt = new Date(0);
 
-  constructor(readonly dims: number, capacity = 64) {
+  constructor(
+    readonly dims: number,
+    capacity = 64,
+  ) {
     const cap = Math.max(1, capacity);
     this.matrix = new Float32Array(cap * dims);
     this.hasVector = new Uint8Array(cap);
@@ -136,7 +139,8 @@ export class MemoryIndex {
 
   /** Adds or replaces an entry; `vector` must be unit length with `dims` values, or absent. */
   upsert(entry: IndexEntry, vector?: Float32Array): void {
-    if (vector && vector.length !== this.dims) throw new RangeError(`vector has ${vector.length} dims, index has ${this.dims}`);
+    if (vector && vector.length !== this.dims)
+      throw new RangeError(`vector has ${vector.length} dims, index has ${this.dims}`);
     this.remove(entry.id);
     if (this.rows === this.hasVector.length) this.grow();
     const row = this.rows++;
@@ -247,7 +251,10 @@ export class MemoryIndex {
     const living: Array<{ entry: IndexEntry; vector?: Float32Array }> = [];
     for (const [, row] of this.rowOf) {
       const entry = this.entries[row]!;
-      living.push({ entry, vector: this.hasVector[row] === 1 ? this.matrix.slice(row * this.dims, (row + 1) * this.dims) : undefined });
+      living.push({
+        entry,
+        vector: this.hasVector[row] === 1 ? this.matrix.slice(row * this.dims, (row + 1) * this.dims) : undefined,
+      });
     }
     living.sort((a, b) => (this.rowOf.get(a.entry.id) ?? 0) - (this.rowOf.get(b.entry.id) ?? 0));
     const last = this.lastUpdatedAt;

@@ -46,19 +46,34 @@ export class OpenAiEmbedder implements Embedder {
         { signal },
       );
     } catch (err) {
-      throw new GatewayError('EMBEDDING_FAILED', `embeddings request failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new GatewayError(
+        'EMBEDDING_FAILED',
+        `embeddings request failed: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
     }
     const parsed = responseSchema.safeParse(raw);
-    if (!parsed.success) throw new GatewayError('EMBEDDING_FAILED', `embeddings response invalid: ${parsed.error.issues[0]?.message ?? 'bad shape'}`);
+    if (!parsed.success)
+      throw new GatewayError(
+        'EMBEDDING_FAILED',
+        `embeddings response invalid: ${parsed.error.issues[0]?.message ?? 'bad shape'}`,
+      );
     const data = parsed.data.data;
     if (data.length !== input.length) {
-      throw new GatewayError('EMBEDDING_FAILED', `embeddings response has ${data.length} vectors for ${input.length} inputs`);
+      throw new GatewayError(
+        'EMBEDDING_FAILED',
+        `embeddings response has ${data.length} vectors for ${input.length} inputs`,
+      );
     }
     const vectors: Float32Array[] = new Array<Float32Array>(input.length);
     for (const d of data) {
-      if (d.index >= input.length || vectors[d.index]) throw new GatewayError('EMBEDDING_FAILED', `embeddings response has a bad index ${d.index}`);
+      if (d.index >= input.length || vectors[d.index])
+        throw new GatewayError('EMBEDDING_FAILED', `embeddings response has a bad index ${d.index}`);
       if (d.embedding.length !== this.dims) {
-        throw new GatewayError('EMBEDDING_FAILED', `embedding has ${d.embedding.length} dimensions, expected ${this.dims}`);
+        throw new GatewayError(
+          'EMBEDDING_FAILED',
+          `embedding has ${d.embedding.length} dimensions, expected ${this.dims}`,
+        );
       }
       vectors[d.index] = normalizeInPlace(Float32Array.from(d.embedding));
     }

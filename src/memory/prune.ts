@@ -11,7 +11,11 @@ export interface PruneRule {
   keepKinds: readonly MemoryKind[];
 }
 
-export const DEFAULT_PRUNE_RULE: PruneRule = { minImportance: 0.3, minAgeDays: 30, keepKinds: ['preference', 'summary'] };
+export const DEFAULT_PRUNE_RULE: PruneRule = {
+  minImportance: 0.3,
+  minAgeDays: 30,
+  keepKinds: ['preference', 'summary'],
+};
 
 const DAY_MS = 86_400_000;
 

@@ -71,21 +71,31 @@ export class MemoryRecall {
 
   /** Loads (or checks) the scope's index ahead of a recall, e.g. while a reply's history is read. */
   async prepare(scope: MemoryScope): Promise<void> {
-    await this.d.cache.get(scope).catch((err: unknown) => this.d.log.debug({ err, scope }, 'memory index not prepared'));
+    await this.d.cache
+      .get(scope)
+      .catch((err: unknown) => this.d.log.debug({ err, scope }, 'memory index not prepared'));
   }
 
   async recall(r: RecallRequest): Promise<RecallResult> {
     const started = performance.now();
     const q = synthesizeQueries(r.message, { recentUserTexts: r.recentUserTexts });
     if (q.queries.length === 0 || r.topK <= 0) {
-      return { memories: [], queries: q.queries, deep: q.deep, timings: { embedMs: 0, searchMs: 0, totalMs: performance.now() - started } };
+      return {
+        memories: [],
+        queries: q.queries,
+        deep: q.deep,
+        timings: { embedMs: 0, searchMs: 0, totalMs: performance.now() - started },
+      };
     }
     const scope = r.subjectId === undefined ? { ownerId: r.ownerId } : { ownerId: r.ownerId, subjectId: r.subjectId };
     // All queries in one embed call, in parallel with the index (load or version check). Stored
     // memories still needing vectors (written while embeddings were down, or by another
     // embedder) get the same budget; past it they are searched by keywords only this time.
     const budgetMs = this.d.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS;
-    const [embedded, index] = await Promise.all([this.embedQueries(q.queries, r.signal), this.d.cache.get(scope, { vectorWaitMs: budgetMs })]);
+    const [embedded, index] = await Promise.all([
+      this.embedQueries(q.queries, r.signal),
+      this.d.cache.get(scope, { vectorWaitMs: budgetMs }),
+    ]);
     r.signal?.throwIfAborted();
 
     const searchStarted = performance.now();
@@ -97,7 +107,11 @@ export class MemoryRecall {
     const candidates = new Map<string, IndexEntry>();
     for (const list of lists) for (const h of list) candidates.set(h.entry.id, h.entry);
     const fused = reciprocalRankFusion(lists.map((l) => l.map((h) => h.entry.id)));
-    const ranked = rankFused(fused, candidates, { ...DEFAULT_BLEND, now: r.now, ...(this.d.halfLifeDays ? { halfLifeDays: this.d.halfLifeDays } : {}) });
+    const ranked = rankFused(fused, candidates, {
+      ...DEFAULT_BLEND,
+      now: r.now,
+      ...(this.d.halfLifeDays ? { halfLifeDays: this.d.halfLifeDays } : {}),
+    });
     const memories = ranked.slice(0, r.topK).map(({ candidate: e, score }) => ({
       id: e.id,
       kind: e.kind,
@@ -110,7 +124,13 @@ export class MemoryRecall {
 
     if (memories.length > 0 && r.countRecall !== false) {
       // Statistics only: never on the reply's path, never fatal.
-      this.d.store.memories.noteRecalled(memories.map((m) => m.id), r.now, scope).catch((err: unknown) => this.d.log.warn({ err }, 'memory recall stats not stored'));
+      this.d.store.memories
+        .noteRecalled(
+          memories.map((m) => m.id),
+          r.now,
+          scope,
+        )
+        .catch((err: unknown) => this.d.log.warn({ err }, 'memory recall stats not stored'));
     }
     return {
       memories,
@@ -121,7 +141,12 @@ export class MemoryRecall {
     };
   }
 
-  private search(index: MemoryIndex, queries: string[], vectors: Float32Array[] | undefined, filter: { kinds: readonly MemoryKind[] }): IndexHit[][] {
+  private search(
+    index: MemoryIndex,
+    queries: string[],
+    vectors: Float32Array[] | undefined,
+    filter: { kinds: readonly MemoryKind[] },
+  ): IndexHit[][] {
     const lists: IndexHit[][] = [];
     queries.forEach((query, i) => {
       const v = vectors?.[i];
@@ -138,7 +163,8 @@ export class MemoryRecall {
     try {
       // The race guards against an embedder that ignores its signal.
       const vectors = await Promise.race([this.d.embedder.embed(queries, both), rejectOnAbort(both)]);
-      if (vectors.length !== queries.length) throw new Error(`embedder returned ${vectors.length} vectors for ${queries.length} queries`);
+      if (vectors.length !== queries.length)
+        throw new Error(`embedder returned ${vectors.length} vectors for ${queries.length} queries`);
       return { vectors, ms: performance.now() - started };
     } catch (error) {
       return { error, ms: performance.now() - started };
@@ -152,7 +178,10 @@ export class MemoryRecall {
       return;
     }
     this.embeddingsDown = true;
-    this.d.log.warn({ err, embedder: this.d.embedder.id }, 'query embeddings failed; memory recall is keyword-only until they work again');
+    this.d.log.warn(
+      { err, embedder: this.d.embedder.id },
+      'query embeddings failed; memory recall is keyword-only until they work again',
+    );
   }
 
   private noteEmbeddingsUp(): void {

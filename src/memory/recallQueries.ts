@@ -20,9 +20,25 @@ const EN_DEEP_CUES = /\b(how|why|details?|what happened|explain)\b/i;
 
 // Cue words are not topics: "remember" or "之前" in a keyword query would match every memory
 // that happens to contain them.
-const EN_CUE_WORDS = new Set(['remember', 'recall', 'last', 'time', 'earlier', 'said', 'talked', 'talk', 'detail', 'details', 'explain', 'happened', 'ago']);
+const EN_CUE_WORDS = new Set([
+  'remember',
+  'recall',
+  'last',
+  'time',
+  'earlier',
+  'said',
+  'talked',
+  'talk',
+  'detail',
+  'details',
+  'explain',
+  'happened',
+  'ago',
+]);
 // Longest first, so 还记得 is removed before 记得 and 为什么 before 什么.
-const ZH_REMOVE = [...new Set([...ZH_HISTORY_CUES, ...ZH_DEEP_CUES, ...ZH_STOPWORDS])].sort((a, b) => b.length - a.length);
+const ZH_REMOVE = [...new Set([...ZH_HISTORY_CUES, ...ZH_DEEP_CUES, ...ZH_STOPWORDS])].sort(
+  (a, b) => b.length - a.length,
+);
 
 const MAX_QUERY_CHARS = 2000;
 const MAX_KEYWORDS = 16;

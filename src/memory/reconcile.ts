@@ -48,7 +48,12 @@ export const DEFAULT_RECONCILE_OPTIONS: PlanOptions = { threshold: 0.2, topK: 5 
  * `existingByKey`: stored entries (any status) with a candidate's dedupe key; `similar[i]`: the
  * active entries nearest to candidate i, best first.
  */
-export function planCandidates(candidates: Candidate[], existingByKey: ReadonlyMap<string, MemoryEntry>, similar: SimilarHit[][], o: PlanOptions = DEFAULT_RECONCILE_OPTIONS): CandidatePlan[] {
+export function planCandidates(
+  candidates: Candidate[],
+  existingByKey: ReadonlyMap<string, MemoryEntry>,
+  similar: SimilarHit[][],
+  o: PlanOptions = DEFAULT_RECONCILE_OPTIONS,
+): CandidatePlan[] {
   const seen = new Map<string, number>();
   return candidates.map((c, i): CandidatePlan => {
     if (c.text.length === 0) return { action: 'skip' };
@@ -56,7 +61,8 @@ export function planCandidates(candidates: Candidate[], existingByKey: ReadonlyM
     if (earlier !== undefined) return { action: 'batch_duplicate', of: earlier };
     seen.set(c.dedupeKey, i);
     const existing = existingByKey.get(c.dedupeKey);
-    if (existing && (existing.status === 'active' || existing.status === 'merged')) return { action: 'duplicate', existing };
+    if (existing && (existing.status === 'active' || existing.status === 'merged'))
+      return { action: 'duplicate', existing };
     const near = (similar[i] ?? [])
       .filter((h) => h.score >= o.threshold && h.entry.status === 'active' && h.entry.dedupeKey !== c.dedupeKey)
       .sort((a, b) => b.score - a.score)
@@ -68,7 +74,9 @@ export function planCandidates(candidates: Candidate[], existingByKey: ReadonlyM
 
 /** Candidates the model is asked about, in prompt order (the prompt numbers them 0..n-1). */
 export function askedCandidates(plans: CandidatePlan[]): number[] {
-  return plans.flatMap((p, i) => ((p.action === 'ask' || p.action === 'reactivate') && p.similar.length > 0 ? [i] : []));
+  return plans.flatMap((p, i) =>
+    (p.action === 'ask' || p.action === 'reactivate') && p.similar.length > 0 ? [i] : [],
+  );
 }
 
 export type Decision =
@@ -100,10 +108,18 @@ export function decide(candidates: Candidate[], plans: CandidatePlan[], ops: unk
       if (index === undefined) return void problems.push(`operation ${n}: unknown candidate ${r.data.candidate}`);
       const plan = plans[index]!;
       const shown = plan.action === 'ask' || plan.action === 'reactivate' ? plan.similar.map((h) => h.entry._id) : [];
-      if (r.data.targetId !== undefined && !shown.includes(r.data.targetId)) return void problems.push(`operation ${n}: unknown targetId ${r.data.targetId} for candidate ${r.data.candidate}`);
-      if ((r.data.op === 'update' || r.data.op === 'invalidate') && r.data.targetId === undefined) return void problems.push(`operation ${n}: ${r.data.op} without targetId`);
+      if (r.data.targetId !== undefined && !shown.includes(r.data.targetId))
+        return void problems.push(
+          `operation ${n}: unknown targetId ${r.data.targetId} for candidate ${r.data.candidate}`,
+        );
+      if ((r.data.op === 'update' || r.data.op === 'invalidate') && r.data.targetId === undefined)
+        return void problems.push(`operation ${n}: ${r.data.op} without targetId`);
       const list = byCandidate.get(index) ?? [];
-      list.push({ op: r.data.op, ...(r.data.targetId ? { targetId: r.data.targetId } : {}), ...(r.data.text ? { text: r.data.text } : {}) });
+      list.push({
+        op: r.data.op,
+        ...(r.data.targetId ? { targetId: r.data.targetId } : {}),
+        ...(r.data.text ? { text: r.data.text } : {}),
+      });
       byCandidate.set(index, list);
     });
   }
@@ -122,7 +138,8 @@ export function decide(candidates: Candidate[], plans: CandidatePlan[], ops: unk
         const list = byCandidate.get(i) ?? [];
         const supersede = [...new Set(list.filter((o) => o.op === 'invalidate').map((o) => o.targetId!))];
         if (plan.action === 'reactivate') return { kind: 'reactivate', id: plan.existing._id, supersede };
-        if (ops !== 'unavailable' && list.length === 0) problems.push(`candidate ${asked.indexOf(i)}: no operation; added`);
+        if (ops !== 'unavailable' && list.length === 0)
+          problems.push(`candidate ${asked.indexOf(i)}: no operation; added`);
         const update = list.find((o) => o.op === 'update');
         if (update) return { kind: 'update', targetId: update.targetId!, text: update.text ?? candidates[i]!.text };
         if (supersede.length > 0) return { kind: 'add', supersede };

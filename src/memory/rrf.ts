@@ -59,8 +59,11 @@ export function rankFused<T extends Candidate>(
     const c = candidates.get(id);
     if (!c) continue;
     const importance = Math.min(1, Math.max(0, c.importance));
-    const boost = 1 + b.recencyWeight * recencyDecay(c.occurredAt, b.now, b.halfLifeDays) + b.importanceWeight * importance;
+    const boost =
+      1 + b.recencyWeight * recencyDecay(c.occurredAt, b.now, b.halfLifeDays) + b.importanceWeight * importance;
     out.push({ candidate: c, score: relevance * boost });
   }
-  return out.sort((x, y) => y.score - x.score || (x.candidate.id < y.candidate.id ? -1 : x.candidate.id > y.candidate.id ? 1 : 0));
+  return out.sort(
+    (x, y) => y.score - x.score || (x.candidate.id < y.candidate.id ? -1 : x.candidate.id > y.candidate.id ? 1 : 0),
+  );
 }

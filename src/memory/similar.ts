@@ -22,12 +22,23 @@ export interface SimilarEntry {
  * Per text, the k most similar active entries of the scope (best first). Texts are embedded in
  * one call; embedding failures throw GatewayError('EMBEDDING_FAILED') — the writer decides.
  */
-export async function findSimilar(d: SimilarDeps, scope: MemoryScope, texts: string[], k: number): Promise<SimilarEntry[][]> {
+export async function findSimilar(
+  d: SimilarDeps,
+  scope: MemoryScope,
+  texts: string[],
+  k: number,
+): Promise<SimilarEntry[][]> {
   if (texts.length === 0) return [];
   const [vectors, index] = await Promise.all([d.embedder.embed(texts), d.cache.get(scope)]);
   return vectors.map((v) =>
     index.search(v, k).map(({ entry, score }) => ({
-      entry: { id: entry.id, kind: entry.kind, text: entry.text, occurredAt: entry.occurredAt, importance: entry.importance },
+      entry: {
+        id: entry.id,
+        kind: entry.kind,
+        text: entry.text,
+        occurredAt: entry.occurredAt,
+        importance: entry.importance,
+      },
       score,
     })),
   );

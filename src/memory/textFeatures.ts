@@ -20,7 +20,14 @@ export function segments(text: string): Segment[] {
   for (const m of text.normalize('NFKC').matchAll(SEGMENT)) {
     const t = m[0];
     if (CJK.test(t[0] ?? '')) out.push({ kind: 'cjk', text: t });
-    else out.push({ kind: 'word', text: t.toLowerCase().replace(/['’]s$/, '').replace(/['’]/g, '') });
+    else
+      out.push({
+        kind: 'word',
+        text: t
+          .toLowerCase()
+          .replace(/['’]s$/, '')
+          .replace(/['’]/g, ''),
+      });
   }
   return out;
 }
@@ -43,7 +50,8 @@ function stemSuffix(word: string): string {
   if (word.endsWith('ed') && word.length > 4) return undouble(word.slice(0, -2));
   return word;
 }
-const undouble = (w: string): string => (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w) ? w.slice(0, -1) : w);
+const undouble = (w: string): string =>
+  /([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w) ? w.slice(0, -1) : w;
 
 // Words that carry no topic; dropped from keyword queries and keyword search.
 export const EN_STOPWORDS: ReadonlySet<string> = new Set(
@@ -58,12 +66,102 @@ export const EN_STOPWORDS: ReadonlySet<string> = new Set(
 
 // Chinese function words and pronouns; removed from CJK runs before they become keywords.
 export const ZH_STOPWORDS: readonly string[] = [
-  '我们', '你们', '他们', '她们', '它们', '咱们', '自己', '什么', '怎么', '怎样', '如何', '为什么', '哪里', '哪儿', '这个', '那个',
-  '这些', '那些', '这样', '那样', '一下', '一些', '一个', '有点', '还是', '就是', '但是', '因为', '所以', '可以', '知道', '觉得',
-  '告诉', '现在', '然后', '已经', '没有', '不是', '是不是', '吗', '呢', '吧', '啊', '呀', '哦', '嗯', '了', '的', '地', '得', '着',
-  '过', '是', '在', '和', '与', '跟', '也', '都', '就', '还', '很', '又', '再', '把', '被', '给', '让', '我', '你', '您', '他', '她',
-  '它', '这', '那', '有', '个', '说', '请', '么', '对', '要', '会', '能', '想', '总是', '一直', '真的', '非常', '其实', '可能',
-  '应该', '说说', '聊聊', '一点',
+  '我们',
+  '你们',
+  '他们',
+  '她们',
+  '它们',
+  '咱们',
+  '自己',
+  '什么',
+  '怎么',
+  '怎样',
+  '如何',
+  '为什么',
+  '哪里',
+  '哪儿',
+  '这个',
+  '那个',
+  '这些',
+  '那些',
+  '这样',
+  '那样',
+  '一下',
+  '一些',
+  '一个',
+  '有点',
+  '还是',
+  '就是',
+  '但是',
+  '因为',
+  '所以',
+  '可以',
+  '知道',
+  '觉得',
+  '告诉',
+  '现在',
+  '然后',
+  '已经',
+  '没有',
+  '不是',
+  '是不是',
+  '吗',
+  '呢',
+  '吧',
+  '啊',
+  '呀',
+  '哦',
+  '嗯',
+  '了',
+  '的',
+  '地',
+  '得',
+  '着',
+  '过',
+  '是',
+  '在',
+  '和',
+  '与',
+  '跟',
+  '也',
+  '都',
+  '就',
+  '还',
+  '很',
+  '又',
+  '再',
+  '把',
+  '被',
+  '给',
+  '让',
+  '我',
+  '你',
+  '您',
+  '他',
+  '她',
+  '它',
+  '这',
+  '那',
+  '有',
+  '个',
+  '说',
+  '请',
+  '么',
+  '对',
+  '要',
+  '会',
+  '能',
+  '想',
+  '总是',
+  '一直',
+  '真的',
+  '非常',
+  '其实',
+  '可能',
+  '应该',
+  '说说',
+  '聊聊',
+  '一点',
 ];
 const ZH_STOP_CHARS: ReadonlySet<string> = new Set(ZH_STOPWORDS.filter((w) => w.length === 1));
 const ZH_STOP_LONGEST_FIRST = [...ZH_STOPWORDS].sort((a, b) => b.length - a.length);

@@ -35,7 +35,8 @@ export function fromMemoryEmbedding(e: { vector: unknown } | undefined): Float32
   const bytes = e ? vectorBytes(e.vector) : undefined;
   if (!bytes || bytes.length === 0 || bytes.length % 4 !== 0) return undefined;
   const n = bytes.length / 4;
-  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0)
+    return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
   const out = new Float32Array(n);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   for (let i = 0; i < n; i++) out[i] = view.getFloat32(i * 4, true);

@@ -75,7 +75,11 @@ export class RedisMemoryVersions implements MemoryVersions {
     let version = '0';
     for (const s of scopesOf(scope)) {
       const v = await this.redis.incr(this.key(s));
-      await this.redis.multi().rpush(this.logKey(s), `${v}|${listed}`).ltrim(this.logKey(s), -CHANGE_LOG_KEEP, -1).exec();
+      await this.redis
+        .multi()
+        .rpush(this.logKey(s), `${v}|${listed}`)
+        .ltrim(this.logKey(s), -CHANGE_LOG_KEEP, -1)
+        .exec();
       if (s === scope) version = String(v);
     }
     return version;

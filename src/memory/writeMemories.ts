@@ -32,10 +32,16 @@ export interface WriteSummary {
 
 /** The texts that will be stored (added or rewritten), to embed in one call before writing. */
 export function textsToEmbed(candidates: Candidate[], decisions: Decision[], maxChars: number): string[] {
-  return decisions.flatMap((d, i) => (d.kind === 'add' ? [candidates[i]!.text] : d.kind === 'update' ? [clampMemoryText(d.text, maxChars)] : []));
+  return decisions.flatMap((d, i) =>
+    d.kind === 'add' ? [candidates[i]!.text] : d.kind === 'update' ? [clampMemoryText(d.text, maxChars)] : [],
+  );
 }
 
-export function newMemoryEntry(ctx: WriteContext, c: Omit<Candidate, 'dedupeKey'>, embedding: MemoryEmbedding | undefined): MemoryEntry {
+export function newMemoryEntry(
+  ctx: WriteContext,
+  c: Omit<Candidate, 'dedupeKey'>,
+  embedding: MemoryEmbedding | undefined,
+): MemoryEntry {
   return {
     _id: memoryIdOf(dedupeKeyOf(ctx.scope.ownerId, ctx.scope.subjectId, c.text)),
     ownerId: ctx.scope.ownerId,
@@ -66,8 +72,19 @@ export async function applyDecisions(
   embeddings: ReadonlyMap<string, MemoryEmbedding>,
   log: Logger,
 ): Promise<WriteSummary> {
-  const sum: WriteSummary = { added: 0, updated: 0, superseded: 0, reactivated: 0, noops: 0, writtenIds: [], supersededIds: [] };
-  const provenance = { ...(ctx.sources.turnIds ? { turnIds: ctx.sources.turnIds } : {}), ...(ctx.sources.messageIds ? { messageIds: ctx.sources.messageIds } : {}) };
+  const sum: WriteSummary = {
+    added: 0,
+    updated: 0,
+    superseded: 0,
+    reactivated: 0,
+    noops: 0,
+    writtenIds: [],
+    supersededIds: [],
+  };
+  const provenance = {
+    ...(ctx.sources.turnIds ? { turnIds: ctx.sources.turnIds } : {}),
+    ...(ctx.sources.messageIds ? { messageIds: ctx.sources.messageIds } : {}),
+  };
   const supersede = async (ids: string[], by: string): Promise<void> => {
     sum.superseded += await store.memories.retire(ids, 'superseded', ctx.now, { supersededBy: by });
     sum.supersededIds.push(...ids);
@@ -81,7 +98,11 @@ export async function applyDecisions(
       if (await store.memories.reactivate(entry._id, ctx.now)) sum.reactivated++;
     } else sum.noops++;
     sum.writtenIds.push(entry._id);
-    if (then.length > 0) await supersede(then.filter((id) => id !== entry._id), entry._id);
+    if (then.length > 0)
+      await supersede(
+        then.filter((id) => id !== entry._id),
+        entry._id,
+      );
   };
 
   for (const [i, d] of decisions.entries()) {
@@ -100,7 +121,11 @@ export async function applyDecisions(
         const embedding = embeddings.get(text);
         const ok = await store.memories.updateText(
           d.targetId,
-          { text, dedupeKey: dedupeKeyOf(ctx.scope.ownerId, ctx.scope.subjectId, text), ...(embedding ? { embedding } : {}) },
+          {
+            text,
+            dedupeKey: dedupeKeyOf(ctx.scope.ownerId, ctx.scope.subjectId, text),
+            ...(embedding ? { embedding } : {}),
+          },
           ctx.now,
         );
         if (ok) {

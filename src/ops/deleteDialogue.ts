@@ -11,15 +11,24 @@ import type { OpsDeps } from './opsDeps.js';
 export const LEASE_WAIT_MS = 10_000;
 const RETRY_MS = 200;
 
-export async function deleteDialogueNow(deps: Pick<OpsDeps, 'store' | 'lockDialogue' | 'log' | 'memoryVersions'>, dialogueId: string, o: { waitMs?: number } = {}): Promise<DialogueDeletion> {
-  if (!(await deps.store.dialogues.get(dialogueId))) throw new GatewayError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
+export async function deleteDialogueNow(
+  deps: Pick<OpsDeps, 'store' | 'lockDialogue' | 'log' | 'memoryVersions'>,
+  dialogueId: string,
+  o: { waitMs?: number } = {},
+): Promise<DialogueDeletion> {
+  if (!(await deps.store.dialogues.get(dialogueId)))
+    throw new GatewayError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
   const until = Date.now() + (o.waitMs ?? LEASE_WAIT_MS);
   let release = await deps.lockDialogue(dialogueId);
   while (!release && Date.now() < until) {
     await new Promise((r) => setTimeout(r, RETRY_MS));
     release = await deps.lockDialogue(dialogueId);
   }
-  if (!release) throw new GatewayError('DIALOGUE_BUSY', `a reply or summary of dialogue ${dialogueId} is running; try again when it is over`);
+  if (!release)
+    throw new GatewayError(
+      'DIALOGUE_BUSY',
+      `a reply or summary of dialogue ${dialogueId} is running; try again when it is over`,
+    );
   try {
     // Read before deleting: afterwards nothing tells whose memories they were.
     const scopes = await deps.store.memories.scopesOfDialogue(dialogueId);
@@ -35,9 +44,18 @@ export async function deleteDialogueNow(deps: Pick<OpsDeps, 'store' | 'lockDialo
 }
 
 /** The deletion is done either way: a version that could not be bumped is logged, not thrown. */
-async function noteMemoriesDeleted(deps: Pick<OpsDeps, 'log' | 'memoryVersions'>, scopes: MemoryScope[]): Promise<void> {
+async function noteMemoriesDeleted(
+  deps: Pick<OpsDeps, 'log' | 'memoryVersions'>,
+  scopes: MemoryScope[],
+): Promise<void> {
   const versions = deps.memoryVersions;
   if (!versions || scopes.length === 0) return;
-  const failed = (await Promise.allSettled(scopes.map((s) => versions.bump(s)))).flatMap((res, i) => (res.status === 'rejected' ? [{ scope: scopes[i], err: res.reason as unknown }] : []));
-  if (failed.length > 0) deps.log.error({ failed }, 'memory versions not bumped after a dialogue deletion: warm indexes may recall deleted memories until their next change');
+  const failed = (await Promise.allSettled(scopes.map((s) => versions.bump(s)))).flatMap((res, i) =>
+    res.status === 'rejected' ? [{ scope: scopes[i], err: res.reason as unknown }] : [],
+  );
+  if (failed.length > 0)
+    deps.log.error(
+      { failed },
+      'memory versions not bumped after a dialogue deletion: warm indexes may recall deleted memories until their next change',
+    );
 }

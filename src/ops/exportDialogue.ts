@@ -4,7 +4,13 @@
 // rendered one by one, so only the output is held, never the messages as well.
 import type { Message } from '../domain/model.js';
 import { GatewayError } from '../errors.js';
-import { TranscriptBlocks, headerBlocks, timeFormatter, type Block, type ExportHeader } from '../export/exportBlocks.js';
+import {
+  TranscriptBlocks,
+  headerBlocks,
+  timeFormatter,
+  type Block,
+  type ExportHeader,
+} from '../export/exportBlocks.js';
 import { blocksToMarkdown } from '../export/markdown.js';
 import { mergeByTime } from '../export/mergeByTime.js';
 import { PdfTranscript } from '../export/pdf.js';
@@ -53,20 +59,34 @@ async function pdfWriter(title: string): Promise<Writer> {
   };
 }
 
-export async function exportDialogue(deps: Pick<OpsDeps, 'store' | 'timezone'>, dialogueId: string, format: ExportFormat, now: Date): Promise<DialogueExport> {
+export async function exportDialogue(
+  deps: Pick<OpsDeps, 'store' | 'timezone'>,
+  dialogueId: string,
+  format: ExportFormat,
+  now: Date,
+): Promise<DialogueExport> {
   const { c } = deps.store;
   const dialogue = await deps.store.dialogues.get(dialogueId);
   if (!dialogue) throw new GatewayError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
-  const [live, archived] = await Promise.all([c.messages.countDocuments({ dialogueId }), c.archivedMessages.countDocuments({ dialogueId })]);
+  const [live, archived] = await Promise.all([
+    c.messages.countDocuments({ dialogueId }),
+    c.archivedMessages.countDocuments({ dialogueId }),
+  ]);
   if (live + archived > MAX_EXPORT_MESSAGES) {
-    throw new GatewayError('BAD_REQUEST', `dialogue ${dialogueId} has ${live + archived} messages; an export holds at most ${MAX_EXPORT_MESSAGES}`);
+    throw new GatewayError(
+      'BAD_REQUEST',
+      `dialogue ${dialogueId} has ${live + archived} messages; an export holds at most ${MAX_EXPORT_MESSAGES}`,
+    );
   }
   const [sessions, humans, agents] = await Promise.all([
     c.sessions.find({ dialogueId }).toArray(),
     c.humans.find({ _id: { $in: dialogue.humanIds } }).toArray(),
     c.agents.find({ _id: { $in: dialogue.agentIds } }).toArray(),
   ]);
-  const names = new Map<string, string>([...humans.map((h) => [h._id, h.displayName] as const), ...agents.map((a) => [a._id, a.name] as const)]);
+  const names = new Map<string, string>([
+    ...humans.map((h) => [h._id, h.displayName] as const),
+    ...agents.map((a) => [a._id, a.name] as const),
+  ]);
   const ctx = { timezone: deps.timezone, names };
   const header: ExportHeader = {
     dialogueId,
@@ -90,7 +110,10 @@ export async function exportDialogue(deps: Pick<OpsDeps, 'store' | 'timezone'>, 
   const transcript = new TranscriptBlocks(sessions, ctx);
   const ordered = { sort: { createdAt: 1, _id: 1 } as const, batchSize: BATCH };
   // The archive holds the same shape plus archivedAt, which the transcript does not show.
-  const messages = mergeByTime<Message>(c.messages.find({ dialogueId }, ordered), c.archivedMessages.find({ dialogueId }, ordered));
+  const messages = mergeByTime<Message>(
+    c.messages.find({ dialogueId }, ordered),
+    c.archivedMessages.find({ dialogueId }, ordered),
+  );
   let messageCount = 0;
   for await (const m of messages) {
     // Written meanwhile past the cap (counted above): stop rather than grow without bound.

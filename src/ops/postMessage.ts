@@ -33,16 +33,27 @@ export function deliveryFailureCode(err: unknown): string {
   return f.kind === 'rate_limited' ? 'PLATFORM_RATE_LIMITED' : 'PLATFORM_UNAVAILABLE';
 }
 
-export async function postMessage(deps: Pick<OpsDeps, 'store' | 'outbounds' | 'scheduler' | 'sessionGapMs' | 'log'>, input: PostMessageInput, now: Date): Promise<Message> {
+export async function postMessage(
+  deps: Pick<OpsDeps, 'store' | 'outbounds' | 'scheduler' | 'sessionGapMs' | 'log'>,
+  input: PostMessageInput,
+  now: Date,
+): Promise<Message> {
   const { store } = deps;
   const check = checkInboundText(input.text);
   if (!check.ok) {
-    throw new GatewayError(check.code, check.code === 'MESSAGE_TOO_LONG' ? 'the text is longer than 10 000 characters' : 'the text is empty');
+    throw new GatewayError(
+      check.code,
+      check.code === 'MESSAGE_TOO_LONG' ? 'the text is longer than 10 000 characters' : 'the text is empty',
+    );
   }
   const dialogue = await store.dialogues.get(input.dialogueId);
   if (!dialogue) throw new GatewayError('CONVERSATION_NOT_FOUND', `no dialogue with id ${input.dialogueId}`);
   const outbound = deps.outbounds[dialogue.chat.platform];
-  if (!outbound) throw new GatewayError('PLATFORM_NOT_CONFIGURED', `no ${dialogue.chat.platform} bot is configured in this deployment; the message was not stored`);
+  if (!outbound)
+    throw new GatewayError(
+      'PLATFORM_NOT_CONFIGURED',
+      `no ${dialogue.chat.platform} bot is configured in this deployment; the message was not stored`,
+    );
 
   // Stored and counted under the dialogue's state guard, like ingest; sent after it is released.
   const message = await store.guard.run(guardKeys.dialogue(dialogue._id), async () => {
@@ -82,17 +93,30 @@ export async function postMessage(deps: Pick<OpsDeps, 'store' | 'outbounds' | 's
     }
   } catch (err) {
     error = { code: deliveryFailureCode(err), message: err instanceof Error ? err.message : String(err) };
-    deps.log.warn({ dialogueId: dialogue._id, messageId: message._id, code: error.code, err: error.message }, 'posting a system message failed');
+    deps.log.warn(
+      { dialogueId: dialogue._id, messageId: message._id, code: error.code, err: error.message },
+      'posting a system message failed',
+    );
   }
   const at = new Date();
-  await store.messages.finishReply(message, { state: error ? 'error' : 'complete', content: check.text, ...(error ? { error } : {}) }, at);
+  await store.messages.finishReply(
+    message,
+    { state: error ? 'error' : 'complete', content: check.text, ...(error ? { error } : {}) },
+    at,
+  );
   await store.events.record({
     kind: 'system_utterance',
     dialogueId: dialogue._id,
     sessionId,
     messageId: message._id,
     at,
-    data: { code: input.as === 'operator' ? 'operator_message' : 'system_message', by: input.by, content: check.text, platformMessageIds, error: error ?? null },
+    data: {
+      code: input.as === 'operator' ? 'operator_message' : 'system_message',
+      by: input.by,
+      content: check.text,
+      platformMessageIds,
+      error: error ?? null,
+    },
   });
   const stored = await store.messages.get(message._id);
   if (!stored) throw new GatewayError('MESSAGE_NOT_FOUND', `message ${message._id} was deleted meanwhile`);

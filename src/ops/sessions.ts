@@ -12,7 +12,12 @@ type SessionDeps = Pick<OpsDeps, 'store' | 'scheduler' | 'sessionGapMs'>;
  * A dialogue session closes the dialogue's open dialogue session (manual) and becomes its current
  * session. A self-reflection session stands beside it: the conversation carries on where it was.
  */
-export async function createSession(deps: SessionDeps, dialogueId: string, kind: SessionKind, now: Date): Promise<Session> {
+export async function createSession(
+  deps: SessionDeps,
+  dialogueId: string,
+  kind: SessionKind,
+  now: Date,
+): Promise<Session> {
   const { store } = deps;
   const dialogue = await store.dialogues.get(dialogueId);
   if (!dialogue) throw new GatewayError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
@@ -22,7 +27,12 @@ export async function createSession(deps: SessionDeps, dialogueId: string, kind:
   return startNewSession(deps, dialogue._id, closing, now);
 }
 
-export async function closeSession(deps: Pick<OpsDeps, 'store'>, sessionId: string, reason: Exclude<SessionCloseReason, 'summarized'>, now: Date): Promise<Session> {
+export async function closeSession(
+  deps: Pick<OpsDeps, 'store'>,
+  sessionId: string,
+  reason: Exclude<SessionCloseReason, 'summarized'>,
+  now: Date,
+): Promise<Session> {
   const { store } = deps;
   const session = await store.sessions.get(sessionId);
   if (!session) throw new GatewayError('NOT_FOUND', `no session with id ${sessionId}`);

@@ -9,11 +9,21 @@ export interface TurnParty {
 }
 
 /** Why these parties cannot open a turn here, or null when they can. */
-export function turnPartiesProblem(dialogue: Pick<Dialogue, '_id' | 'humanIds' | 'agentIds'>, initiator: TurnParty, responder: TurnParty): string | null {
-  if (initiator.role === responder.role && initiator.id === responder.id) return 'the initiator and the responder must differ';
-  for (const [what, p] of [['initiator', initiator], ['responder', responder]] as const) {
-    if (p.role === 'human' && !dialogue.humanIds.includes(p.id)) return `${what} ${p.id} is not a human of dialogue ${dialogue._id}`;
-    if (p.role === 'ai' && !dialogue.agentIds.includes(p.id)) return `${what} ${p.id} is not an agent of dialogue ${dialogue._id}`;
+export function turnPartiesProblem(
+  dialogue: Pick<Dialogue, '_id' | 'humanIds' | 'agentIds'>,
+  initiator: TurnParty,
+  responder: TurnParty,
+): string | null {
+  if (initiator.role === responder.role && initiator.id === responder.id)
+    return 'the initiator and the responder must differ';
+  for (const [what, p] of [
+    ['initiator', initiator],
+    ['responder', responder],
+  ] as const) {
+    if (p.role === 'human' && !dialogue.humanIds.includes(p.id))
+      return `${what} ${p.id} is not a human of dialogue ${dialogue._id}`;
+    if (p.role === 'ai' && !dialogue.agentIds.includes(p.id))
+      return `${what} ${p.id} is not an agent of dialogue ${dialogue._id}`;
   }
   return null;
 }

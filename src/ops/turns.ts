@@ -14,7 +14,10 @@ import { parseInput } from './input.js';
 /** One minute to one week: a window outside that is a typo, not a plan. */
 export const MAX_RESPONSE_WINDOW_MINUTES = 7 * 24 * 60;
 
-const party = z.object({ role: z.enum(['human', 'ai', 'system']), id: z.string().trim().min(1, 'must not be empty').max(200) });
+const party = z.object({
+  role: z.enum(['human', 'ai', 'system']),
+  id: z.string().trim().min(1, 'must not be empty').max(200),
+});
 const openTurnInput = z.object({
   sessionId: z.string().min(1),
   initiator: party,
@@ -29,19 +32,32 @@ export interface OpenTurnInput {
   responseWindowMinutes?: number | undefined;
 }
 
-export async function openTurn(deps: Pick<OpsDeps, 'store' | 'scheduler' | 'responseWindowMs' | 'enqueueReply'>, raw: OpenTurnInput, now: Date): Promise<Turn> {
+export async function openTurn(
+  deps: Pick<OpsDeps, 'store' | 'scheduler' | 'responseWindowMs' | 'enqueueReply'>,
+  raw: OpenTurnInput,
+  now: Date,
+): Promise<Turn> {
   const input = parseInput(openTurnInput, raw);
   const { store } = deps;
   const session = await store.sessions.get(input.sessionId);
   if (!session) throw new GatewayError('NOT_FOUND', `no session with id ${input.sessionId}`);
-  if (session.status !== 'open') throw new GatewayError('BAD_REQUEST', `session ${session._id} is closed (${session.closeReason ?? 'closed'}); turns open only in an open session`);
+  if (session.status !== 'open')
+    throw new GatewayError(
+      'BAD_REQUEST',
+      `session ${session._id} is closed (${session.closeReason ?? 'closed'}); turns open only in an open session`,
+    );
   const dialogue = await store.dialogues.get(session.dialogueId);
-  if (!dialogue) throw new GatewayError('CONVERSATION_NOT_FOUND', `session ${session._id} belongs to no stored dialogue`);
+  if (!dialogue)
+    throw new GatewayError('CONVERSATION_NOT_FOUND', `session ${session._id} belongs to no stored dialogue`);
   const problem = turnPartiesProblem(dialogue, input.initiator, input.responder);
   if (problem) throw new GatewayError('BAD_REQUEST', problem);
   // One pending turn per session (turnRules: a new message joins or answers it).
   const pending = await store.turns.openIn(session._id);
-  if (pending) throw new GatewayError('BAD_REQUEST', `session ${session._id} already has a pending turn (${pending._id}); close it first`);
+  if (pending)
+    throw new GatewayError(
+      'BAD_REQUEST',
+      `session ${session._id} already has a pending turn (${pending._id}); close it first`,
+    );
 
   const turn: Turn = {
     ...newTurn({
@@ -51,23 +67,37 @@ export async function openTurn(deps: Pick<OpsDeps, 'store' | 'scheduler' | 'resp
       initiator: input.initiator,
       responder: input.responder,
       startedAt: now,
-      responseWindowMs: input.responseWindowMinutes !== undefined ? input.responseWindowMinutes * 60_000 : deps.responseWindowMs,
+      responseWindowMs:
+        input.responseWindowMinutes !== undefined ? input.responseWindowMinutes * 60_000 : deps.responseWindowMs,
     }),
     ...(session.kind === 'self_reflection' ? { kind: 'introspection' as const } : {}),
   };
   await store.guard.run(guardKeys.dialogue(dialogue._id), async () => {
     await store.turns.insert(turn);
-    await Promise.all([store.sessions.touch(session, now, { messages: 0, turns: 1 }), store.dialogues.setOpenTurn(dialogue._id, turn._id), deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn))]);
+    await Promise.all([
+      store.sessions.touch(session, now, { messages: 0, turns: 1 }),
+      store.dialogues.setOpenTurn(dialogue._id, turn._id),
+      deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn)),
+    ]);
   });
   if (turn.responderRole === 'ai') await deps.enqueueReply({ turnId: turn._id, dialogueId: turn.dialogueId });
   return turn;
 }
 
-export async function closeTurn(deps: Pick<OpsDeps, 'store'>, turnId: string, status: 'responded' | 'unresponded', now: Date): Promise<Turn> {
+export async function closeTurn(
+  deps: Pick<OpsDeps, 'store'>,
+  turnId: string,
+  status: 'responded' | 'unresponded',
+  now: Date,
+): Promise<Turn> {
   const { store } = deps;
   const turn = await store.turns.get(turnId);
   if (!turn) throw new GatewayError('NOT_FOUND', `no turn with id ${turnId}`);
-  const notPending = () => new GatewayError('BAD_REQUEST', `turn ${turnId} is already ${turn.status === 'pending' ? 'closed' : turn.status}; only a pending turn can be closed`);
+  const notPending = () =>
+    new GatewayError(
+      'BAD_REQUEST',
+      `turn ${turnId} is already ${turn.status === 'pending' ? 'closed' : turn.status}; only a pending turn can be closed`,
+    );
   if (turn.status !== 'pending') throw notPending();
   // Conditional on pending, like the reply and the expiry: whoever closes it first wins.
   const closed =

@@ -20,7 +20,23 @@ const FORMAL = {
 };
 const CASUAL = {
   zh: ['哈哈', '嘿嘿', '嗯嗯', '啦', '呀', '嘛', '咋', '啥', '木有', '酱紫', '滴', '哒', 'hh', '666'],
-  en: ['lol', 'haha', 'hahaha', 'hey', 'yeah', 'yep', 'gonna', 'wanna', 'btw', 'omg', 'lmao', 'u', 'ur', 'dude', 'cool'],
+  en: [
+    'lol',
+    'haha',
+    'hahaha',
+    'hey',
+    'yeah',
+    'yep',
+    'gonna',
+    'wanna',
+    'btw',
+    'omg',
+    'lmao',
+    'u',
+    'ur',
+    'dude',
+    'cool',
+  ],
 };
 
 const countOf = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
@@ -94,5 +110,7 @@ const WORDS = {
 
 export function describeStyle(style: CommunicationStyle, lang: PromptLanguage): string {
   const w = WORDS[lang];
-  return [w.language[style.language], w.length[style.length], w.emoji[style.emoji], w.formality[style.formality]].join(w.sep);
+  return [w.language[style.language], w.length[style.length], w.emoji[style.emoji], w.formality[style.formality]].join(
+    w.sep,
+  );
 }

@@ -11,7 +11,12 @@ import type { MemoryTaskDeps } from '../memory/taskDeps.js';
 import { transcriptOf } from '../summary/prompts.js';
 import { isSaid } from '../domain/conversation.js';
 import { renderOptionsFor } from '../summary/rollingSummary.js';
-import { EVOLVE_PERSONA_INSTRUCTIONS, evolvePersonaOutputSchema, renderEvolveInput, type EvolveConversation } from './evolvePrompt.js';
+import {
+  EVOLVE_PERSONA_INSTRUCTIONS,
+  evolvePersonaOutputSchema,
+  renderEvolveInput,
+  type EvolveConversation,
+} from './evolvePrompt.js';
 
 export type EvolveDeps = Pick<MemoryTaskDeps, 'store' | 'llm' | 'model' | 'timeoutMs' | 'log'>;
 
@@ -43,7 +48,9 @@ async function recentTurnsOf(store: Store, agent: AgentEvolution & { _id: string
 
 /** The turns' usable messages grouped per dialogue; dialogues ordered by their latest turn, oldest first. */
 async function conversationsOf(store: Store, turns: Turn[]): Promise<EvolveConversation[]> {
-  const chronological = [...turns].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || (a._id < b._id ? -1 : 1));
+  const chronological = [...turns].sort(
+    (a, b) => a.startedAt.getTime() - b.startedAt.getTime() || (a._id < b._id ? -1 : 1),
+  );
   const messagesByTurn = await Promise.all(chronological.map((t) => store.history.ofTurn(t)));
   const byDialogue = new Map<string, Message[]>();
   chronological.forEach((t, i) => {
@@ -61,7 +68,10 @@ async function conversationsOf(store: Store, turns: Turn[]): Promise<EvolveConve
   return out;
 }
 
-export async function evolvePersona(deps: EvolveDeps, o: { agentId: string; now: Date; turns?: number }): Promise<EvolveResult> {
+export async function evolvePersona(
+  deps: EvolveDeps,
+  o: { agentId: string; now: Date; turns?: number },
+): Promise<EvolveResult> {
   const { store } = deps;
   const agent = await store.participants.getAgentEvolution(o.agentId);
   if (!agent) throw new GatewayError('NOT_FOUND', `agent ${o.agentId} not found`);
@@ -71,16 +81,48 @@ export async function evolvePersona(deps: EvolveDeps, o: { agentId: string; now:
   const conversations = await conversationsOf(store, turns);
   if (conversations.length === 0) return { before, after: before, skipped: 'no_conversations' };
 
-  const input = renderEvolveInput({ name: agent.name, basePersona: agent.basePersona, ...(before ? { evolvedPersona: before } : {}), conversations });
-  const r = await runJsonTask(deps.llm, { task: TASK, model: deps.model, instructions: EVOLVE_PERSONA_INSTRUCTIONS, input, schema: evolvePersonaOutputSchema, timeoutMs: deps.timeoutMs });
+  const input = renderEvolveInput({
+    name: agent.name,
+    basePersona: agent.basePersona,
+    ...(before ? { evolvedPersona: before } : {}),
+    conversations,
+  });
+  const r = await runJsonTask(deps.llm, {
+    task: TASK,
+    model: deps.model,
+    instructions: EVOLVE_PERSONA_INSTRUCTIONS,
+    input,
+    schema: evolvePersonaOutputSchema,
+    timeoutMs: deps.timeoutMs,
+  });
   const after = r.value.evolvedPersona;
 
   const latest = turns[0]!;
   await store.events
-    .record({ kind: 'llm_call', dialogueId: latest.dialogueId, data: { task: TASK, model: deps.model, agentId: agent._id, turns: turns.length, durationMs: r.durationMs, before: before ?? null, after, ...(r.usage ? { usage: r.usage } : {}) } })
+    .record({
+      kind: 'llm_call',
+      dialogueId: latest.dialogueId,
+      data: {
+        task: TASK,
+        model: deps.model,
+        agentId: agent._id,
+        turns: turns.length,
+        durationMs: r.durationMs,
+        before: before ?? null,
+        after,
+        ...(r.usage ? { usage: r.usage } : {}),
+      },
+    })
     .catch((err: unknown) => deps.log.warn({ err }, 'recording the persona evolution call failed'));
 
-  const stored = await store.participants.setEvolvedPersona(agent._id, { text: after, at: o.now }, { ...(before !== undefined ? { text: before } : {}), ...(agent.evolvedPersonaAt ? { at: agent.evolvedPersonaAt } : {}) });
+  const stored = await store.participants.setEvolvedPersona(
+    agent._id,
+    { text: after, at: o.now },
+    {
+      ...(before !== undefined ? { text: before } : {}),
+      ...(agent.evolvedPersonaAt ? { at: agent.evolvedPersonaAt } : {}),
+    },
+  );
   if (!stored) {
     const now = await store.participants.getAgent(agent._id);
     return { before, after: now?.evolvedPersona, skipped: 'evolved_meanwhile' };

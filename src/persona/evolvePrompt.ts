@@ -27,9 +27,21 @@ export interface EvolveConversation {
   lines: TranscriptLine[];
 }
 
-export function renderEvolveInput(o: { name: string; basePersona: string; evolvedPersona?: string; conversations: readonly EvolveConversation[] }): string {
-  const talks = o.conversations.map((c) => [`-- ${c.label}`, ...c.lines.map(renderTranscriptLine)].join('\n')).join('\n\n');
-  return [`Character: ${o.name}`, section('Base persona', o.basePersona), section('Current evolved persona', o.evolvedPersona), section('Recent conversations', talks)].join('\n\n');
+export function renderEvolveInput(o: {
+  name: string;
+  basePersona: string;
+  evolvedPersona?: string;
+  conversations: readonly EvolveConversation[];
+}): string {
+  const talks = o.conversations
+    .map((c) => [`-- ${c.label}`, ...c.lines.map(renderTranscriptLine)].join('\n'))
+    .join('\n\n');
+  return [
+    `Character: ${o.name}`,
+    section('Base persona', o.basePersona),
+    section('Current evolved persona', o.evolvedPersona),
+    section('Recent conversations', talks),
+  ].join('\n\n');
 }
 
 export const evolvePersonaOutputSchema = z.object({ evolvedPersona: z.string().trim().min(1) });

@@ -42,7 +42,11 @@ const clip = (t: string) => {
 };
 
 /** Stable sort by importance, highest first; equal importance keeps the caller's order. */
-const byImportance = <T extends { importance: number }>(xs: T[]) => xs.map((x, i) => ({ x, i })).sort((a, b) => b.x.importance - a.x.importance || a.i - b.i).map(({ x }) => x);
+const byImportance = <T extends { importance: number }>(xs: T[]) =>
+  xs
+    .map((x, i) => ({ x, i }))
+    .sort((a, b) => b.x.importance - a.x.importance || a.i - b.i)
+    .map(({ x }) => x);
 
 export function buildUserPersonaCard(input: PersonaCardInput): UserPersonaCard {
   // Concerns are what the user keeps returning to: facts and events, worries first.
@@ -77,8 +81,28 @@ function dedupe(xs: string[]): string[] {
 }
 
 const LABELS = {
-  zh: { name: '称呼', style: '沟通风格', concerns: '主要关注', preferences: '偏好', visits: '访问次数', lastTopic: '上次话题', mood: '当前情绪', list: '；', firstVisit: '（首次）' },
-  en: { name: 'Name', style: 'Communication style', concerns: 'Main concerns', preferences: 'Preferences', visits: 'Visits', lastTopic: 'Last topic', mood: 'Current mood', list: '; ', firstVisit: ' (first visit)' },
+  zh: {
+    name: '称呼',
+    style: '沟通风格',
+    concerns: '主要关注',
+    preferences: '偏好',
+    visits: '访问次数',
+    lastTopic: '上次话题',
+    mood: '当前情绪',
+    list: '；',
+    firstVisit: '（首次）',
+  },
+  en: {
+    name: 'Name',
+    style: 'Communication style',
+    concerns: 'Main concerns',
+    preferences: 'Preferences',
+    visits: 'Visits',
+    lastTopic: 'Last topic',
+    mood: 'Current mood',
+    list: '; ',
+    firstVisit: ' (first visit)',
+  },
 } as const;
 
 /** The card as prompt lines ("称呼: 小王" …); empty fields are left out. */

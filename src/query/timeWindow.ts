@@ -12,7 +12,10 @@ export const DAY_MS = 86_400_000;
 /** since after until can match nothing and is almost always swapped arguments. */
 export function checkWindow(w: TimeWindow): { since?: Date; until?: Date } {
   if (w.since && w.until && w.since.getTime() > w.until.getTime()) {
-    throw new GatewayError('BAD_REQUEST', `since (${w.since.toISOString()}) must not be after until (${w.until.toISOString()})`);
+    throw new GatewayError(
+      'BAD_REQUEST',
+      `since (${w.since.toISOString()}) must not be after until (${w.until.toISOString()})`,
+    );
   }
   return { ...(w.since ? { since: w.since } : {}), ...(w.until ? { until: w.until } : {}) };
 }

@@ -32,6 +32,7 @@ export async function afterReply(deps: AfterReplyDeps, turn: Turn, at: Date, aft
     const r = await deps.store.archive.overflow(turn.dialogueId, at);
     deps.log.info({ dialogueId: turn.dialogueId, ...r }, 'archived old sessions (BR-002)');
   }
-  if (deps.checkInAfterMs > 0) await deps.scheduler.checkInAt(turn.dialogueId, at, new Date(at.getTime() + deps.checkInAfterMs));
+  if (deps.checkInAfterMs > 0)
+    await deps.scheduler.checkInAt(turn.dialogueId, at, new Date(at.getTime() + deps.checkInAfterMs));
   await scheduleAfterReply({ store: deps.store, scheduler: deps.memory }, turn, at, after);
 }

@@ -10,9 +10,17 @@ import type { ReplyRecord } from '../context/gatherContext.js';
 
 export type BegunReply = { kind: 'begun'; turn: Turn; record: ReplyRecord } | { kind: 'skipped'; reason: string };
 
-export function beginReply(store: Store, turn: Pick<Turn, '_id' | 'dialogueId' | 'sessionId'>, at: Date): Promise<BegunReply> {
+export function beginReply(
+  store: Store,
+  turn: Pick<Turn, '_id' | 'dialogueId' | 'sessionId'>,
+  at: Date,
+): Promise<BegunReply> {
   return store.guard.run(guardKeys.dialogue(turn.dialogueId), async () => {
-    const [marked, session, window] = await Promise.all([store.turns.markReplyStarted(turn, at), store.sessions.get(turn.sessionId), store.windows.get(turn.sessionId)]);
+    const [marked, session, window] = await Promise.all([
+      store.turns.markReplyStarted(turn, at),
+      store.sessions.get(turn.sessionId),
+      store.windows.get(turn.sessionId),
+    ]);
     if (!marked) return { kind: 'skipped', reason: 'turn not found' };
     if (marked.status !== 'pending') return { kind: 'skipped', reason: `turn is ${marked.status}` };
     if (!session) return { kind: 'skipped', reason: `session ${turn.sessionId} not found` };

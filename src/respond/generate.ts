@@ -12,9 +12,12 @@ export interface ReplyLease {
 
 export type GenerateDeps = CheckInDeps & { lease: ReplyLease };
 
-export type Generation = { kind: 'answer'; dialogueId: string; turnId: string } | { kind: 'check-in'; dialogueId: string; since: Date; now: Date };
+export type Generation =
+  | { kind: 'answer'; dialogueId: string; turnId: string }
+  | { kind: 'check-in'; dialogueId: string; since: Date; now: Date };
 
-export type Generated = { kind: 'busy' } | { kind: 'answer'; result: RespondResult } | { kind: 'check-in'; result: CheckInResult };
+export type Generated =
+  { kind: 'busy' } | { kind: 'answer'; result: RespondResult } | { kind: 'check-in'; result: CheckInResult };
 
 export async function generate(deps: GenerateDeps, g: Generation): Promise<Generated> {
   const release = await deps.lease.acquire(g.dialogueId);

@@ -7,7 +7,15 @@ import type { Outbounds } from '../delivery/outbound.js';
 import type { Agent, ChatRef, DeliveryState, Dialogue, Message, Platform, Turn } from '../domain/model.js';
 import type { Persona } from '../delivery/outbound.js';
 import { derivedId } from '../domain/ids.js';
-import { gatherContext, isPromptTooLong, readContextInputs, type ContextDeps, type ContextInputs, type GatheredContext, type ReplyRecord } from '../context/gatherContext.js';
+import {
+  gatherContext,
+  isPromptTooLong,
+  readContextInputs,
+  type ContextDeps,
+  type ContextInputs,
+  type GatheredContext,
+  type ReplyRecord,
+} from '../context/gatherContext.js';
 import { beginReply } from './beginReply.js';
 import { turnsToFold } from '../context/historyWindow.js';
 import { guardKeys } from '../store/stateGuard.js';
@@ -57,14 +65,18 @@ export interface Produced extends Omit<AfterReply, 'dialogueMessages'> {
   state: Exclude<DeliveryState, 'streaming'>;
 }
 
-export type RespondResult = { kind: 'skipped'; reason: string } | { kind: 'replied'; messageId: string; state: DeliveryState };
+export type RespondResult =
+  { kind: 'skipped'; reason: string } | { kind: 'replied'; messageId: string; state: DeliveryState };
 
 export const replyIdOf = (turnId: string) => derivedId('msg', 'reply', turnId);
 
 /** `dialogueId`: the job's, read together with the turn (the turn's own is checked against it). */
 export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueId?: string): Promise<RespondResult> {
   const { store } = deps;
-  const [turn, known] = await Promise.all([store.turns.get(turnId), dialogueId ? store.dialogues.get(dialogueId) : null]);
+  const [turn, known] = await Promise.all([
+    store.turns.get(turnId),
+    dialogueId ? store.dialogues.get(dialogueId) : null,
+  ]);
   if (!turn) return { kind: 'skipped', reason: 'turn not found' };
   if (turn.status !== 'pending') return { kind: 'skipped', reason: `turn is ${turn.status}` };
   if (turn.responderRole !== 'ai') return { kind: 'skipped', reason: 'the AI is not the responder of this turn' };
@@ -73,13 +85,25 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
 
   const startedAt = new Date();
   // Independent of each other: the guarded start, the reply message, the context's first reads.
-  const [begun, reply, inputs] = await Promise.all([beginReply(store, turn, startedAt), openAiMessage(store, turn, replyIdOf(turn._id), startedAt), readContextInputs(store, turn, deps.recall)]);
+  const [begun, reply, inputs] = await Promise.all([
+    beginReply(store, turn, startedAt),
+    openAiMessage(store, turn, replyIdOf(turn._id), startedAt),
+    readContextInputs(store, turn, deps.recall),
+  ]);
   if (begun.kind === 'skipped') return begun;
-  const { state, ...after } = await produceAiMessage(deps, { turn: begun.turn, dialogue, reply, record: begun.record, inputs });
+  const { state, ...after } = await produceAiMessage(deps, {
+    turn: begun.turn,
+    dialogue,
+    reply,
+    record: begun.record,
+    inputs,
+  });
   const at = new Date();
   if (await closeAnswered(store, turn, at, state)) {
     // Post-turn work never fails the reply that has already been delivered.
-    await deps.onReplied?.(turn, at, { ...after, dialogueMessages: dialogue.messageCount + 1 }).catch((err: unknown) => deps.log.error({ err, turnId: turn._id }, 'post-turn work failed'));
+    await deps
+      .onReplied?.(turn, at, { ...after, dialogueMessages: dialogue.messageCount + 1 })
+      .catch((err: unknown) => deps.log.error({ err, turnId: turn._id }, 'post-turn work failed'));
   }
   return { kind: 'replied', messageId: reply._id, state };
 }
@@ -88,7 +112,10 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
 function closeAnswered(store: Store, turn: Turn, at: Date, outcome: DeliveryState): Promise<boolean> {
   return store.guard.run(guardKeys.dialogue(turn.dialogueId), async () => {
     if (!(await store.turns.closeResponded(turn, at, { outcome }))) return false;
-    await Promise.all([store.dialogues.countMessage(turn.dialogueId, at), store.sessions.touch({ _id: turn.sessionId, dialogueId: turn.dialogueId }, at, { messages: 1, turns: 0 })]);
+    await Promise.all([
+      store.dialogues.countMessage(turn.dialogueId, at),
+      store.sessions.touch({ _id: turn.sessionId, dialogueId: turn.dialogueId }, at, { messages: 1, turns: 0 }),
+    ]);
     return true;
   });
 }
@@ -99,7 +126,14 @@ function closeAnswered(store: Store, turn: Turn, at: Date, outcome: DeliveryStat
  */
 export async function produceAiMessage(
   deps: RespondDeps,
-  o: { turn: Turn; dialogue: Dialogue; reply: Message; record: ReplyRecord; inputs?: ContextInputs; instruction?: string },
+  o: {
+    turn: Turn;
+    dialogue: Dialogue;
+    reply: Message;
+    record: ReplyRecord;
+    inputs?: ContextInputs;
+    instruction?: string;
+  },
 ): Promise<Produced> {
   const { store } = deps;
   const { turn, dialogue, reply } = o;
@@ -112,30 +146,63 @@ export async function produceAiMessage(
   }).start();
 
   const now = new Date();
-  const trace = new TurnTrace(store.events, { dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnId: turn._id, messageId: reply._id });
+  const trace = new TurnTrace(store.events, {
+    dialogueId: turn.dialogueId,
+    sessionId: turn.sessionId,
+    turnId: turn._id,
+    messageId: reply._id,
+  });
   const contextDeps: ContextDeps = deps; // RespondDeps carries everything the context needs
   let gathered: GatheredContext;
   try {
-    gathered = await gatherContext(contextDeps, { turn, dialogue, replyId: reply._id, now, record: o.record, ...(o.inputs ? { inputs: o.inputs } : {}), ...(o.instruction ? { instruction: o.instruction } : {}) });
+    gathered = await gatherContext(contextDeps, {
+      turn,
+      dialogue,
+      replyId: reply._id,
+      now,
+      record: o.record,
+      ...(o.inputs ? { inputs: o.inputs } : {}),
+      ...(o.instruction ? { instruction: o.instruction } : {}),
+    });
   } catch (err) {
     if (!isPromptTooLong(err)) throw err;
     // Seed 001: over the limit the prompt is not sent; the user is told and offered a summary.
-    await trace.record('context_built', contextEventData(err.context, deps, { tooLong: { tokens: err.tokens, limit: err.limit } }));
+    await trace.record(
+      'context_built',
+      contextEventData(err.context, deps, { tooLong: { tokens: err.tokens, limit: err.limit } }),
+    );
     const shown = notice('PROMPT_TOO_LONG', deps.locale, { tokens: err.tokens, limit: err.limit });
     typing.stop();
-    const state = await finishWithoutModel(deps, { dialogue, reply, trace, outbound, state: 'error', shown, error: { code: err.code, message: err.message } });
+    const state = await finishWithoutModel(deps, {
+      dialogue,
+      reply,
+      trace,
+      outbound,
+      state: 'error',
+      shown,
+      error: { code: err.code, message: err.message },
+    });
     return { state, foldDue: true, evolveEveryTurns: evolveEvery(err.context) };
   }
   const { agent, input: ready } = gathered;
   // Stored while the model is already being called; settled before the reply is finished.
   const contextEventId = trace.begin('context_built', contextEventData(gathered, deps));
   for (const w of gathered.warnings) {
-    await store.events.warnOnce({ dialogueId: turn.dialogueId, sessionId: turn.sessionId, turnId: turn._id, category: w.category, data: { ...w } });
+    await store.events.warnOnce({
+      dialogueId: turn.dialogueId,
+      sessionId: turn.sessionId,
+      turnId: turn._id,
+      category: w.category,
+      data: { ...w },
+    });
   }
 
   // In a group the answer quotes the message it answers, so people see whom it is for.
   const persona = deps.personaOf?.(agent, dialogue.chat);
-  const groupReplyTo = dialogue.type === 'group' ? ready.filter((m) => m.senderRole === 'human').at(-1)?.platformRef?.messageId : undefined;
+  const groupReplyTo =
+    dialogue.type === 'group'
+      ? ready.filter((m) => m.senderRole === 'human').at(-1)?.platformRef?.messageId
+      : undefined;
   const streamer = new ReplyStreamer({
     message: reply,
     chat: dialogue.chat,
@@ -146,7 +213,10 @@ export async function produceAiMessage(
     typing,
     // Drafts exist only in private chats; the outbound has draft() only when they are enabled.
     drafts: dialogue.type === 'human_ai',
-    sendOptions: { ...(groupReplyTo ? { replyToPlatformMessageId: groupReplyTo } : {}), ...(persona ? { persona } : {}) },
+    sendOptions: {
+      ...(groupReplyTo ? { replyToPlatformMessageId: groupReplyTo } : {}),
+      ...(persona ? { persona } : {}),
+    },
   });
 
   // What the model says is stored as said; what people see passes the stream stages first.
@@ -160,7 +230,12 @@ export async function produceAiMessage(
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort('timeout'), deps.llmTimeoutMs);
   const endActive = deps.active.begin(dialogue._id, abort);
-  let outcome: { state: Exclude<DeliveryState, 'streaming'>; stored: string; shown: string; error?: { code: string; message: string } };
+  let outcome: {
+    state: Exclude<DeliveryState, 'streaming'>;
+    stored: string;
+    shown: string;
+    error?: { code: string; message: string };
+  };
   try {
     const result = await runToolLoop({
       llm: deps.llm,
@@ -177,7 +252,11 @@ export async function produceAiMessage(
     show(stage.end());
     outcome =
       shownSoFar.trim().length === 0
-        ? { state: 'empty', stored: result.text.trim() ? result.text : notice('EMPTY_REPLY', deps.locale), shown: notice('EMPTY_REPLY', deps.locale) }
+        ? {
+            state: 'empty',
+            stored: result.text.trim() ? result.text : notice('EMPTY_REPLY', deps.locale),
+            shown: notice('EMPTY_REPLY', deps.locale),
+          }
         : { state: 'complete', stored: result.text, shown: shownSoFar };
   } catch (err) {
     if (!(err instanceof LlmFailure)) throw err;
@@ -205,10 +284,16 @@ export async function produceAiMessage(
 
   await streamer.endStreaming();
   await trace.settled();
-  await store.messages.finishReply(reply, { state: outcome.state, content: outcome.stored, ...(outcome.error ? { error: outcome.error } : {}) }, new Date());
+  await store.messages.finishReply(
+    reply,
+    { state: outcome.state, content: outcome.stored, ...(outcome.error ? { error: outcome.error } : {}) },
+    new Date(),
+  );
   if (gathered.tone && outcome.state === 'complete') {
     // The tone carried into the next turn (seed 003); losing it only loses a nuance.
-    await store.participants.setTone(gathered.tone.humanId, gathered.tone.state).catch((err: unknown) => deps.log.warn({ err, turnId: turn._id }, 'tone state not stored'));
+    await store.participants
+      .setTone(gathered.tone.humanId, gathered.tone.state)
+      .catch((err: unknown) => deps.log.warn({ err, turnId: turn._id }, 'tone state not stored'));
   }
   let deliveryError: Error | undefined;
   try {
@@ -220,14 +305,20 @@ export async function produceAiMessage(
     platform: dialogue.chat.platform,
     ok: deliveryError === undefined,
     platformMessageIds: streamer.platformMessageIds,
-    intermediateError: streamer.lastError instanceof Error ? streamer.lastError.message : streamer.lastError === undefined ? null : 'unknown error',
+    intermediateError:
+      streamer.lastError instanceof Error
+        ? streamer.lastError.message
+        : streamer.lastError === undefined
+          ? null
+          : 'unknown error',
     error: deliveryError?.message ?? null,
   });
   if (deliveryError !== undefined) throw deliveryError; // the job retries; the outbox prevents duplicates
   return { state: outcome.state, foldDue: foldDue(gathered, reply), evolveEveryTurns: evolveEvery(gathered) };
 }
 
-const evolveEvery = (g: Pick<GatheredContext, 'config'>): number => g.config.config.thresholds.persona_evolve_every_turns;
+const evolveEvery = (g: Pick<GatheredContext, 'config'>): number =>
+  g.config.config.thresholds.persona_evolve_every_turns;
 
 /** Whether this turn took the session's raw history past the rolling-summary threshold. */
 function foldDue(g: GatheredContext, reply: Message): boolean {
@@ -237,7 +328,11 @@ function foldDue(g: GatheredContext, reply: Message): boolean {
 }
 
 /** Event `context_built`: the full prompt, every part's size in tokens, hashes, recall queries. */
-function contextEventData(g: Omit<GatheredContext, 'warnings'>, deps: RespondDeps, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function contextEventData(
+  g: Omit<GatheredContext, 'warnings'>,
+  deps: RespondDeps,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     prompt: g.built.messages,
     parts: g.built.parts,
@@ -248,7 +343,15 @@ function contextEventData(g: Omit<GatheredContext, 'warnings'>, deps: RespondDep
     mode: g.mode,
     historyFrom: g.historyFrom,
     configVersion: g.config.version,
-    recall: g.recall ? { queries: g.recall.queries, deep: g.recall.deep, degraded: g.recall.degraded ?? null, memoryIds: g.recall.memories.map((m) => m.id), timings: g.recall.timings } : null,
+    recall: g.recall
+      ? {
+          queries: g.recall.queries,
+          deep: g.recall.deep,
+          degraded: g.recall.degraded ?? null,
+          memoryIds: g.recall.memories.map((m) => m.id),
+          timings: g.recall.timings,
+        }
+      : null,
     gatherMs: Math.round(g.gatherMs * 10) / 10,
     tone: g.tone ? { template: g.tone.state.template, scores: g.tone.state.scores } : null,
     model: deps.model,
@@ -260,7 +363,15 @@ function contextEventData(g: Omit<GatheredContext, 'warnings'>, deps: RespondDep
 /** A turn that ends before the model is called (prompt too long): stored, then shown. */
 async function finishWithoutModel(
   deps: RespondDeps,
-  o: { dialogue: Dialogue; reply: Message; trace: TurnTrace; outbound: NonNullable<Outbounds[Platform]>; state: 'error'; shown: string; error: { code: string; message: string } },
+  o: {
+    dialogue: Dialogue;
+    reply: Message;
+    trace: TurnTrace;
+    outbound: NonNullable<Outbounds[Platform]>;
+    state: 'error';
+    shown: string;
+    error: { code: string; message: string };
+  },
 ): Promise<'error'> {
   await deps.store.messages.finishReply(o.reply, { state: o.state, content: '', error: o.error }, new Date());
   const streamer = new ReplyStreamer({
@@ -278,7 +389,12 @@ async function finishWithoutModel(
   } catch (err) {
     deliveryError = err instanceof Error ? err : new Error(String(err));
   }
-  await o.trace.record('delivery', { platform: o.dialogue.chat.platform, ok: deliveryError === undefined, platformMessageIds: streamer.platformMessageIds, error: deliveryError?.message ?? null });
+  await o.trace.record('delivery', {
+    platform: o.dialogue.chat.platform,
+    ok: deliveryError === undefined,
+    platformMessageIds: streamer.platformMessageIds,
+    error: deliveryError?.message ?? null,
+  });
   if (deliveryError !== undefined) throw deliveryError;
   return o.state;
 }

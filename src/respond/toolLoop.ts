@@ -46,7 +46,10 @@ export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
         },
       });
     } catch (err) {
-      await o.trace.record('llm_call', llmCallData(o, round, appended, { error: err instanceof Error ? err.message : String(err), partial: text }));
+      await o.trace.record(
+        'llm_call',
+        llmCallData(o, round, appended, { error: err instanceof Error ? err.message : String(err), partial: text }),
+      );
       throw err;
     }
     await o.trace.record(
@@ -66,10 +69,18 @@ export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
     const assistant: LlmMessage = {
       role: 'assistant',
       content: result.text || null,
-      tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+      tool_calls: result.toolCalls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: c.arguments },
+      })),
     };
     const outcomes = await Promise.all(result.toolCalls.map((call) => runOne(o, round, call)));
-    const results: LlmMessage[] = outcomes.map(({ call, content }) => ({ role: 'tool', tool_call_id: call.id, content }));
+    const results: LlmMessage[] = outcomes.map(({ call, content }) => ({
+      role: 'tool',
+      tool_call_id: call.id,
+      content,
+    }));
     toolCalls += outcomes.length;
     messages.push(assistant, ...results);
     appended.push(assistant, ...results);
@@ -93,7 +104,12 @@ async function runOne(o: ToolLoopInput, round: number, call: ToolCall): Promise<
   return { call, content };
 }
 
-function llmCallData(o: ToolLoopInput, round: number, appended: LlmMessage[], rest: Record<string, unknown>): Record<string, unknown> {
+function llmCallData(
+  o: ToolLoopInput,
+  round: number,
+  appended: LlmMessage[],
+  rest: Record<string, unknown>,
+): Record<string, unknown> {
   return {
     api: o.llm.api,
     model: o.model,

@@ -50,7 +50,9 @@ export function planMessageSearch(input: MessageSearchInput, now: Date): Message
     }
   }
   const regex = { $regex: escapeRegex(text), $options: 'i' };
-  const rest: Filter<Message>[] = [{ $or: [{ content: regex }, { 'contentMeta.caption': regex }, { 'contentMeta.transcription': regex }] }];
+  const rest: Filter<Message>[] = [
+    { $or: [{ content: regex }, { 'contentMeta.caption': regex }, { 'contentMeta.transcription': regex }] },
+  ];
   if (input.dialogueId) rest.unshift({ dialogueId: input.dialogueId });
   if (input.role) rest.push({ senderRole: input.role });
   const window = windowCondition('createdAt', input);
@@ -58,5 +60,10 @@ export function planMessageSearch(input: MessageSearchInput, now: Date): Message
   if (keys.length === 0) return { filter: { $and: rest }, keys };
   // Two index branches, each read in createdAt order: messages holding every bigram, and those
   // whose key set was capped (very long texts), which only the regex can judge.
-  return { filter: { $or: [{ $and: [{ searchKeys: { $all: keys } }, ...rest] }, { $and: [{ searchKeys: CAPPED_KEY }, ...rest] }] }, keys };
+  return {
+    filter: {
+      $or: [{ $and: [{ searchKeys: { $all: keys } }, ...rest] }, { $and: [{ searchKeys: CAPPED_KEY }, ...rest] }],
+    },
+    keys,
+  };
 }

@@ -41,7 +41,9 @@ export function searchKeysOf(texts: ReadonlyArray<string | undefined>, cap = SEA
 
 /** What a message search matches: the text, and the caption or transcription of its media. */
 export function searchableTexts(m: Pick<Message, 'content' | 'contentMeta'>): string[] {
-  return [m.content, m.contentMeta?.caption, m.contentMeta?.transcription].filter((t): t is string => typeof t === 'string' && t.length > 0);
+  return [m.content, m.contentMeta?.caption, m.contentMeta?.transcription].filter(
+    (t): t is string => typeof t === 'string' && t.length > 0,
+  );
 }
 
 export function messageSearchKeys(m: Pick<Message, 'content' | 'contentMeta'>): string[] {

@@ -26,5 +26,11 @@ export interface LatencySummary {
 
 export function latencySummary(values: Iterable<number>): LatencySummary {
   const s = sortedFinite(values);
-  return { count: s.length, p50: percentile(s, 50), p90: percentile(s, 90), p99: percentile(s, 99), max: s.length ? s[s.length - 1]! : null };
+  return {
+    count: s.length,
+    p50: percentile(s, 50),
+    p90: percentile(s, 90),
+    p99: percentile(s, 99),
+    max: s.length ? s[s.length - 1]! : null,
+  };
 }

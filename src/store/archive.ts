@@ -35,7 +35,12 @@ export interface ArchiveResult {
   movedMessages: number;
 }
 
-export async function archiveOverflow(c: Collections, dialogueId: string, now: Date, limit: number = MAX_LIVE_MESSAGES): Promise<ArchiveResult> {
+export async function archiveOverflow(
+  c: Collections,
+  dialogueId: string,
+  now: Date,
+  limit: number = MAX_LIVE_MESSAGES,
+): Promise<ArchiveResult> {
   assertId(dialogueId);
   const archivedSessions: string[] = [];
   let movedMessages = 0;
@@ -62,7 +67,10 @@ export async function archiveOverflow(c: Collections, dialogueId: string, now: D
 
   // 2. Live messages per session; archive the oldest closed sessions while over the limit.
   const counts = await c.messages
-    .aggregate<{ _id: string; n: number }>([{ $match: { dialogueId } }, { $group: { _id: '$sessionId', n: { $sum: 1 } } }])
+    .aggregate<{ _id: string; n: number }>([
+      { $match: { dialogueId } },
+      { $group: { _id: '$sessionId', n: { $sum: 1 } } },
+    ])
     .toArray();
   const live = counts.reduce((sum, g) => sum + g.n, 0);
   if (live > limit) {
@@ -70,7 +78,12 @@ export async function archiveOverflow(c: Collections, dialogueId: string, now: D
     const sessions = await c.sessions
       .find({ dialogueId, _id: { $in: [...perSession.keys()] } }, { projection: { _id: 1, status: 1, startedAt: 1 } })
       .toArray();
-    const loads: SessionLoad[] = sessions.map((s) => ({ _id: s._id, status: s.status, startedAt: s.startedAt, messageCount: perSession.get(s._id) ?? 0 }));
+    const loads: SessionLoad[] = sessions.map((s) => ({
+      _id: s._id,
+      status: s.status,
+      startedAt: s.startedAt,
+      messageCount: perSession.get(s._id) ?? 0,
+    }));
     for (const sessionId of sessionsToArchive(loads, live, limit)) {
       movedMessages += await archiveSession(c, dialogueId, sessionId, now);
       if (!archivedSessions.includes(sessionId)) archivedSessions.push(sessionId);
@@ -79,7 +92,10 @@ export async function archiveOverflow(c: Collections, dialogueId: string, now: D
 
   // 4. The dialogue's counter follows the live record (recounted, so a re-run repairs it).
   const liveNow = await c.messages.countDocuments({ dialogueId });
-  await c.dialogues.updateOne({ _id: dialogueId, messageCount: { $ne: liveNow } }, { $set: { messageCount: liveNow, updatedAt: now } });
+  await c.dialogues.updateOne(
+    { _id: dialogueId, messageCount: { $ne: liveNow } },
+    { $set: { messageCount: liveNow, updatedAt: now } },
+  );
 
   return { archivedSessions, movedMessages };
 }
@@ -89,7 +105,11 @@ async function archiveSession(c: Collections, dialogueId: string, sessionId: str
   let moved = 0;
   let stalled = 0;
   for (;;) {
-    const batch = await c.messages.find({ dialogueId, sessionId }).sort({ createdAt: 1, _id: 1 }).limit(BATCH).toArray();
+    const batch = await c.messages
+      .find({ dialogueId, sessionId })
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(BATCH)
+      .toArray();
     if (batch.length === 0) break;
     // 1. Copy: idempotent, a re-run overwrites the same archived document.
     for (let i = 0; i < batch.length; i += COPY_CHUNK) {
@@ -136,5 +156,6 @@ export class ArchiveRepo {
 
 function assertId(dialogueId: string): void {
   // An empty or missing id would turn `{ dialogueId }` into a filter matching other dialogues.
-  if (typeof dialogueId !== 'string' || dialogueId.length === 0) throw new TypeError('dialogueId must be a non-empty string');
+  if (typeof dialogueId !== 'string' || dialogueId.length === 0)
+    throw new TypeError('dialogueId must be a non-empty string');
 }

@@ -29,7 +29,10 @@ export class AttachmentRepo {
     return this.guard.run(guardKeys.dialogue(message.dialogueId), async () => {
       const stored = (await this.messages.get(messageId))?.contentMeta?.attachments?.[index];
       if (stored?.fileRef !== from.fileRef || stored.processing.attempts !== from.attempts) return false;
-      await this.c.messages.updateOne({ _id: messageId }, { $set: { [`contentMeta.attachments.${index}.processing`]: processing } });
+      await this.c.messages.updateOne(
+        { _id: messageId },
+        { $set: { [`contentMeta.attachments.${index}.processing`]: processing } },
+      );
       await this.messages.mirror(messageId, processing.updatedAt);
       return true;
     });
@@ -47,13 +50,20 @@ export class AttachmentRepo {
    */
   async dueForRetry(now: Date, maxAttempts: number, limit = 100): Promise<Message[]> {
     const candidates = await this.c.messages
-      .find({ 'contentMeta.attachments.processing.state': 'failed', 'contentMeta.attachments.processing.nextAttemptAt': { $lte: now } })
+      .find({
+        'contentMeta.attachments.processing.state': 'failed',
+        'contentMeta.attachments.processing.nextAttemptAt': { $lte: now },
+      })
       .sort({ _id: 1 })
       .limit(limit)
       .toArray();
     return candidates.filter((m) =>
       (m.contentMeta?.attachments ?? []).some(
-        (a) => a.processing.state === 'failed' && a.processing.attempts < maxAttempts && !!a.processing.nextAttemptAt && a.processing.nextAttemptAt <= now,
+        (a) =>
+          a.processing.state === 'failed' &&
+          a.processing.attempts < maxAttempts &&
+          !!a.processing.nextAttemptAt &&
+          a.processing.nextAttemptAt <= now,
       ),
     );
   }

@@ -32,18 +32,30 @@ export interface Stats {
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
-export async function collectStats(c: Collections, o: { since: Date; until: Date; dialogueId?: string }): Promise<Stats> {
+export async function collectStats(
+  c: Collections,
+  o: { since: Date; until: Date; dialogueId?: string },
+): Promise<Stats> {
   const range = { $gte: o.since, $lt: o.until };
   const scope = o.dialogueId ? { dialogueId: o.dialogueId } : {};
   const byField = (rows: Document[]) => new Map(rows.map((r) => [String(r._id), num(r.n)]));
   const [created, active, sessions, turnRows, messageRows, latencies, tokenRows] = await Promise.all([
     c.dialogues.countDocuments({ ...(o.dialogueId ? { _id: o.dialogueId } : {}), createdAt: range }),
-    c.messages.aggregate([{ $match: { ...scope, createdAt: range } }, { $group: { _id: '$dialogueId' } }, { $count: 'n' }]).toArray(),
+    c.messages
+      .aggregate([{ $match: { ...scope, createdAt: range } }, { $group: { _id: '$dialogueId' } }, { $count: 'n' }])
+      .toArray(),
     c.sessions.countDocuments({ ...scope, startedAt: range }),
-    c.turns.aggregate([{ $match: { ...scope, startedAt: range } }, { $group: { _id: '$status', n: { $sum: 1 } } }]).toArray(),
-    c.messages.aggregate([{ $match: { ...scope, createdAt: range } }, { $group: { _id: '$senderRole', n: { $sum: 1 } } }]).toArray(),
     c.turns
-      .find({ ...scope, startedAt: range, status: 'responded', responseTime: { $exists: true } }, { projection: { _id: 0, responseTime: 1 } })
+      .aggregate([{ $match: { ...scope, startedAt: range } }, { $group: { _id: '$status', n: { $sum: 1 } } }])
+      .toArray(),
+    c.messages
+      .aggregate([{ $match: { ...scope, createdAt: range } }, { $group: { _id: '$senderRole', n: { $sum: 1 } } }])
+      .toArray(),
+    c.turns
+      .find(
+        { ...scope, startedAt: range, status: 'responded', responseTime: { $exists: true } },
+        { projection: { _id: 0, responseTime: 1 } },
+      )
       .sort({ startedAt: -1 })
       .limit(LATENCY_SAMPLE_MAX + 1)
       .toArray(),
@@ -52,7 +64,10 @@ export async function collectStats(c: Collections, o: { since: Date; until: Date
     Promise.all(
       (['calls', 'promptTokens', 'completionTokens', 'totalTokens'] as const).map(async (k) => {
         const rows = await c.events
-          .aggregate([{ $match: { ...scope, kind: 'llm_call', at: range } }, { $group: { _id: '$data.task', n: { $sum: k === 'calls' ? 1 : `$data.usage.${k}` } } }])
+          .aggregate([
+            { $match: { ...scope, kind: 'llm_call', at: range } },
+            { $group: { _id: '$data.task', n: { $sum: k === 'calls' ? 1 : `$data.usage.${k}` } } },
+          ])
           .toArray();
         return [k, rows] as const;
       }),
@@ -91,7 +106,16 @@ export async function collectStats(c: Collections, o: { since: Date; until: Date
       ai: count(messages, 'ai'),
       system: count(messages, 'system'),
     },
-    replyLatency: { ...latencySummary(latencies.slice(0, LATENCY_SAMPLE_MAX).map((t) => num(t.responseTime))), sampled },
-    tokens: { calls: sum('calls'), promptTokens: sum('promptTokens'), completionTokens: sum('completionTokens'), totalTokens: sum('totalTokens'), byTask },
+    replyLatency: {
+      ...latencySummary(latencies.slice(0, LATENCY_SAMPLE_MAX).map((t) => num(t.responseTime))),
+      sampled,
+    },
+    tokens: {
+      calls: sum('calls'),
+      promptTokens: sum('promptTokens'),
+      completionTokens: sum('completionTokens'),
+      totalTokens: sum('totalTokens'),
+      byTask,
+    },
   };
 }

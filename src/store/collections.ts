@@ -1,7 +1,18 @@
 // Typed handles on every collection and the indexes they need. Only features both MongoDB ≥ 6
 // and FerretDB 1.24 support (SPEC §3): no partial indexes, transactions or change streams.
 import type { Collection, Db, IndexDescription } from 'mongodb';
-import type { Agent, ArchivedMessage, Dialogue, EventLog, Human, MemoryEntry, Message, Session, SessionWindow, Turn } from '../domain/model.js';
+import type {
+  Agent,
+  ArchivedMessage,
+  Dialogue,
+  EventLog,
+  Human,
+  MemoryEntry,
+  Message,
+  Session,
+  SessionWindow,
+  Turn,
+} from '../domain/model.js';
 import type { ConfigDocument } from './config.js';
 import type { OutboxEntry } from './outbox.js';
 import type { MemoryScopeMark } from './memoryScopes.js';
@@ -120,10 +131,13 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
 export async function ensureIndexes(c: Collections): Promise<void> {
   await Promise.all(
     (Object.keys(INDEXES) as Array<keyof Collections>).map(async (name) => {
-      const listed = await c[name].listIndexes().toArray().catch((err: unknown) => {
-        if (isNamespaceNotFound(err)) return []; // a new collection: createIndexes makes it
-        throw err;
-      });
+      const listed = await c[name]
+        .listIndexes()
+        .toArray()
+        .catch((err: unknown) => {
+          if (isNamespaceNotFound(err)) return []; // a new collection: createIndexes makes it
+          throw err;
+        });
       const existing = new Set(listed.map((i: { name?: string }) => i.name));
       const missing = INDEXES[name].filter((spec) => !existing.has(spec.name));
       if (missing.length > 0) await c[name].createIndexes(missing);

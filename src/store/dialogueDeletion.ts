@@ -12,12 +12,20 @@ export interface DialogueDeletion {
   /** Whether this call removed the dialogue document (false: unknown or already deleted). */
   found: boolean;
   /** Documents removed per collection; leftovers of an interrupted earlier call count here too. */
-  deleted: { messages: number; archivedMessages: number; turns: number; sessions: number; events: number; memories: number };
+  deleted: {
+    messages: number;
+    archivedMessages: number;
+    turns: number;
+    sessions: number;
+    events: number;
+    memories: number;
+  };
 }
 
 export async function deleteDialogue(c: Collections, dialogueId: string): Promise<DialogueDeletion> {
   // An empty or missing id would turn `{ dialogueId }` into a filter matching other dialogues.
-  if (typeof dialogueId !== 'string' || dialogueId.length === 0) throw new TypeError('dialogueId must be a non-empty string');
+  if (typeof dialogueId !== 'string' || dialogueId.length === 0)
+    throw new TypeError('dialogueId must be a non-empty string');
   const events = (await c.events.deleteMany({ dialogueId })).deletedCount;
   // Memories learnt in this dialogue go with it (a merged memory belongs to its first source).
   const memories = (await c.memories.deleteMany({ 'sources.dialogueId': dialogueId })).deletedCount;

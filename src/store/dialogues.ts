@@ -39,7 +39,15 @@ export class DialogueRepo {
       const doc = await this.c.dialogues.findOneAndUpdate(
         { _id },
         {
-          $setOnInsert: { type: init.type, chat, status: 'active', messageCount: 0, openTurnId: null, createdAt: init.at, lastActivityAt: init.at },
+          $setOnInsert: {
+            type: init.type,
+            chat,
+            status: 'active',
+            messageCount: 0,
+            openTurnId: null,
+            createdAt: init.at,
+            lastActivityAt: init.at,
+          },
           $addToSet: { humanIds: init.humanId, agentIds: init.agentId },
         },
         { upsert: true, returnDocument: 'after' },
@@ -79,10 +87,20 @@ export class DialogueRepo {
     const byAgent = new Map<string, string[]>(agentIds.map((a) => [a, []]));
     if (agentIds.length === 1) {
       const agentId = agentIds[0]!;
-      const docs = await this.c.dialogues.find({ agentIds: agentId }, { projection: { _id: 1 } }).sort(recent).limit(limit).toArray();
-      return byAgent.set(agentId, docs.map((d) => d._id));
+      const docs = await this.c.dialogues
+        .find({ agentIds: agentId }, { projection: { _id: 1 } })
+        .sort(recent)
+        .limit(limit)
+        .toArray();
+      return byAgent.set(
+        agentId,
+        docs.map((d) => d._id),
+      );
     }
-    const docs = await this.c.dialogues.find({ agentIds: { $in: [...agentIds] } }, { projection: { _id: 1, agentIds: 1 } }).sort(recent).toArray();
+    const docs = await this.c.dialogues
+      .find({ agentIds: { $in: [...agentIds] } }, { projection: { _id: 1, agentIds: 1 } })
+      .sort(recent)
+      .toArray();
     for (const d of docs) {
       for (const agentId of d.agentIds) {
         const ids = byAgent.get(agentId);
@@ -116,12 +134,19 @@ export class DialogueRepo {
   }
 
   async countMessage(id: string, at: Date): Promise<void> {
-    await this.guarded(id, () => this.c.dialogues.updateOne({ _id: id }, { $inc: { messageCount: 1 }, $set: { lastActivityAt: at, updatedAt: at } }));
+    await this.guarded(id, () =>
+      this.c.dialogues.updateOne(
+        { _id: id },
+        { $inc: { messageCount: 1 }, $set: { lastActivityAt: at, updatedAt: at } },
+      ),
+    );
   }
 
   /** A group's "answer everything" switch (SPEC §7). */
   async setAnswerAll(id: string, on: boolean, at: Date): Promise<void> {
-    await this.guarded(id, () => this.c.dialogues.updateOne({ _id: id }, { $set: { 'settings.answerAll': on, updatedAt: at } }));
+    await this.guarded(id, () =>
+      this.c.dialogues.updateOne({ _id: id }, { $set: { 'settings.answerAll': on, updatedAt: at } }),
+    );
   }
 
   /**

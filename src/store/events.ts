@@ -11,11 +11,26 @@ export class EventRepo {
   ) {}
 
   private announce(e: { _id: string; kind: EventKind; dialogueId: string; turnId?: string | undefined }): void {
-    this.feed.publish({ kind: 'event', dialogueId: e.dialogueId, ...(e.turnId ? { turnId: e.turnId } : {}), eventId: e._id, eventKind: e.kind });
+    this.feed.publish({
+      kind: 'event',
+      dialogueId: e.dialogueId,
+      ...(e.turnId ? { turnId: e.turnId } : {}),
+      eventId: e._id,
+      eventKind: e.kind,
+    });
   }
 
   /** `id`: a derived id makes the event once-only (a second record of it is a no-op). */
-  async record(e: { kind: EventKind; dialogueId: string; sessionId?: string; turnId?: string; messageId?: string; data: Record<string, unknown>; at?: Date; id?: string }): Promise<string> {
+  async record(e: {
+    kind: EventKind;
+    dialogueId: string;
+    sessionId?: string;
+    turnId?: string;
+    messageId?: string;
+    data: Record<string, unknown>;
+    at?: Date;
+    id?: string;
+  }): Promise<string> {
     const { id, ...fields } = e;
     const at = e.at ?? new Date();
     const _id = id ?? newId('evt', at);
@@ -33,7 +48,14 @@ export class EventRepo {
    * A warning deduplicated by category per dialogue (seed 001: one warning per kind): the first
    * occurrence is stored, later ones update its current value, count and last turn.
    */
-  async warnOnce(e: { dialogueId: string; sessionId?: string; turnId?: string; category: string; data: Record<string, unknown>; at?: Date }): Promise<'new' | 'repeat'> {
+  async warnOnce(e: {
+    dialogueId: string;
+    sessionId?: string;
+    turnId?: string;
+    category: string;
+    data: Record<string, unknown>;
+    at?: Date;
+  }): Promise<'new' | 'repeat'> {
     const at = e.at ?? new Date();
     const _id = derivedId('evt', 'warning', e.dialogueId, e.category);
     try {
@@ -51,7 +73,10 @@ export class EventRepo {
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       const set = Object.fromEntries(Object.entries(e.data).map(([k, v]) => [`data.${k}`, v]));
-      const r = await this.c.events.updateOne({ _id }, { $set: { ...set, 'data.lastAt': at, 'data.lastTurnId': e.turnId ?? null }, $inc: { 'data.count': 1 } });
+      const r = await this.c.events.updateOne(
+        { _id },
+        { $set: { ...set, 'data.lastAt': at, 'data.lastTurnId': e.turnId ?? null }, $inc: { 'data.count': 1 } },
+      );
       // The stored warning keeps its first turn; the repeat is news for the turn that saw it.
       if (r.modifiedCount === 1) this.announce({ _id, kind: 'warning', dialogueId: e.dialogueId, turnId: e.turnId });
       return 'repeat';

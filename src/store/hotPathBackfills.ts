@@ -20,7 +20,10 @@ async function backfillOutbox(store: Store): Promise<number> {
   let after: string | undefined;
   for (;;) {
     const docs = await store.c.messages
-      .find({ ...(after ? { _id: { $gt: after } } : {}), 'delivery.platformMessageIds.0': { $exists: true } }, { projection: { dialogueId: 1, 'delivery.platformMessageIds': 1 } })
+      .find(
+        { ...(after ? { _id: { $gt: after } } : {}), 'delivery.platformMessageIds.0': { $exists: true } },
+        { projection: { dialogueId: 1, 'delivery.platformMessageIds': 1 } },
+      )
       .sort({ _id: 1 })
       .limit(BATCH)
       .toArray();
@@ -38,10 +41,18 @@ async function backfillOutbox(store: Store): Promise<number> {
 /** Every memory scope with entries gets its mark. */
 async function backfillMemoryScopes(store: Store): Promise<number> {
   const rows = await store.c.memories
-    .aggregate<{ _id: { ownerId: string; subjectId?: string | null } }>([{ $group: { _id: { ownerId: '$ownerId', subjectId: '$subjectId' } } }])
+    .aggregate<{ _id: { ownerId: string; subjectId?: string | null } }>([
+      { $group: { _id: { ownerId: '$ownerId', subjectId: '$subjectId' } } },
+    ])
     .toArray();
   const at = new Date();
-  for (const r of rows) await store.memoryScopes.mark(typeof r._id.subjectId === 'string' ? { ownerId: r._id.ownerId, subjectId: r._id.subjectId } : { ownerId: r._id.ownerId }, at);
+  for (const r of rows)
+    await store.memoryScopes.mark(
+      typeof r._id.subjectId === 'string'
+        ? { ownerId: r._id.ownerId, subjectId: r._id.subjectId }
+        : { ownerId: r._id.ownerId },
+      at,
+    );
   return rows.length;
 }
 
@@ -60,7 +71,10 @@ export async function runHotPathBackfills(store: Store, log: Logger): Promise<vo
       await store.migrations.markDone(b.name, new Date());
       log.info({ backfill: b.name, documents: n, ms: Date.now() - started }, 'hot-path backfill done');
     } catch (err) {
-      log.warn({ err, backfill: b.name }, 'hot-path backfill failed; the hot path keeps its query fallback until a later start finishes it');
+      log.warn(
+        { err, backfill: b.name },
+        'hot-path backfill failed; the hot path keeps its query fallback until a later start finishes it',
+      );
     }
   }
 }

@@ -3,7 +3,10 @@
 import type { Dialogue, Turn } from '../domain/model.js';
 import type { Store } from './store.js';
 
-export async function latestTurnOf(store: Store, dialogue: Pick<Dialogue, '_id' | 'openTurnId' | 'currentSessionId'>): Promise<Turn | null> {
+export async function latestTurnOf(
+  store: Store,
+  dialogue: Pick<Dialogue, '_id' | 'openTurnId' | 'currentSessionId'>,
+): Promise<Turn | null> {
   if (dialogue.openTurnId === null) return null;
   if (dialogue.openTurnId !== undefined) return store.turns.get(dialogue.openTurnId);
   const found = dialogue.currentSessionId ? await store.turns.openIn(dialogue.currentSessionId) : null;

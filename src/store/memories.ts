@@ -47,7 +47,11 @@ export class MemoryRepo {
   /** Every entry of an owner (about one subject when given), any status, oldest first. */
   list(s: OwnerScope, o: { status?: MemoryStatus; since?: Date } = {}): Promise<MemoryEntry[]> {
     return this.c
-      .find({ ...this.scope(s), ...(o.status ? { status: o.status } : {}), ...(o.since ? { updatedAt: { $gt: o.since } } : {}) })
+      .find({
+        ...this.scope(s),
+        ...(o.status ? { status: o.status } : {}),
+        ...(o.since ? { updatedAt: { $gt: o.since } } : {}),
+      })
       .sort({ updatedAt: 1, _id: 1 })
       .toArray();
   }
@@ -58,21 +62,31 @@ export class MemoryRepo {
 
   /** Ids of the entries extracted from a turn, oldest first (the turn's trace). */
   async idsFromTurn(turnId: string): Promise<string[]> {
-    const docs = await this.c.find({ 'sources.turnIds': turnId }, { projection: { _id: 1 } }).sort({ createdAt: 1, _id: 1 }).toArray();
+    const docs = await this.c
+      .find({ 'sources.turnIds': turnId }, { projection: { _id: 1 } })
+      .sort({ createdAt: 1, _id: 1 })
+      .toArray();
     return docs.map((d) => d._id);
   }
 
   /** An agent's most important active entries about one human (the operator's persona card). */
   mostImportant(s: { ownerId: string; subjectId: string }, limit: number): Promise<MemoryEntry[]> {
-    return this.c.find({ ownerId: s.ownerId, subjectId: s.subjectId, status: 'active' }).sort({ importance: -1, _id: 1 }).limit(limit).toArray();
+    return this.c
+      .find({ ownerId: s.ownerId, subjectId: s.subjectId, status: 'active' })
+      .sort({ importance: -1, _id: 1 })
+      .limit(limit)
+      .toArray();
   }
 
   /** The distinct scopes of the entries learnt in a dialogue (BR-006 tells their indexes after deleting them). */
   async scopesOfDialogue(dialogueId: string): Promise<OwnerScope[]> {
-    const docs = await this.c.find({ 'sources.dialogueId': dialogueId }, { projection: { _id: 0, ownerId: 1, subjectId: 1 } }).toArray();
+    const docs = await this.c
+      .find({ 'sources.dialogueId': dialogueId }, { projection: { _id: 0, ownerId: 1, subjectId: 1 } })
+      .toArray();
     const scopes = new Map<string, OwnerScope>();
     for (const d of docs) {
-      const s: OwnerScope = typeof d.subjectId === 'string' ? { ownerId: d.ownerId, subjectId: d.subjectId } : { ownerId: d.ownerId };
+      const s: OwnerScope =
+        typeof d.subjectId === 'string' ? { ownerId: d.ownerId, subjectId: d.subjectId } : { ownerId: d.ownerId };
       scopes.set(`${s.ownerId}\u001f${s.subjectId ?? ''}`, s);
     }
     return [...scopes.values()];
@@ -83,8 +97,15 @@ export class MemoryRepo {
    * The id derives from the key; an entry whose text was rewritten since keeps the id of its
    * first text, so a new fact equal to that old text is stored under a fresh id.
    */
-  async insertOnce(entry: Omit<MemoryEntry, '_id'> & { _id?: string }): Promise<{ inserted: boolean; entry: MemoryEntry }> {
-    await this.scopes?.mark(entry.subjectId === undefined ? { ownerId: entry.ownerId } : { ownerId: entry.ownerId, subjectId: entry.subjectId }, entry.createdAt);
+  async insertOnce(
+    entry: Omit<MemoryEntry, '_id'> & { _id?: string },
+  ): Promise<{ inserted: boolean; entry: MemoryEntry }> {
+    await this.scopes?.mark(
+      entry.subjectId === undefined
+        ? { ownerId: entry.ownerId }
+        : { ownerId: entry.ownerId, subjectId: entry.subjectId },
+      entry.createdAt,
+    );
     const doc: MemoryEntry = { ...entry, _id: entry._id ?? memoryIdOf(entry.dedupeKey) };
     try {
       await this.c.insertOne(doc);
@@ -104,15 +125,24 @@ export class MemoryRepo {
   /** Bulk insert for imports and benchmarks (no dedupe check beyond the unique index). */
   async insertMany(entries: MemoryEntry[]): Promise<void> {
     const scopes = new Map(entries.map((e) => [`${e.ownerId}\u001f${e.subjectId ?? ''}`, e]));
-    for (const e of scopes.values()) await this.scopes?.mark(e.subjectId === undefined ? { ownerId: e.ownerId } : { ownerId: e.ownerId, subjectId: e.subjectId }, e.createdAt);
-    for (let i = 0; i < entries.length; i += 500) await this.c.insertMany(entries.slice(i, i + 500), { ordered: false });
+    for (const e of scopes.values())
+      await this.scopes?.mark(
+        e.subjectId === undefined ? { ownerId: e.ownerId } : { ownerId: e.ownerId, subjectId: e.subjectId },
+        e.createdAt,
+      );
+    for (let i = 0; i < entries.length; i += 500)
+      await this.c.insertMany(entries.slice(i, i + 500), { ordered: false });
   }
 
   async setEmbedding(id: string, embedding: MemoryEmbedding): Promise<void> {
     await this.c.updateOne({ _id: id }, { $set: { embedding } });
   }
 
-  async updateText(id: string, patch: { text: string; dedupeKey: string; embedding?: MemoryEmbedding; importance?: number; occurredAt?: Date }, at: Date): Promise<boolean> {
+  async updateText(
+    id: string,
+    patch: { text: string; dedupeKey: string; embedding?: MemoryEmbedding; importance?: number; occurredAt?: Date },
+    at: Date,
+  ): Promise<boolean> {
     try {
       if ((await this.get(id))?.status !== 'active') return false;
       await this.c.updateOne({ _id: id }, { $set: { ...patch, updatedAt: at } });
@@ -124,7 +154,12 @@ export class MemoryRepo {
   }
 
   /** Marks entries as no longer current; they stay stored with the reason. */
-  async retire(ids: string[], status: Exclude<MemoryStatus, 'active'>, at: Date, link?: { supersededBy?: string; mergedInto?: string }): Promise<number> {
+  async retire(
+    ids: string[],
+    status: Exclude<MemoryStatus, 'active'>,
+    at: Date,
+    link?: { supersededBy?: string; mergedInto?: string },
+  ): Promise<number> {
     const active = (await this.getMany(ids)).filter((e) => e.status === 'active');
     const set = { status, updatedAt: at, ...(status === 'superseded' ? { supersededAt: at } : {}), ...(link ?? {}) };
     await Promise.all(active.map((e) => this.c.updateOne({ _id: e._id }, { $set: set })));
@@ -135,7 +170,10 @@ export class MemoryRepo {
   async reactivate(id: string, at: Date): Promise<boolean> {
     const e = await this.get(id);
     if (!e || e.status === 'active') return false;
-    await this.c.updateOne({ _id: id }, { $set: { status: 'active', updatedAt: at }, $unset: { supersededBy: '', supersededAt: '', mergedInto: '' } });
+    await this.c.updateOne(
+      { _id: id },
+      { $set: { status: 'active', updatedAt: at }, $unset: { supersededBy: '', supersededAt: '', mergedInto: '' } },
+    );
     return true;
   }
 
@@ -153,7 +191,11 @@ export class MemoryRepo {
   /** Active entries of exactly this scope (no subject means the agent's own entries only), oldest first. */
   activeInScope(s: OwnerScope): Promise<MemoryEntry[]> {
     return this.c
-      .find({ ownerId: s.ownerId, subjectId: s.subjectId === undefined ? { $exists: false } : s.subjectId, status: 'active' })
+      .find({
+        ownerId: s.ownerId,
+        subjectId: s.subjectId === undefined ? { $exists: false } : s.subjectId,
+        status: 'active',
+      })
       .sort({ createdAt: 1, _id: 1 })
       .toArray();
   }
@@ -167,12 +209,19 @@ export class MemoryRepo {
         { $sort: { '_id.ownerId': 1, '_id.subjectId': 1 } },
       ])
       .toArray();
-    return rows.map((r) => ({ ownerId: r._id.ownerId, ...(typeof r._id.subjectId === 'string' ? { subjectId: r._id.subjectId } : {}) }));
+    return rows.map((r) => ({
+      ownerId: r._id.ownerId,
+      ...(typeof r._id.subjectId === 'string' ? { subjectId: r._id.subjectId } : {}),
+    }));
   }
 
   /** A refined entry also comes from this turn: its provenance grows, nothing is replaced. */
   async appendSources(id: string, add: { turnIds?: string[]; messageIds?: string[] }, at: Date): Promise<void> {
-    const each = Object.fromEntries(Object.entries(add).filter(([, v]) => v && v.length > 0).map(([k, v]) => [`sources.${k}`, { $each: v }]));
+    const each = Object.fromEntries(
+      Object.entries(add)
+        .filter(([, v]) => v && v.length > 0)
+        .map(([k, v]) => [`sources.${k}`, { $each: v }]),
+    );
     if (Object.keys(each).length === 0) return;
     await this.c.updateOne({ _id: id }, { $addToSet: each, $set: { updatedAt: at } });
   }
@@ -185,11 +234,20 @@ export class MemoryRepo {
   async absorb(id: string, absorbed: MemoryEntry[], importance: number, at: Date): Promise<boolean> {
     const ids = absorbed.map((e) => e._id).filter((x) => x !== id);
     if (ids.length === 0) return false;
-    const union = (pick: (s: MemoryEntry['sources']) => string[] | undefined): string[] => [...new Set(absorbed.flatMap((e) => pick(e.sources) ?? []))];
-    const each = Object.entries({ turnIds: union((s) => s.turnIds), messageIds: union((s) => s.messageIds), memoryIds: ids })
+    const union = (pick: (s: MemoryEntry['sources']) => string[] | undefined): string[] => [
+      ...new Set(absorbed.flatMap((e) => pick(e.sources) ?? [])),
+    ];
+    const each = Object.entries({
+      turnIds: union((s) => s.turnIds),
+      messageIds: union((s) => s.messageIds),
+      memoryIds: ids,
+    })
       .filter(([, v]) => v.length > 0)
       .map(([k, v]) => [`sources.${k}`, { $each: v }] as const);
-    const lastAt = absorbed.reduce<Date | undefined>((max, e) => (e.recall.lastAt && (!max || e.recall.lastAt > max) ? e.recall.lastAt : max), undefined);
+    const lastAt = absorbed.reduce<Date | undefined>(
+      (max, e) => (e.recall.lastAt && (!max || e.recall.lastAt > max) ? e.recall.lastAt : max),
+      undefined,
+    );
     const r = await this.c.updateOne(
       { _id: id, 'sources.memoryIds': { $nin: ids } },
       {
@@ -204,7 +262,10 @@ export class MemoryRepo {
 
   /** Recall statistics; best effort, never on the reply's critical path. */
   async noteRecalled(ids: string[], at: Date, scope?: OwnerScope): Promise<void> {
-    const write = () => Promise.all(ids.map((id) => this.c.updateOne({ _id: id }, { $inc: { 'recall.count': 1 }, $set: { 'recall.lastAt': at } })));
+    const write = () =>
+      Promise.all(
+        ids.map((id) => this.c.updateOne({ _id: id }, { $inc: { 'recall.count': 1 }, $set: { 'recall.lastAt': at } })),
+      );
     // Under the scope's guard: on FerretDB an unguarded stats write could put back a status or
     // text that a memory write changed meanwhile (it rewrites the whole document).
     await (scope ? this.guarded(scope, write) : write());

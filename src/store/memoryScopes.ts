@@ -40,7 +40,13 @@ export class MemoryScopeRepo {
         if (this.marked.has(_id)) return;
         await this.c.memoryScopes.updateOne(
           { _id },
-          { $setOnInsert: { ownerId: scope.ownerId, ...(scope.subjectId !== undefined ? { subjectId: scope.subjectId } : {}), since: at } },
+          {
+            $setOnInsert: {
+              ownerId: scope.ownerId,
+              ...(scope.subjectId !== undefined ? { subjectId: scope.subjectId } : {}),
+              since: at,
+            },
+          },
           { upsert: true },
         );
         this.marked.add(_id);

@@ -9,7 +9,6 @@ import type { WindowRepo } from './windows.js';
 import type { OutboxRepo } from './outbox.js';
 import { guardKeys, type StateGuard } from './stateGuard.js';
 
-
 /** The chat a platform message id belongs to. */
 export type PlatformChat = Pick<ChatRef, 'platform' | 'chatId'>;
 
@@ -40,7 +39,12 @@ export class MessageRepo {
 
   /** Several messages by id, in no particular order (API and old-session fallbacks, not the hot path). */
   getMany(ids: string[]): Promise<Message[]> {
-    return ids.length === 0 ? Promise.resolve([]) : this.c.messages.find({ _id: { $in: ids } }).sort({ createdAt: 1, _id: 1 }).toArray();
+    return ids.length === 0
+      ? Promise.resolve([])
+      : this.c.messages
+          .find({ _id: { $in: ids } })
+          .sort({ createdAt: 1, _id: 1 })
+          .toArray();
   }
 
   /**
@@ -59,7 +63,9 @@ export class MessageRepo {
         await mirrored;
         return 'duplicate';
       }
-      await mirrored.then(() => this.windows.put({ ...message, deleted: { at: message.updatedAt } }, message.updatedAt)).catch(() => undefined);
+      await mirrored
+        .then(() => this.windows.put({ ...message, deleted: { at: message.updatedAt } }, message.updatedAt))
+        .catch(() => undefined);
       throw err;
     }
     await mirrored;
@@ -74,7 +80,9 @@ export class MessageRepo {
    * where it stopped.
    */
   inSessionSince(sessionId: string, since?: Date, limit?: number): Promise<Message[]> {
-    const cursor = this.c.messages.find({ sessionId, ...CONVERSATION, ...(since ? { createdAt: { $gte: since } } : {}) }).sort({ createdAt: 1, _id: 1 });
+    const cursor = this.c.messages
+      .find({ sessionId, ...CONVERSATION, ...(since ? { createdAt: { $gte: since } } : {}) })
+      .sort({ createdAt: 1, _id: 1 });
     return (limit !== undefined ? cursor.limit(limit) : cursor).toArray();
   }
 
@@ -118,7 +126,12 @@ export class MessageRepo {
     outcome: { state: Exclude<DeliveryState, 'streaming'>; content: string; error?: { code: string; message: string } },
     at: Date,
   ): Promise<Message> {
-    const delivery = { ...(message.delivery ?? { platformMessageIds: [] }), state: outcome.state, completedAt: at, ...(outcome.error ? { error: outcome.error } : {}) };
+    const delivery = {
+      ...(message.delivery ?? { platformMessageIds: [] }),
+      state: outcome.state,
+      completedAt: at,
+      ...(outcome.error ? { error: outcome.error } : {}),
+    };
     await this.c.messages.updateOne(
       { _id: message._id },
       {
@@ -140,7 +153,10 @@ export class MessageRepo {
 
   /** A retried reply streams again into the same message (and the same platform messages). */
   async reopenReply(message: MessageKey, at: Date): Promise<void> {
-    await this.c.messages.updateOne({ _id: message._id }, { $set: { 'delivery.state': 'streaming', updatedAt: at }, $unset: { 'delivery.error': '' } });
+    await this.c.messages.updateOne(
+      { _id: message._id },
+      { $set: { 'delivery.state': 'streaming', updatedAt: at }, $unset: { 'delivery.error': '' } },
+    );
     this.announce(message, 'updated');
   }
 
@@ -150,7 +166,10 @@ export class MessageRepo {
    */
   async recordPlatformMessage(message: MessageKey, chat: PlatformChat, platformMessageId: string): Promise<void> {
     await this.outbox.record(chat, platformMessageId, message);
-    await this.c.messages.updateOne({ _id: message._id }, { $push: { 'delivery.platformMessageIds': platformMessageId } });
+    await this.c.messages.updateOne(
+      { _id: message._id },
+      { $push: { 'delivery.platformMessageIds': platformMessageId } },
+    );
     this.announce(message, 'updated');
   }
 
@@ -158,7 +177,12 @@ export class MessageRepo {
    * Adds the items of a Telegram album that arrived after its first item. Idempotent: an item
    * already present (same source message) is not added again.
    */
-  async appendAlbumItems(message: MessageKey, items: Attachment[], caption: string | undefined, at: Date): Promise<boolean> {
+  async appendAlbumItems(
+    message: MessageKey,
+    items: Attachment[],
+    caption: string | undefined,
+    at: Date,
+  ): Promise<boolean> {
     return this.guarded(message, async () => {
       const current = await this.get(message._id);
       if (!current) return false;
@@ -167,8 +191,14 @@ export class MessageRepo {
       if (fresh.length === 0) return false;
       const stamp = new Date(Math.max(at.getTime(), current.updatedAt.getTime() + 1));
       // Only one item of an album usually carries the caption; it becomes the message text.
-      const setCaption = caption && current.content === '' ? { content: caption, searchKeys: messageSearchKeys({ content: caption, contentMeta: current.contentMeta }) } : {};
-      await this.c.messages.updateOne({ _id: message._id }, { $push: { 'contentMeta.attachments': { $each: fresh } }, $set: { updatedAt: stamp, ...setCaption } });
+      const setCaption =
+        caption && current.content === ''
+          ? { content: caption, searchKeys: messageSearchKeys({ content: caption, contentMeta: current.contentMeta }) }
+          : {};
+      await this.c.messages.updateOne(
+        { _id: message._id },
+        { $push: { 'contentMeta.attachments': { $each: fresh } }, $set: { updatedAt: stamp, ...setCaption } },
+      );
       this.announce(message, 'updated');
       await this.mirror(message._id, stamp);
       return true;
@@ -187,7 +217,11 @@ export class MessageRepo {
         { _id: message._id },
         {
           $push: { edits: { content: current.content, editedAt } },
-          $set: { content, searchKeys: messageSearchKeys({ content, contentMeta: current.contentMeta }), updatedAt: editedAt },
+          $set: {
+            content,
+            searchKeys: messageSearchKeys({ content, contentMeta: current.contentMeta }),
+            updatedAt: editedAt,
+          },
         },
       );
       this.announce(message, 'updated');
@@ -220,6 +254,10 @@ export class MessageRepo {
     if (id) return this.get(id);
     if (await this.outbox.complete()) return null;
     // Platform messages recorded before the outbox index was backfilled.
-    return this.c.messages.findOne({ dialogueId, senderRole: { $in: ['ai', 'system'] }, 'delivery.platformMessageIds': platformMessageId });
+    return this.c.messages.findOne({
+      dialogueId,
+      senderRole: { $in: ['ai', 'system'] },
+      'delivery.platformMessageIds': platformMessageId,
+    });
   }
 }

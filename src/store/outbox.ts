@@ -14,7 +14,8 @@ export interface OutboxEntry {
   dialogueId: string;
 }
 
-export const outboxIdOf = (chat: Pick<ChatRef, 'platform' | 'chatId'>, platformMessageId: string) => derivedId('out', chat.platform, chat.chatId, platformMessageId);
+export const outboxIdOf = (chat: Pick<ChatRef, 'platform' | 'chatId'>, platformMessageId: string) =>
+  derivedId('out', chat.platform, chat.chatId, platformMessageId);
 
 export const OUTBOX_BACKFILL = 'outbox-index';
 
@@ -24,12 +25,19 @@ export class OutboxRepo {
     private readonly migrations: MigrationRepo,
   ) {}
 
-  async record(chat: Pick<ChatRef, 'platform' | 'chatId'>, platformMessageId: string, m: { _id: string; dialogueId: string }): Promise<void> {
+  async record(
+    chat: Pick<ChatRef, 'platform' | 'chatId'>,
+    platformMessageId: string,
+    m: { _id: string; dialogueId: string },
+  ): Promise<void> {
     const _id = outboxIdOf(chat, platformMessageId);
     await this.c.outbox.replaceOne({ _id }, { messageId: m._id, dialogueId: m.dialogueId }, { upsert: true });
   }
 
-  async messageIdOf(chat: Pick<ChatRef, 'platform' | 'chatId'>, platformMessageId: string): Promise<string | undefined> {
+  async messageIdOf(
+    chat: Pick<ChatRef, 'platform' | 'chatId'>,
+    platformMessageId: string,
+  ): Promise<string | undefined> {
     return (await this.c.outbox.findOne({ _id: outboxIdOf(chat, platformMessageId) }))?.messageId;
   }
 

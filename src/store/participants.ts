@@ -24,7 +24,8 @@ export interface AgentEvolution {
 /** Answered turns kept on the agent for persona evolution (it reads DEFAULT_EVOLVE_TURNS of them). */
 export const RECENT_TURNS_KEPT = 50;
 
-export const humanIdOf = (identity: Pick<PlatformIdentity, 'platform' | 'userId'>) => derivedId('hum', identity.platform, identity.userId);
+export const humanIdOf = (identity: Pick<PlatformIdentity, 'platform' | 'userId'>) =>
+  derivedId('hum', identity.platform, identity.userId);
 
 export class ParticipantRepo {
   constructor(
@@ -69,7 +70,10 @@ export class ParticipantRepo {
       for (const agentId of agentIds) {
         const visits = await this.visitsOf(human, agentId);
         if (visits.lastTopic && visits.lastTopic.at.getTime() > topic.at.getTime()) continue;
-        await this.c.humans.updateOne({ _id: humanId }, { $set: { [`visits.${agentId}`]: { ...visits, lastTopic: topic } } });
+        await this.c.humans.updateOne(
+          { _id: humanId },
+          { $set: { [`visits.${agentId}`]: { ...visits, lastTopic: topic } } },
+        );
       }
     });
   }
@@ -87,10 +91,23 @@ export class ParticipantRepo {
     return this.guard.run(guardKeys.human(humanId), async () => {
       const fresh = (await this.getHuman(humanId))?.visits;
       if (fresh) return fresh;
-      const dialogues = await this.c.dialogues.find({ humanIds: humanId }, { projection: { _id: 1, agentIds: 1 } }).toArray();
+      const dialogues = await this.c.dialogues
+        .find({ humanIds: humanId }, { projection: { _id: 1, agentIds: 1 } })
+        .toArray();
       const agents = [...new Set(dialogues.flatMap((d) => d.agentIds))];
       const visits = Object.fromEntries(
-        await Promise.all(agents.map(async (a) => [a, await countVisits(this.c, dialogues.filter((d) => d.agentIds.includes(a)).map((d) => d._id))] as const)),
+        await Promise.all(
+          agents.map(
+            async (a) =>
+              [
+                a,
+                await countVisits(
+                  this.c,
+                  dialogues.filter((d) => d.agentIds.includes(a)).map((d) => d._id),
+                ),
+              ] as const,
+          ),
+        ),
       );
       await this.c.humans.updateOne({ _id: humanId }, { $set: { visits } });
       return visits;
@@ -107,7 +124,8 @@ export class ParticipantRepo {
     if (!doc) throw new Error('default agent upsert returned nothing');
     // A new agent has no answered turns to rebuild. Set apart: FerretDB 1.24 drops an empty
     // array given to $setOnInsert.
-    if (!doc.recentTurns && doc.createdAt.getTime() === at.getTime()) await this.agentsWithEvolution.updateOne({ _id: DEFAULT_AGENT_ID }, { $set: { recentTurns: [] } });
+    if (!doc.recentTurns && doc.createdAt.getTime() === at.getTime())
+      await this.agentsWithEvolution.updateOne({ _id: DEFAULT_AGENT_ID }, { $set: { recentTurns: [] } });
     return doc;
   }
 
@@ -148,7 +166,10 @@ export class ParticipantRepo {
       const count = (agent.repliesSinceEvolve ?? 0) + 1;
       const recent = agent.recentTurns ?? (await this.recentTurnsFromRecord(agentId, turnId));
       const recentTurns = turnId && !recent.includes(turnId) ? [...recent, turnId].slice(-RECENT_TURNS_KEPT) : recent;
-      await this.agentsWithEvolution.updateOne({ _id: agentId }, { $set: { repliesSinceEvolve: count, recentTurns, updatedAt: at } });
+      await this.agentsWithEvolution.updateOne(
+        { _id: agentId },
+        { $set: { repliesSinceEvolve: count, recentTurns, updatedAt: at } },
+      );
       return count;
     });
   }
@@ -156,11 +177,24 @@ export class ParticipantRepo {
   /** An agent of an earlier version: its latest answered turns, from one query (first touch). */
   private async recentTurnsFromRecord(agentId: string, except?: string): Promise<string[]> {
     const turns = await this.c.turns
-      .find({ kind: 'dialogue', status: 'responded', $or: [{ responderRole: 'ai', responderId: agentId }, { initiatorRole: 'ai', initiatorId: agentId }] }, { projection: { _id: 1 } })
+      .find(
+        {
+          kind: 'dialogue',
+          status: 'responded',
+          $or: [
+            { responderRole: 'ai', responderId: agentId },
+            { initiatorRole: 'ai', initiatorId: agentId },
+          ],
+        },
+        { projection: { _id: 1 } },
+      )
       .sort({ startedAt: -1, _id: -1 })
       .limit(RECENT_TURNS_KEPT)
       .toArray();
-    return turns.map((t) => t._id).filter((id) => id !== except).reverse();
+    return turns
+      .map((t) => t._id)
+      .filter((id) => id !== except)
+      .reverse();
   }
 
   getAgentEvolution(id: string): Promise<(Agent & AgentEvolution) | null> {
@@ -171,7 +205,11 @@ export class ParticipantRepo {
    * Replaces the evolved persona, keeping the old one in the history, and resets the reply
    * counter. Only if nobody evolved it since `expectedAt` (absent: never evolved); false otherwise.
    */
-  setEvolvedPersona(agentId: string, next: { text: string; at: Date }, previous: { text?: string; at?: Date }): Promise<boolean> {
+  setEvolvedPersona(
+    agentId: string,
+    next: { text: string; at: Date },
+    previous: { text?: string; at?: Date },
+  ): Promise<boolean> {
     return this.guard.run(guardKeys.agent(agentId), async () => {
       const stored = (await this.getAgentEvolution(agentId))?.evolvedPersonaAt;
       if (stored?.getTime() !== previous.at?.getTime()) return false;
@@ -179,7 +217,17 @@ export class ParticipantRepo {
         { _id: agentId },
         {
           $set: { evolvedPersona: next.text, evolvedPersonaAt: next.at, repliesSinceEvolve: 0, updatedAt: next.at },
-          ...(previous.text !== undefined ? { $push: { evolvedPersonaHistory: { text: previous.text, ...(previous.at ? { from: previous.at } : {}), replacedAt: next.at } } } : {}),
+          ...(previous.text !== undefined
+            ? {
+                $push: {
+                  evolvedPersonaHistory: {
+                    text: previous.text,
+                    ...(previous.at ? { from: previous.at } : {}),
+                    replacedAt: next.at,
+                  },
+                },
+              }
+            : {}),
         },
       );
       return true;
@@ -192,7 +240,14 @@ async function countVisits(c: Collections, dialogueIds: string[]): Promise<Visit
   const inDialogues = { dialogueId: { $in: dialogueIds } };
   const [count, previous] = await Promise.all([
     c.sessions.countDocuments(inDialogues),
-    c.sessions.find({ ...inDialogues, status: 'closed', summary: { $exists: true } }).sort({ endedAt: -1 }).limit(1).next(),
+    c.sessions
+      .find({ ...inDialogues, status: 'closed', summary: { $exists: true } })
+      .sort({ endedAt: -1 })
+      .limit(1)
+      .next(),
   ]);
-  return { count, ...(previous?.summary ? { lastTopic: { text: previous.summary, at: previous.endedAt ?? previous.startedAt } } : {}) };
+  return {
+    count,
+    ...(previous?.summary ? { lastTopic: { text: previous.summary, at: previous.endedAt ?? previous.startedAt } } : {}),
+  };
 }

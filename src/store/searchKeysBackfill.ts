@@ -25,20 +25,31 @@ export async function backfillSearchKeysBatch(
   const coll = c[collection] as Collections['messages'];
   const docs = await coll
     .find({ ...(afterId ? { _id: { $gt: afterId } } : {}), searchKeys: { $exists: false } })
-    .project<Pick<Message, '_id' | 'content' | 'contentMeta' | 'updatedAt'>>({ content: 1, 'contentMeta.caption': 1, 'contentMeta.transcription': 1, updatedAt: 1 })
+    .project<Pick<Message, '_id' | 'content' | 'contentMeta' | 'updatedAt'>>({
+      content: 1,
+      'contentMeta.caption': 1,
+      'contentMeta.transcription': 1,
+      updatedAt: 1,
+    })
     .sort({ _id: 1 })
     .limit(batch)
     .toArray();
   if (docs.length === 0) return { written: 0 };
   const ops: AnyBulkWriteOperation<Message>[] = docs.map((d) => ({
-    updateOne: { filter: { _id: d._id, updatedAt: d.updatedAt, searchKeys: { $exists: false } }, update: { $set: { searchKeys: messageSearchKeys(d) } } },
+    updateOne: {
+      filter: { _id: d._id, updatedAt: d.updatedAt, searchKeys: { $exists: false } },
+      update: { $set: { searchKeys: messageSearchKeys(d) } },
+    },
   }));
   const r = await coll.bulkWrite(ops, { ordered: false });
   return { lastId: docs[docs.length - 1]!._id, written: r.modifiedCount };
 }
 
 /** Runs batches until none is left or stop() is called; yields to other work between batches. */
-export function startSearchKeysBackfill(o: { store: { readonly c: Collections }; log: Logger; pauseMs?: number }): { stop(): Promise<void>; done: Promise<number> } {
+export function startSearchKeysBackfill(o: { store: { readonly c: Collections }; log: Logger; pauseMs?: number }): {
+  stop(): Promise<void>;
+  done: Promise<number>;
+} {
   let stopped = false;
   const run = async (): Promise<number> => {
     let total = 0;

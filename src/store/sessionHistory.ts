@@ -29,13 +29,20 @@ export class SessionHistory {
   }
 
   /** Conversation messages created at or after `since` (all when absent), oldest first. */
-  async since(session: Pick<Session, '_id' | 'dialogueId'>, since?: Date, window?: SessionWindow): Promise<HistoryRead> {
+  async since(
+    session: Pick<Session, '_id' | 'dialogueId'>,
+    since?: Date,
+    window?: SessionWindow,
+  ): Promise<HistoryRead> {
     const w = window ?? (await this.window(session));
     if (windowCovers(w, since)) {
       const all = windowMessages(w);
       return { messages: since ? all.filter((m) => m.createdAt.getTime() >= since.getTime()) : all, source: 'window' };
     }
-    this.log?.info({ sessionId: session._id, trimmedBefore: w.trimmedBefore, since }, 'history reaches past the working window; reading the record');
+    this.log?.info(
+      { sessionId: session._id, trimmedBefore: w.trimmedBefore, since },
+      'history reaches past the working window; reading the record',
+    );
     return { messages: await this.messages.inSessionSince(session._id, since), source: 'record' };
   }
 
@@ -70,7 +77,10 @@ export class SessionHistory {
         ...(all.length > kept.length && first ? { trimmedBefore: first.createdAt } : {}),
         updatedAt: new Date(),
       };
-      this.log?.info({ sessionId: session._id, messages: kept.length }, 'working window rebuilt from the record (first touch)');
+      this.log?.info(
+        { sessionId: session._id, messages: kept.length },
+        'working window rebuilt from the record (first touch)',
+      );
       return this.windows.insertRebuilt(w);
     });
   }

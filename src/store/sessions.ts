@@ -2,7 +2,14 @@
 // `_id`: a transition (open → closed, a new rolling summary) is read, checked and written
 // there instead of with a conditional filter (SPEC §3 access rule).
 import type { Collections } from './collections.js';
-import type { RollingSummary, Session, SessionCloseReason, SessionKind, SessionSeed, WindowEntry } from '../domain/model.js';
+import type {
+  RollingSummary,
+  Session,
+  SessionCloseReason,
+  SessionKind,
+  SessionSeed,
+  WindowEntry,
+} from '../domain/model.js';
 import { derivedId, newId } from '../domain/ids.js';
 import type { WindowRepo } from './windows.js';
 import { guardKeys, type StateGuard } from './stateGuard.js';
@@ -56,7 +63,10 @@ export class SessionRepo {
 
   async touch(s: SessionKey, at: Date, inc: { messages: number; turns: number }): Promise<void> {
     await this.guarded(s, () =>
-      this.c.sessions.updateOne({ _id: s._id }, { $set: { lastActivityAt: at }, $inc: { 'stats.messageCount': inc.messages, 'stats.turnCount': inc.turns } }),
+      this.c.sessions.updateOne(
+        { _id: s._id },
+        { $set: { lastActivityAt: at }, $inc: { 'stats.messageCount': inc.messages, 'stats.turnCount': inc.turns } },
+      ),
     );
   }
 

@@ -72,7 +72,8 @@ export class RedisStateGuard implements StateGuard {
     const giveUpAt = Date.now() + this.maxWaitMs;
     for (let pause = 2; ; pause = Math.min(pause * 2, 40)) {
       if ((await this.redis.set(redisKey, token, 'PX', this.leaseMs, 'NX')) === 'OK') return;
-      if (Date.now() > giveUpAt) throw new GatewayError('DIALOGUE_BUSY', `state lease ${redisKey} stayed busy for ${this.maxWaitMs} ms`);
+      if (Date.now() > giveUpAt)
+        throw new GatewayError('DIALOGUE_BUSY', `state lease ${redisKey} stayed busy for ${this.maxWaitMs} ms`);
       await new Promise((r) => setTimeout(r, pause));
     }
   }

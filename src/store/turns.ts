@@ -54,7 +54,11 @@ export class TurnRepo {
   }
 
   /** pending → responded; false when the turn was no longer pending. */
-  closeResponded(turn: Pick<Turn, '_id' | 'dialogueId' | 'startedAt'>, at: Date, detail: { outcome?: DeliveryState; responseMessageId?: string }): Promise<boolean> {
+  closeResponded(
+    turn: Pick<Turn, '_id' | 'dialogueId' | 'startedAt'>,
+    at: Date,
+    detail: { outcome?: DeliveryState; responseMessageId?: string },
+  ): Promise<boolean> {
     return this.guarded(turn, async () => {
       if ((await this.get(turn._id))?.status !== 'pending') return false;
       await this.c.turns.updateOne({ _id: turn._id }, { $set: { ...respondedFields(turn, at), ...detail } });
@@ -75,7 +79,11 @@ export class TurnRepo {
 
   /** A dialogue's unresponded turns, oldest first. */
   unresponded(dialogueId: string, limit = 100): Promise<Turn[]> {
-    return this.c.turns.find({ dialogueId, status: 'unresponded' }).sort({ startedAt: 1, _id: 1 }).limit(limit).toArray();
+    return this.c.turns
+      .find({ dialogueId, status: 'unresponded' })
+      .sort({ startedAt: 1, _id: 1 })
+      .limit(limit)
+      .toArray();
   }
 
   /** Pending turns the AI must answer, started before `before` and still inside their window (the sweeper). */
@@ -90,7 +98,14 @@ export class TurnRepo {
   /** The agent's latest answered dialogue turns across all its dialogues, newest first. */
   recentAnsweredOf(agentId: string, limit: number): Promise<Turn[]> {
     return this.c.turns
-      .find({ kind: 'dialogue', status: 'responded', $or: [{ responderRole: 'ai', responderId: agentId }, { initiatorRole: 'ai', initiatorId: agentId }] })
+      .find({
+        kind: 'dialogue',
+        status: 'responded',
+        $or: [
+          { responderRole: 'ai', responderId: agentId },
+          { initiatorRole: 'ai', initiatorId: agentId },
+        ],
+      })
       .sort({ startedAt: -1, _id: -1 })
       .limit(limit)
       .toArray();

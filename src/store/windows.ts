@@ -26,7 +26,13 @@ export class WindowRepo {
   /** The empty window of a new session (a seeded one starts with its predecessor's last turns). */
   async create(session: { _id: string; dialogueId: string }, at: Date, seed?: WindowEntry[]): Promise<void> {
     try {
-      await this.c.windows.insertOne({ _id: session._id, dialogueId: session.dialogueId, entries: {}, ...(seed?.length ? { seed } : {}), updatedAt: at });
+      await this.c.windows.insertOne({
+        _id: session._id,
+        dialogueId: session.dialogueId,
+        entries: {},
+        ...(seed?.length ? { seed } : {}),
+        updatedAt: at,
+      });
     } catch (err) {
       if (!isDuplicateKey(err)) throw err; // a retry: the window is there
     }
@@ -42,7 +48,9 @@ export class WindowRepo {
       const unset: Record<string, ''> = { [path]: '' };
       await this.c.windows.updateOne(
         { _id: m.sessionId },
-        belongsInWindow(m) ? { $set: { [path]: toWindowEntry(m), updatedAt: at } } : { $unset: unset, $set: { updatedAt: at } },
+        belongsInWindow(m)
+          ? { $set: { [path]: toWindowEntry(m), updatedAt: at } }
+          : { $unset: unset, $set: { updatedAt: at } },
       );
     });
   }
@@ -61,7 +69,10 @@ export class WindowRepo {
     if (!plan) return;
     await this.guard.run(guardKeys.dialogue(w.dialogueId), async () => {
       const unset: Record<string, ''> = Object.fromEntries(plan.drop.map((id) => [entryPath(id), '' as const]));
-      await this.c.windows.updateOne({ _id: w._id }, { $unset: unset, $set: { trimmedBefore: plan.trimmedBefore, updatedAt: at } });
+      await this.c.windows.updateOne(
+        { _id: w._id },
+        { $unset: unset, $set: { trimmedBefore: plan.trimmedBefore, updatedAt: at } },
+      );
     });
   }
 

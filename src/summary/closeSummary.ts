@@ -13,7 +13,10 @@ export type CloseSummaryResult =
   | { kind: 'skipped'; reason: 'open' | 'has_summary' | 'too_short' }
   | { kind: 'summarized'; summary: string; memories: number };
 
-export async function summarizeClosedSession(deps: SummaryDeps, o: { sessionId: string; now?: Date }): Promise<CloseSummaryResult> {
+export async function summarizeClosedSession(
+  deps: SummaryDeps,
+  o: { sessionId: string; now?: Date },
+): Promise<CloseSummaryResult> {
   const material = await loadSessionMaterial(deps, o.sessionId);
   const { session } = material;
   if (session.status === 'open') return { kind: 'skipped', reason: 'open' };
@@ -27,7 +30,9 @@ export async function summarizeClosedSession(deps: SummaryDeps, o: { sessionId: 
   // Written last: a crash before it leaves no summary, so the retry runs again (memories dedupe).
   if (await deps.store.sessions.setSummaryIfAbsent(session, out.summary)) {
     const topic = { text: out.summary, at: session.endedAt ?? session.lastActivityAt };
-    await Promise.all(material.dialogue.humanIds.map((h) => deps.store.participants.noteTopic(h, material.dialogue.agentIds, topic)));
+    await Promise.all(
+      material.dialogue.humanIds.map((h) => deps.store.participants.noteTopic(h, material.dialogue.agentIds, topic)),
+    );
   }
   return { kind: 'summarized', summary: out.summary, memories };
 }

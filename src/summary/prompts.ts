@@ -22,7 +22,12 @@ export function section(title: string, body: string | undefined): string {
 export function transcriptOf(messages: readonly Message[], o: RenderOptions): TranscriptLine[] {
   return messages.filter(isSaid).map((m) => {
     const name = m.senderRole === 'human' ? m.contentMeta?.senderName : undefined;
-    return { at: m.createdAt, role: m.senderRole === 'human' ? 'user' : 'assistant', ...(name ? { name } : {}), text: renderMessage(m, { ...o, groupChat: false }) };
+    return {
+      at: m.createdAt,
+      role: m.senderRole === 'human' ? 'user' : 'assistant',
+      ...(name ? { name } : {}),
+      text: renderMessage(m, { ...o, groupChat: false }),
+    };
   });
 }
 
@@ -39,7 +44,10 @@ export function fitTranscript(lines: readonly TranscriptLine[], maxChars: number
     start--;
   }
   const kept = rendered.slice(start);
-  const text = start > 0 ? [`(${start} earlier messages omitted; the earlier summary covers them)`, ...kept].join('\n') : kept.join('\n');
+  const text =
+    start > 0
+      ? [`(${start} earlier messages omitted; the earlier summary covers them)`, ...kept].join('\n')
+      : kept.join('\n');
   return { text, omitted: start };
 }
 
@@ -60,7 +68,10 @@ Answer with one JSON object and nothing else:
 {"summary":"..."}`;
 
 export function renderRollingSummaryInput(o: { previous?: string; lines: readonly TranscriptLine[] }): string {
-  return [section('Current summary', o.previous), section('Messages to fold', o.lines.map(renderTranscriptLine).join('\n'))].join('\n\n');
+  return [
+    section('Current summary', o.previous),
+    section('Messages to fold', o.lines.map(renderTranscriptLine).join('\n')),
+  ].join('\n\n');
 }
 
 export const rollingSummaryOutputSchema = z.object({ summary: z.string().trim().min(1) });
@@ -83,7 +94,12 @@ Rules:
 Answer with one JSON object and nothing else:
 {"summary":"...","plotPoints":["..."],"details":["..."]}`;
 
-export function renderSummarizeSessionInput(o: { startedAt: Date; endedAt: Date; earlierSummary?: string; transcript: string }): string {
+export function renderSummarizeSessionInput(o: {
+  startedAt: Date;
+  endedAt: Date;
+  earlierSummary?: string;
+  transcript: string;
+}): string {
   return [
     `Session: ${o.startedAt.toISOString()} to ${o.endedAt.toISOString()} (UTC)`,
     section('Earlier summary', o.earlierSummary),
@@ -96,7 +112,12 @@ const sentenceList = (max: number) =>
     .array(z.unknown())
     .catch([])
     // One bad entry (not a string, empty) is dropped, not the whole answer.
-    .transform((xs) => xs.filter((x): x is string => typeof x === 'string' && x.trim().length > 0).map((x) => x.trim()).slice(0, max));
+    .transform((xs) =>
+      xs
+        .filter((x): x is string => typeof x === 'string' && x.trim().length > 0)
+        .map((x) => x.trim())
+        .slice(0, max),
+    );
 
 export const summarizeSessionOutputSchema = z.object({
   summary: z.string().trim().min(1),

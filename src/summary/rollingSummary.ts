@@ -10,13 +10,21 @@ import { turnsToFold } from '../context/historyWindow.js';
 import { runJsonTask } from '../llm/jsonTask.js';
 import type { MemoryTaskDeps } from '../memory/taskDeps.js';
 import type { Store } from '../store/store.js';
-import { ROLLING_SUMMARY_INSTRUCTIONS, renderRollingSummaryInput, rollingSummaryOutputSchema, transcriptOf } from './prompts.js';
+import {
+  ROLLING_SUMMARY_INSTRUCTIONS,
+  renderRollingSummaryInput,
+  rollingSummaryOutputSchema,
+  transcriptOf,
+} from './prompts.js';
 
 /** What the summary jobs need (the memory worker builds one). */
 export type SummaryDeps = MemoryTaskDeps;
 
 export type RollingSummaryResult =
-  | { kind: 'skipped'; reason: 'load_all' | 'no_session' | 'closed' | 'below_threshold' | 'nothing_usable' | 'moved_meanwhile' }
+  | {
+      kind: 'skipped';
+      reason: 'load_all' | 'no_session' | 'closed' | 'below_threshold' | 'nothing_usable' | 'moved_meanwhile';
+    }
   | { kind: 'folded'; turns: number; messages: number; coversUntil: Date; turnsFolded: number };
 
 const TASK = 'rolling_summary';
@@ -25,10 +33,16 @@ const TASK = 'rolling_summary';
 export async function renderOptionsFor(store: Store, dialogue: Dialogue | null): Promise<RenderOptions> {
   const agentId = dialogue?.agentIds[0];
   const agent = agentId ? await store.participants.getAgent(agentId) : null;
-  return { groupChat: dialogue?.type === 'group' || dialogue?.type === 'lio_group', agentName: agent?.name ?? 'the assistant' };
+  return {
+    groupChat: dialogue?.type === 'group' || dialogue?.type === 'lio_group',
+    agentName: agent?.name ?? 'the assistant',
+  };
 }
 
-export async function updateRollingSummary(deps: SummaryDeps, o: { sessionId: string; now: Date }): Promise<RollingSummaryResult> {
+export async function updateRollingSummary(
+  deps: SummaryDeps,
+  o: { sessionId: string; now: Date },
+): Promise<RollingSummaryResult> {
   const { store } = deps;
   const config = await deps.config();
   // Whole-session mode (seed 001) shows every message; nothing is folded.
@@ -53,20 +67,54 @@ export async function updateRollingSummary(deps: SummaryDeps, o: { sessionId: st
   // Only failed replies and notices in the folded part: move the boundary, keep the text.
   if (text === undefined) return { kind: 'skipped', reason: 'nothing_usable' };
 
-  const next = { text, coversUntil: plan.coversUntil, turnsFolded: (previous?.turnsFolded ?? 0) + plan.turns, updatedAt: o.now };
+  const next = {
+    text,
+    coversUntil: plan.coversUntil,
+    turnsFolded: (previous?.turnsFolded ?? 0) + plan.turns,
+    updatedAt: o.now,
+  };
   const stored = await store.sessions.setRollingSummary(session, next, previous?.coversUntil);
   if (!stored) {
     deps.log.info({ sessionId: session._id }, 'rolling summary moved meanwhile; this run is dropped');
     return { kind: 'skipped', reason: 'moved_meanwhile' };
   }
-  return { kind: 'folded', turns: plan.turns, messages: plan.fold.length, coversUntil: plan.coversUntil, turnsFolded: next.turnsFolded };
+  return {
+    kind: 'folded',
+    turns: plan.turns,
+    messages: plan.fold.length,
+    coversUntil: plan.coversUntil,
+    turnsFolded: next.turnsFolded,
+  };
 }
 
-async function foldIntoSummary(deps: SummaryDeps, session: Session, previous: string | undefined, lines: ReturnType<typeof transcriptOf>): Promise<string> {
+async function foldIntoSummary(
+  deps: SummaryDeps,
+  session: Session,
+  previous: string | undefined,
+  lines: ReturnType<typeof transcriptOf>,
+): Promise<string> {
   const input = renderRollingSummaryInput({ ...(previous ? { previous } : {}), lines });
-  const r = await runJsonTask(deps.llm, { task: TASK, model: deps.model, instructions: ROLLING_SUMMARY_INSTRUCTIONS, input, schema: rollingSummaryOutputSchema, timeoutMs: deps.timeoutMs });
+  const r = await runJsonTask(deps.llm, {
+    task: TASK,
+    model: deps.model,
+    instructions: ROLLING_SUMMARY_INSTRUCTIONS,
+    input,
+    schema: rollingSummaryOutputSchema,
+    timeoutMs: deps.timeoutMs,
+  });
   await deps.store.events
-    .record({ kind: 'llm_call', dialogueId: session.dialogueId, sessionId: session._id, data: { task: TASK, model: deps.model, durationMs: r.durationMs, messages: lines.length, ...(r.usage ? { usage: r.usage } : {}) } })
+    .record({
+      kind: 'llm_call',
+      dialogueId: session.dialogueId,
+      sessionId: session._id,
+      data: {
+        task: TASK,
+        model: deps.model,
+        durationMs: r.durationMs,
+        messages: lines.length,
+        ...(r.usage ? { usage: r.usage } : {}),
+      },
+    })
     .catch((err: unknown) => deps.log.warn({ err }, 'recording the rolling summary call failed'));
   return r.value.summary;
 }

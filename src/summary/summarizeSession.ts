@@ -65,10 +65,36 @@ export async function askSessionSummary(deps: SummaryDeps, m: SessionMaterial): 
   const lines = transcriptOf(m.messages, await renderOptionsFor(deps.store, m.dialogue));
   const { text, omitted } = fitTranscript(lines, SESSION_INPUT_MAX_CHARS);
   const endedAt = m.session.endedAt ?? m.session.lastActivityAt;
-  const input = renderSummarizeSessionInput({ startedAt: m.session.startedAt, endedAt, ...(m.session.rollingSummary ? { earlierSummary: m.session.rollingSummary.text } : {}), transcript: text });
-  const r = await runJsonTask(deps.llm, { task: TASK, model: deps.model, instructions: SUMMARIZE_SESSION_INSTRUCTIONS, input, schema: summarizeSessionOutputSchema, timeoutMs: deps.timeoutMs });
+  const input = renderSummarizeSessionInput({
+    startedAt: m.session.startedAt,
+    endedAt,
+    ...(m.session.rollingSummary ? { earlierSummary: m.session.rollingSummary.text } : {}),
+    transcript: text,
+  });
+  const r = await runJsonTask(deps.llm, {
+    task: TASK,
+    model: deps.model,
+    instructions: SUMMARIZE_SESSION_INSTRUCTIONS,
+    input,
+    schema: summarizeSessionOutputSchema,
+    timeoutMs: deps.timeoutMs,
+  });
   await deps.store.events
-    .record({ kind: 'llm_call', dialogueId: m.dialogue._id, sessionId: m.session._id, data: { task: TASK, model: deps.model, durationMs: r.durationMs, messages: lines.length, omitted, plotPoints: r.value.plotPoints.length, details: r.value.details.length, ...(r.usage ? { usage: r.usage } : {}) } })
+    .record({
+      kind: 'llm_call',
+      dialogueId: m.dialogue._id,
+      sessionId: m.session._id,
+      data: {
+        task: TASK,
+        model: deps.model,
+        durationMs: r.durationMs,
+        messages: lines.length,
+        omitted,
+        plotPoints: r.value.plotPoints.length,
+        details: r.value.details.length,
+        ...(r.usage ? { usage: r.usage } : {}),
+      },
+    })
     .catch((err: unknown) => deps.log.warn({ err }, 'recording the session summary call failed'));
   return r.value;
 }
@@ -80,7 +106,10 @@ export function memoryScopesOf(dialogue: Pick<Dialogue, 'agentIds' | 'humanIds'>
 }
 
 /** The entries a summary becomes: the overall summary and each plot point (summary), each detail (plot). */
-export function summaryMemoryTexts(out: SessionSummaryOutput, maxChars: number): Array<{ kind: 'summary' | 'plot'; text: string; importance: number }> {
+export function summaryMemoryTexts(
+  out: SessionSummaryOutput,
+  maxChars: number,
+): Array<{ kind: 'summary' | 'plot'; text: string; importance: number }> {
   const seen = new Set<string>();
   const entries: Array<{ kind: 'summary' | 'plot'; text: string; importance: number }> = [];
   const add = (kind: 'summary' | 'plot', raw: string, importance: number): void => {
@@ -97,14 +126,22 @@ export function summaryMemoryTexts(out: SessionSummaryOutput, maxChars: number):
 }
 
 /** Writes the summary's memories for every scope; exact duplicates (a retry) are found, not stored again. */
-export async function writeSessionMemories(deps: SummaryDeps, m: SessionMaterial, out: SessionSummaryOutput, now: Date): Promise<number> {
+export async function writeSessionMemories(
+  deps: SummaryDeps,
+  m: SessionMaterial,
+  out: SessionSummaryOutput,
+  now: Date,
+): Promise<number> {
   const config = await deps.config();
   const texts = summaryMemoryTexts(out, config.limits.memory_max_chars);
   const scopes = memoryScopesOf(m.dialogue);
   if (texts.length === 0 || scopes.length === 0) return 0;
   let vectors: MemoryEmbedding[] | undefined;
   try {
-    vectors = await embedTexts(deps.embedder, texts.map((t) => t.text));
+    vectors = await embedTexts(
+      deps.embedder,
+      texts.map((t) => t.text),
+    );
   } catch (err) {
     // Stored without a vector: the index embeds entries that lack one when it loads them.
     deps.log.warn({ err, sessionId: m.session._id }, 'embedding summary memories failed; stored without vectors');
@@ -141,11 +178,17 @@ export async function writeSessionMemories(deps: SummaryDeps, m: SessionMaterial
 /** The ids of the last `n` turns' messages a new session shows raw: human and usable AI messages. */
 export function lastTurnsMessageIds(messages: readonly Message[], n: number): string[] {
   const groups = groupByTurn(messages.filter(isSaid));
-  return groups.slice(Math.max(0, groups.length - n)).flat().map((m) => m._id);
+  return groups
+    .slice(Math.max(0, groups.length - n))
+    .flat()
+    .map((m) => m._id);
 }
 
 /** `material`: the session as the caller already loaded it (skips a second read of its messages). */
-export async function summarizeSession(deps: SummarizeDeps, o: { sessionId: string; now: Date; by?: string; material?: SessionMaterial }): Promise<SummarizeResult> {
+export async function summarizeSession(
+  deps: SummarizeDeps,
+  o: { sessionId: string; now: Date; by?: string; material?: SessionMaterial },
+): Promise<SummarizeResult> {
   const { store } = deps;
   const material = o.material ?? (await loadSessionMaterial(deps, o.sessionId));
   const { session, dialogue } = material;
@@ -171,13 +214,19 @@ export async function summarizeSession(deps: SummarizeDeps, o: { sessionId: stri
   const config = await deps.config();
   // Open a successor only for the session the dialogue is on (or already moved to its successor
   // by a run that crashed before marking this one); an older one is just summarised.
-  const current = dialogue.currentSessionId === undefined || dialogue.currentSessionId === session._id || dialogue.currentSessionId === successorId;
+  const current =
+    dialogue.currentSessionId === undefined ||
+    dialogue.currentSessionId === session._id ||
+    dialogue.currentSessionId === successorId;
   let newSessionId: string | null = null;
   if (current) {
     const seedIds = lastTurnsMessageIds(material.messages, config.thresholds.summary_last_n_turns);
     const seed = { fromSessionId: session._id, summary, messageIds: seedIds, order: config.preferences.summary_order };
     const byId = new Map(material.messages.map((m) => [m._id, m]));
-    const seedMessages = seedIds.flatMap((id) => { const m = byId.get(id); return m ? [toWindowEntry(m)] : []; });
+    const seedMessages = seedIds.flatMap((id) => {
+      const m = byId.get(id);
+      return m ? [toWindowEntry(m)] : [];
+    });
     const successor = await store.sessions.openSeeded(dialogue._id, seed, o.now, seedMessages);
     const adopted = await store.dialogues.adoptSuccessor(dialogue._id, session._id, successor._id, o.now);
     if (adopted || (await store.dialogues.get(dialogue._id))?.currentSessionId === successor._id) {
@@ -186,11 +235,18 @@ export async function summarizeSession(deps: SummarizeDeps, o: { sessionId: stri
     } else {
       // Ingest opened a session meanwhile: the successor would never be used, so it ends at once.
       await store.sessions.close(successor, 'manual', o.now);
-      deps.log.info({ sessionId: session._id }, 'the dialogue moved to another session while summarising; successor not adopted');
+      deps.log.info(
+        { sessionId: session._id },
+        'the dialogue moved to another session while summarising; successor not adopted',
+      );
     }
   }
   await store.sessions.markSummarized(session, summary, o.now);
-  await Promise.all(dialogue.humanIds.map((h) => store.participants.noteTopic(h, dialogue.agentIds, { text: summary, at: session.endedAt ?? o.now })));
+  await Promise.all(
+    dialogue.humanIds.map((h) =>
+      store.participants.noteTopic(h, dialogue.agentIds, { text: summary, at: session.endedAt ?? o.now }),
+    ),
+  );
   deps.log.info({ sessionId: session._id, newSessionId, memories, by: o.by }, 'session summarised');
   return { summary, newSessionId, memories, alreadySummarized: false };
 }

@@ -19,20 +19,25 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // Compiled once: one regex per English entry, whole words only.
 const EN_PATTERNS: Record<ToneEmotion, RegExp[]> = Object.fromEntries(
-  TONE_EMOTIONS.map((e) => [e, TONE_LEXICON[e].en.map((kw) => new RegExp(`(?<![\\p{L}\\p{N}'])${escape(kw)}(?![\\p{L}\\p{N}])`, 'giu'))]),
+  TONE_EMOTIONS.map((e) => [
+    e,
+    TONE_LEXICON[e].en.map((kw) => new RegExp(`(?<![\\p{L}\\p{N}'])${escape(kw)}(?![\\p{L}\\p{N}])`, 'giu')),
+  ]),
 ) as Record<ToneEmotion, RegExp[]>;
 
 function zhMatches(text: string, keywords: readonly string[]): Span[] {
   const spans: Span[] = [];
   for (const kw of keywords) {
-    for (let i = text.indexOf(kw); i !== -1; i = text.indexOf(kw, i + kw.length)) spans.push({ start: i, end: i + kw.length });
+    for (let i = text.indexOf(kw); i !== -1; i = text.indexOf(kw, i + kw.length))
+      spans.push({ start: i, end: i + kw.length });
   }
   return spans;
 }
 
 function enMatches(text: string, patterns: RegExp[]): Span[] {
   const spans: Span[] = [];
-  for (const re of patterns) for (const m of text.matchAll(re)) spans.push({ start: m.index, end: m.index + m[0].length });
+  for (const re of patterns)
+    for (const m of text.matchAll(re)) spans.push({ start: m.index, end: m.index + m[0].length });
   return spans;
 }
 

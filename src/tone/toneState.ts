@@ -7,7 +7,15 @@ import { zeroScores, type ToneScores } from './detectTone.js';
 /** How much of the previous turn's scores is kept. */
 export const TONE_DECAY = 0.5;
 
-export const TONE_TEMPLATES = ['high_anxiety', 'sadness', 'anger', 'high_excitement', 'confusion', 'trust', 'neutral'] as const;
+export const TONE_TEMPLATES = [
+  'high_anxiety',
+  'sadness',
+  'anger',
+  'high_excitement',
+  'confusion',
+  'trust',
+  'neutral',
+] as const;
 export type ToneTemplate = (typeof TONE_TEMPLATES)[number];
 
 /**

@@ -57,13 +57,22 @@ export class ToolRegistry {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     const tool = this.byName.get(call.name);
-    if (!tool) return { ok: false, error: { code: 'UNKNOWN_TOOL', message: `no tool named "${call.name}"` }, durationMs: elapsed() };
+    if (!tool)
+      return {
+        ok: false,
+        error: { code: 'UNKNOWN_TOOL', message: `no tool named "${call.name}"` },
+        durationMs: elapsed(),
+      };
 
     let raw: unknown;
     try {
       raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
     } catch {
-      return { ok: false, error: { code: 'INVALID_ARGUMENTS', message: 'arguments are not valid JSON' }, durationMs: elapsed() };
+      return {
+        ok: false,
+        error: { code: 'INVALID_ARGUMENTS', message: 'arguments are not valid JSON' },
+        durationMs: elapsed(),
+      };
     }
     const parsed = tool.parameters.safeParse(raw);
     if (!parsed.success) {
@@ -89,11 +98,19 @@ export class ToolRegistry {
       // A tool that ignores its signal still cannot hold the reply past the timeout.
       const result = await Promise.race([tool.run(parsed.data, { ...ctx, signal: deadline.signal }), timedOut]);
       if (result === 'timeout') {
-        return { ok: false, error: { code: 'TOOL_TIMEOUT', message: `the tool did not answer within ${this.timeoutMs} ms` }, durationMs: elapsed() };
+        return {
+          ok: false,
+          error: { code: 'TOOL_TIMEOUT', message: `the tool did not answer within ${this.timeoutMs} ms` },
+          durationMs: elapsed(),
+        };
       }
       return { ok: true, result, durationMs: elapsed() };
     } catch (err) {
-      return { ok: false, error: { code: 'TOOL_FAILED', message: err instanceof Error ? err.message : String(err) }, durationMs: elapsed() };
+      return {
+        ok: false,
+        error: { code: 'TOOL_FAILED', message: err instanceof Error ? err.message : String(err) },
+        durationMs: elapsed(),
+      };
     } finally {
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onParentAbort);

@@ -28,7 +28,9 @@ export async function dialogueTurnView(store: Store, turnId: string): Promise<Di
     turn.responseMessageId ? store.messages.get(turn.responseMessageId) : Promise.resolve(null),
     store.memories.idsFromTurn(turn._id),
   ]);
-  const recalled = events.flatMap((e) => (e.kind === 'context_built' ? ((e.data.recall as { memoryIds?: string[] } | null)?.memoryIds ?? []) : []));
+  const recalled = events.flatMap((e) =>
+    e.kind === 'context_built' ? ((e.data.recall as { memoryIds?: string[] } | null)?.memoryIds ?? []) : [],
+  );
   const fromInitiator = (m: Message) => m.senderRole === turn.initiatorRole && m.senderId === turn.initiatorId;
   return {
     turn,

@@ -283,8 +283,13 @@ describe('fakeOpenAI Responses API with the real openai client', () => {
   });
 
   it('records a follow-up whose input carries the function_call_output', async () => {
-    fake.enqueue({ kind: 'tool_calls', calls: [{ id: 'call_weather', name: 'get_weather', arguments: '{"city":"Lisbon"}' }] });
-    const first = await client.responses.stream({ model: 'm', input: 'weather?', tools: [weatherTool] }).finalResponse();
+    fake.enqueue({
+      kind: 'tool_calls',
+      calls: [{ id: 'call_weather', name: 'get_weather', arguments: '{"city":"Lisbon"}' }],
+    });
+    const first = await client.responses
+      .stream({ model: 'm', input: 'weather?', tools: [weatherTool] })
+      .finalResponse();
     const call = first.output.find((item) => item.type === 'function_call');
     if (!call) throw new Error('expected a function_call item');
 

@@ -6,7 +6,15 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ChannelType, MessageType, type APIAttachment, type APIChannel, type APIMessage, type APIUser, type APIWebhook } from 'discord.js';
+import {
+  ChannelType,
+  MessageType,
+  type APIAttachment,
+  type APIChannel,
+  type APIMessage,
+  type APIUser,
+  type APIWebhook,
+} from 'discord.js';
 import { z } from 'zod';
 import { makeWorld, snowflake, type DiscordWorld } from '../fixtures/discordDispatches.js';
 import { FakeGateway } from './fakeDiscordGateway.js';
@@ -84,7 +92,13 @@ export interface FakeDiscord {
   /** A moderator deletes a webhook (its messages stay, but can no longer be edited through it). */
   deleteWebhook(id: string): void;
   /** Stores bytes on the CDN and returns the attachment object a message would carry. */
-  registerAttachment(o: { channelId: string; filename: string; contentType?: string; data: Buffer; chunked?: boolean }): APIAttachment;
+  registerAttachment(o: {
+    channelId: string;
+    filename: string;
+    contentType?: string;
+    data: Buffer;
+    chunked?: boolean;
+  }): APIAttachment;
   registerSticker(id: string, data: Buffer): void;
   /** Signed CDN URLs expire: every URL handed out so far stops working (refresh-urls renews them). */
   expireAttachmentUrls(): void;
@@ -105,7 +119,11 @@ class ApiError extends Error {
 }
 const apiError = (status: number, code: number, message: string): ApiError => new ApiError(status, { message, code });
 const formError = (field: string, code: string, message: string): ApiError =>
-  new ApiError(400, { message: 'Invalid Form Body', code: 50035, errors: { [field]: { _errors: [{ code, message }] } } });
+  new ApiError(400, {
+    message: 'Invalid Form Body',
+    code: 50035,
+    errors: { [field]: { _errors: [{ code, message }] } },
+  });
 
 const allowedMentions = z
   .object({
@@ -122,11 +140,20 @@ const createMessageBody = z.looseObject({
   tts: z.boolean().optional(),
   allowed_mentions: allowedMentions,
   message_reference: z
-    .looseObject({ message_id: z.string(), channel_id: z.string().optional(), guild_id: z.string().optional(), fail_if_not_exists: z.boolean().optional() })
+    .looseObject({
+      message_id: z.string(),
+      channel_id: z.string().optional(),
+      guild_id: z.string().optional(),
+      fail_if_not_exists: z.boolean().optional(),
+    })
     .optional(),
   embeds: z.array(z.unknown()).optional(),
 });
-const editMessageBody = z.looseObject({ content: z.string().nullable().optional(), allowed_mentions: allowedMentions, embeds: z.array(z.unknown()).optional() });
+const editMessageBody = z.looseObject({
+  content: z.string().nullable().optional(),
+  allowed_mentions: allowedMentions,
+  embeds: z.array(z.unknown()).optional(),
+});
 const createWebhookBody = z.looseObject({ name: z.string(), avatar: z.string().nullable().optional() });
 const executeWebhookBody = z.looseObject({
   content: z.string().optional(),
@@ -184,7 +211,8 @@ function readBody(req: IncomingMessage): Promise<unknown> {
     req.on('end', () => {
       const raw = Buffer.concat(parts).toString('utf8');
       if (raw.trim() === '') return resolve(undefined);
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return reject(apiError(400, 50109, 'The request body contains invalid JSON.'));
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+        return reject(apiError(400, 50109, 'The request body contains invalid JSON.'));
       try {
         resolve(JSON.parse(raw));
       } catch {
@@ -204,14 +232,18 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 }
 
 function checkContent(content: string | undefined, hasOther: boolean): void {
-  if ((content === undefined || content === '') && !hasOther) throw apiError(400, 50006, 'Cannot send an empty message');
-  if (content !== undefined && content.length > MAX_CONTENT) throw formError('content', 'BASE_TYPE_MAX_LENGTH', `Must be ${MAX_CONTENT} or fewer in length.`);
+  if ((content === undefined || content === '') && !hasOther)
+    throw apiError(400, 50006, 'Cannot send an empty message');
+  if (content !== undefined && content.length > MAX_CONTENT)
+    throw formError('content', 'BASE_TYPE_MAX_LENGTH', `Must be ${MAX_CONTENT} or fewer in length.`);
 }
 
 /** Discord refuses webhook and per-message names containing these (and "everyone"/"here"). */
 function checkName(field: string, name: string): void {
-  if (name.length < 1 || name.length > 80) throw formError(field, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 80 in length.');
-  if (/clyde|discord/i.test(name) || /^(everyone|here)$/i.test(name)) throw formError(field, 'USERNAME_INVALID_CONTAINS', `${field} cannot contain "discord" or "clyde"`);
+  if (name.length < 1 || name.length > 80)
+    throw formError(field, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 80 in length.');
+  if (/clyde|discord/i.test(name) || /^(everyone|here)$/i.test(name))
+    throw formError(field, 'USERNAME_INVALID_CONTAINS', `${field} cannot contain "discord" or "clyde"`);
 }
 
 export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<FakeDiscord> {
@@ -230,31 +262,55 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
   let baseUrl = '';
   const bot = world.bot;
 
-  for (const c of [...world.guildCreate.channels, ...world.guildCreate.threads]) channels.set(c.id, { channel: { ...c, guild_id: world.guildId }, messages: [] });
-  channels.set(world.dmId, { channel: { id: world.dmId, type: ChannelType.DM, name: null, last_message_id: null, recipients: [world.alice] }, messages: [] });
+  for (const c of [...world.guildCreate.channels, ...world.guildCreate.threads])
+    channels.set(c.id, { channel: { ...c, guild_id: world.guildId }, messages: [] });
+  channels.set(world.dmId, {
+    channel: { id: world.dmId, type: ChannelType.DM, name: null, last_message_id: null, recipients: [world.alice] },
+    messages: [],
+  });
 
   const channelOr404 = (id: string | undefined): ChannelState => {
     const c = id === undefined ? undefined : channels.get(id);
     if (!c) throw apiError(404, 10003, 'Unknown Channel');
     return c;
   };
-  const isThread = (c: ChannelState): boolean => [ChannelType.PublicThread, ChannelType.PrivateThread, ChannelType.AnnouncementThread].includes(c.channel.type);
+  const isThread = (c: ChannelState): boolean =>
+    [ChannelType.PublicThread, ChannelType.PrivateThread, ChannelType.AnnouncementThread].includes(c.channel.type);
   const guildOf = (c: ChannelState): string | undefined => c.channel.guild_id;
-  const botMember = () => ({ roles: [world.botRoleId], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0, nick: null, avatar: null, banner: null });
+  const botMember = () => ({
+    roles: [world.botRoleId],
+    joined_at: new Date().toISOString(),
+    deaf: false,
+    mute: false,
+    flags: 0,
+    nick: null,
+    avatar: null,
+    banner: null,
+  });
 
   function record(state: ChannelState, stored: Stored): void {
     state.messages.push(stored);
     if (echo) {
       const guildId = guildOf(state);
       const member = guildId && !stored.message.webhook_id ? { member: botMember() } : {};
-      gateway.dispatch('MESSAGE_CREATE', { ...stored.message, ...member, ...(guildId ? { guild_id: guildId } : {}), channel_type: state.channel.type });
+      gateway.dispatch('MESSAGE_CREATE', {
+        ...stored.message,
+        ...member,
+        ...(guildId ? { guild_id: guildId } : {}),
+        channel_type: state.channel.type,
+      });
     }
   }
   function echoUpdate(state: ChannelState, stored: Stored): void {
     const guildId = guildOf(state);
     if (echo) gateway.dispatch('MESSAGE_UPDATE', { ...stored.message, ...(guildId ? { guild_id: guildId } : {}) });
   }
-  function newMessage(state: ChannelState, author: APIUser, content: string, extra: Partial<APIMessage> = {}): APIMessage & { guild_id?: string } {
+  function newMessage(
+    state: ChannelState,
+    author: APIUser,
+    content: string,
+    extra: Partial<APIMessage> = {},
+  ): APIMessage & { guild_id?: string } {
     const guildId = guildOf(state);
     return {
       id: snowflake(),
@@ -291,7 +347,8 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     const threadId = query.get('thread_id');
     if (threadId === null) return channelOr404(hook.webhook.channel_id ?? undefined);
     const thread = channels.get(threadId);
-    if (!thread || !isThread(thread) || thread.channel.parent_id !== hook.webhook.channel_id) throw apiError(400, 10003, 'Unknown Channel');
+    if (!thread || !isThread(thread) || thread.channel.parent_id !== hook.webhook.channel_id)
+      throw apiError(400, 10003, 'Unknown Channel');
     return thread;
   };
   const signed = (path: string): string => {
@@ -301,7 +358,13 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
   };
 
   const routes: Route[] = [];
-  const route = (method: string, template: string, bucket: BucketName, handle: Handler, o: { major?: number; auth?: boolean } = {}): void => {
+  const route = (
+    method: string,
+    template: string,
+    bucket: BucketName,
+    handle: Handler,
+    o: { major?: number; auth?: boolean } = {},
+  ): void => {
     const pattern = new RegExp(`^${template.replace(/:\w+/g, '([^/]+)')}$`);
     routes.push({ method, template, pattern, bucket, major: o.major ?? -1, auth: o.auth ?? true, handle });
   };
@@ -311,12 +374,22 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     body: {
       url: gatewayUrl,
       shards: 1,
-      session_start_limit: { total: 1000, remaining: 1000 - gateway.identifies, reset_after: 86_400_000, max_concurrency: 1 },
+      session_start_limit: {
+        total: 1000,
+        remaining: 1000 - gateway.identifies,
+        reset_after: 86_400_000,
+        max_concurrency: 1,
+      },
     },
   }));
   route('GET', '/gateway', 'other', () => ({ status: 200, body: { url: gatewayUrl } }), { auth: false });
-  route('GET', '/users/@me', 'other', () => ({ status: 200, body: { ...bot, verified: true, mfa_enabled: false, flags: 0 } }));
-  route('GET', '/channels/:id', 'other', ({ params }) => ({ status: 200, body: channelOr404(params[0]).channel }), { major: 0 });
+  route('GET', '/users/@me', 'other', () => ({
+    status: 200,
+    body: { ...bot, verified: true, mfa_enabled: false, flags: 0 },
+  }));
+  route('GET', '/channels/:id', 'other', ({ params }) => ({ status: 200, body: channelOr404(params[0]).channel }), {
+    major: 0,
+  });
 
   route(
     'POST',
@@ -334,12 +407,18 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
       let extra: Partial<APIMessage> = {};
       if (b.message_reference) {
         const ref = state.messages.find((m) => m.message.id === b.message_reference?.message_id);
-        if (!ref && b.message_reference.fail_if_not_exists !== false) throw formError('message_reference', 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE', 'Unknown message');
+        if (!ref && b.message_reference.fail_if_not_exists !== false)
+          throw formError('message_reference', 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE', 'Unknown message');
         if (ref) {
           const guildId = guildOf(state);
           extra = {
             type: MessageType.Reply,
-            message_reference: { type: 0, message_id: ref.message.id, channel_id: state.channel.id, ...(guildId ? { guild_id: guildId } : {}) },
+            message_reference: {
+              type: 0,
+              message_id: ref.message.id,
+              channel_id: state.channel.id,
+              ...(guildId ? { guild_id: guildId } : {}),
+            },
             referenced_message: ref.message,
           };
         }
@@ -358,7 +437,8 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
       const state = channelOr404(params[0]);
       const stored = findMessage(state, params[1]);
       const b = parse(editMessageBody, body);
-      if (stored.message.author.id !== bot.id || stored.message.webhook_id) throw apiError(403, 50005, 'Cannot edit a message authored by another user');
+      if (stored.message.author.id !== bot.id || stored.message.webhook_id)
+        throw apiError(403, 50005, 'Cannot edit a message authored by another user');
       if (b.content !== undefined && b.content !== null) {
         checkContent(b.content, stored.message.embeds.length > 0);
         stored.message = { ...stored.message, content: b.content, edited_timestamp: new Date().toISOString() };
@@ -368,7 +448,9 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     },
     { major: 0 },
   );
-  route('POST', '/channels/:id/typing', 'typing', ({ params }) => (channelOr404(params[0]), { status: 204 }), { major: 0 });
+  route('POST', '/channels/:id/typing', 'typing', ({ params }) => (channelOr404(params[0]), { status: 204 }), {
+    major: 0,
+  });
 
   const webhookChannel = (id: string | undefined): ChannelState => {
     const state = channelOr404(id);
@@ -382,7 +464,10 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     'webhooks',
     ({ params }) => {
       const state = webhookChannel(params[0]);
-      return { status: 200, body: [...hooks.values()].filter((h) => h.webhook.channel_id === state.channel.id).map((h) => h.webhook) };
+      return {
+        status: 200,
+        body: [...hooks.values()].filter((h) => h.webhook.channel_id === state.channel.id).map((h) => h.webhook),
+      };
     },
     { major: 0 },
   );
@@ -423,8 +508,18 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
       const b = parse(executeWebhookBody, body);
       checkContent(b.content, (b.embeds ?? []).length > 0);
       if (b.username !== undefined) checkName('username', b.username);
-      const author: APIUser = { id: hook.webhook.id, username: b.username ?? hook.webhook.name ?? 'Captain Hook', discriminator: '0000', global_name: null, avatar: null, bot: true };
-      const message = newMessage(state, author, b.content ?? '', { webhook_id: hook.webhook.id, application_id: bot.id });
+      const author: APIUser = {
+        id: hook.webhook.id,
+        username: b.username ?? hook.webhook.name ?? 'Captain Hook',
+        discriminator: '0000',
+        global_name: null,
+        avatar: null,
+        bot: true,
+      };
+      const message = newMessage(state, author, b.content ?? '', {
+        webhook_id: hook.webhook.id,
+        application_id: bot.id,
+      });
       record(state, { message, ...(b.avatar_url !== undefined ? { avatarUrl: b.avatar_url } : {}) });
       return query.get('wait') === 'true' ? { status: 200, body: message } : { status: 204 };
     },
@@ -469,7 +564,16 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     const path = url.pathname.slice('/api/v10'.length).split('/').map(decodeURIComponent).join('/') || '/'; // @discordjs/rest sends /users/%40me
     const match = routes.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
     const found = match.find((x) => x.r.method === method);
-    const call: RestCall = { method, route: found ? failureKey(method, found.r.template) : `${method} ${path}`, path, query: url.searchParams, body: undefined, status: 0, at: Date.now(), authorized: false };
+    const call: RestCall = {
+      method,
+      route: found ? failureKey(method, found.r.template) : `${method} ${path}`,
+      path,
+      query: url.searchParams,
+      body: undefined,
+      status: 0,
+      at: Date.now(),
+      authorized: false,
+    };
     requests.push(call);
     const reply = (status: number, body: unknown, headers: Headers = {}): void => {
       call.status = status;
@@ -488,14 +592,25 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
       call.authorized = req.headers.authorization === `Bot ${token}`;
       if (r.auth && !call.authorized) return reply(401, { message: '401: Unauthorized', code: 0 });
 
-      const major = r.major < 0 ? 'global' : r.bucket.startsWith('webhook') ? `${params[0]}/${params[1]}` : (params[r.major] ?? '');
+      const major =
+        r.major < 0 ? 'global' : r.bucket.startsWith('webhook') ? `${params[0]}/${params[1]}` : (params[r.major] ?? '');
       const failure = failures.get(call.route)?.shift();
       if (failure && !failure.afterProcessing) return answerFailure(failure, r, major, call, reply);
       const taken = limiter.take(r.bucket, major, r.auth ? token : undefined);
       if (!taken.ok) {
-        rateLimited.push({ route: call.route, major, global: taken.global, retryAfterSec: taken.retryAfterSec, at: Date.now() });
+        rateLimited.push({
+          route: call.route,
+          major,
+          global: taken.global,
+          retryAfterSec: taken.retryAfterSec,
+          at: Date.now(),
+        });
         const retryAfter = Number(taken.retryAfterSec.toFixed(3));
-        return reply(429, { message: 'You are being rate limited.', retry_after: retryAfter, global: taken.global }, { ...taken.headers, 'Retry-After': String(Math.ceil(retryAfter)) });
+        return reply(
+          429,
+          { message: 'You are being rate limited.', retry_after: retryAfter, global: taken.global },
+          { ...taken.headers, 'Retry-After': String(Math.ceil(retryAfter)) },
+        );
       }
       const out = r.handle({ params, query: url.searchParams, body: call.body });
       if (failure) return answerFailure(failure, r, major, call, reply);
@@ -506,10 +621,22 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     }
   }
 
-  function answerFailure(f: Failure, r: Route, major: string, call: RestCall, reply: (s: number, b: unknown, h?: Headers) => void): void {
+  function answerFailure(
+    f: Failure,
+    r: Route,
+    major: string,
+    call: RestCall,
+    reply: (s: number, b: unknown, h?: Headers) => void,
+  ): void {
     if (f.status !== 429) return reply(f.status, f.body);
     const body = z.looseObject({ retry_after: z.number(), global: z.boolean().optional() }).parse(f.body);
-    rateLimited.push({ route: call.route, major, global: body.global ?? false, retryAfterSec: body.retry_after, at: Date.now() });
+    rateLimited.push({
+      route: call.route,
+      major,
+      global: body.global ?? false,
+      retryAfterSec: body.retry_after,
+      at: Date.now(),
+    });
     const headers = RateLimiter.exhausted(r.bucket, limiter.limitOf(r.bucket), body.retry_after, body.global ?? false);
     reply(429, f.body, { ...headers, 'Retry-After': String(Math.ceil(body.retry_after)) });
   }
@@ -601,7 +728,9 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
         if (state) state.messages.push({ message: d as APIMessage }); // test-built payloads: shape checked by their types
       } else if (t === 'MESSAGE_UPDATE') {
         const m = anyMessage.safeParse(d);
-        const stored = m.success ? channels.get(m.data.channel_id)?.messages.find((x) => x.message.id === m.data.id) : undefined;
+        const stored = m.success
+          ? channels.get(m.data.channel_id)?.messages.find((x) => x.message.id === m.data.id)
+          : undefined;
         if (stored && m.success) stored.message = { ...stored.message, ...(d as Partial<APIMessage>) };
       } else if (t === 'MESSAGE_DELETE') {
         const m = deletion.safeParse(d);
@@ -614,7 +743,8 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
       failures.set(r, [...(failures.get(r) ?? []), { status, body, afterProcessing: o.afterProcessing ?? false }]);
     },
     messages: (channelId) => (channels.get(channelId)?.messages ?? []).map(shown),
-    webhooksOf: (channelId) => [...hooks.values()].filter((h) => h.webhook.channel_id === channelId).map((h) => h.webhook),
+    webhooksOf: (channelId) =>
+      [...hooks.values()].filter((h) => h.webhook.channel_id === channelId).map((h) => h.webhook),
     deleteWebhook(id) {
       hooks.delete(id);
     },
@@ -623,7 +753,14 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
       const path = `/attachments/${o.channelId}/${id}/${encodeURIComponent(o.filename)}`;
       const contentType = o.contentType ?? 'application/octet-stream';
       cdn.set(path, { data: o.data, contentType, chunked: o.chunked ?? false });
-      return { id, filename: o.filename, size: o.data.length, url: signed(path), proxy_url: signed(path), ...(o.contentType ? { content_type: o.contentType } : {}) };
+      return {
+        id,
+        filename: o.filename,
+        size: o.data.length,
+        url: signed(path),
+        proxy_url: signed(path),
+        ...(o.contentType ? { content_type: o.contentType } : {}),
+      };
     },
     registerSticker(id, data) {
       stickers.set(id, data);
@@ -633,7 +770,19 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     },
     addTextChannel(name) {
       const id = snowflake();
-      const channel = { id, type: ChannelType.GuildText, guild_id: world.guildId, name, position: channels.size, permission_overwrites: [], parent_id: null, nsfw: false, topic: null, last_message_id: null, rate_limit_per_user: 0 } as const;
+      const channel = {
+        id,
+        type: ChannelType.GuildText,
+        guild_id: world.guildId,
+        name,
+        position: channels.size,
+        permission_overwrites: [],
+        parent_id: null,
+        nsfw: false,
+        topic: null,
+        last_message_id: null,
+        rate_limit_per_user: 0,
+      } as const;
       channels.set(id, { channel: { ...channel, permission_overwrites: [] }, messages: [] });
       gateway.dispatch('CHANNEL_CREATE', channel);
       return id;

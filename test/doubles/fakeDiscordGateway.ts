@@ -10,8 +10,22 @@ import type { APIUser, GatewayGuildCreateDispatchData } from 'discord.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 
-const Op = { Dispatch: 0, Heartbeat: 1, Identify: 2, PresenceUpdate: 3, Resume: 6, InvalidSession: 9, Hello: 10, HeartbeatAck: 11 } as const;
-export const Intent = { Guilds: 1 << 0, GuildMessages: 1 << 9, DirectMessages: 1 << 12, MessageContent: 1 << 15 } as const;
+const Op = {
+  Dispatch: 0,
+  Heartbeat: 1,
+  Identify: 2,
+  PresenceUpdate: 3,
+  Resume: 6,
+  InvalidSession: 9,
+  Hello: 10,
+  HeartbeatAck: 11,
+} as const;
+export const Intent = {
+  Guilds: 1 << 0,
+  GuildMessages: 1 << 9,
+  DirectMessages: 1 << 12,
+  MessageContent: 1 << 15,
+} as const;
 
 const frameSchema = z.looseObject({ op: z.number().int(), d: z.unknown() });
 const identifySchema = z.looseObject({
@@ -101,7 +115,8 @@ export class FakeGateway {
   private onConnection(socket: WebSocket, url: string): void {
     const params = new URL(url, 'ws://x').searchParams;
     if (params.get('v') !== '10') return socket.close(4012, 'Invalid API version');
-    if (params.get('encoding') !== 'json' || params.has('compress')) return socket.close(4002, 'Error while decoding payload');
+    if (params.get('encoding') !== 'json' || params.has('compress'))
+      return socket.close(4002, 'Error while decoding payload');
     let session: Session | undefined;
     const raw = (frame: Frame): void => socket.send(JSON.stringify(frame));
     raw({ op: Op.Hello, t: null, s: null, d: { heartbeat_interval: this.o.heartbeatIntervalMs } });
@@ -123,7 +138,8 @@ export class FakeGateway {
           const identify = identifySchema.safeParse(frame.d);
           if (!identify.success) return socket.close(4002, 'Error while decoding payload');
           if (identify.data.token !== this.o.token) return socket.close(4004, 'Authentication failed');
-          if (identify.data.intents & PRIVILEGED & ~this.o.privilegedIntents) return socket.close(4014, 'Disallowed intent(s).');
+          if (identify.data.intents & PRIVILEGED & ~this.o.privilegedIntents)
+            return socket.close(4014, 'Disallowed intent(s).');
           this.identifies++;
           session = { id: randomBytes(16).toString('hex'), intents: identify.data.intents, seq: 0, log: [], socket };
           this.sessions.set(session.id, session);

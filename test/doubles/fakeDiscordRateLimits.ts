@@ -4,7 +4,15 @@
 // and the bucket headers at Remaining 0, as Discord does, so a well-behaved client waits.
 import { createHash } from 'node:crypto';
 
-export const BUCKETS = ['messageCreate', 'messageEdit', 'typing', 'webhooks', 'webhookExecute', 'webhookEdit', 'other'] as const;
+export const BUCKETS = [
+  'messageCreate',
+  'messageEdit',
+  'typing',
+  'webhooks',
+  'webhookExecute',
+  'webhookEdit',
+  'other',
+] as const;
 export type BucketName = (typeof BUCKETS)[number];
 
 export interface BucketLimit {
@@ -24,7 +32,8 @@ export const DEFAULT_LIMITS: Record<BucketName, BucketLimit> = {
 };
 
 export type Headers = Record<string, string>;
-export type TakeResult = { ok: true; headers: Headers } | { ok: false; headers: Headers; retryAfterSec: number; global: boolean };
+export type TakeResult =
+  { ok: true; headers: Headers } | { ok: false; headers: Headers; retryAfterSec: number; global: boolean };
 
 interface Window {
   resetAt: number;
@@ -64,7 +73,12 @@ export class RateLimiter {
       const g = this.window(`global:${token}`, 1_000, now);
       if (g.used >= this.globalPerSecond) {
         const retryAfterSec = (g.resetAt - now) / 1000;
-        return { ok: false, global: true, retryAfterSec, headers: { 'X-RateLimit-Global': 'true', 'X-RateLimit-Scope': 'global' } };
+        return {
+          ok: false,
+          global: true,
+          retryAfterSec,
+          headers: { 'X-RateLimit-Global': 'true', 'X-RateLimit-Scope': 'global' },
+        };
       }
       g.used++;
     }
@@ -78,14 +92,25 @@ export class RateLimiter {
       'X-RateLimit-Bucket': RateLimiter.hashOf(bucket),
     });
     if (w.used >= limit) {
-      return { ok: false, global: false, retryAfterSec: (w.resetAt - now) / 1000, headers: { ...headers(0), 'X-RateLimit-Scope': 'user' } };
+      return {
+        ok: false,
+        global: false,
+        retryAfterSec: (w.resetAt - now) / 1000,
+        headers: { ...headers(0), 'X-RateLimit-Scope': 'user' },
+      };
     }
     w.used++;
     return { ok: true, headers: headers(limit - w.used) };
   }
 
   /** Headers for a scripted 429 (failNext): the bucket looks exhausted for `retryAfterSec`. */
-  static exhausted(bucket: BucketName, limit: BucketLimit, retryAfterSec: number, global: boolean, now = Date.now()): Headers {
+  static exhausted(
+    bucket: BucketName,
+    limit: BucketLimit,
+    retryAfterSec: number,
+    global: boolean,
+    now = Date.now(),
+  ): Headers {
     if (global) return { 'X-RateLimit-Global': 'true', 'X-RateLimit-Scope': 'global' };
     return {
       'X-RateLimit-Limit': String(limit.limit),

@@ -34,7 +34,10 @@ const bodySchema = z.object({
 });
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_${randomBytes(8).toString('hex')}` });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'x-request-id': `req_${randomBytes(8).toString('hex')}`,
+  });
   res.end(JSON.stringify(body));
 }
 function sendError(res: ServerResponse, status: number, message: string): void {
@@ -116,7 +119,12 @@ export async function answerEmbeddings(
     ...(body.encoding_format ? { encodingFormat: body.encoding_format } : {}),
     receivedAt: Date.now(),
   });
-  if (input.some((t) => t === '')) return sendError(res, 400, "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.");
+  if (input.some((t) => t === ''))
+    return sendError(
+      res,
+      400,
+      "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.",
+    );
 
   const step = o.script.shift();
   if (step?.kind === 'hang') return;
@@ -127,9 +135,17 @@ export async function answerEmbeddings(
       ? []
       : input.map((text, index) => {
           const v = fakeEmbedding(text, dims);
-          const embedding = body.encoding_format === 'base64' ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') : Array.from(v);
+          const embedding =
+            body.encoding_format === 'base64'
+              ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')
+              : Array.from(v);
           return { object: 'embedding', index, embedding };
         });
   const tokens = input.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
-  sendJson(res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+  sendJson(res, 200, {
+    object: 'list',
+    data,
+    model: body.model,
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  });
 }

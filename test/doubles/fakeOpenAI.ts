@@ -92,9 +92,7 @@ export interface RecordedTranscriptionRequest {
   receivedAt: number;
 }
 export type TranscriptionStep =
-  | { kind: 'text'; text: string }
-  | { kind: 'error'; status: number; message: string }
-  | { kind: 'hang' };
+  { kind: 'text'; text: string } | { kind: 'error'; status: number; message: string } | { kind: 'hang' };
 export interface FakeOpenAI {
   baseURL: string;
   /** Appends steps to the one FIFO script that both endpoints consume, one step per request. */
@@ -175,7 +173,8 @@ function responsesContentText(content: unknown): string {
   return content.map((p) => responsesTextPartSchema.safeParse(p).data?.text ?? '').join('');
 }
 function inputItemText(item: ResponsesInputItem): string {
-  if (item.type === 'function_call_output') return typeof item.output === 'string' ? item.output : JSON.stringify(item.output);
+  if (item.type === 'function_call_output')
+    return typeof item.output === 'string' ? item.output : JSON.stringify(item.output);
   if (item.type === 'function_call') return `${String(item.name)}${String(item.arguments)}`;
   return responsesContentText(item.content);
 }
@@ -269,7 +268,9 @@ function imagesOf(body: ChatRequestBody): SentImage[] {
           const url = part.data.image_url.url;
           const data = /^data:([^;,]+)?(;base64)?,(.*)$/s.exec(url);
           if (!data) return [{ url }];
-          const bytes = data[2] ? Buffer.from(data[3] ?? '', 'base64') : Buffer.from(decodeURIComponent(data[3] ?? ''), 'utf8');
+          const bytes = data[2]
+            ? Buffer.from(data[3] ?? '', 'base64')
+            : Buffer.from(decodeURIComponent(data[3] ?? ''), 'utf8');
           return [{ url, bytes, ...(data[1] ? { mime: data[1] } : {}) }];
         })
       : [],
@@ -284,7 +285,8 @@ export function describeFakeImage(image: SentImage | undefined): string {
   if (!image?.bytes) return image ? `An image at ${image.url}.` : 'No image was sent.';
   const text = image.bytes.toString('utf8');
   // Control characters or invalid UTF-8 mark binary image data.
-  if (text.length > 0 && !text.includes('\ufffd') && !/[\u0000-\u0008\u000e-\u001f]/.test(text)) return `An image showing ${text.trim()}.`;
+  if (text.length > 0 && !text.includes('\ufffd') && !/[\u0000-\u0008\u000e-\u001f]/.test(text))
+    return `An image showing ${text.trim()}.`;
   const hash = createHash('sha256').update(image.bytes).digest('hex').slice(0, 12);
   return `An image (${image.mime ?? 'unknown type'}, ${image.bytes.length} bytes, sha256 ${hash}).`;
 }
@@ -311,12 +313,21 @@ async function answerTranscription(
   }
   const file = form.get('file');
   const model = form.get('model');
-  if (!(file instanceof File)) return sendError(res, 400, "[{'type': 'missing', 'loc': ('body', 'file'), 'msg': 'Field required'}]");
+  if (!(file instanceof File))
+    return sendError(res, 400, "[{'type': 'missing', 'loc': ('body', 'file'), 'msg': 'Field required'}]");
   if (typeof model !== 'string' || !model) return sendError(res, 400, 'you must provide a model parameter');
   const fields: Record<string, string> = {};
   for (const [k, v] of form.entries()) if (typeof v === 'string' && k !== 'model') fields[k] = v;
   const bytes = Buffer.from(await file.arrayBuffer());
-  o.recorded.push({ endpoint: 'transcription', model, fileName: file.name, mime: file.type, bytes, fields, receivedAt: Date.now() });
+  o.recorded.push({
+    endpoint: 'transcription',
+    model,
+    fileName: file.name,
+    mime: file.type,
+    bytes,
+    fields,
+    receivedAt: Date.now(),
+  });
 
   const ext = file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '';
   if (!TRANSCRIPTION_EXTENSIONS.includes(ext)) {
@@ -337,7 +348,12 @@ async function answerTranscription(
 }
 
 /** Writes one chat completion (streamed or not) for a step; `signal` stops it when the peer is gone. */
-async function answer(step: ScriptStep, body: ChatRequestBody, res: ServerResponse, signal: AbortSignal): Promise<void> {
+async function answer(
+  step: ScriptStep,
+  body: ChatRequestBody,
+  res: ServerResponse,
+  signal: AbortSignal,
+): Promise<void> {
   if (step.kind === 'hang') return; // never answered; close() destroys the socket
   if (step.kind === 'error') return sendError(res, step.status, step.message);
   if (step.kind === 'reply') await sleep(step.firstByteDelayMs ?? 0, signal);
@@ -351,7 +367,11 @@ async function answer(step: ScriptStep, body: ChatRequestBody, res: ServerRespon
 
   if (!body.stream) {
     if (step.kind === 'break') return void res.socket?.destroy();
-    const toolCalls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    const toolCalls = calls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: c.name, arguments: c.arguments },
+    }));
     const message = {
       role: 'assistant',
       content: step.kind === 'tool_calls' ? null : text,
@@ -372,7 +392,9 @@ async function answer(step: ScriptStep, body: ChatRequestBody, res: ServerRespon
       const chunk = { ...base, object: 'chat.completion.chunk', choices, ...(includeUsage ? { usage } : {}) };
       res.write(`data: ${JSON.stringify(chunk)}\n\n`, () => resolve());
     });
-  const delta = (d: object, finish_reason: string | null = null) => [{ index: 0, delta: d, logprobs: null, finish_reason }];
+  const delta = (d: object, finish_reason: string | null = null) => [
+    { index: 0, delta: d, logprobs: null, finish_reason },
+  ];
 
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -473,7 +495,8 @@ async function answerResponses(
     role: 'assistant',
     content: done ? [textPart(text)] : [],
   });
-  const output: ResponseOutputItem[] = step.kind === 'tool_calls' ? calls.map((c) => callItem(c, true)) : [message(true)];
+  const output: ResponseOutputItem[] =
+    step.kind === 'tool_calls' ? calls.map((c) => callItem(c, true)) : [message(true)];
   const usage = responsesUsage(body, text + calls.map((c) => c.name + c.arguments).join(''));
   const completed = (): WireResponse => ({ ...started, status: 'completed', completed_at: nowSec(), output, usage });
 
@@ -542,7 +565,12 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
   const taskStep = (endpoint: 'chat' | 'responses', system: string, input: string): ScriptStep => {
     const task = taskNameOf(system);
     taskRequests.push({ endpoint, task, system, input, receivedAt: Date.now() });
-    return taskScript.shift() ?? { kind: 'reply', chunks: splitInto((opts.taskReply ?? defaultTaskReply)(task, system, input), 3) };
+    return (
+      taskScript.shift() ?? {
+        kind: 'reply',
+        chunks: splitInto((opts.taskReply ?? defaultTaskReply)(task, system, input), 3),
+      }
+    );
   };
 
   const defaultStep = (body: ChatRequestBody): ScriptStep => ({
@@ -594,8 +622,14 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
         return answer(step, parsed.data, res, signal);
       }
       if (isJsonMode(parsed.data.response_format)) {
-        const system = parsed.data.messages.filter((m) => m.role === 'system').map((m) => contentText(m.content)).join('\n');
-        const input = parsed.data.messages.filter((m) => m.role === 'user').map((m) => contentText(m.content)).join('\n');
+        const system = parsed.data.messages
+          .filter((m) => m.role === 'system')
+          .map((m) => contentText(m.content))
+          .join('\n');
+        const input = parsed.data.messages
+          .filter((m) => m.role === 'user')
+          .map((m) => contentText(m.content))
+          .join('\n');
         return answer(taskStep('chat', system, input), parsed.data, res, signal);
       }
       requests.push({ endpoint: 'chat', body: parsed.data, receivedAt: Date.now() });
@@ -607,8 +641,16 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     const format = z.looseObject({ format: z.unknown() }).safeParse(parsed.data.text).data?.format;
     if (isJsonMode(format) && Array.isArray(parsed.data.input)) {
       const items = parsed.data.input;
-      const system = [parsed.data.instructions ?? '', ...items.filter((i) => i.role === 'system' || i.role === 'developer').map(inputItemText)].join('\n').trim();
-      const input = items.filter((i) => i.role === 'user').map(inputItemText).join('\n');
+      const system = [
+        parsed.data.instructions ?? '',
+        ...items.filter((i) => i.role === 'system' || i.role === 'developer').map(inputItemText),
+      ]
+        .join('\n')
+        .trim();
+      const input = items
+        .filter((i) => i.role === 'user')
+        .map(inputItemText)
+        .join('\n');
       return answerResponses(taskStep('responses', system, input), parsed.data, res, signal);
     }
     responsesRequests.push({ endpoint: 'responses', body: parsed.data, receivedAt: Date.now() });

@@ -41,7 +41,8 @@ export function linesOf(text: string): FakeLine[] {
   const out: FakeLine[] = [];
   for (const raw of text.split('\n')) {
     const m = LINE.exec(raw);
-    if (m) out.push({ at: new Date(m[1]!), role: m[2] as FakeLine['role'], ...(m[3] ? { name: m[3] } : {}), text: m[4]! });
+    if (m)
+      out.push({ at: new Date(m[1]!), role: m[2] as FakeLine['role'], ...(m[3] ? { name: m[3] } : {}), text: m[4]! });
     else if (raw.startsWith('    ') && out.length > 0) out[out.length - 1]!.text += `\n${raw.slice(4)}`;
   }
   return out;
@@ -50,7 +51,8 @@ export function linesOf(text: string): FakeLine[] {
 const firstSentence = (t: string): string => (t.split(/(?<=[.!?。！？])\s*|\n/)[0] ?? t).trim();
 
 /** Words, counting a Chinese character as about 0.6 of one (the prompt's 300 words ≈ 500 characters). */
-const wordsIn = (t: string): number => (t.match(/[A-Za-z0-9']+/g)?.length ?? 0) + (t.match(/\p{Script=Han}/gu)?.length ?? 0) * 0.6;
+const wordsIn = (t: string): number =>
+  (t.match(/[A-Za-z0-9']+/g)?.length ?? 0) + (t.match(/\p{Script=Han}/gu)?.length ?? 0) * 0.6;
 export const FAKE_SUMMARY_MAX_WORDS = 300;
 
 /**
@@ -75,7 +77,12 @@ export function summarizeSession(input: string): { summary: string; plotPoints: 
   const user = lines.filter((l) => l.role === 'user');
   const earlier = s.get('Earlier summary') ?? '';
   const talked = user.slice(0, 3).map((l) => firstSentence(l.text));
-  const summary = [earlier ? `Earlier: ${earlier.replace(/\n/g, ' ')}` : '', talked.length > 0 ? `The user talked about: ${talked.join(' / ')}` : 'Nothing was said.'].filter(Boolean).join(' ');
+  const summary = [
+    earlier ? `Earlier: ${earlier.replace(/\n/g, ' ')}` : '',
+    talked.length > 0 ? `The user talked about: ${talked.join(' / ')}` : 'Nothing was said.',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return {
     summary,
     plotPoints: user.map((l) => `${l.name ?? 'User'} said: ${l.text.replace(/\n/g, ' ')}`),

@@ -54,8 +54,65 @@ const QUESTION_START = /^(what|who|where|when|why|how|which|do|does|did|can|coul
 const PREFERENCE = /\b(like|likes|love|loves|prefer|prefers|enjoy|enjoys|hate|hates|favou?rite)\b|喜欢|爱|讨厌|最爱/i;
 const PAST_CUE = /\b(yesterday|went|last (week|night|month|year|weekend))\b|昨天|去了|上周/i;
 const YESTERDAY = /\byesterday\b|昨天/i;
-const IRREGULAR_PAST = new Set(['went', 'was', 'had', 'got', 'saw', 'met', 'bought', 'ate', 'took', 'made', 'left', 'came', 'began', 'became', 'found', 'lost', 'won', 'ran', 'wrote', 'read', 'did', 'said', 'told', 'thought', 'felt', 'kept', 'slept', 'spent', 'broke', 'drove', 'flew', 'gave', 'knew', 'sold', 'sent', 'taught', 'built']);
-const MODALS = new Set(['can', 'could', 'will', 'would', 'should', 'shall', 'might', 'must', 'may', 'also', 'really', 'just', 'still', 'never', 'always', 'usually', 'often', 'recently']);
+const IRREGULAR_PAST = new Set([
+  'went',
+  'was',
+  'had',
+  'got',
+  'saw',
+  'met',
+  'bought',
+  'ate',
+  'took',
+  'made',
+  'left',
+  'came',
+  'began',
+  'became',
+  'found',
+  'lost',
+  'won',
+  'ran',
+  'wrote',
+  'read',
+  'did',
+  'said',
+  'told',
+  'thought',
+  'felt',
+  'kept',
+  'slept',
+  'spent',
+  'broke',
+  'drove',
+  'flew',
+  'gave',
+  'knew',
+  'sold',
+  'sent',
+  'taught',
+  'built',
+]);
+const MODALS = new Set([
+  'can',
+  'could',
+  'will',
+  'would',
+  'should',
+  'shall',
+  'might',
+  'must',
+  'may',
+  'also',
+  'really',
+  'just',
+  'still',
+  'never',
+  'always',
+  'usually',
+  'often',
+  'recently',
+]);
 
 function thirdPersonVerb(word: string): string {
   const w = word.toLowerCase();
@@ -73,10 +130,19 @@ function thirdPersonVerb(word: string): string {
 export function toThirdPerson(sentence: string): string {
   let s = sentence.trim();
   s = s.replace(/我的/g, '用户的').replace(/我/g, '用户');
-  s = s.replace(/\b(i'm|i am)\b/gi, 'User is').replace(/\b(i've|i have)\b/gi, 'User has').replace(/\bi'd\b/gi, 'User would').replace(/\bi'll\b/gi, 'User will');
+  s = s
+    .replace(/\b(i'm|i am)\b/gi, 'User is')
+    .replace(/\b(i've|i have)\b/gi, 'User has')
+    .replace(/\bi'd\b/gi, 'User would')
+    .replace(/\bi'll\b/gi, 'User will');
   s = s.replace(/\bi (\S+)/gi, (_m, verb: string) => `User ${thirdPersonVerb(verb)}`);
   s = s.replace(/\bI\b/g, 'User');
-  s = s.replace(/^my\b/i, "User's").replace(/\bmy\b/gi, 'their').replace(/\bmyself\b/gi, 'themselves').replace(/\bme\b/gi, 'them').replace(/\bmine\b/gi, 'theirs');
+  s = s
+    .replace(/^my\b/i, "User's")
+    .replace(/\bmy\b/gi, 'their')
+    .replace(/\bmyself\b/gi, 'themselves')
+    .replace(/\bme\b/gi, 'them')
+    .replace(/\bmine\b/gi, 'theirs');
   return s;
 }
 
@@ -120,7 +186,10 @@ export function slotsOf(text: string): string[] {
 }
 
 function tokens(text: string): Set<string> {
-  const norm = text.normalize('NFKC').toLowerCase().replace(/[\p{P}\p{S}]+/gu, ' ');
+  const norm = text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]+/gu, ' ');
   const words = norm.split(/\s+/).filter(Boolean);
   // Chinese has no spaces: compare characters.
   return new Set(words.flatMap((w) => (/[\u4e00-\u9fff]/.test(w) ? Array.from(w) : [w])));
@@ -135,7 +204,9 @@ export function nearIdentical(a: string, b: string): boolean {
   return union === 0 || common / union >= 0.8;
 }
 
-export function reconcileMemories(input: string): { operations: Array<{ candidate: number; op: string; targetId?: string }> } {
+export function reconcileMemories(input: string): {
+  operations: Array<{ candidate: number; op: string; targetId?: string }>;
+} {
   const items: Array<{ index: number; text: string; similar: Array<{ id: string; text: string }> }> = [];
   for (const line of input.split('\n')) {
     const c = /^#(\d+) \[\w+\] (.*)$/.exec(line);
@@ -152,7 +223,8 @@ export function reconcileMemories(input: string): { operations: Array<{ candidat
     }
     const slots = slotsOf(it.text);
     const contradicted = it.similar.filter((s) => slotsOf(s.text).some((x) => slots.includes(x)));
-    if (contradicted.length > 0) for (const s of contradicted) operations.push({ candidate: it.index, op: 'invalidate', targetId: s.id });
+    if (contradicted.length > 0)
+      for (const s of contradicted) operations.push({ candidate: it.index, op: 'invalidate', targetId: s.id });
     else operations.push({ candidate: it.index, op: 'add' });
   }
   return { operations };
@@ -179,13 +251,16 @@ export function consolidateMemories(input: string): {
   }
   const contradicted: Array<{ id: string; byId: string }> = [];
   const bySlot = new Map<string, typeof rows>();
-  for (const r of rows) for (const slot of slotsOf(r.text).filter((x) => EXCLUSIVE_SLOT.test(x))) bySlot.set(slot, [...(bySlot.get(slot) ?? []), r]);
+  for (const r of rows)
+    for (const slot of slotsOf(r.text).filter((x) => EXCLUSIVE_SLOT.test(x)))
+      bySlot.set(slot, [...(bySlot.get(slot) ?? []), r]);
   for (const members of bySlot.values()) {
     // Stable sort: equal dates keep their input order, so the later row is the newer one.
     const newest = [...members].sort((a, b) => a.date.localeCompare(b.date)).at(-1)!;
     const words = tokens(newest.text);
     for (const r of members) {
-      if (r === newest || nearIdentical(r.text, newest.text) || [...tokens(r.text)].every((t) => words.has(t))) continue;
+      if (r === newest || nearIdentical(r.text, newest.text) || [...tokens(r.text)].every((t) => words.has(t)))
+        continue;
       if (!contradicted.some((c) => c.id === r.id)) contradicted.push({ id: r.id, byId: newest.id });
     }
   }

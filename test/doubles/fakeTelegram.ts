@@ -116,8 +116,26 @@ function inlineMarkup(v: unknown): object | undefined {
 }
 
 /** Tags of Telegram's HTML parse mode (https://core.telegram.org/bots/api#html-style). */
-const HTML_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'span', 'tg-spoiler', 'a', 'tg-emoji', 'code', 'pre', 'blockquote']);
-const HTML_TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[a-zA-Z_:][-a-zA-Z0-9_:.]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*>/y;
+const HTML_TAGS = new Set([
+  'b',
+  'strong',
+  'i',
+  'em',
+  'u',
+  'ins',
+  's',
+  'strike',
+  'del',
+  'span',
+  'tg-spoiler',
+  'a',
+  'tg-emoji',
+  'code',
+  'pre',
+  'blockquote',
+]);
+const HTML_TAG =
+  /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[a-zA-Z_:][-a-zA-Z0-9_:.]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*>/y;
 const HTML_ENTITY = /&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);/y;
 const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
 
@@ -127,7 +145,7 @@ export function parseTelegramHtml(html: string): string {
   const at = (i: number): number => Buffer.byteLength(html.slice(0, i));
   const open: string[] = [];
   let out = '';
-  for (let i = 0; i < html.length; ) {
+  for (let i = 0; i < html.length;) {
     const c = html[i]!;
     if (c === '<') {
       HTML_TAG.lastIndex = i;
@@ -137,7 +155,8 @@ export function parseTelegramHtml(html: string): string {
       if (m[1]) {
         const top = open.pop();
         if (top === undefined) throw refuse(`Unexpected end tag at byte offset ${at(i)}`);
-        if (top !== name) throw refuse(`Unmatched end tag at byte offset ${at(i)}, expected "</${top}>", found "</${name}>"`);
+        if (top !== name)
+          throw refuse(`Unmatched end tag at byte offset ${at(i)}, expected "</${top}>", found "</${name}>"`);
       } else {
         const spoiler = name !== 'span' || /class\s*=\s*["']?tg-spoiler/.test(m[3] ?? '');
         if (!HTML_TAGS.has(name) || !spoiler) throw refuse(`Unsupported start tag "${name}" at byte offset ${at(i)}`);
@@ -151,7 +170,8 @@ export function parseTelegramHtml(html: string): string {
       const m = HTML_ENTITY.exec(html);
       if (m) {
         const e = m[1] ?? '';
-        out += NAMED_ENTITIES[e] ?? String.fromCodePoint(e.startsWith('#x') ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
+        out +=
+          NAMED_ENTITIES[e] ?? String.fromCodePoint(e.startsWith('#x') ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
         i += m[0].length;
         continue;
       }
@@ -289,7 +309,8 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     const timeout = Math.max(0, intOf(p.timeout) ?? 0);
     if (updates.length > 0 || timeout === 0) return updates.slice(0, limit);
 
-    const conflict = 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running';
+    const conflict =
+      'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running';
     poller?.reject(new ApiError(409, conflict));
     return new Promise((resolve, reject) => {
       const settle = (): void => {
@@ -332,7 +353,10 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       if (lang === '') commands = p.commands ?? [];
       return true;
     },
-    getMyCommands: (p) => (typeof p.language_code === 'string' && p.language_code !== '' ? (commandsByLang.get(p.language_code) ?? []) : commands),
+    getMyCommands: (p) =>
+      typeof p.language_code === 'string' && p.language_code !== ''
+        ? (commandsByLang.get(p.language_code) ?? [])
+        : commands,
     sendChatAction: (p) => (chatFor(p.chat_id), true),
     sendMessage: (p) => {
       const state = chatFor(p.chat_id);
@@ -383,7 +407,10 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       if (text.length > 4096) throw bad('message is too long');
       const threadId = intOf(p.message_thread_id);
       const key = String(p.chat_id);
-      draftsByChat.set(key, [...(draftsByChat.get(key) ?? []), { draftId, text, ...(threadId === undefined ? {} : { threadId }) }]);
+      draftsByChat.set(key, [
+        ...(draftsByChat.get(key) ?? []),
+        { draftId, text, ...(threadId === undefined ? {} : { threadId }) },
+      ]);
       return true;
     },
     deleteMessage: (p) => {
@@ -411,7 +438,12 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     const state = chatFor(incoming.data.chat.id);
     state.chat = incoming.data.chat;
     state.lastId = Math.max(state.lastId, incoming.data.message_id);
-    state.messages.set(incoming.data.message_id, { fromBot: false, message: incoming.data, text: incoming.data.text, markup: 'null' });
+    state.messages.set(incoming.data.message_id, {
+      fromBot: false,
+      message: incoming.data,
+      text: incoming.data.text,
+      markup: 'null',
+    });
   }
 
   const rateLimiter = opts.rateLimits ? new TelegramRateLimiter(opts.rateLimits) : undefined;
@@ -502,7 +534,8 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     downloads,
     addFile(bytes, o = {}) {
       const n = files.size + 1;
-      const file_id = o.file_id ?? `BQACAgIAAxkBAAIC${String(n).padStart(4, '0')}fake${Buffer.from(String(n)).toString('base64url')}`;
+      const file_id =
+        o.file_id ?? `BQACAgIAAxkBAAIC${String(n).padStart(4, '0')}fake${Buffer.from(String(n)).toString('base64url')}`;
       const file_unique_id = o.file_unique_id ?? `AgADfake${String(n).padStart(4, '0')}`;
       const file_path = o.file_path ?? `files/file_${n}${MIME_EXTENSIONS[o.mime ?? ''] ?? ''}`;
       files.set(file_id, { file_id, file_unique_id, file_path, bytes, reportSize: o.reportSize ?? true });
@@ -516,7 +549,10 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       const secret = o.secret === undefined ? webhookSecret : o.secret;
       const res = await fetch(webhookUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(secret ? { 'x-telegram-bot-api-secret-token': secret } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(secret ? { 'x-telegram-bot-api-secret-token': secret } : {}),
+        },
         body: JSON.stringify(update),
       });
       return { status: res.status, body: await res.text() };

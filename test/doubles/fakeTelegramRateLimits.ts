@@ -69,8 +69,10 @@ export class TelegramRateLimiter {
     const applicable: SlidingWindow[] = [];
     const { perChatPerSecond, groupPerMinute, globalPerSecond } = this.limits;
     if (globalPerSecond !== undefined) applicable.push(this.window('global', globalPerSecond, 1_000));
-    if (chat !== '' && perChatPerSecond !== undefined) applicable.push(this.window(`chat:${chat}`, perChatPerSecond, 1_000));
-    if (chat.startsWith('-') && groupPerMinute !== undefined) applicable.push(this.window(`group:${chat}`, groupPerMinute, 60_000));
+    if (chat !== '' && perChatPerSecond !== undefined)
+      applicable.push(this.window(`chat:${chat}`, perChatPerSecond, 1_000));
+    if (chat.startsWith('-') && groupPerMinute !== undefined)
+      applicable.push(this.window(`group:${chat}`, groupPerMinute, 60_000));
     const wait = Math.max(0, ...applicable.map((w) => w.waitSeconds(now)));
     if (wait > 0) {
       this.rejected += 1;

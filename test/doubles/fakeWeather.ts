@@ -10,9 +10,28 @@ export interface FakeWeather {
   close(): Promise<void>;
 }
 
-const PLACES: Record<string, { name: string; country: string; latitude: number; longitude: number; timezone: string; temp: number; code: number }> = {
-  paris: { name: 'Paris', country: 'France', latitude: 48.85341, longitude: 2.3488, timezone: 'Europe/Paris', temp: 18.4, code: 2 },
-  北京: { name: '北京市', country: '中国', latitude: 39.9075, longitude: 116.39723, timezone: 'Asia/Shanghai', temp: 3.1, code: 0 },
+const PLACES: Record<
+  string,
+  { name: string; country: string; latitude: number; longitude: number; timezone: string; temp: number; code: number }
+> = {
+  paris: {
+    name: 'Paris',
+    country: 'France',
+    latitude: 48.85341,
+    longitude: 2.3488,
+    timezone: 'Europe/Paris',
+    temp: 18.4,
+    code: 2,
+  },
+  北京: {
+    name: '北京市',
+    country: '中国',
+    latitude: 39.9075,
+    longitude: 116.39723,
+    timezone: 'Asia/Shanghai',
+    temp: 3.1,
+    code: 0,
+  },
 };
 
 export async function startFakeWeather(): Promise<FakeWeather> {
@@ -25,10 +44,28 @@ export async function startFakeWeather(): Promise<FakeWeather> {
       pending.add(res);
       return;
     }
-    const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+    const json = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
     if (u.pathname === '/v1/search') {
       const p = PLACES[(u.searchParams.get('name') ?? '').toLowerCase()];
-      json(200, p ? { results: [{ id: 1, name: p.name, latitude: p.latitude, longitude: p.longitude, country: p.country, timezone: p.timezone }], generationtime_ms: 0.5 } : { generationtime_ms: 0.4 });
+      json(
+        200,
+        p
+          ? {
+              results: [
+                {
+                  id: 1,
+                  name: p.name,
+                  latitude: p.latitude,
+                  longitude: p.longitude,
+                  country: p.country,
+                  timezone: p.timezone,
+                },
+              ],
+              generationtime_ms: 0.5,
+            }
+          : { generationtime_ms: 0.4 },
+      );
       return;
     }
     if (u.pathname === '/v1/forecast') {
@@ -39,8 +76,22 @@ export async function startFakeWeather(): Promise<FakeWeather> {
         latitude: p.latitude,
         longitude: p.longitude,
         timezone: p.timezone,
-        current_units: { time: 'iso8601', interval: 'seconds', temperature_2m: '°C', relative_humidity_2m: '%', weather_code: 'wmo code', wind_speed_10m: 'km/h' },
-        current: { time: '2026-11-22T10:00', interval: 900, temperature_2m: p.temp, relative_humidity_2m: 71, weather_code: p.code, wind_speed_10m: 9.7 },
+        current_units: {
+          time: 'iso8601',
+          interval: 'seconds',
+          temperature_2m: '°C',
+          relative_humidity_2m: '%',
+          weather_code: 'wmo code',
+          wind_speed_10m: 'km/h',
+        },
+        current: {
+          time: '2026-11-22T10:00',
+          interval: 900,
+          temperature_2m: p.temp,
+          relative_humidity_2m: 71,
+          weather_code: p.code,
+          wind_speed_10m: 9.7,
+        },
       });
       return;
     }

@@ -29,11 +29,20 @@ describe('config document and prompt budget', () => {
   async function say(text: string) {
     update += 1;
     h.tg.pushUpdate(privateText({ updateId: 70_000 + update, chatId: CHAT, firstName: 'Lin', text }));
-    const msg = await eventually(async () => (await h.app.store.c.messages.findOne({ 'platformRef.chatId': String(CHAT), content: text })) ?? undefined, 15_000, 'stored');
-    const turn = await eventually(async () => {
-      const t = await h.app.store.turns.get(msg.turnId!);
-      return t?.status === 'responded' ? t : undefined;
-    }, 20_000, 'answered');
+    const msg = await eventually(
+      async () =>
+        (await h.app.store.c.messages.findOne({ 'platformRef.chatId': String(CHAT), content: text })) ?? undefined,
+      15_000,
+      'stored',
+    );
+    const turn = await eventually(
+      async () => {
+        const t = await h.app.store.turns.get(msg.turnId!);
+        return t?.status === 'responded' ? t : undefined;
+      },
+      20_000,
+      'answered',
+    );
     const reply = (await h.app.store.messages.get(replyIdOf(turn._id)))!;
     const built = (await h.app.store.c.events.findOne({ turnId: turn._id, kind: 'context_built' }))!;
     return { turn, reply, built };
@@ -43,7 +52,9 @@ describe('config document and prompt budget', () => {
     await expect(other.config.update({ limits: { max_total_tokens: 500 } }, new Date())).rejects.toThrow(
       /limits\.max_total_tokens must be an integer between 10000 and 200000 \(got 500\)/,
     );
-    await expect(other.config.update({ limits: { max_total_tokens: 500 } }, new Date())).rejects.toBeInstanceOf(GatewayError);
+    await expect(other.config.update({ limits: { max_total_tokens: 500 } }, new Date())).rejects.toBeInstanceOf(
+      GatewayError,
+    );
     const changed = await other.config.update({ thresholds: { recall_top_k: 3 } }, new Date(), 'ops');
     expect(changed.version).toBe(1);
     expect((await h.app.store.config.get()).config.thresholds.recall_top_k).toBe(3);
@@ -61,14 +72,23 @@ describe('config document and prompt budget', () => {
     const calls = h.llm.requests.length;
 
     // Another process switches to whole-session mode and the lowest limit; no restart.
-    await other.config.update({ preferences: { conversation_load_all: true }, limits: { max_total_tokens: 10_000, middle_section_warning_tokens: 5_000 } }, new Date());
+    await other.config.update(
+      {
+        preferences: { conversation_load_all: true },
+        limits: { max_total_tokens: 10_000, middle_section_warning_tokens: 5_000 },
+      },
+      new Date(),
+    );
     const second = await say(`${long}二`);
     expect(second.reply.delivery?.state).toBe('error');
     expect(second.reply.delivery?.error?.code).toBe('PROMPT_TOO_LONG');
     expect(h.llm.requests.length).toBe(calls); // never sent
     expect(second.built.data).toMatchObject({ tooLong: { limit: 10_000 }, mode: 'load_all' });
     expect(Number(second.built.data.totalTokens)).toBeGreaterThan(10_000);
-    const shown = h.tg.callsOf('sendMessage').map((c) => String(c.params.text)).at(-1)!;
+    const shown = h.tg
+      .callsOf('sendMessage')
+      .map((c) => String(c.params.text))
+      .at(-1)!;
     expect(shown).toContain('/summary');
     expect(shown).toMatch(/\d{5} tokens/);
 
@@ -78,7 +98,10 @@ describe('config document and prompt budget', () => {
     expect(third.reply.delivery?.state).toBe('complete');
     const fourth = await say('你好');
     expect(fourth.reply.delivery?.state).toBe('complete');
-    const warnings = await h.app.store.c.events.find({ kind: 'warning', dialogueId: third.turn.dialogueId }).sort({ 'data.category': 1 }).toArray();
+    const warnings = await h.app.store.c.events
+      .find({ kind: 'warning', dialogueId: third.turn.dialogueId })
+      .sort({ 'data.category': 1 })
+      .toArray();
     expect(warnings).toHaveLength(2); // one per category, however many turns hit it
     expect(warnings[0]!.data).toMatchObject({ category: 'conversation_over_limit', threshold: 10_000, count: 2 });
     expect(warnings[1]!.data).toMatchObject({ category: 'middle_section_overflow', threshold: 5_000, count: 2 });

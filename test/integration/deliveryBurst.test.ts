@@ -29,7 +29,9 @@ function worker(fake: FakeTelegram, prefix: string, o: { drafts?: boolean; limit
   const redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: null });
   connections.push(redis);
   const budget = new RedisChatBudget(redis, { prefix, ...(o.limits ? { limits: { telegram: o.limits } } : {}) });
-  return new PacedOutbound(new TelegramOutbound(TEST_BOT_TOKEN, fake.apiRoot, { drafts: o.drafts ?? false }), { budget });
+  return new PacedOutbound(new TelegramOutbound(TEST_BOT_TOKEN, fake.apiRoot, { drafts: o.drafts ?? false }), {
+    budget,
+  });
 }
 
 const newPrefix = () => `test-delivery-${randomBytes(4).toString('hex')}`;
@@ -42,9 +44,22 @@ function reply(seed: number, size = 9_000): string {
   while (parts.join('\n\n').length < size) {
     i += 1;
     if (i % 4 === 1) {
-      parts.push(`Paragraph ${seed}.${i}: the quick brown fox jumps over the lazy dog. 这是第${i}段，我们继续。 Numbers ${seed * 1000 + i}.`.repeat(6));
+      parts.push(
+        `Paragraph ${seed}.${i}: the quick brown fox jumps over the lazy dog. 这是第${i}段，我们继续。 Numbers ${seed * 1000 + i}.`.repeat(
+          6,
+        ),
+      );
     } else if (i % 4 === 2) {
-      parts.push(['```python', ...Array.from({ length: i === 2 ? 160 : 12 }, (_, k) => `    value_${k} = compute(${seed}, ${k})  # line ${k}`), '```'].join('\n'));
+      parts.push(
+        [
+          '```python',
+          ...Array.from(
+            { length: i === 2 ? 160 : 12 },
+            (_, k) => `    value_${k} = compute(${seed}, ${k})  # line ${k}`,
+          ),
+          '```',
+        ].join('\n'),
+      );
     } else if (i % 4 === 3) {
       parts.push(Array.from({ length: 6 }, (_, k) => `- item ${k} of section ${i}: **bold** and \`code\``).join('\n'));
     } else {
@@ -73,7 +88,12 @@ interface Delivered {
 }
 
 /** Streams `text` into one chat as the model would (small deltas), then pushes the final state. */
-async function streamInto(outbound: PacedOutbound, chat: ChatRef, text: string, o: { drafts?: boolean; step?: number } = {}): Promise<Delivered> {
+async function streamInto(
+  outbound: PacedOutbound,
+  chat: ChatRef,
+  text: string,
+  o: { drafts?: boolean; step?: number } = {},
+): Promise<Delivered> {
   const recorded: string[] = [];
   const streamer = new ReplyStreamer({
     message: { _id: `reply-${chat.chatId}`, dialogueId: `dlg-${chat.chatId}` },
@@ -132,7 +152,12 @@ describe('streaming delivery under Telegram flood limits', () => {
       body: JSON.stringify({ chat_id: 999001, text: 'three' }),
     });
     expect(res.status).toBe(429);
-    expect(await res.json()).toEqual({ ok: false, error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } });
+    expect(await res.json()).toEqual({
+      ok: false,
+      error_code: 429,
+      description: 'Too Many Requests: retry after 1',
+      parameters: { retry_after: 1 },
+    });
   });
 
   it('delivers 50 concurrent multi-chunk replies completely, in order, once each, with every 429 handled', async () => {
@@ -150,7 +175,9 @@ describe('streaming delivery under Telegram flood limits', () => {
       expectDelivered(fake, d);
     }
     // For the record: how often Telegram would have said "Too Many Requests" (all handled above).
-    console.info(`[deliveryBurst] 50 chats: ${fake.tooManyRequests - before} answers 429 from the fake Bot API, ${fake.calls.length} calls in all`);
+    console.info(
+      `[deliveryBurst] 50 chats: ${fake.tooManyRequests - before} answers 429 from the fake Bot API, ${fake.calls.length} calls in all`,
+    );
   }, 240_000);
 
   it('recovers from many 429s when the budget is far too generous for the platform', async () => {
@@ -161,9 +188,14 @@ describe('streaming delivery under Telegram flood limits', () => {
       global: { perSecond: 1000, burst: 1000 },
     };
     const workers = [worker(fake, prefix, { limits: reckless }), worker(fake, prefix, { limits: reckless })];
-    const chats: ChatRef[] = Array.from({ length: 10 }, (_, i) => ({ platform: 'telegram', chatId: String(200_000 + i) }));
+    const chats: ChatRef[] = Array.from({ length: 10 }, (_, i) => ({
+      platform: 'telegram',
+      chatId: String(200_000 + i),
+    }));
     const before = fake.tooManyRequests;
-    const delivered = await Promise.all(chats.map((chat, i) => streamInto(workers[i % 2]!, chat, reply(100 + i, 6_000), { step: 600 })));
+    const delivered = await Promise.all(
+      chats.map((chat, i) => streamInto(workers[i % 2]!, chat, reply(100 + i, 6_000), { step: 600 })),
+    );
     expect(fake.tooManyRequests - before).toBeGreaterThan(0);
     for (const d of delivered) expectDelivered(fake, d);
   }, 120_000);

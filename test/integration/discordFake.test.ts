@@ -53,7 +53,9 @@ describe('fake Discord REST', () => {
 });
 
 describe('fake Discord gateway intents', () => {
-  async function connect(intents: GatewayIntentBits[]): Promise<{ fake: FakeDiscord; client: Client; seen: Message[] }> {
+  async function connect(
+    intents: GatewayIntentBits[],
+  ): Promise<{ fake: FakeDiscord; client: Client; seen: Message[] }> {
     fake = await startFakeDiscord();
     client = new Client({ intents, partials: [Partials.Channel, Partials.Message], rest: { api: fake.apiRoot } });
     const seen: Message[] = [];
@@ -65,7 +67,11 @@ describe('fake Discord gateway intents', () => {
   }
 
   it('without MESSAGE_CONTENT, guild messages arrive empty unless they mention the bot; DMs keep their text', async () => {
-    const { fake: f, seen } = await connect([GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages]);
+    const { fake: f, seen } = await connect([
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMessages,
+      GatewayIntentBits.DirectMessages,
+    ]);
     const w = f.world;
     const plain = message(w, 'guild', { content: 'hidden from you' });
     const mention = mentioningUser(message(w, 'guild'), w.bot, '@@ you can read this');
@@ -76,7 +82,11 @@ describe('fake Discord gateway intents', () => {
   });
 
   it('without DIRECT_MESSAGES, DMs never arrive', async () => {
-    const { fake: f, seen } = await connect([GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent]);
+    const { fake: f, seen } = await connect([
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMessages,
+      GatewayIntentBits.MessageContent,
+    ]);
     f.dispatch('MESSAGE_CREATE', message(f.world, 'dm', { content: 'anyone?' }));
     const after = message(f.world, 'guild', { content: 'guild message' });
     f.dispatch('MESSAGE_CREATE', after);
@@ -88,14 +98,24 @@ describe('fake Discord gateway intents', () => {
 describe('DiscordGateway start failures', () => {
   it('rejects when the application has not enabled the MESSAGE_CONTENT intent', async () => {
     fake = await startFakeDiscord({ privilegedIntents: 0 });
-    const gateway = new DiscordGateway({ token: fake.token, apiRoot: fake.apiRoot, log: silent, onInbound: () => Promise.resolve() });
+    const gateway = new DiscordGateway({
+      token: fake.token,
+      apiRoot: fake.apiRoot,
+      log: silent,
+      onInbound: () => Promise.resolve(),
+    });
     client = gateway.client;
     await expect(gateway.start()).rejects.toThrow(/intent/i);
   });
 
   it('rejects a wrong token', async () => {
     fake = await startFakeDiscord();
-    const gateway = new DiscordGateway({ token: 'MTAwMDAwMDAwMDAwMDAwMDAw.Gwrong.wrong-token-wrong-token-wrong-token', apiRoot: fake.apiRoot, log: silent, onInbound: () => Promise.resolve() });
+    const gateway = new DiscordGateway({
+      token: 'MTAwMDAwMDAwMDAwMDAwMDAw.Gwrong.wrong-token-wrong-token-wrong-token',
+      apiRoot: fake.apiRoot,
+      log: silent,
+      onInbound: () => Promise.resolve(),
+    });
     client = gateway.client;
     await expect(gateway.start()).rejects.toThrow(/token/i);
   });

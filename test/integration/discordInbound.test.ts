@@ -35,7 +35,10 @@ const logLines: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
   fake = await startFakeDiscord();
-  const log = pino({ level: 'debug' }, { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) });
+  const log = pino(
+    { level: 'debug' },
+    { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
   gateway = new DiscordGateway({
     token: fake.token,
     apiRoot: fake.apiRoot,
@@ -58,7 +61,11 @@ const w = () => fake.world;
 type Kind = 'message' | 'edit' | 'delete';
 /** The event the client produced for one platform message (of one kind). */
 const eventFor = (id: string, kind: Kind = 'message') =>
-  eventually(async () => Promise.resolve(events.find((e) => e.platformMessageId === id && (e.kind ?? 'message') === kind)), 10_000, `${kind} event for ${id}`);
+  eventually(
+    async () => Promise.resolve(events.find((e) => e.platformMessageId === id && (e.kind ?? 'message') === kind)),
+    10_000,
+    `${kind} event for ${id}`,
+  );
 const eventsFor = (id: string) => events.filter((e) => e.platformMessageId === id);
 
 function expectedChat(place: Place) {
@@ -100,13 +107,28 @@ describe.each(PLACES)('Discord inbound in a %s', (place) => {
 
   it('image with caption: an image attachment whose fileRef the media source downloads', async () => {
     const png = Buffer.from('89504e470d0a1a0a' + '00'.repeat(64), 'hex');
-    const a = fake.registerAttachment({ channelId: channelOf(w(), place), filename: 'cat.png', contentType: 'image/png', data: png });
+    const a = fake.registerAttachment({
+      channelId: channelOf(w(), place),
+      filename: 'cat.png',
+      contentType: 'image/png',
+      data: png,
+    });
     const m = message(w(), place, { content: 'look at my cat', attachments: [{ ...a, width: 640, height: 480 }] });
     fake.dispatch('MESSAGE_CREATE', m);
     const e = await eventFor(m.id);
     expect(e).toMatchObject({ text: 'look at my cat' });
     expect(e.kind === 'message' && e.attachments).toEqual([
-      { kind: 'image', fileRef: a.url, uniqueId: a.id, fileName: 'cat.png', mime: 'image/png', size: png.length, width: 640, height: 480, sourceMessageId: m.id },
+      {
+        kind: 'image',
+        fileRef: a.url,
+        uniqueId: a.id,
+        fileName: 'cat.png',
+        mime: 'image/png',
+        size: png.length,
+        width: 640,
+        height: 480,
+        sourceMessageId: m.id,
+      },
     ]);
     const media = new DiscordMediaSource({ apiRoot: fake.apiRoot });
     const fetched = await media.fetch(a.url, { maxBytes: 1024 });
@@ -116,7 +138,12 @@ describe.each(PLACES)('Discord inbound in a %s', (place) => {
 
   it('audio file, voice message, video and other files get their kinds', async () => {
     const at = (filename: string, contentType: string | undefined) =>
-      fake.registerAttachment({ channelId: channelOf(w(), place), filename, ...(contentType ? { contentType } : {}), data: Buffer.from(filename) });
+      fake.registerAttachment({
+        channelId: channelOf(w(), place),
+        filename,
+        ...(contentType ? { contentType } : {}),
+        data: Buffer.from(filename),
+      });
     const song = at('song.mp3', 'audio/mpeg');
     const clip = at('clip.mp4', 'video/mp4');
     const pdf = at('notes.pdf', 'application/pdf');
@@ -139,7 +166,16 @@ describe.each(PLACES)('Discord inbound in a %s', (place) => {
     ]);
     const v = await eventFor(voiceMsg.id);
     expect(v.kind === 'message' && v.attachments).toEqual([
-      { kind: 'voice', fileRef: voice.url, uniqueId: voice.id, fileName: 'voice-message.ogg', mime: 'audio/ogg', size: voice.size, duration: 3.52, sourceMessageId: voiceMsg.id },
+      {
+        kind: 'voice',
+        fileRef: voice.url,
+        uniqueId: voice.id,
+        fileName: 'voice-message.ogg',
+        mime: 'audio/ogg',
+        size: voice.size,
+        duration: 3.52,
+        sourceMessageId: voiceMsg.id,
+      },
     ]);
   });
 
@@ -150,9 +186,19 @@ describe.each(PLACES)('Discord inbound in a %s', (place) => {
     fake.dispatch('MESSAGE_CREATE', m);
     const e = await eventFor(m.id);
     expect(e.kind === 'message' && e.attachments).toEqual([
-      { kind: 'sticker', fileRef: `${fake.baseUrl}/stickers/${stickerId}.png`, uniqueId: stickerId, fileName: 'wave.png', mime: 'image/png', sourceMessageId: m.id },
+      {
+        kind: 'sticker',
+        fileRef: `${fake.baseUrl}/stickers/${stickerId}.png`,
+        uniqueId: stickerId,
+        fileName: 'wave.png',
+        mime: 'image/png',
+        sourceMessageId: m.id,
+      },
     ]);
-    const fetched = await new DiscordMediaSource({ apiRoot: fake.apiRoot }).fetch(`${fake.baseUrl}/stickers/${stickerId}.png`, { maxBytes: 1024 });
+    const fetched = await new DiscordMediaSource({ apiRoot: fake.apiRoot }).fetch(
+      `${fake.baseUrl}/stickers/${stickerId}.png`,
+      { maxBytes: 1024 },
+    );
     expect(fetched.data.toString()).toBe('png-bytes');
   });
 
@@ -168,7 +214,12 @@ describe.each(PLACES)('Discord inbound in a %s', (place) => {
       text: 'answering you',
       replyTo: {
         platformMessageId: original.id,
-        sender: { userId: by.id, isBot: place === 'dm', username: by.username, displayName: by.global_name ?? by.username },
+        sender: {
+          userId: by.id,
+          isBot: place === 'dm',
+          username: by.username,
+          displayName: by.global_name ?? by.username,
+        },
         text: 'the original words',
       },
     });
@@ -181,7 +232,9 @@ describe.each(PLACES)('Discord inbound in a %s', (place) => {
     fake.dispatch('MESSAGE_CREATE', m);
     const e = await eventFor(m.id);
     expect(e).toMatchObject({ text: `hey <@${w().bot.id}> what do you think?` });
-    expect(e.kind === 'message' && e.mentions).toEqual([{ userId: w().bot.id, username: w().bot.username, text: `<@${w().bot.id}>` }]);
+    expect(e.kind === 'message' && e.mentions).toEqual([
+      { userId: w().bot.id, username: w().bot.username, text: `<@${w().bot.id}>` },
+    ]);
   });
 
   it('edit: a text change is an edit; a link-embed update is not', async () => {
@@ -210,7 +263,11 @@ describe.each(PLACES)('Discord inbound in a %s', (place) => {
     const m = message(w(), place, { content: 'sent while we were away' });
     fake.dispatch('MESSAGE_UPDATE', edited(m, 'edited while we were away'));
     const e = await eventFor(m.id, 'edit');
-    expect(e).toMatchObject({ chat: expectedChat(place), text: 'edited while we were away', sender: { userId: w().alice.id } });
+    expect(e).toMatchObject({
+      chat: expectedChat(place),
+      text: 'edited while we were away',
+      sender: { userId: w().alice.id },
+    });
   });
 
   it('delete: the deleted message id in its chat', async () => {
@@ -244,7 +301,11 @@ describe.each(['guild', 'thread'] as const)('Discord inbound in a %s (guild only
   it('role mention: the role id, even of a role the client has not cached', async () => {
     const unknownRole = snowflake();
     const one = mentioningRole(message(w(), place), w().botRoleId, '@@ please, and ');
-    const m = { ...one, content: `${one.content}<@&${unknownRole}>`, mention_roles: [...one.mention_roles, unknownRole] };
+    const m = {
+      ...one,
+      content: `${one.content}<@&${unknownRole}>`,
+      mention_roles: [...one.mention_roles, unknownRole],
+    };
     fake.dispatch('MESSAGE_CREATE', m);
     const e = await eventFor(m.id);
     expect(e.kind === 'message' && e.mentions).toEqual([
@@ -272,7 +333,9 @@ describe('Discord inbound robustness', () => {
     const place: Place = 'guild';
     const { author: _a, ...noAuthor } = message(w(), place, { content: 'who wrote this?' });
     const badAttachment = message(w(), place, {
-      attachments: [{ id: snowflake(), filename: 'x.png', size: 'big' as unknown as number, url: 'not a url', proxy_url: 'nope' }],
+      attachments: [
+        { id: snowflake(), filename: 'x.png', size: 'big' as unknown as number, url: 'not a url', proxy_url: 'nope' },
+      ],
     });
     const fine = message(w(), place, { content: 'still here' });
     // discord.js itself throws on these while caching them (it maps embeds and reads mentions).
@@ -299,12 +362,21 @@ describe('Discord inbound robustness', () => {
   it('our own persona and bot messages come back as echoes the core can recognise', async () => {
     const out = new DiscordOutbound({ token: fake.token, apiRoot: fake.apiRoot });
     const chat = { platform: 'discord' as const, chatId: w().generalId };
-    const persona = await out.send(chat, 'persona speaking', { persona: { name: 'Luna', avatarUrl: 'https://example.com/luna.png' } });
+    const persona = await out.send(chat, 'persona speaking', {
+      persona: { name: 'Luna', avatarUrl: 'https://example.com/luna.png' },
+    });
     const plain = await out.send(chat, 'bot speaking');
     const [hook] = fake.webhooksOf(w().generalId);
-    expect(await eventFor(persona.platformMessageId)).toMatchObject({ sender: { userId: hook?.id, isBot: true, username: 'Luna', webhookId: hook?.id }, text: 'persona speaking' });
+    expect(await eventFor(persona.platformMessageId)).toMatchObject({
+      sender: { userId: hook?.id, isBot: true, username: 'Luna', webhookId: hook?.id },
+      text: 'persona speaking',
+    });
     const own = await eventFor(plain.platformMessageId);
-    expect(own).toMatchObject({ sender: { userId: w().bot.id, isBot: true }, recipient: { userId: w().bot.id }, text: 'bot speaking' });
+    expect(own).toMatchObject({
+      sender: { userId: w().bot.id, isBot: true },
+      recipient: { userId: w().bot.id },
+      text: 'bot speaking',
+    });
     expect(own.kind === 'message' && own.sender).not.toHaveProperty('webhookId');
   });
 
@@ -325,7 +397,10 @@ describe('Discord inbound robustness', () => {
       await out.edit(chat, persona.platformMessageId, 'persona, edited', { persona: { name: 'Luna' } });
       const plain = await out.send(chat, 'bot');
       await out.edit(chat, plain.platformMessageId, 'bot, edited');
-      const foreignHook = { ...webhookMessage(w(), 'guild', { webhookId: snowflake(), username: 'Other app', content: 'not ours' }), application_id: snowflake() };
+      const foreignHook = {
+        ...webhookMessage(w(), 'guild', { webhookId: snowflake(), username: 'Other app', content: 'not ours' }),
+        application_id: snowflake(),
+      };
       const human = message(w(), 'guild', { content: 'a person' });
       fake.dispatch('MESSAGE_CREATE', foreignHook);
       fake.dispatch('MESSAGE_CREATE', human);

@@ -17,21 +17,35 @@ describe('DiscordMediaSource', () => {
   afterAll(() => fake.close());
 
   it('downloads an attachment with its type and name', async () => {
-    const a = fake.registerAttachment({ channelId: fake.world.generalId, filename: 'hello world.txt', contentType: 'text/plain; charset=utf-8', data: Buffer.from('hi there') });
+    const a = fake.registerAttachment({
+      channelId: fake.world.generalId,
+      filename: 'hello world.txt',
+      contentType: 'text/plain; charset=utf-8',
+      data: Buffer.from('hi there'),
+    });
     const got = await new DiscordMediaSource({ apiRoot: fake.apiRoot }).fetch(a.url, { maxBytes: 1024 });
     expect(got).toEqual({ data: Buffer.from('hi there'), mime: 'text/plain', fileName: 'hello world.txt' });
   });
 
   it('refuses a file whose declared size is over the limit', async () => {
     const a = fake.registerAttachment({ channelId: fake.world.generalId, filename: 'big.bin', data: big });
-    const err: unknown = await new DiscordMediaSource({ apiRoot: fake.apiRoot }).fetch(a.url, { maxBytes: 100_000 }).catch((e: unknown) => e);
+    const err: unknown = await new DiscordMediaSource({ apiRoot: fake.apiRoot })
+      .fetch(a.url, { maxBytes: 100_000 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MediaTooLargeError);
     expect(err).toMatchObject({ size: big.length, maxBytes: 100_000 });
   });
 
   it('stops reading a file without a declared size once it passes the limit', async () => {
-    const a = fake.registerAttachment({ channelId: fake.world.generalId, filename: 'stream.bin', data: big, chunked: true });
-    const err: unknown = await new DiscordMediaSource({ apiRoot: fake.apiRoot }).fetch(a.url, { maxBytes: 100_000 }).catch((e: unknown) => e);
+    const a = fake.registerAttachment({
+      channelId: fake.world.generalId,
+      filename: 'stream.bin',
+      data: big,
+      chunked: true,
+    });
+    const err: unknown = await new DiscordMediaSource({ apiRoot: fake.apiRoot })
+      .fetch(a.url, { maxBytes: 100_000 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MediaTooLargeError);
     const { size } = err as MediaTooLargeError;
     expect(size).toBeGreaterThan(100_000);
@@ -42,15 +56,27 @@ describe('DiscordMediaSource', () => {
   });
 
   it('renews an expired signed URL through the API when it has a token', async () => {
-    const a = fake.registerAttachment({ channelId: fake.world.generalId, filename: 'old.ogg', contentType: 'audio/ogg', data: Buffer.from('opus') });
+    const a = fake.registerAttachment({
+      channelId: fake.world.generalId,
+      filename: 'old.ogg',
+      contentType: 'audio/ogg',
+      data: Buffer.from('opus'),
+    });
     fake.expireAttachmentUrls();
-    const withoutToken: unknown = await new DiscordMediaSource({ apiRoot: fake.apiRoot }).fetch(a.url, { maxBytes: 1024 }).catch((e: unknown) => e);
+    const withoutToken: unknown = await new DiscordMediaSource({ apiRoot: fake.apiRoot })
+      .fetch(a.url, { maxBytes: 1024 })
+      .catch((e: unknown) => e);
     expect(withoutToken).toBeInstanceOf(DiscordMediaError);
     expect(withoutToken).toMatchObject({ status: 404 });
 
-    const got = await new DiscordMediaSource({ apiRoot: fake.apiRoot, token: fake.token }).fetch(a.url, { maxBytes: 1024 });
+    const got = await new DiscordMediaSource({ apiRoot: fake.apiRoot, token: fake.token }).fetch(a.url, {
+      maxBytes: 1024,
+    });
     expect(got.data.toString()).toBe('opus');
-    expect(fake.requestsTo('POST /attachments/refresh-urls').at(-1)).toMatchObject({ status: 200, body: { attachment_urls: [a.url] } });
+    expect(fake.requestsTo('POST /attachments/refresh-urls').at(-1)).toMatchObject({
+      status: 200,
+      body: { attachment_urls: [a.url] },
+    });
   });
 
   it('refuses URLs that are not on the CDN, without fetching them', async () => {
@@ -59,7 +85,9 @@ describe('DiscordMediaSource', () => {
     await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
     try {
       const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}/internal`;
-      const err: unknown = await new DiscordMediaSource({ apiRoot: fake.apiRoot }).fetch(url, { maxBytes: 1024 }).catch((e: unknown) => e);
+      const err: unknown = await new DiscordMediaSource({ apiRoot: fake.apiRoot })
+        .fetch(url, { maxBytes: 1024 })
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(DiscordMediaError);
       expect(String(err)).toMatch(/not on Discord's CDN/);
       expect(hits).toBe(0);

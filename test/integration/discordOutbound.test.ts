@@ -18,11 +18,17 @@ describe('Discord outbound', () => {
   let out: DiscordOutbound;
   const toDm = (): ChatRef => ({ platform: 'discord', chatId: fake.world.dmId });
   const toGeneral = (): ChatRef => ({ platform: 'discord', chatId: fake.world.generalId });
-  const toThread = (): ChatRef => ({ platform: 'discord', chatId: fake.world.generalId, threadId: fake.world.threadId });
+  const toThread = (): ChatRef => ({
+    platform: 'discord',
+    chatId: fake.world.generalId,
+    threadId: fake.world.threadId,
+  });
 
   beforeAll(async () => {
     // Generous limits: these tests are about content, the rate-limit tests below use their own fake.
-    fake = await startFakeDiscord({ limits: { messageCreate: { limit: 100, windowMs: 1000 }, messageEdit: { limit: 100, windowMs: 1000 } } });
+    fake = await startFakeDiscord({
+      limits: { messageCreate: { limit: 100, windowMs: 1000 }, messageEdit: { limit: 100, windowMs: 1000 } },
+    });
     out = new DiscordOutbound({ token: fake.token, apiRoot: fake.apiRoot });
   });
   afterAll(() => fake.close());
@@ -38,9 +44,16 @@ describe('Discord outbound', () => {
       const { platformMessageId } = await out.send(chat(), 'Thinking… @everyone');
       await out.edit(chat(), platformMessageId, 'Here is the answer, <@123456789012345678>.');
       const shown = fake.messages(shownIn()).find((m) => m.id === platformMessageId);
-      expect(shown).toMatchObject({ content: 'Here is the answer, <@123456789012345678>.', authorId: fake.world.bot.id, username: fake.world.bot.username, edited: true });
+      expect(shown).toMatchObject({
+        content: 'Here is the answer, <@123456789012345678>.',
+        authorId: fake.world.bot.id,
+        username: fake.world.bot.username,
+        edited: true,
+      });
       expect(shown).not.toHaveProperty('webhookId');
-      const calls = fake.requests.filter((r) => r.path.includes(platformMessageId) || (r.route === 'POST /channels/:id/messages' && r.status === 200));
+      const calls = fake.requests.filter(
+        (r) => r.path.includes(platformMessageId) || (r.route === 'POST /channels/:id/messages' && r.status === 200),
+      );
       for (const c of calls) expect(c.body).toMatchObject({ allowed_mentions: { parse: [] } });
     });
 
@@ -48,12 +61,18 @@ describe('Discord outbound', () => {
       const asked = message(fake.world, place, { content: 'a question' });
       fake.dispatch('MESSAGE_CREATE', asked);
       const { platformMessageId } = await out.send(chat(), 'an answer', { replyToPlatformMessageId: asked.id });
-      expect(fake.messages(shownIn()).find((m) => m.id === platformMessageId)).toMatchObject({ content: 'an answer', replyTo: asked.id });
+      expect(fake.messages(shownIn()).find((m) => m.id === platformMessageId)).toMatchObject({
+        content: 'an answer',
+        replyTo: asked.id,
+      });
     });
 
     it('shows typing where the reply will appear', async () => {
       await out.typing(chat());
-      expect(fake.requestsTo('POST /channels/:id/typing').at(-1)).toMatchObject({ path: `/channels/${shownIn()}/typing`, status: 204 });
+      expect(fake.requestsTo('POST /channels/:id/typing').at(-1)).toMatchObject({
+        path: `/channels/${shownIn()}/typing`,
+        status: 204,
+      });
     });
   });
 
@@ -63,8 +82,19 @@ describe('Discord outbound', () => {
       const sol = await out.send(chat(), 'Sol here', { persona: SOL });
       await out.edit(chat(), luna.platformMessageId, 'Luna here, edited', { persona: LUNA });
       const shown = fake.messages(shownIn());
-      expect(shown.find((m) => m.id === luna.platformMessageId)).toMatchObject({ content: 'Luna here, edited', username: 'Luna', avatarUrl: LUNA.avatarUrl, bot: true, edited: true });
-      expect(shown.find((m) => m.id === sol.platformMessageId)).toMatchObject({ content: 'Sol here', username: 'Sol', avatarUrl: SOL.avatarUrl, edited: false });
+      expect(shown.find((m) => m.id === luna.platformMessageId)).toMatchObject({
+        content: 'Luna here, edited',
+        username: 'Luna',
+        avatarUrl: LUNA.avatarUrl,
+        bot: true,
+        edited: true,
+      });
+      expect(shown.find((m) => m.id === sol.platformMessageId)).toMatchObject({
+        content: 'Sol here',
+        username: 'Sol',
+        avatarUrl: SOL.avatarUrl,
+        edited: false,
+      });
       // One webhook of ours serves the parent channel and its threads.
       const hooks = fake.webhooksOf(fake.world.generalId);
       expect(hooks.map((h) => h.name)).toEqual([DEFAULT_WEBHOOK_NAME]);
@@ -78,7 +108,10 @@ describe('Discord outbound', () => {
       expect(fake.messages(shownIn()).find((m) => m.id === platformMessageId)?.content).toBe('final, with persona');
       const worker3 = new DiscordOutbound({ token: fake.token, apiRoot: fake.apiRoot });
       await worker3.edit(chat(), platformMessageId, 'final, found by the webhook');
-      expect(fake.messages(shownIn()).find((m) => m.id === platformMessageId)).toMatchObject({ content: 'final, found by the webhook', username: 'Luna' });
+      expect(fake.messages(shownIn()).find((m) => m.id === platformMessageId)).toMatchObject({
+        content: 'final, found by the webhook',
+        username: 'Luna',
+      });
       expect(fake.webhooksOf(fake.world.generalId)).toHaveLength(1);
     });
   });
@@ -88,7 +121,11 @@ describe('Discord outbound', () => {
     for (const h of fake.webhooksOf(fake.world.generalId)) fake.deleteWebhook(h.id);
     const second = await out.send(toGeneral(), 'after', { persona: LUNA });
     const [replacement] = fake.webhooksOf(fake.world.generalId);
-    expect(fake.messages(fake.world.generalId).find((m) => m.id === second.platformMessageId)).toMatchObject({ content: 'after', username: 'Luna', webhookId: replacement?.id });
+    expect(fake.messages(fake.world.generalId).find((m) => m.id === second.platformMessageId)).toMatchObject({
+      content: 'after',
+      username: 'Luna',
+      webhookId: replacement?.id,
+    });
     expect(first.platformMessageId).not.toBe(second.platformMessageId);
   });
 
@@ -98,14 +135,21 @@ describe('Discord outbound', () => {
     fake.failNext('GET /channels/:id/webhooks', 403, { message: 'Missing Permissions', code: 50013 });
     const { platformMessageId } = await out.send(chat, 'plain Luna', { persona: LUNA });
     await out.edit(chat, platformMessageId, 'plain Luna, edited', { persona: LUNA });
-    expect(fake.messages(channelId)).toMatchObject([{ id: platformMessageId, content: 'plain Luna, edited', authorId: fake.world.bot.id }]);
+    expect(fake.messages(channelId)).toMatchObject([
+      { id: platformMessageId, content: 'plain Luna, edited', authorId: fake.world.bot.id },
+    ]);
   });
 
   it('a persona in a DM (no webhooks there) speaks as the bot instead of failing', async () => {
     const { platformMessageId } = await out.send(toDm(), 'hello from Luna', { persona: LUNA });
     await out.edit(toDm(), platformMessageId, 'hello again from Luna', { persona: LUNA });
-    expect(fake.messages(fake.world.dmId).find((m) => m.id === platformMessageId)).toMatchObject({ content: 'hello again from Luna', authorId: fake.world.bot.id });
-    expect(fake.requestsTo('GET /channels/:id/webhooks').some((r) => r.path.includes(fake.world.dmId) && r.status === 403)).toBe(true);
+    expect(fake.messages(fake.world.dmId).find((m) => m.id === platformMessageId)).toMatchObject({
+      content: 'hello again from Luna',
+      authorId: fake.world.bot.id,
+    });
+    expect(
+      fake.requestsTo('GET /channels/:id/webhooks').some((r) => r.path.includes(fake.world.dmId) && r.status === 403),
+    ).toBe(true);
   });
 
   it('persona names Discord would refuse are cleaned instead of failing the reply', async () => {
@@ -126,8 +170,12 @@ describe('Discord outbound', () => {
   });
 
   it('a 9 000-character reply with code blocks arrives as ordered chunks of at most 2000, fences balanced', async () => {
-    const code = (n: number) => '```ts\n' + Array.from({ length: n }, (_, i) => `const line${n}_${i} = ${i}; // ${'x'.repeat(20)}`).join('\n') + '\n```';
-    const prose = (n: number) => Array.from({ length: n }, (_, i) => `Sentence ${n}.${i} explains the next step in plain words.`).join(' ');
+    const code = (n: number) =>
+      '```ts\n' +
+      Array.from({ length: n }, (_, i) => `const line${n}_${i} = ${i}; // ${'x'.repeat(20)}`).join('\n') +
+      '\n```';
+    const prose = (n: number) =>
+      Array.from({ length: n }, (_, i) => `Sentence ${n}.${i} explains the next step in plain words.`).join(' ');
     const reply = [prose(20), code(20), prose(15), code(90), prose(30), code(10), prose(25)].join('\n\n');
     expect(reply.length).toBeGreaterThan(9000);
     const chunks = splitForPlatform(reply, out.maxMessageChars);
@@ -143,18 +191,31 @@ describe('Discord outbound', () => {
     }
     // Every code line arrives, in order.
     const lines = reply.split('\n').filter((l) => l.startsWith('const '));
-    const arrived = shown.join('\n').split('\n').filter((l) => l.startsWith('const '));
+    const arrived = shown
+      .join('\n')
+      .split('\n')
+      .filter((l) => l.startsWith('const '));
     expect(arrived).toEqual(lines);
   });
 
   it('a send retried after a server error does not post twice (enforced nonce)', async () => {
-    fake.failNext('POST /channels/:id/messages', 502, { message: '502: Bad Gateway', code: 0 }, { afterProcessing: true });
+    fake.failNext(
+      'POST /channels/:id/messages',
+      502,
+      { message: '502: Bad Gateway', code: 0 },
+      { afterProcessing: true },
+    );
     const before = fake.messages(fake.world.generalId).length;
     const { platformMessageId } = await out.send(toGeneral(), 'exactly once');
     const shown = fake.messages(fake.world.generalId);
     expect(shown).toHaveLength(before + 1);
     expect(shown.at(-1)).toMatchObject({ id: platformMessageId, content: 'exactly once' });
-    expect(fake.requestsTo('POST /channels/:id/messages').slice(-2).map((r) => r.status)).toEqual([502, 200]);
+    expect(
+      fake
+        .requestsTo('POST /channels/:id/messages')
+        .slice(-2)
+        .map((r) => r.status),
+    ).toEqual([502, 200]);
   });
 
   it('other Discord errors reach the caller with their code', async () => {
@@ -177,7 +238,10 @@ describe('Discord outbound rate limits', () => {
 
   it('a burst from two workers over the per-channel limit: every message once, in order, 429s waited out', async () => {
     const chat: ChatRef = { platform: 'discord', chatId: fake.world.generalId };
-    const workers = [new DiscordOutbound({ token: fake.token, apiRoot: fake.apiRoot }), new DiscordOutbound({ token: fake.token, apiRoot: fake.apiRoot })];
+    const workers = [
+      new DiscordOutbound({ token: fake.token, apiRoot: fake.apiRoot }),
+      new DiscordOutbound({ token: fake.token, apiRoot: fake.apiRoot }),
+    ];
     const texts = (w: number) => Array.from({ length: 8 }, (_, i) => `worker ${w} message ${i + 1}`);
     const results = await Promise.allSettled(workers.flatMap((out, w) => texts(w).map((t) => out.send(chat, t))));
 
@@ -193,7 +257,11 @@ describe('Discord outbound rate limits', () => {
   it('an unexpected short 429 is waited out and the message is delivered once, before the next', async () => {
     const chat: ChatRef = { platform: 'discord', chatId: fake.world.generalId, threadId: fake.world.threadId };
     const out = new DiscordOutbound({ token: fake.token, apiRoot: fake.apiRoot });
-    fake.failNext('POST /channels/:id/messages', 429, { message: 'You are being rate limited.', retry_after: 0.3, global: false });
+    fake.failNext('POST /channels/:id/messages', 429, {
+      message: 'You are being rate limited.',
+      retry_after: 0.3,
+      global: false,
+    });
     await Promise.all([out.send(chat, 'first'), out.send(chat, 'second')]);
     expect(fake.messages(fake.world.threadId).map((m) => m.content)).toEqual(['first', 'second']);
     expect(fake.rateLimited).toHaveLength(1);
@@ -230,8 +298,14 @@ describe('Discord outbound rate limits', () => {
   it('a long (global) rate limit is handed to the core as PlatformRateLimitedError without posting', async () => {
     const out = new DiscordOutbound({ token: fake.token, apiRoot: fake.apiRoot, maxRateLimitWaitMs: 5_000 });
     const before = fake.messages(fake.world.dmId).length;
-    fake.failNext('POST /channels/:id/messages', 429, { message: 'You are being rate limited.', retry_after: 42.5, global: true });
-    const err: unknown = await out.send({ platform: 'discord', chatId: fake.world.dmId }, 'later, please').catch((e: unknown) => e);
+    fake.failNext('POST /channels/:id/messages', 429, {
+      message: 'You are being rate limited.',
+      retry_after: 42.5,
+      global: true,
+    });
+    const err: unknown = await out
+      .send({ platform: 'discord', chatId: fake.world.dmId }, 'later, please')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PlatformRateLimitedError);
     expect(err).toMatchObject({ platform: 'discord', global: true });
     expect((err as PlatformRateLimitedError).retryAfterMs).toBeGreaterThanOrEqual(40_000);

@@ -38,23 +38,64 @@ beforeEach(async () => {
   deps = rig.taskDeps();
   const at = new Date(T0 - 30 * DAY);
   await store.c.agents.insertMany([
-    { _id: AGENT, name: 'Rainbow', basePersona: BASE, evolvedPersona: OLD_EVOLVED, evolvedPersonaAt: OLD_AT, isDefault: true, createdAt: at, updatedAt: at },
-    { _id: OTHER_AGENT, name: 'Storm', basePersona: 'You are Storm, gruff but loyal.', isDefault: false, createdAt: at, updatedAt: at },
+    {
+      _id: AGENT,
+      name: 'Rainbow',
+      basePersona: BASE,
+      evolvedPersona: OLD_EVOLVED,
+      evolvedPersonaAt: OLD_AT,
+      isDefault: true,
+      createdAt: at,
+      updatedAt: at,
+    },
+    {
+      _id: OTHER_AGENT,
+      name: 'Storm',
+      basePersona: 'You are Storm, gruff but loyal.',
+      isDefault: false,
+      createdAt: at,
+      updatedAt: at,
+    },
   ] satisfies Agent[]);
   await store.c.humans.insertMany([
-    { _id: 'hum_alice', identities: [{ platform: 'telegram', userId: '1' }], displayName: 'Alice', createdAt: at, updatedAt: at },
-    { _id: 'hum_bob', identities: [{ platform: 'discord', userId: '2' }], displayName: 'Bob', createdAt: at, updatedAt: at },
+    {
+      _id: 'hum_alice',
+      identities: [{ platform: 'telegram', userId: '1' }],
+      displayName: 'Alice',
+      createdAt: at,
+      updatedAt: at,
+    },
+    {
+      _id: 'hum_bob',
+      identities: [{ platform: 'discord', userId: '2' }],
+      displayName: 'Bob',
+      createdAt: at,
+      updatedAt: at,
+    },
   ] satisfies Human[]);
 });
 
 afterEach(() => rig.clear());
 
-async function dialogue(o: { humanId: string; agentId?: string; title?: string; platform?: 'telegram' | 'discord' }): Promise<{ dialogueId: string; sessionId: string }> {
+async function dialogue(o: {
+  humanId: string;
+  agentId?: string;
+  title?: string;
+  platform?: 'telegram' | 'discord';
+}): Promise<{ dialogueId: string; sessionId: string }> {
   const dialogueId = `dlg_${randomBytes(4).toString('hex')}`;
   const sessionId = `ses_${randomBytes(4).toString('hex')}`;
   const at = new Date(T0);
   await store.c.dialogues.insertOne(
-    dialogueRecord({ id: dialogueId, humanIds: [o.humanId], agentIds: [o.agentId ?? AGENT], at, currentSessionId: sessionId, ...(o.platform ? { platform: o.platform } : {}), ...(o.title ? { title: o.title } : {}) }),
+    dialogueRecord({
+      id: dialogueId,
+      humanIds: [o.humanId],
+      agentIds: [o.agentId ?? AGENT],
+      at,
+      currentSessionId: sessionId,
+      ...(o.platform ? { platform: o.platform } : {}),
+      ...(o.title ? { title: o.title } : {}),
+    }),
   );
   await store.c.sessions.insertOne(sessionRecord({ id: sessionId, dialogueId, at }));
   return { dialogueId, sessionId };
@@ -62,7 +103,18 @@ async function dialogue(o: { humanId: string; agentId?: string; title?: string; 
 
 let turnNo = 0;
 /** One turn at `at`: the human's text and the agent's reply a minute later. */
-async function turn(d: { dialogueId: string; sessionId: string }, o: { at: number; humanId: string; text: string; reply?: string; agentId?: string; status?: Turn['status']; failed?: boolean }): Promise<Turn> {
+async function turn(
+  d: { dialogueId: string; sessionId: string },
+  o: {
+    at: number;
+    humanId: string;
+    text: string;
+    reply?: string;
+    agentId?: string;
+    status?: Turn['status'];
+    failed?: boolean;
+  },
+): Promise<Turn> {
   const agentId = o.agentId ?? AGENT;
   const turnId = `trn_${String(++turnNo).padStart(3, '0')}_${randomBytes(3).toString('hex')}`;
   const t: Turn = {
@@ -80,9 +132,24 @@ async function turn(d: { dialogueId: string; sessionId: string }, o: { at: numbe
     status: o.status ?? 'responded',
     ...(o.status === 'pending' ? {} : { closedAt: new Date(o.at + MIN) }),
   };
-  const base = { dialogueId: d.dialogueId, sessionId: d.sessionId, turnId, contentType: 'text' as const, mentions: [], visible: true };
+  const base = {
+    dialogueId: d.dialogueId,
+    sessionId: d.sessionId,
+    turnId,
+    contentType: 'text' as const,
+    mentions: [],
+    visible: true,
+  };
   const msgs: Message[] = [
-    { ...base, _id: `${turnId}_h`, senderRole: 'human', senderId: o.humanId, content: o.text, createdAt: new Date(o.at), updatedAt: new Date(o.at) },
+    {
+      ...base,
+      _id: `${turnId}_h`,
+      senderRole: 'human',
+      senderId: o.humanId,
+      content: o.text,
+      createdAt: new Date(o.at),
+      updatedAt: new Date(o.at),
+    },
   ];
   if (o.status !== 'pending') {
     msgs.push({
@@ -108,11 +175,31 @@ describe('persona evolution', () => {
     const alice = await dialogue({ humanId: 'hum_alice', title: 'Alice DM' });
     const bob = await dialogue({ humanId: 'hum_bob', platform: 'discord' });
     const storm = await dialogue({ humanId: 'hum_bob', agentId: OTHER_AGENT, title: 'Storm and Bob' });
-    await turn(alice, { at: T0, humanId: 'hum_alice', text: 'Saturn rings tonight were stunning. Did you see?', reply: 'I wish I could!' });
+    await turn(alice, {
+      at: T0,
+      humanId: 'hum_alice',
+      text: 'Saturn rings tonight were stunning. Did you see?',
+      reply: 'I wish I could!',
+    });
     await turn(bob, { at: T0 + 5 * MIN, humanId: 'hum_bob', text: 'Chess club starts again tomorrow.' });
-    await turn(alice, { at: T0 + 10 * MIN, humanId: 'hum_alice', text: 'Cello exam passed with honours!', failed: true });
-    await turn(storm, { at: T0 + 15 * MIN, humanId: 'hum_bob', text: 'Thunderstorms are my favourite weather.', agentId: OTHER_AGENT });
-    await turn(alice, { at: T0 + 20 * MIN, humanId: 'hum_alice', text: 'Still waiting for an answer', status: 'pending' });
+    await turn(alice, {
+      at: T0 + 10 * MIN,
+      humanId: 'hum_alice',
+      text: 'Cello exam passed with honours!',
+      failed: true,
+    });
+    await turn(storm, {
+      at: T0 + 15 * MIN,
+      humanId: 'hum_bob',
+      text: 'Thunderstorms are my favourite weather.',
+      agentId: OTHER_AGENT,
+    });
+    await turn(alice, {
+      at: T0 + 20 * MIN,
+      humanId: 'hum_alice',
+      text: 'Still waiting for an answer',
+      status: 'pending',
+    });
     await store.participants.noteReplyForEvolve(AGENT, new Date(T0));
     await store.participants.noteReplyForEvolve(AGENT, new Date(T0));
 
@@ -140,7 +227,10 @@ describe('persona evolution', () => {
     expect(s.get('Base persona')).toBe(BASE);
     expect(s.get('Current evolved persona')).toBe(OLD_EVOLVED);
     const talks = s.get('Recent conversations')!;
-    expect(talks.split('\n').filter((l) => l.startsWith('-- '))).toEqual([`-- human_ai ${bob.dialogueId}`, '-- Alice DM']);
+    expect(talks.split('\n').filter((l) => l.startsWith('-- '))).toEqual([
+      `-- human_ai ${bob.dialogueId}`,
+      '-- Alice DM',
+    ]);
     const lines = linesOf(talks);
     expect(lines.map((l) => [l.role, l.text])).toEqual([
       ['user', 'Chess club starts again tomorrow.'],
@@ -158,7 +248,13 @@ describe('persona evolution', () => {
     // The call is on record.
     const events = await store.c.events.find({ kind: 'llm_call' }).toArray();
     expect(events).toHaveLength(1);
-    expect(events[0]!.data).toMatchObject({ task: 'evolve_persona', agentId: AGENT, turns: 3, before: OLD_EVOLVED, after: expected });
+    expect(events[0]!.data).toMatchObject({
+      task: 'evolve_persona',
+      agentId: AGENT,
+      turns: 3,
+      before: OLD_EVOLVED,
+      after: expected,
+    });
     // Latest turn's dialogue.
     expect(events[0]!.dialogueId).toBe(alice.dialogueId);
 
@@ -175,10 +271,14 @@ describe('persona evolution', () => {
 
   it('takes only the most recent turns', async () => {
     const alice = await dialogue({ humanId: 'hum_alice' });
-    for (let i = 1; i <= 6; i++) await turn(alice, { at: T0 + i * MIN * 10, humanId: 'hum_alice', text: `Message number ${i} here.` });
+    for (let i = 1; i <= 6; i++)
+      await turn(alice, { at: T0 + i * MIN * 10, humanId: 'hum_alice', text: `Message number ${i} here.` });
     await evolvePersona(deps, { agentId: AGENT, now: new Date(T0 + DAY), turns: 2 });
     const lines = linesOf(sectionsOf(llm.taskRequests[0]!.input).get('Recent conversations')!);
-    expect(lines.filter((l) => l.role === 'user').map((l) => l.text)).toEqual(['Message number 5 here.', 'Message number 6 here.']);
+    expect(lines.filter((l) => l.role === 'user').map((l) => l.text)).toEqual([
+      'Message number 5 here.',
+      'Message number 6 here.',
+    ]);
   });
 
   it('evolves an agent that never evolved: the model sees (none), no history entry', async () => {
@@ -213,11 +313,18 @@ describe('persona evolution', () => {
     const before = await agent();
 
     llm.enqueueTask({ kind: 'error', status: 500, message: 'the model is down' });
-    await expect(evolvePersona(deps, { agentId: AGENT, now: new Date(T0 + DAY) })).rejects.toMatchObject({ code: 'LLM_SERVICE_ERROR' });
+    await expect(evolvePersona(deps, { agentId: AGENT, now: new Date(T0 + DAY) })).rejects.toMatchObject({
+      code: 'LLM_SERVICE_ERROR',
+    });
     expect(await agent()).toEqual(before);
 
-    llm.enqueueTask({ kind: 'reply', chunks: ['{"evolvedPersona":"  "}'] }, { kind: 'reply', chunks: ['{"persona":"wrong key"}'] });
-    await expect(evolvePersona(deps, { agentId: AGENT, now: new Date(T0 + DAY) })).rejects.toMatchObject({ code: 'LLM_SERVICE_ERROR' });
+    llm.enqueueTask(
+      { kind: 'reply', chunks: ['{"evolvedPersona":"  "}'] },
+      { kind: 'reply', chunks: ['{"persona":"wrong key"}'] },
+    );
+    await expect(evolvePersona(deps, { agentId: AGENT, now: new Date(T0 + DAY) })).rejects.toMatchObject({
+      code: 'LLM_SERVICE_ERROR',
+    });
     expect(await agent()).toEqual(before);
     expect(before).toMatchObject({ evolvedPersona: OLD_EVOLVED, evolvedPersonaAt: OLD_AT, repliesSinceEvolve: 1 });
     expect(await store.c.events.countDocuments({ kind: 'llm_call' })).toBe(0);
@@ -230,7 +337,13 @@ describe('persona evolution', () => {
     const slow = evolvePersona(deps, { agentId: AGENT, now: new Date(T0 + DAY) });
     await new Promise((r) => setTimeout(r, 100));
     const meanwhile = new Date(T0 + DAY - MIN);
-    expect(await store.participants.setEvolvedPersona(AGENT, { text: 'fast run', at: meanwhile }, { text: OLD_EVOLVED, at: OLD_AT })).toBe(true);
+    expect(
+      await store.participants.setEvolvedPersona(
+        AGENT,
+        { text: 'fast run', at: meanwhile },
+        { text: OLD_EVOLVED, at: OLD_AT },
+      ),
+    ).toBe(true);
     expect(await slow).toEqual({ before: OLD_EVOLVED, after: 'fast run', skipped: 'evolved_meanwhile' });
     expect(await agent()).toMatchObject({ evolvedPersona: 'fast run', evolvedPersonaAt: meanwhile });
   });
@@ -244,6 +357,8 @@ describe('persona evolution', () => {
   });
 
   it('refuses an unknown agent', async () => {
-    await expect(evolvePersona(deps, { agentId: 'agt_nobody', now: new Date(T0) })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(evolvePersona(deps, { agentId: 'agt_nobody', now: new Date(T0) })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });

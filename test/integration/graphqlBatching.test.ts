@@ -18,16 +18,61 @@ function seed(dialogues: number, sessionsPer: number, turnsPer: number, messages
   let clock = 0;
   for (let i = 0; i < dialogues; i++) {
     const dialogueId = `dlg_b${i}`;
-    d.push({ _id: dialogueId, type: 'human_ai', chat: { platform: 'telegram', chatId: String(500 + i) }, humanIds: ['hum_b'], agentIds: ['agt_default'], status: 'active', messageCount: sessionsPer * turnsPer * messagesPer, lastActivityAt: at(10_000 + i), createdAt: at(0), updatedAt: at(0) });
+    d.push({
+      _id: dialogueId,
+      type: 'human_ai',
+      chat: { platform: 'telegram', chatId: String(500 + i) },
+      humanIds: ['hum_b'],
+      agentIds: ['agt_default'],
+      status: 'active',
+      messageCount: sessionsPer * turnsPer * messagesPer,
+      lastActivityAt: at(10_000 + i),
+      createdAt: at(0),
+      updatedAt: at(0),
+    });
     for (let j = 0; j < sessionsPer; j++) {
       const sessionId = `ses_b${i}_${j}`;
-      s.push({ _id: sessionId, dialogueId, kind: 'dialogue', status: 'closed', startedAt: at(clock), lastActivityAt: at(clock), stats: { messageCount: turnsPer * messagesPer, turnCount: turnsPer } });
+      s.push({
+        _id: sessionId,
+        dialogueId,
+        kind: 'dialogue',
+        status: 'closed',
+        startedAt: at(clock),
+        lastActivityAt: at(clock),
+        stats: { messageCount: turnsPer * messagesPer, turnCount: turnsPer },
+      });
       for (let k = 0; k < turnsPer; k++) {
         const turnId = `trn_b${i}_${j}_${k}`;
-        t.push({ _id: turnId, dialogueId, sessionId, kind: 'dialogue', initiatorRole: 'human', initiatorId: 'hum_b', responderRole: 'ai', responderId: 'agt_default', startedAt: at(clock), responseWindowMs: 1000, deadlineAt: at(clock + 1), status: 'responded' });
+        t.push({
+          _id: turnId,
+          dialogueId,
+          sessionId,
+          kind: 'dialogue',
+          initiatorRole: 'human',
+          initiatorId: 'hum_b',
+          responderRole: 'ai',
+          responderId: 'agt_default',
+          startedAt: at(clock),
+          responseWindowMs: 1000,
+          deadlineAt: at(clock + 1),
+          status: 'responded',
+        });
         for (let l = 0; l < messagesPer; l++) {
           clock++;
-          m.push({ _id: `msg_b${i}_${j}_${k}_${l}`, dialogueId, sessionId, turnId, senderRole: l === 0 ? 'human' : 'ai', senderId: l === 0 ? 'hum_b' : 'agt_default', contentType: 'text', content: `d${i} s${j} t${k} m${l}`, mentions: [], visible: true, createdAt: at(clock), updatedAt: at(clock) });
+          m.push({
+            _id: `msg_b${i}_${j}_${k}_${l}`,
+            dialogueId,
+            sessionId,
+            turnId,
+            senderRole: l === 0 ? 'human' : 'ai',
+            senderId: l === 0 ? 'hum_b' : 'agt_default',
+            contentType: 'text',
+            content: `d${i} s${j} t${k} m${l}`,
+            mentions: [],
+            visible: true,
+            createdAt: at(clock),
+            updatedAt: at(clock),
+          });
         }
       }
     }
@@ -38,7 +83,19 @@ function seed(dialogues: number, sessionsPer: number, turnsPer: number, messages
 const NESTED = `{ dialogues(first: 10) { edges { node { id sessions(first: 10) { edges { node { id turns(first: 10) { edges { node { id status
   messages(first: 10) { edges { node { id content } } } } } } } } } } } } }`;
 
-type R = { dialogues: { edges: Array<{ node: { sessions: { edges: Array<{ node: { turns: { edges: Array<{ node: { messages: { edges: Array<{ node: { content: string } }> } } }> } } }> } } }> } };
+type R = {
+  dialogues: {
+    edges: Array<{
+      node: {
+        sessions: {
+          edges: Array<{
+            node: { turns: { edges: Array<{ node: { messages: { edges: Array<{ node: { content: string } }> } } }> } };
+          }>;
+        };
+      };
+    }>;
+  };
+};
 
 describe('GraphQL batching', () => {
   let h: Harness;
@@ -48,7 +105,8 @@ describe('GraphQL batching', () => {
     uri.searchParams.set('monitorCommands', 'true');
     h = await startHarness({ MONGODB_URI: uri.toString() }, ['api']);
     h.app.store.client.on('commandStarted', (e: CommandStartedEvent) => {
-      if (READS.has(e.commandName)) commands.push(`${e.commandName} ${String((e.command as Record<string, unknown>)[e.commandName])}`);
+      if (READS.has(e.commandName))
+        commands.push(`${e.commandName} ${String((e.command as Record<string, unknown>)[e.commandName])}`);
     });
     const { d, s, t, m } = seed(4, 3, 4, 3);
     await h.app.store.c.dialogues.insertMany(d);
@@ -65,7 +123,9 @@ describe('GraphQL batching', () => {
     const r = await h.gql<R>(NESTED);
     expect(r.body.errors).toBeUndefined();
     const contents = r.body.data!.dialogues.edges.flatMap((dn) =>
-      dn.node.sessions.edges.flatMap((sn) => sn.node.turns.edges.flatMap((tn) => tn.node.messages.edges.map((mn) => mn.node.content))),
+      dn.node.sessions.edges.flatMap((sn) =>
+        sn.node.turns.edges.flatMap((tn) => tn.node.messages.edges.map((mn) => mn.node.content)),
+      ),
     );
     expect(contents).toHaveLength(4 * 3 * 4 * 3);
     expect(contents.slice(0, 3)).toEqual(['d3 s0 t0 m0', 'd3 s0 t0 m1', 'd3 s0 t0 m2']); // newest dialogue first, children in time order
@@ -74,10 +134,15 @@ describe('GraphQL batching', () => {
   });
 
   it('keeps each parent’s page to its own first N', async () => {
-    const r = await h.gql<R>(`{ dialogues(first: 2) { edges { node { sessions(first: 2) { edges { node { turns(first: 1) { edges { node {
+    const r =
+      await h.gql<R>(`{ dialogues(first: 2) { edges { node { sessions(first: 2) { edges { node { turns(first: 1) { edges { node {
       messages(first: 2) { edges { node { content } } } } } } } } } } } } }`);
     expect(r.body.errors).toBeUndefined();
-    const shape = r.body.data!.dialogues.edges.map((dn) => dn.node.sessions.edges.map((sn) => sn.node.turns.edges.map((tn) => tn.node.messages.edges.map((mn) => mn.node.content))));
+    const shape = r.body.data!.dialogues.edges.map((dn) =>
+      dn.node.sessions.edges.map((sn) =>
+        sn.node.turns.edges.map((tn) => tn.node.messages.edges.map((mn) => mn.node.content)),
+      ),
+    );
     expect(shape).toEqual([
       [[['d3 s0 t0 m0', 'd3 s0 t0 m1']], [['d3 s1 t0 m0', 'd3 s1 t0 m1']]],
       [[['d2 s0 t0 m0', 'd2 s0 t0 m1']], [['d2 s1 t0 m0', 'd2 s1 t0 m1']]],

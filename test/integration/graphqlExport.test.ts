@@ -16,11 +16,20 @@ const ZH_REPLY = '麻薯听起来是一只很有个性的猫！';
 
 const EXPORT = `mutation ($id: ID!, $format: ExportFormat!) { exportDialogue(dialogueId: $id, format: $format) { fileName mimeType format content byteLength messageCount } }`;
 interface Exported {
-  exportDialogue: { fileName: string; mimeType: string; format: string; content: string; byteLength: number; messageCount: number };
+  exportDialogue: {
+    fileName: string;
+    mimeType: string;
+    format: string;
+    content: string;
+    byteLength: number;
+    messageCount: number;
+  };
 }
 
 let seq = 0;
-const msg = (o: Partial<Message> & Pick<Message, 'sessionId' | 'senderRole' | 'senderId' | 'content' | 'createdAt'>): Message => ({
+const msg = (
+  o: Partial<Message> & Pick<Message, 'sessionId' | 'senderRole' | 'senderId' | 'content' | 'createdAt'>,
+): Message => ({
   _id: `msg_x${String(++seq).padStart(3, '0')}`,
   dialogueId: 'dlg_export',
   contentType: 'text',
@@ -35,8 +44,21 @@ describe('exportDialogue', () => {
   beforeAll(async () => {
     h = await startHarness({ DISPLAY_TIMEZONE: 'Asia/Shanghai' }, ['api']);
     const { c } = h.app.store;
-    await c.humans.insertOne({ _id: 'hum_mia', identities: [{ platform: 'telegram', userId: '42' }], displayName: 'Mia', createdAt: at(0), updatedAt: at(0) } satisfies Human);
-    await c.agents.insertOne({ _id: 'agt_rainbow', name: 'Rainbow', basePersona: 'kind', isDefault: false, createdAt: at(0), updatedAt: at(0) } satisfies Agent);
+    await c.humans.insertOne({
+      _id: 'hum_mia',
+      identities: [{ platform: 'telegram', userId: '42' }],
+      displayName: 'Mia',
+      createdAt: at(0),
+      updatedAt: at(0),
+    } satisfies Human);
+    await c.agents.insertOne({
+      _id: 'agt_rainbow',
+      name: 'Rainbow',
+      basePersona: 'kind',
+      isDefault: false,
+      createdAt: at(0),
+      updatedAt: at(0),
+    } satisfies Agent);
     await c.dialogues.insertOne({
       _id: 'dlg_export',
       type: 'human_ai',
@@ -52,12 +74,44 @@ describe('exportDialogue', () => {
       updatedAt: at(130),
     } satisfies Dialogue);
     await c.sessions.insertMany([
-      { _id: 'ses_old', dialogueId: 'dlg_export', kind: 'dialogue', status: 'closed', closeReason: 'timeout', archived: true, startedAt: at(0), lastActivityAt: at(3), endedAt: at(3), stats: { messageCount: 3, turnCount: 1 } },
-      { _id: 'ses_live', dialogueId: 'dlg_export', kind: 'dialogue', status: 'open', startedAt: at(120), lastActivityAt: at(130), stats: { messageCount: 4, turnCount: 2 } },
+      {
+        _id: 'ses_old',
+        dialogueId: 'dlg_export',
+        kind: 'dialogue',
+        status: 'closed',
+        closeReason: 'timeout',
+        archived: true,
+        startedAt: at(0),
+        lastActivityAt: at(3),
+        endedAt: at(3),
+        stats: { messageCount: 3, turnCount: 1 },
+      },
+      {
+        _id: 'ses_live',
+        dialogueId: 'dlg_export',
+        kind: 'dialogue',
+        status: 'open',
+        startedAt: at(120),
+        lastActivityAt: at(130),
+        stats: { messageCount: 4, turnCount: 2 },
+      },
     ] satisfies Session[]);
     const archived: ArchivedMessage[] = [
-      { ...msg({ sessionId: 'ses_old', senderRole: 'human', senderId: 'hum_mia', content: ZH, createdAt: at(1) }), archivedAt: at(200) },
-      { ...msg({ sessionId: 'ses_old', senderRole: 'ai', senderId: 'agt_rainbow', content: ZH_REPLY, delivery: { state: 'complete', platformMessageIds: ['2'] }, createdAt: at(2) }), archivedAt: at(200) },
+      {
+        ...msg({ sessionId: 'ses_old', senderRole: 'human', senderId: 'hum_mia', content: ZH, createdAt: at(1) }),
+        archivedAt: at(200),
+      },
+      {
+        ...msg({
+          sessionId: 'ses_old',
+          senderRole: 'ai',
+          senderId: 'agt_rainbow',
+          content: ZH_REPLY,
+          delivery: { state: 'complete', platformMessageIds: ['2'] },
+          createdAt: at(2),
+        }),
+        archivedAt: at(200),
+      },
       {
         ...msg({
           sessionId: 'ses_old',
@@ -65,7 +119,17 @@ describe('exportDialogue', () => {
           senderId: 'hum_mia',
           content: '',
           contentType: 'audio',
-          contentMeta: { attachments: [{ kind: 'voice', fileRef: 'v', duration: 3, sourceMessageId: '3', processing: { state: 'done', attempts: 1, text: '她又把咖啡打翻了', updatedAt: at(3) } }] },
+          contentMeta: {
+            attachments: [
+              {
+                kind: 'voice',
+                fileRef: 'v',
+                duration: 3,
+                sourceMessageId: '3',
+                processing: { state: 'done', attempts: 1, text: '她又把咖啡打翻了', updatedAt: at(3) },
+              },
+            ],
+          },
           createdAt: at(3),
         }),
         archivedAt: at(200),
@@ -75,14 +139,30 @@ describe('exportDialogue', () => {
     await c.messages.insertMany([
       // Left behind by an interrupted archive move: in both collections, exported once.
       archived[2]!,
-      msg({ sessionId: 'ses_live', senderRole: 'human', senderId: 'hum_mia', content: EN, edits: [{ content: 'The quick brown fox.', editedAt: at(121) }], createdAt: at(120) }),
+      msg({
+        sessionId: 'ses_live',
+        senderRole: 'human',
+        senderId: 'hum_mia',
+        content: EN,
+        edits: [{ content: 'The quick brown fox.', editedAt: at(121) }],
+        createdAt: at(120),
+      }),
       msg({
         sessionId: 'ses_live',
         senderRole: 'human',
         senderId: 'hum_mia',
         content: 'Look!',
         contentType: 'image',
-        contentMeta: { attachments: [{ kind: 'image', fileRef: 'p', sourceMessageId: '5', processing: { state: 'done', attempts: 1, text: 'a grey cat on a keyboard', updatedAt: at(122) } }] },
+        contentMeta: {
+          attachments: [
+            {
+              kind: 'image',
+              fileRef: 'p',
+              sourceMessageId: '5',
+              processing: { state: 'done', attempts: 1, text: 'a grey cat on a keyboard', updatedAt: at(122) },
+            },
+          ],
+        },
         createdAt: at(122),
       }),
       msg({
@@ -94,7 +174,14 @@ describe('exportDialogue', () => {
         contentMeta: { quote: { platformMessageId: '2', senderRole: 'ai', senderId: 'agt_rainbow', text: ZH_REPLY } },
         createdAt: at(124),
       }),
-      msg({ sessionId: 'ses_live', senderRole: 'human', senderId: 'hum_mia', content: 'never mind', deleted: { at: at(126) }, createdAt: at(125) }),
+      msg({
+        sessionId: 'ses_live',
+        senderRole: 'human',
+        senderId: 'hum_mia',
+        content: 'never mind',
+        deleted: { at: at(126) },
+        createdAt: at(125),
+      }),
     ]);
   });
   afterAll(async () => {
@@ -113,7 +200,16 @@ describe('exportDialogue', () => {
     expect(md).toContain('Participants: Mia (human), Rainbow (AI)');
     // Storage is UTC; 09:00Z is 17:00 in Asia/Shanghai.
     expect(md).toContain('**Mia (human) · 2026-04-01 17:01:00**');
-    const order = [ZH, ZH_REPLY, '她又把咖啡打翻了', '## Session 2', EN, 'a grey cat on a keyboard', '> Replying to Rainbow:', 'never mind'].map((s) => md.indexOf(s));
+    const order = [
+      ZH,
+      ZH_REPLY,
+      '她又把咖啡打翻了',
+      '## Session 2',
+      EN,
+      'a grey cat on a keyboard',
+      '> Replying to Rainbow:',
+      'never mind',
+    ].map((s) => md.indexOf(s));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(md.split('她又把咖啡打翻了').length - 1).toBe(1);
@@ -148,12 +244,29 @@ describe('exportDialogue', () => {
 
     const { c } = h.app.store;
     await c.dialogues.insertOne({
-      _id: 'dlg_huge', type: 'human_ai', chat: { platform: 'telegram', chatId: '43' }, humanIds: [], agentIds: [], status: 'active',
-      messageCount: MAX_EXPORT_MESSAGES + 1, lastActivityAt: at(0), createdAt: at(0), updatedAt: at(0),
+      _id: 'dlg_huge',
+      type: 'human_ai',
+      chat: { platform: 'telegram', chatId: '43' },
+      humanIds: [],
+      agentIds: [],
+      status: 'active',
+      messageCount: MAX_EXPORT_MESSAGES + 1,
+      lastActivityAt: at(0),
+      createdAt: at(0),
+      updatedAt: at(0),
     } satisfies Dialogue);
     const many = Array.from({ length: MAX_EXPORT_MESSAGES + 1 }, (_, i): Message => ({
-      _id: `msg_huge_${i}`, dialogueId: 'dlg_huge', sessionId: 'ses_huge', senderRole: 'human', senderId: 'h', contentType: 'text', content: 'x',
-      mentions: [], visible: true, createdAt: at(i), updatedAt: at(i),
+      _id: `msg_huge_${i}`,
+      dialogueId: 'dlg_huge',
+      sessionId: 'ses_huge',
+      senderRole: 'human',
+      senderId: 'h',
+      contentType: 'text',
+      content: 'x',
+      mentions: [],
+      visible: true,
+      createdAt: at(i),
+      updatedAt: at(i),
     }));
     for (let i = 0; i < many.length; i += 2000) await c.messages.insertMany(many.slice(i, i + 2000));
     const huge = await h.gql(EXPORT, { id: 'dlg_huge', format: 'MARKDOWN' }, TEST_OPERATOR_TOKEN);

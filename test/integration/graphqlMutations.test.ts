@@ -16,7 +16,8 @@ type Gql = Awaited<ReturnType<Harness['gql']>>;
 const codeOf = (r: Gql) => r.body.errors?.[0]?.extensions?.code;
 const noStack = (r: Gql) => expect(JSON.stringify(r.body)).not.toMatch(/at .*\.(ts|js):\d+/);
 
-const TURN_FIELDS = 'id status kind initiatorRole responderRole startedAt deadlineAt closedAt responseWindowMs responseTimeMs';
+const TURN_FIELDS =
+  'id status kind initiatorRole responderRole startedAt deadlineAt closedAt responseWindowMs responseTimeMs';
 const OPEN_TURN = `mutation ($s: ID!, $ir: Role!, $iid: String!, $rr: Role!, $rid: String!, $w: Int) {
   openTurn(sessionId: $s, initiatorRole: $ir, initiatorId: $iid, responderRole: $rr, responderId: $rid, responseWindowMinutes: $w) { ${TURN_FIELDS} } }`;
 const CLOSE_TURN = `mutation ($t: ID!, $s: CloseTurnStatus!) { closeTurn(turnId: $t, status: $s) { ${TURN_FIELDS} } }`;
@@ -66,18 +67,39 @@ describe('GraphQL mutations', () => {
   /** A human message through the fake Telegram, answered by the AI; returns the stored message. */
   async function say(chatId: number, text: string): Promise<Message> {
     h.tg.pushUpdate(privateText({ updateId: 70_000 + ++update, chatId, firstName: 'Mia', text }));
-    const msg = await eventually(async () => (await h.app.store.c.messages.findOne({ content: text, senderRole: 'human' })) ?? undefined, 15_000, `"${text}" stored`);
-    await eventually(async () => (await h.app.store.turns.get(msg.turnId!))?.status === 'responded', 20_000, `"${text}" answered`);
+    const msg = await eventually(
+      async () => (await h.app.store.c.messages.findOne({ content: text, senderRole: 'human' })) ?? undefined,
+      15_000,
+      `"${text}" stored`,
+    );
+    await eventually(
+      async () => (await h.app.store.turns.get(msg.turnId!))?.status === 'responded',
+      20_000,
+      `"${text}" answered`,
+    );
     return msg;
   }
 
-  async function seedDialogue(id: string, o: { platform?: 'telegram' | 'discord'; sessionStatus?: Session['status'] } = {}): Promise<{ dialogueId: string; sessionId: string }> {
+  async function seedDialogue(
+    id: string,
+    o: { platform?: 'telegram' | 'discord'; sessionStatus?: Session['status'] } = {},
+  ): Promise<{ dialogueId: string; sessionId: string }> {
     const at = new Date();
     const sessionId = `ses_${id}`;
     await h.app.store.c.dialogues.insertOne(
-      dialogueRecord({ id, humanIds: ['hum_seed'], agentIds: [DEFAULT_AGENT_ID], at, currentSessionId: sessionId, chatId: `9${Math.floor(Math.random() * 1e6)}`, ...(o.platform ? { platform: o.platform } : {}) }),
+      dialogueRecord({
+        id,
+        humanIds: ['hum_seed'],
+        agentIds: [DEFAULT_AGENT_ID],
+        at,
+        currentSessionId: sessionId,
+        chatId: `9${Math.floor(Math.random() * 1e6)}`,
+        ...(o.platform ? { platform: o.platform } : {}),
+      }),
     );
-    await h.app.store.c.sessions.insertOne(sessionRecord({ id: sessionId, dialogueId: id, at, ...(o.sessionStatus ? { status: o.sessionStatus } : {}) }));
+    await h.app.store.c.sessions.insertOne(
+      sessionRecord({ id: sessionId, dialogueId: id, at, ...(o.sessionStatus ? { status: o.sessionStatus } : {}) }),
+    );
     return { dialogueId: id, sessionId };
   }
 
@@ -117,7 +139,13 @@ describe('GraphQL mutations', () => {
     const opened = await h.gql<{ openTurn: TurnOut }>(OPEN_TURN, vars, TEST_OPERATOR_TOKEN);
     expect(opened.body.errors).toBeUndefined();
     const turn = opened.body.data!.openTurn;
-    expect(turn).toMatchObject({ status: 'pending', kind: 'dialogue', initiatorRole: 'ai', responderRole: 'human', responseWindowMs: h.env.RESPONSE_WINDOW_MS });
+    expect(turn).toMatchObject({
+      status: 'pending',
+      kind: 'dialogue',
+      initiatorRole: 'ai',
+      responderRole: 'human',
+      responseWindowMs: h.env.RESPONSE_WINDOW_MS,
+    });
     expect(Date.parse(turn.deadlineAt) - Date.parse(turn.startedAt)).toBe(h.env.RESPONSE_WINDOW_MS);
     expect((await h.app.store.sessions.get(sessionId))?.stats.turnCount).toBe(1);
 
@@ -127,7 +155,9 @@ describe('GraphQL mutations', () => {
 
     const closed = await h.gql<{ closeTurn: TurnOut }>(CLOSE_TURN, { t: turn.id, s: 'RESPONDED' }, TEST_OPERATOR_TOKEN);
     expect(closed.body.data?.closeTurn).toMatchObject({ id: turn.id, status: 'responded' });
-    expect(closed.body.data!.closeTurn.responseTimeMs).toBe(Date.parse(closed.body.data!.closeTurn.closedAt!) - Date.parse(turn.startedAt));
+    expect(closed.body.data!.closeTurn.responseTimeMs).toBe(
+      Date.parse(closed.body.data!.closeTurn.closedAt!) - Date.parse(turn.startedAt),
+    );
     const again = await h.gql(CLOSE_TURN, { t: turn.id, s: 'UNRESPONDED' }, TEST_OPERATOR_TOKEN);
     expect(codeOf(again)).toBe('BAD_REQUEST');
     expect(again.body.errors?.[0]?.message).toContain('already responded');
@@ -135,7 +165,11 @@ describe('GraphQL mutations', () => {
 
     const short = await h.gql<{ openTurn: TurnOut }>(OPEN_TURN, { ...vars, w: 5 }, TEST_OPERATOR_TOKEN);
     expect(short.body.data?.openTurn.responseWindowMs).toBe(5 * 60_000);
-    const expired = await h.gql<{ closeTurn: TurnOut }>(CLOSE_TURN, { t: short.body.data!.openTurn.id, s: 'UNRESPONDED' }, TEST_OPERATOR_TOKEN);
+    const expired = await h.gql<{ closeTurn: TurnOut }>(
+      CLOSE_TURN,
+      { t: short.body.data!.openTurn.id, s: 'UNRESPONDED' },
+      TEST_OPERATOR_TOKEN,
+    );
     expect(expired.body.data?.closeTurn).toMatchObject({ status: 'unresponded', responseTimeMs: null });
     expect(expired.body.data?.closeTurn.closedAt).not.toBeNull();
 
@@ -164,19 +198,35 @@ describe('GraphQL mutations', () => {
     const first = await say(CHAT, 'Hello there, I am testing sessions.');
     const dialogueId = first.dialogueId;
 
-    const created = await h.gql<{ createSession: SessionOut }>(CREATE_SESSION, { d: dialogueId, k: 'DIALOGUE' }, TEST_OPERATOR_TOKEN);
+    const created = await h.gql<{ createSession: SessionOut }>(
+      CREATE_SESSION,
+      { d: dialogueId, k: 'DIALOGUE' },
+      TEST_OPERATOR_TOKEN,
+    );
     expect(created.body.errors).toBeUndefined();
     const s2 = created.body.data!.createSession;
     expect(s2).toMatchObject({ dialogueId, kind: 'dialogue', status: 'open' });
     expect(await h.app.store.sessions.get(first.sessionId)).toMatchObject({ status: 'closed', closeReason: 'manual' });
     expect((await h.app.store.dialogues.get(dialogueId))?.currentSessionId).toBe(s2.id);
 
-    const reflection = await h.gql<{ createSession: SessionOut }>(CREATE_SESSION, { d: dialogueId, k: 'SELF_REFLECTION' }, TEST_OPERATOR_TOKEN);
+    const reflection = await h.gql<{ createSession: SessionOut }>(
+      CREATE_SESSION,
+      { d: dialogueId, k: 'SELF_REFLECTION' },
+      TEST_OPERATOR_TOKEN,
+    );
     expect(reflection.body.data?.createSession).toMatchObject({ kind: 'self_reflection', status: 'open' });
     expect((await h.app.store.dialogues.get(dialogueId))?.currentSessionId).toBe(s2.id);
 
-    const closed = await h.gql<{ closeSession: SessionOut }>(CLOSE_SESSION, { s: s2.id, r: 'TASK_COMPLETED' }, TEST_OPERATOR_TOKEN);
-    expect(closed.body.data?.closeSession).toMatchObject({ id: s2.id, status: 'closed', closeReason: 'task_completed' });
+    const closed = await h.gql<{ closeSession: SessionOut }>(
+      CLOSE_SESSION,
+      { s: s2.id, r: 'TASK_COMPLETED' },
+      TEST_OPERATOR_TOKEN,
+    );
+    expect(closed.body.data?.closeSession).toMatchObject({
+      id: s2.id,
+      status: 'closed',
+      closeReason: 'task_completed',
+    });
     const twice = await h.gql(CLOSE_SESSION, { s: s2.id, r: 'MANUAL' }, TEST_OPERATOR_TOKEN);
     expect(codeOf(twice)).toBe('BAD_REQUEST');
     expect(twice.body.errors?.[0]?.message).toContain('already closed');
@@ -200,16 +250,26 @@ describe('GraphQL mutations', () => {
     // A turn the AI must answer, opened by an operator, is answered at once (not by the sweeper).
     await eventually(async () => (await h.app.store.turns.openIn(next.sessionId)) === null, 15_000, 'no pending turn');
     const sendsBefore = h.tg.callsOf('sendMessage').length;
-    const forAi = await h.gql<{ openTurn: TurnOut }>(OPEN_TURN, { s: next.sessionId, ir: 'human', iid: first.senderId, rr: 'ai', rid: DEFAULT_AGENT_ID }, TEST_OPERATOR_TOKEN);
+    const forAi = await h.gql<{ openTurn: TurnOut }>(
+      OPEN_TURN,
+      { s: next.sessionId, ir: 'human', iid: first.senderId, rr: 'ai', rid: DEFAULT_AGENT_ID },
+      TEST_OPERATOR_TOKEN,
+    );
     expect(forAi.body.errors).toBeUndefined();
-    const replied = await eventually(async () => {
-      const t = await h.app.store.turns.get(forAi.body.data!.openTurn.id);
-      return t?.status === 'responded' ? t : undefined;
-    }, 10_000, 'the AI answers the operator-opened turn');
+    const replied = await eventually(
+      async () => {
+        const t = await h.app.store.turns.get(forAi.body.data!.openTurn.id);
+        return t?.status === 'responded' ? t : undefined;
+      },
+      10_000,
+      'the AI answers the operator-opened turn',
+    );
     expect(replied.outcome).toBe('complete');
     expect(h.tg.callsOf('sendMessage').length).toBeGreaterThan(sendsBefore);
 
-    expect(codeOf(await h.gql(CREATE_SESSION, { d: 'dlg_nope', k: 'DIALOGUE' }, TEST_OPERATOR_TOKEN))).toBe('CONVERSATION_NOT_FOUND');
+    expect(codeOf(await h.gql(CREATE_SESSION, { d: 'dlg_nope', k: 'DIALOGUE' }, TEST_OPERATOR_TOKEN))).toBe(
+      'CONVERSATION_NOT_FOUND',
+    );
     expect(codeOf(await h.gql(CLOSE_SESSION, { s: 'ses_nope', r: 'MANUAL' }, TEST_OPERATOR_TOKEN))).toBe('NOT_FOUND');
   }, 90_000);
 
@@ -224,10 +284,20 @@ describe('GraphQL mutations', () => {
       llm: h.llm.requests.length + h.llm.responsesRequests.length,
     };
     const text = 'Scheduled maintenance tonight at 22:00 — 今晚十点维护，请提前保存。';
-    const r = await h.gql<{ postMessage: PostedOut }>(POST, { d: dialogueId, text, as: 'OPERATOR' }, TEST_OPERATOR_TOKEN);
+    const r = await h.gql<{ postMessage: PostedOut }>(
+      POST,
+      { d: dialogueId, text, as: 'OPERATOR' },
+      TEST_OPERATOR_TOKEN,
+    );
     expect(r.body.errors).toBeUndefined();
     const posted = r.body.data!.postMessage;
-    expect(posted).toMatchObject({ senderRole: 'system', senderId: 'operator:op', content: text, turnId: null, sessionId });
+    expect(posted).toMatchObject({
+      senderRole: 'system',
+      senderId: 'operator:op',
+      content: text,
+      turnId: null,
+      sessionId,
+    });
     expect(posted.delivery.state).toBe('complete');
     expect(posted.delivery.platformMessageIds).toHaveLength(1);
     // It reached the chat, as the bot.
@@ -241,21 +311,41 @@ describe('GraphQL mutations', () => {
     await new Promise((res) => setTimeout(res, 1500));
     expect(await h.app.store.c.turns.countDocuments({ dialogueId })).toBe(before.turns);
     expect(h.llm.requests.length + h.llm.responsesRequests.length).toBe(before.llm);
-    expect(await h.app.store.c.messages.countDocuments({ dialogueId, senderRole: 'ai', createdAt: { $gt: new Date(Date.now() - 1600) } })).toBe(0);
+    expect(
+      await h.app.store.c.messages.countDocuments({
+        dialogueId,
+        senderRole: 'ai',
+        createdAt: { $gt: new Date(Date.now() - 1600) },
+      }),
+    ).toBe(0);
 
     // Longer than one Telegram message: split like replies, every part recorded.
     const long = `${'All systems will restart in order. '.repeat(260)}`.trim();
-    const split = await h.gql<{ postMessage: PostedOut }>(POST, { d: dialogueId, text: long, as: 'SYSTEM' }, TEST_OPERATOR_TOKEN);
+    const split = await h.gql<{ postMessage: PostedOut }>(
+      POST,
+      { d: dialogueId, text: long, as: 'SYSTEM' },
+      TEST_OPERATOR_TOKEN,
+    );
     expect(split.body.data?.postMessage).toMatchObject({ senderId: 'system', delivery: { state: 'complete' } });
     expect(split.body.data!.postMessage.delivery.platformMessageIds).toHaveLength(3);
     expect(h.tg.sentText(CHAT).slice(-3).join(' ').replace(/\s+/g, ' ')).toBe(long);
 
     // The platform refuses: recorded with a stable code, not lost.
     h.tg.failNext('sendMessage', { error_code: 403, description: 'Forbidden: bot was blocked by the user' });
-    const refused = await h.gql<{ postMessage: PostedOut }>(POST, { d: dialogueId, text: 'Are you there?', as: 'OPERATOR' }, TEST_OPERATOR_TOKEN);
+    const refused = await h.gql<{ postMessage: PostedOut }>(
+      POST,
+      { d: dialogueId, text: 'Are you there?', as: 'OPERATOR' },
+      TEST_OPERATOR_TOKEN,
+    );
     expect(refused.body.errors).toBeUndefined();
-    expect(refused.body.data?.postMessage.delivery).toMatchObject({ state: 'error', platformMessageIds: [], error: { code: 'PLATFORM_REJECTED' } });
-    expect((await h.app.store.messages.get(refused.body.data!.postMessage.id))?.delivery?.error?.code).toBe('PLATFORM_REJECTED');
+    expect(refused.body.data?.postMessage.delivery).toMatchObject({
+      state: 'error',
+      platformMessageIds: [],
+      error: { code: 'PLATFORM_REJECTED' },
+    });
+    expect((await h.app.store.messages.get(refused.body.data!.postMessage.id))?.delivery?.error?.code).toBe(
+      'PLATFORM_REJECTED',
+    );
   }, 90_000);
 
   it('refuses empty, oversized and undeliverable messages before storing or sending anything', async () => {
@@ -277,7 +367,11 @@ describe('GraphQL mutations', () => {
     expect(h.tg.callsOf('sendMessage').length).toBe(sends);
     expect(await h.app.store.c.messages.countDocuments({ dialogueId: { $in: [dialogueId, discordDialogue] } })).toBe(0);
     // Exactly at the limit is fine.
-    const max = await h.gql<{ postMessage: PostedOut }>(POST, { d: dialogueId, text: '长'.repeat(10_000), as: 'SYSTEM' }, TEST_OPERATOR_TOKEN);
+    const max = await h.gql<{ postMessage: PostedOut }>(
+      POST,
+      { d: dialogueId, text: '长'.repeat(10_000), as: 'SYSTEM' },
+      TEST_OPERATOR_TOKEN,
+    );
     expect(max.body.data?.postMessage.delivery.state).toBe('complete');
   });
 
@@ -291,43 +385,87 @@ describe('GraphQL mutations', () => {
       TEST_OPERATOR_TOKEN,
     );
     expect(r.body.data?.summarizeSession).toEqual({ sessionId: first.sessionId, queued: true });
-    const done = await eventually(async () => {
-      const s = await h.app.store.sessions.get(first.sessionId);
-      return s?.closeReason === 'summarized' ? s : undefined;
-    }, 30_000, 'session summarized');
+    const done = await eventually(
+      async () => {
+        const s = await h.app.store.sessions.get(first.sessionId);
+        return s?.closeReason === 'summarized' ? s : undefined;
+      },
+      30_000,
+      'session summarized',
+    );
     expect(done.summary).toContain('Mochi');
     const successor = successorIdOf(first.sessionId);
     expect((await h.app.store.dialogues.get(first.dialogueId))?.currentSessionId).toBe(successor);
-    expect(await h.app.store.sessions.get(successor)).toMatchObject({ status: 'open', seed: { fromSessionId: first.sessionId } });
+    expect(await h.app.store.sessions.get(successor)).toMatchObject({
+      status: 'open',
+      seed: { fromSessionId: first.sessionId },
+    });
     const next = await say(CHAT, 'What was I telling you about?');
     expect(next.sessionId).toBe(successor);
 
-    const unknown = await h.gql(`mutation { summarizeSession(sessionId: "ses_nope") { queued } }`, {}, TEST_OPERATOR_TOKEN);
+    const unknown = await h.gql(
+      `mutation { summarizeSession(sessionId: "ses_nope") { queued } }`,
+      {},
+      TEST_OPERATOR_TOKEN,
+    );
     expect(codeOf(unknown)).toBe('NOT_FOUND');
   }, 120_000);
 
   it("evolves the agent's persona in the worker", async () => {
     await say(850_004, 'I play the cello every evening.');
     const before = (await h.app.store.participants.getAgent(DEFAULT_AGENT_ID))?.evolvedPersona;
-    const r = await h.gql<{ evolvePersona: { agentId: string; queued: boolean } }>(`mutation { evolvePersona(agentId: "${DEFAULT_AGENT_ID}") { agentId queued } }`, {}, TEST_OPERATOR_TOKEN);
+    const r = await h.gql<{ evolvePersona: { agentId: string; queued: boolean } }>(
+      `mutation { evolvePersona(agentId: "${DEFAULT_AGENT_ID}") { agentId queued } }`,
+      {},
+      TEST_OPERATOR_TOKEN,
+    );
     expect(r.body.data?.evolvePersona).toEqual({ agentId: DEFAULT_AGENT_ID, queued: true });
-    const after = await eventually(async () => {
-      const p = (await h.app.store.participants.getAgent(DEFAULT_AGENT_ID))?.evolvedPersona;
-      return p !== undefined && p !== before ? p : undefined;
-    }, 30_000, 'persona evolved');
+    const after = await eventually(
+      async () => {
+        const p = (await h.app.store.participants.getAgent(DEFAULT_AGENT_ID))?.evolvedPersona;
+        return p !== undefined && p !== before ? p : undefined;
+      },
+      30_000,
+      'persona evolved',
+    );
     expect(after).toContain('Recently:');
-    expect(codeOf(await h.gql(`mutation { evolvePersona(agentId: "agt_nope") { queued } }`, {}, TEST_OPERATOR_TOKEN))).toBe('NOT_FOUND');
+    expect(
+      codeOf(await h.gql(`mutation { evolvePersona(agentId: "agt_nope") { queued } }`, {}, TEST_OPERATOR_TOKEN)),
+    ).toBe('NOT_FOUND');
   }, 90_000);
 
   it('deletes a dialogue with everything under it (admin), waiting for a running reply', async () => {
     const { dialogueId, sessionId } = await seedDialogue('dlg_delete');
     const at = new Date();
     await h.app.store.c.turns.insertOne({
-      _id: 'trn_delete', dialogueId, sessionId, kind: 'dialogue', initiatorRole: 'human', initiatorId: 'hum_seed', responderRole: 'ai', responderId: DEFAULT_AGENT_ID,
-      startedAt: at, responseWindowMs: 1000, deadlineAt: at, status: 'responded',
+      _id: 'trn_delete',
+      dialogueId,
+      sessionId,
+      kind: 'dialogue',
+      initiatorRole: 'human',
+      initiatorId: 'hum_seed',
+      responderRole: 'ai',
+      responderId: DEFAULT_AGENT_ID,
+      startedAt: at,
+      responseWindowMs: 1000,
+      deadlineAt: at,
+      status: 'responded',
     } satisfies Turn);
     await h.app.store.c.messages.insertMany(
-      ['a', 'b'].map((x): Message => ({ _id: `msg_delete_${x}`, dialogueId, sessionId, turnId: 'trn_delete', senderRole: 'human', senderId: 'hum_seed', contentType: 'text', content: x, mentions: [], visible: true, createdAt: at, updatedAt: at })),
+      ['a', 'b'].map((x): Message => ({
+        _id: `msg_delete_${x}`,
+        dialogueId,
+        sessionId,
+        turnId: 'trn_delete',
+        senderRole: 'human',
+        senderId: 'hum_seed',
+        contentType: 'text',
+        content: x,
+        mentions: [],
+        visible: true,
+        createdAt: at,
+        updatedAt: at,
+      })),
     );
     await h.app.store.events.record({ kind: 'warning', dialogueId, data: {} });
     const { dialogueId: other } = await seedDialogue('dlg_keep');
@@ -346,7 +484,10 @@ describe('GraphQL mutations', () => {
     await redis.quit();
     const r = await pending;
     expect(r.body.errors).toBeUndefined();
-    expect(r.body.data?.deleteDialogue).toEqual({ found: true, deleted: { messages: 2, archivedMessages: 0, turns: 1, sessions: 1, events: 1, memories: 0 } });
+    expect(r.body.data?.deleteDialogue).toEqual({
+      found: true,
+      deleted: { messages: 2, archivedMessages: 0, turns: 1, sessions: 1, events: 1, memories: 0 },
+    });
     expect(await h.app.store.dialogues.get(dialogueId)).toBeNull();
     expect(codeOf(await h.gql(`{ dialogue(id: "${dialogueId}") { id } }`))).toBe('CONVERSATION_NOT_FOUND');
     expect(await h.app.store.dialogues.get(other)).not.toBeNull();

@@ -44,11 +44,27 @@ describe('GraphQL pagination', () => {
     }));
     await h.app.store.c.messages.insertMany(messages);
     await h.app.store.c.turns.insertOne({
-      _id: 'trn_p', dialogueId: 'dlg_p0', sessionId: 'ses_p', kind: 'dialogue', initiatorRole: 'human', initiatorId: 'hum_p',
-      responderRole: 'ai', responderId: 'agt_default', startedAt: new Date(base), responseWindowMs: 1, deadlineAt: new Date(base + 1), status: 'pending',
+      _id: 'trn_p',
+      dialogueId: 'dlg_p0',
+      sessionId: 'ses_p',
+      kind: 'dialogue',
+      initiatorRole: 'human',
+      initiatorId: 'hum_p',
+      responderRole: 'ai',
+      responderId: 'agt_default',
+      startedAt: new Date(base),
+      responseWindowMs: 1,
+      deadlineAt: new Date(base + 1),
+      status: 'pending',
     });
     await h.app.store.c.sessions.insertOne({
-      _id: 'ses_p', dialogueId: 'dlg_p0', kind: 'dialogue', status: 'open', startedAt: new Date(base), lastActivityAt: new Date(base), stats: { messageCount: 7, turnCount: 1 },
+      _id: 'ses_p',
+      dialogueId: 'dlg_p0',
+      kind: 'dialogue',
+      status: 'open',
+      startedAt: new Date(base),
+      lastActivityAt: new Date(base),
+      stats: { messageCount: 7, turnCount: 1 },
     });
   });
   afterAll(async () => {
@@ -60,7 +76,9 @@ describe('GraphQL pagination', () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const r: { body: { data?: { dialogues: Page<{ id: string }> } } } = await h.gql<{ dialogues: Page<{ id: string }> }>(q, { after });
+      const r: { body: { data?: { dialogues: Page<{ id: string }> } } } = await h.gql<{
+        dialogues: Page<{ id: string }>;
+      }>(q, { after });
       const page: Page<{ id: string }> = r.body.data!.dialogues;
       seen.push(...page.edges.map((e) => e.node.id));
       if (!page.pageInfo.hasNextPage) break;
@@ -72,13 +90,20 @@ describe('GraphQL pagination', () => {
   it('walks a turn’s messages in order, including ties on createdAt', async () => {
     const q = `query ($after: String) { dialogue(id: "dlg_p0") { sessions { edges { node { turns { edges { node {
       messages(first: 3, after: $after) { edges { node { content } } pageInfo { hasNextPage endCursor } } } } } } } } } }`;
-    type R = { dialogue: { sessions: { edges: Array<{ node: { turns: { edges: Array<{ node: { messages: Page<{ content: string }> } }> } } }> } } };
+    type R = {
+      dialogue: {
+        sessions: {
+          edges: Array<{ node: { turns: { edges: Array<{ node: { messages: Page<{ content: string }> } }> } } }>;
+        };
+      };
+    };
     const seen: string[] = [];
     let after: string | null = null;
     for (let i = 0; i < 5; i++) {
       const r: { body: { data?: R } } = await h.gql<R>(q, { after });
       expect(r.body).not.toHaveProperty('errors');
-      const page: Page<{ content: string }> = r.body.data!.dialogue.sessions.edges[0]!.node.turns.edges[0]!.node.messages;
+      const page: Page<{ content: string }> =
+        r.body.data!.dialogue.sessions.edges[0]!.node.turns.edges[0]!.node.messages;
       seen.push(...page.edges.map((e) => e.node.content));
       if (!page.pageInfo.hasNextPage) break;
       after = page.pageInfo.endCursor;

@@ -10,7 +10,10 @@ import { archiveOverflow } from '../../src/store/archive.js';
 import { createLogger } from '../../src/log.js';
 import { TEST_VIEWER_TOKEN } from '../support/testEnv.js';
 
-type Page = { edges: Array<{ cursor: string; node: { id: string; content: string; senderRole: string } }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+type Page = {
+  edges: Array<{ cursor: string; node: { id: string; content: string; senderRole: string } }>;
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+};
 type R = { searchMessages: Page };
 
 const SEARCH = `query ($text: String!, $dialogueId: ID, $role: Role, $since: DateTime, $until: DateTime, $first: Int, $after: String) {
@@ -21,7 +24,13 @@ const DAY = 86_400_000;
 const base = Date.now() - 10 * DAY;
 const at = (minutes: number) => new Date(base + minutes * 60_000);
 
-function message(id: string, dialogueId: string, minutes: number, content: string, extra: Partial<Message> = {}): Message {
+function message(
+  id: string,
+  dialogueId: string,
+  minutes: number,
+  content: string,
+  extra: Partial<Message> = {},
+): Message {
   return {
     _id: id,
     dialogueId,
@@ -40,7 +49,18 @@ function message(id: string, dialogueId: string, minutes: number, content: strin
 }
 
 function dialogue(id: string, chatId: string): Dialogue {
-  return { _id: id, type: 'human_ai', chat: { platform: 'telegram', chatId }, humanIds: ['hum_s'], agentIds: ['agt_default'], status: 'active', messageCount: 0, lastActivityAt: at(0), createdAt: at(0), updatedAt: at(0) };
+  return {
+    _id: id,
+    type: 'human_ai',
+    chat: { platform: 'telegram', chatId },
+    humanIds: ['hum_s'],
+    agentIds: ['agt_default'],
+    status: 'active',
+    messageCount: 0,
+    lastActivityAt: at(0),
+    createdAt: at(0),
+    updatedAt: at(0),
+  };
 }
 
 describe('GraphQL message search', () => {
@@ -68,13 +88,21 @@ describe('GraphQL message search', () => {
       message('msg_ai', 'dlg_s1', 5, 'hello from the assistant', { senderRole: 'ai', senderId: 'agt_default' }),
       message('msg_other', 'dlg_s2', 6, 'HELLO in another dialogue'),
       message('msg_caption', 'dlg_s2', 7, '', { contentType: 'image', contentMeta: { caption: '一只橘猫在睡觉' } }),
-      message('msg_voice', 'dlg_s2', 8, '', { contentType: 'audio', contentMeta: { transcription: 'remind me about the dentist' } }),
+      message('msg_voice', 'dlg_s2', 8, '', {
+        contentType: 'audio',
+        contentMeta: { transcription: 'remind me about the dentist' },
+      }),
       message('msg_paren', 'dlg_s2', 9, 'smile :-( sometimes'),
     ];
     for (const m of viaRepo) await store.messages.insertOnce(m);
     // A larger record of unrelated chatter, with keys as the repository writes them.
     const noise = Array.from({ length: 1200 }, (_, i) => {
-      const m = message(`msg_noise${String(i).padStart(4, '0')}`, i % 2 ? 'dlg_s1' : 'dlg_s2', 100 + i, i % 3 ? `随便聊聊 第${i}条 天气不错` : `just chatting, note number ${i}`);
+      const m = message(
+        `msg_noise${String(i).padStart(4, '0')}`,
+        i % 2 ? 'dlg_s1' : 'dlg_s2',
+        100 + i,
+        i % 3 ? `随便聊聊 第${i}条 天气不错` : `just chatting, note number ${i}`,
+      );
       return { ...m, searchKeys: messageSearchKeys(m) };
     });
     for (let i = 0; i < noise.length; i += 1000) await store.c.messages.insertMany(noise.slice(i, i + 1000));
@@ -93,7 +121,10 @@ describe('GraphQL message search', () => {
     expect(await ids({ text: 'hELLo' })).toEqual(['msg_other', 'msg_ai', 'msg_en']);
     expect(await ids({ text: 'hELLo', role: 'human' })).toEqual(['msg_other', 'msg_en']);
     expect(await ids({ text: 'hello', dialogueId: 'dlg_s1' })).toEqual(['msg_ai', 'msg_en']);
-    expect(await ids({ text: 'hello', since: at(2).toISOString(), until: at(6).toISOString() })).toEqual(['msg_ai', 'msg_en']);
+    expect(await ids({ text: 'hello', since: at(2).toISOString(), until: at(6).toISOString() })).toEqual([
+      'msg_ai',
+      'msg_en',
+    ]);
   });
 
   it('matches special characters literally', async () => {
@@ -130,9 +161,21 @@ describe('GraphQL message search', () => {
     await store.c.dialogues.insertOne(dialogue('dlg_s3', '9003'));
     // Three sessions of two lighthouse messages; the two older ones are closed.
     for (let s = 0; s < 3; s++) {
-      await store.c.sessions.insertOne({ _id: `ses_arch${s}`, dialogueId: 'dlg_s3', kind: 'dialogue', status: s < 2 ? 'closed' : 'open', startedAt: at(2000 + s * 10), lastActivityAt: at(2001 + s * 10), stats: { messageCount: 2, turnCount: 1 } });
+      await store.c.sessions.insertOne({
+        _id: `ses_arch${s}`,
+        dialogueId: 'dlg_s3',
+        kind: 'dialogue',
+        status: s < 2 ? 'closed' : 'open',
+        startedAt: at(2000 + s * 10),
+        lastActivityAt: at(2001 + s * 10),
+        stats: { messageCount: 2, turnCount: 1 },
+      });
       for (let m = 0; m < 2; m++) {
-        await store.messages.insertOnce(message(`msg_arch${s}${m}`, 'dlg_s3', 2000 + s * 10 + m, `灯塔 lighthouse log ${s}.${m}`, { sessionId: `ses_arch${s}` }));
+        await store.messages.insertOnce(
+          message(`msg_arch${s}${m}`, 'dlg_s3', 2000 + s * 10 + m, `灯塔 lighthouse log ${s}.${m}`, {
+            sessionId: `ses_arch${s}`,
+          }),
+        );
       }
     }
     // Keep at most 2 live messages: the two closed sessions leave the live record.
@@ -145,7 +188,14 @@ describe('GraphQL message search', () => {
     );
     expect(all.body.errors).toBeUndefined();
     const nodes = all.body.data!.searchMessages.edges.map((e) => e.node);
-    expect(nodes.map((n) => n.id)).toEqual(['msg_arch21', 'msg_arch20', 'msg_arch11', 'msg_arch10', 'msg_arch01', 'msg_arch00']);
+    expect(nodes.map((n) => n.id)).toEqual([
+      'msg_arch21',
+      'msg_arch20',
+      'msg_arch11',
+      'msg_arch10',
+      'msg_arch01',
+      'msg_arch00',
+    ]);
     expect(nodes.map((n) => n.archivedAt !== null)).toEqual([false, false, true, true, true, true]);
 
     // One at a time across both collections: every message once, in order.
@@ -175,7 +225,11 @@ describe('GraphQL message search', () => {
       [{ text: '   ' }, 'BAD_REQUEST', /empty/],
       [{ text: '猫' }, 'BAD_REQUEST', /one-character.*dialogueId/],
       [{ text: '猫', since: new Date(Date.now() - 60 * DAY).toISOString() }, 'BAD_REQUEST', /31 days/],
-      [{ text: 'hello', since: at(10).toISOString(), until: at(5).toISOString() }, 'BAD_REQUEST', /since .* must not be after until/],
+      [
+        { text: 'hello', since: at(10).toISOString(), until: at(5).toISOString() },
+        'BAD_REQUEST',
+        /since .* must not be after until/,
+      ],
       [{ text: 'hello', dialogueId: 'dlg_nope' }, 'CONVERSATION_NOT_FOUND', /dlg_nope/],
       [{ text: 'hello', first: 101 }, 'BAD_REQUEST', /between 0 and 100/],
       [{ text: 'hello', after: 'not-a-cursor' }, 'BAD_REQUEST', /malformed cursor/],
@@ -197,14 +251,21 @@ describe('GraphQL message search', () => {
     expect(await ids({ text: 'hello', dialogueId: 'dlg_s1' })).toEqual(['msg_ai']);
     expect(await ids({ text: 'goodBYE' })).toEqual(['msg_en']);
 
-    const reply = message('msg_reply', 'dlg_s1', 20, '', { senderRole: 'ai', senderId: 'agt_default', delivery: { state: 'streaming', platformMessageIds: [] } });
+    const reply = message('msg_reply', 'dlg_s1', 20, '', {
+      senderRole: 'ai',
+      senderId: 'agt_default',
+      delivery: { state: 'streaming', platformMessageIds: [] },
+    });
     await store.messages.insertOnce(reply);
     await store.messages.finishReply(reply, { state: 'complete', content: '明天见，Ada!' }, new Date());
     expect(await ids({ text: '明天见' })).toEqual(['msg_reply']);
   });
 
   it('is backed by the search index', async () => {
-    const indexes = (await h.app.store.c.messages.listIndexes().toArray()) as Array<{ name: string; key: Record<string, number> }>;
+    const indexes = (await h.app.store.c.messages.listIndexes().toArray()) as Array<{
+      name: string;
+      key: Record<string, number>;
+    }>;
     expect(indexes.find((i) => i.name === 'search')?.key).toEqual({ searchKeys: 1, createdAt: -1 });
     // Keys never reach the API's Message type.
     const r = await h.gql('{ searchMessages(text: "好世") { edges { node { searchKeys } } } }');
@@ -231,20 +292,45 @@ describe('search keys backfill', () => {
 
   it('finds messages stored before search keys existed once the backfill ran', async () => {
     const { store } = h.app;
-    const legacy = Array.from({ length: 120 }, (_, i) => message(`msg_legacy${String(i).padStart(3, '0')}`, 'dlg_s2', 5000 + i, `旧消息 legacy record ${i}`));
+    const legacy = Array.from({ length: 120 }, (_, i) =>
+      message(`msg_legacy${String(i).padStart(3, '0')}`, 'dlg_s2', 5000 + i, `旧消息 legacy record ${i}`),
+    );
     await store.c.messages.insertMany(legacy);
     await store.messages.insertOnce(message('msg_new', 'dlg_s2', 6000, 'a new legacy record, keyed on insert'));
     // Archived before keys existed too.
-    await store.c.archivedMessages.insertMany([0, 1, 2].map((i) => ({ ...message(`msg_oldarch${i}`, 'dlg_s2', 4000 + i, `旧档案 archived legacy ${i}`), archivedAt: at(4500) })));
+    await store.c.archivedMessages.insertMany(
+      [0, 1, 2].map((i) => ({
+        ...message(`msg_oldarch${i}`, 'dlg_s2', 4000 + i, `旧档案 archived legacy ${i}`),
+        archivedAt: at(4500),
+      })),
+    );
     expect(await ids({ text: 'LEGACY record', first: 100 })).toEqual(['msg_new']);
     const backfill = startSearchKeysBackfill({ store, log: createLogger('silent'), pauseMs: 0 });
     expect(await backfill.done).toBe(123);
-    const archived = await h.gql<R>(`{ searchMessages(text: "旧档案", includeArchived: true) { edges { node { id content senderRole } } pageInfo { hasNextPage endCursor } } }`);
-    expect(archived.body.data!.searchMessages.edges.map((e) => e.node.id)).toEqual(['msg_oldarch2', 'msg_oldarch1', 'msg_oldarch0']);
+    const archived = await h.gql<R>(
+      `{ searchMessages(text: "旧档案", includeArchived: true) { edges { node { id content senderRole } } pageInfo { hasNextPage endCursor } } }`,
+    );
+    expect(archived.body.data!.searchMessages.edges.map((e) => e.node.id)).toEqual([
+      'msg_oldarch2',
+      'msg_oldarch1',
+      'msg_oldarch0',
+    ]);
     const found = await ids({ text: '旧消息', first: 100 });
     expect(found).toHaveLength(100);
     expect(found[0]).toBe('msg_legacy119');
-    expect(await ids({ text: 'record 7', dialogueId: 'dlg_s2' })).toEqual(['msg_legacy079', 'msg_legacy078', 'msg_legacy077', 'msg_legacy076', 'msg_legacy075', 'msg_legacy074', 'msg_legacy073', 'msg_legacy072', 'msg_legacy071', 'msg_legacy070', 'msg_legacy007']);
+    expect(await ids({ text: 'record 7', dialogueId: 'dlg_s2' })).toEqual([
+      'msg_legacy079',
+      'msg_legacy078',
+      'msg_legacy077',
+      'msg_legacy076',
+      'msg_legacy075',
+      'msg_legacy074',
+      'msg_legacy073',
+      'msg_legacy072',
+      'msg_legacy071',
+      'msg_legacy070',
+      'msg_legacy007',
+    ]);
     expect(await store.c.messages.countDocuments({ searchKeys: { $exists: false } })).toBe(0);
     // A second run has nothing left to do (resumable: it only picks messages without keys).
     expect(await startSearchKeysBackfill({ store, log: createLogger('silent'), pauseMs: 0 }).done).toBe(0);

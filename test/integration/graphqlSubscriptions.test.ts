@@ -19,7 +19,8 @@ import { privateText } from '../fixtures/telegramUpdates.js';
 const CHAT = 515151;
 
 /** `eventually` for a check over what has already arrived (no I/O of its own). */
-const until = <T>(check: () => T | undefined | false, timeoutMs: number, what: string): Promise<T> => eventually(() => Promise.resolve(check()), timeoutMs, what);
+const until = <T>(check: () => T | undefined | false, timeoutMs: number, what: string): Promise<T> =>
+  eventually(() => Promise.resolve(check()), timeoutMs, what);
 
 interface Received<T> {
   data?: T | null;
@@ -37,7 +38,16 @@ interface Live<T> {
 }
 
 interface MessageUpdate {
-  messageUpdates: { change: 'CREATED' | 'UPDATED'; message: { id: string; senderRole: string; content: string; turnId: string | null; delivery: { state: string } | null } };
+  messageUpdates: {
+    change: 'CREATED' | 'UPDATED';
+    message: {
+      id: string;
+      senderRole: string;
+      content: string;
+      turnId: string | null;
+      delivery: { state: string } | null;
+    };
+  };
 }
 interface TurnUpdate {
   turnUpdates: { id: string; status: string; outcome: string | null };
@@ -60,7 +70,11 @@ describe('GraphQL subscriptions across processes', () => {
   let dialogueId: string;
   const clients: Client[] = [];
 
-  function subscribe<T>(query: string, variables: Record<string, unknown>, token: string | null = TEST_VIEWER_TOKEN): Live<T> {
+  function subscribe<T>(
+    query: string,
+    variables: Record<string, unknown>,
+    token: string | null = TEST_VIEWER_TOKEN,
+  ): Live<T> {
     const client = createClient({
       url: `${api.apiUrl}/graphql`,
       headers: token ? { authorization: `Bearer ${token}` } : {},
@@ -94,21 +108,36 @@ describe('GraphQL subscriptions across processes', () => {
     const reply = (await redis.pubsub('NUMSUB', channel)) as [string, number];
     return Number(reply[1]);
   }
-  const listening = (channel: string, n = 1) => eventually(async () => (await subscribers(channel)) === n, 5_000, `${n} subscriber(s) on ${channel}`);
+  const listening = (channel: string, n = 1) =>
+    eventually(async () => (await subscribers(channel)) === n, 5_000, `${n} subscriber(s) on ${channel}`);
 
   beforeAll(async () => {
     tg = await startFakeTelegram();
     llm = await startFakeOpenAI();
-    raw = rawTestEnv({ TELEGRAM_API_ROOT: tg.apiRoot, OPENAI_BASE_URL: llm.baseURL, LOCAL_SERVICES: 'off', LOG_LEVEL: 'warn' });
+    raw = rawTestEnv({
+      TELEGRAM_API_ROOT: tg.apiRoot,
+      OPENAI_BASE_URL: llm.baseURL,
+      LOCAL_SERVICES: 'off',
+      LOG_LEVEL: 'warn',
+    });
     const env = loadEnv(raw);
-    api = await startApp(env, { roles: new Set(['api']), log: createLogger('silent'), mongoUri: env.MONGODB_URI!, redisUrl: env.REDIS_URL });
+    api = await startApp(env, {
+      roles: new Set(['api']),
+      log: createLogger('silent'),
+      mongoUri: env.MONGODB_URI!,
+      redisUrl: env.REDIS_URL,
+    });
     redis = new Redis(env.REDIS_URL);
     pipeline = runMain(raw, ['--role', 'gateway', '--role', 'worker']);
 
     // A first exchange, so there is a dialogue to subscribe to.
     tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, text: 'hello there' }));
     const store = api.store;
-    const turn = await eventually(async () => (await store.c.turns.findOne({ status: 'responded' })) ?? undefined, 30_000, 'first turn answered').catch((err: unknown) => {
+    const turn = await eventually(
+      async () => (await store.c.turns.findOne({ status: 'responded' })) ?? undefined,
+      30_000,
+      'first turn answered',
+    ).catch((err: unknown) => {
       throw new Error(`${String(err)}\npipeline output:\n${pipeline.output()}`);
     });
     dialogueId = turn.dialogueId;
@@ -140,33 +169,69 @@ describe('GraphQL subscriptions across processes', () => {
 
     const updateOf = (pred: (u: MessageUpdate['messageUpdates']) => boolean) =>
       until(() => messages.data().find((d) => pred(d.messageUpdates))?.messageUpdates, 20_000, 'message update');
-    const human = await updateOf((u) => u.change === 'CREATED' && u.message.senderRole === 'human' && u.message.content === 'tell me slowly');
-    const replyCreated = await updateOf((u) => u.change === 'CREATED' && u.message.senderRole === 'ai' && u.message.turnId === human.message.turnId);
+    const human = await updateOf(
+      (u) => u.change === 'CREATED' && u.message.senderRole === 'human' && u.message.content === 'tell me slowly',
+    );
+    const replyCreated = await updateOf(
+      (u) => u.change === 'CREATED' && u.message.senderRole === 'ai' && u.message.turnId === human.message.turnId,
+    );
     expect(replyCreated.message.delivery?.state).toBe('streaming');
     const replyId = replyCreated.message.id;
     const turnB = human.message.turnId!;
 
     // C: a turn of its own (B's reply already started), pending until B's reply is done.
     tg.pushUpdate(privateText({ updateId: 3, chatId: CHAT, text: 'and then?' }));
-    const turnC = await until(() => turns.data().find((d) => d.turnUpdates.id !== turnB && d.turnUpdates.status === 'pending')?.turnUpdates, 10_000, 'turn C pending');
+    const turnC = await until(
+      () => turns.data().find((d) => d.turnUpdates.id !== turnB && d.turnUpdates.status === 'pending')?.turnUpdates,
+      10_000,
+      'turn C pending',
+    );
     const events = subscribe<TurnEvent>(TURN_EVENTS, { t: turnC.id }, TEST_VIEWER_TOKEN);
     await listening(`${topics().events}:${turnC.id}`);
 
     // B's reply: partial content while streaming, then the full text, complete, as the last word.
-    await until(() => messages.data().some((d) => d.messageUpdates.message.id === replyId && d.messageUpdates.message.delivery?.state === 'complete'), 20_000, 'reply complete');
-    const ofReply = messages.data().map((d) => d.messageUpdates).filter((u) => u.message.id === replyId);
-    const partial = ofReply.filter((u) => u.change === 'UPDATED' && u.message.delivery?.state === 'streaming' && u.message.content.length > 0);
+    await until(
+      () =>
+        messages
+          .data()
+          .some(
+            (d) => d.messageUpdates.message.id === replyId && d.messageUpdates.message.delivery?.state === 'complete',
+          ),
+      20_000,
+      'reply complete',
+    );
+    const ofReply = messages
+      .data()
+      .map((d) => d.messageUpdates)
+      .filter((u) => u.message.id === replyId);
+    const partial = ofReply.filter(
+      (u) => u.change === 'UPDATED' && u.message.delivery?.state === 'streaming' && u.message.content.length > 0,
+    );
     expect(partial.length).toBeGreaterThanOrEqual(1);
     for (const p of partial) {
       expect(full.startsWith(p.message.content)).toBe(true);
     }
     expect(partial.some((p) => p.message.content.length < full.length)).toBe(true);
-    expect(ofReply.at(-1)).toMatchObject({ change: 'UPDATED', message: { content: full, delivery: { state: 'complete' } } });
+    expect(ofReply.at(-1)).toMatchObject({
+      change: 'UPDATED',
+      message: { content: full, delivery: { state: 'complete' } },
+    });
 
     // B's turn: pending, then responded (each status once, in that order).
-    await until(() => turns.data().some((d) => d.turnUpdates.id === turnB && d.turnUpdates.status === 'responded'), 10_000, 'turn B responded');
-    expect(turns.data().filter((d) => d.turnUpdates.id === turnB).map((d) => d.turnUpdates.status)).toEqual(['pending', 'responded']);
-    expect(turns.data().find((d) => d.turnUpdates.id === turnB && d.turnUpdates.status === 'responded')!.turnUpdates.outcome).toBe('complete');
+    await until(
+      () => turns.data().some((d) => d.turnUpdates.id === turnB && d.turnUpdates.status === 'responded'),
+      10_000,
+      'turn B responded',
+    );
+    expect(
+      turns
+        .data()
+        .filter((d) => d.turnUpdates.id === turnB)
+        .map((d) => d.turnUpdates.status),
+    ).toEqual(['pending', 'responded']);
+    expect(
+      turns.data().find((d) => d.turnUpdates.id === turnB && d.turnUpdates.status === 'responded')!.turnUpdates.outcome,
+    ).toBe('complete');
 
     // C's trace as it is recorded: the context build, then the model call that used it, then the delivery.
     await until(() => events.data().some((d) => d.turnEvents.kind === 'delivery'), 20_000, 'turn C delivered');
@@ -178,7 +243,9 @@ describe('GraphQL subscriptions across processes', () => {
     // Only this turn's events reach this subscription.
     expect(trace.every((e) => e.turnId === turnC.id)).toBe(true);
     const contextEvent = trace.find((e) => e.kind === 'context_built')!;
-    expect(trace.find((e) => e.kind === 'llm_call')!.data).toMatchObject({ promptRef: { contextEventId: contextEvent.id } });
+    expect(trace.find((e) => e.kind === 'llm_call')!.data).toMatchObject({
+      promptRef: { contextEventId: contextEvent.id },
+    });
     expect(events.results.every((r) => !r.errors)).toBe(true);
     expect(messages.results.every((r) => !r.errors)).toBe(true);
 
@@ -192,12 +259,20 @@ describe('GraphQL subscriptions across processes', () => {
     viewer.dispose();
 
     const anonymous = subscribe<MessageUpdate>(MESSAGE_UPDATES, { d: dialogueId }, null);
-    const err = await until(() => anonymous.error() as { response?: { status: number } } | undefined, 5_000, 'anonymous refused');
+    const err = await until(
+      () => anonymous.error() as { response?: { status: number } } | undefined,
+      5_000,
+      'anonymous refused',
+    );
     expect(err.response?.status).toBe(401);
     expect(anonymous.results).toEqual([]);
 
     const unknownDialogue = subscribe<MessageUpdate>(MESSAGE_UPDATES, { d: 'dlg_does_not_exist' });
-    await until(() => unknownDialogue.completed() || unknownDialogue.error() !== undefined, 5_000, 'unknown dialogue answered');
+    await until(
+      () => unknownDialogue.completed() || unknownDialogue.error() !== undefined,
+      5_000,
+      'unknown dialogue answered',
+    );
     expect(unknownDialogue.results[0]?.errors?.[0]?.extensions?.code).toBe('CONVERSATION_NOT_FOUND');
 
     const unknownTurn = subscribe<TurnEvent>(TURN_EVENTS, { t: 'turn_does_not_exist' });
@@ -222,7 +297,11 @@ describe('GraphQL subscriptions across processes', () => {
 
     // The remaining client still receives live updates from the pipeline process.
     tg.pushUpdate(privateText({ updateId: 4, chatId: CHAT, text: 'still there?' }));
-    await until(() => second.data().some((d) => d.messageUpdates.message.content === 'still there?'), 15_000, 'update after the other client left');
+    await until(
+      () => second.data().some((d) => d.messageUpdates.message.content === 'still there?'),
+      15_000,
+      'update after the other client left',
+    );
     expect(first.data().some((d) => d.messageUpdates.message.content === 'still there?')).toBe(false);
 
     second.dispose();

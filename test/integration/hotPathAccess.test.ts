@@ -37,7 +37,10 @@ describe('hot path access rule (SPEC §3)', () => {
 
   beforeAll(async () => {
     // No api role (its search-keys backfill scans by design); sweepers far apart so none runs here.
-    h = await startHarness({ MONGODB_URI: withCommandMonitoring(inject('mongoUri')), SWEEP_AFTER_MS: '600000' }, ['gateway', 'worker']);
+    h = await startHarness({ MONGODB_URI: withCommandMonitoring(inject('mongoUri')), SWEEP_AFTER_MS: '600000' }, [
+      'gateway',
+      'worker',
+    ]);
     await h.app.backfilled;
     // Persona evolution after every reply, so the full turn covers that post-turn job too.
     await h.app.store.config.update({ thresholds: { persona_evolve_every_turns: 1 } }, new Date());
@@ -56,23 +59,43 @@ describe('hot path access rule (SPEC §3)', () => {
 
   /** Until the turn is answered and its post-turn jobs (extraction, rolling summary) have run. */
   async function turnDone(nth: number): Promise<Turn> {
-    const turn = await eventually(async () => {
-      const turns = await db.collection<Turn>('turns').find({}).sort({ startedAt: 1 }).toArray();
-      const t = turns[nth];
-      return t?.status === 'responded' ? t : undefined;
-    }, 20_000, `turn ${nth + 1} answered`);
-    await eventually(async () => (await db.collection<EventLog>('events').findOne({ _id: extractionEventIdOf(turn._id) })) ?? undefined, 20_000, 'memory extraction');
-    await eventually(async () => {
-      const c = await memory.queue.getJobCounts('waiting', 'active', 'prioritized');
-      return (c.waiting ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) === 0;
-    }, 20_000, 'memory jobs done');
+    const turn = await eventually(
+      async () => {
+        const turns = await db.collection<Turn>('turns').find({}).sort({ startedAt: 1 }).toArray();
+        const t = turns[nth];
+        return t?.status === 'responded' ? t : undefined;
+      },
+      20_000,
+      `turn ${nth + 1} answered`,
+    );
+    await eventually(
+      async () =>
+        (await db.collection<EventLog>('events').findOne({ _id: extractionEventIdOf(turn._id) })) ?? undefined,
+      20_000,
+      'memory extraction',
+    );
+    await eventually(
+      async () => {
+        const c = await memory.queue.getJobCounts('waiting', 'active', 'prioritized');
+        return (c.waiting ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) === 0;
+      },
+      20_000,
+      'memory jobs done',
+    );
     return turn;
   }
 
   it('reads and writes every document of a full turn by _id only', async () => {
     watch.start();
     // A new chat: a new human, dialogue, session and window, and memories to extract.
-    h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, firstName: 'Ada', text: 'Hi! My name is Ada, I live in Lisbon and I love green tea.' }));
+    h.tg.pushUpdate(
+      privateText({
+        updateId: 1,
+        chatId: CHAT,
+        firstName: 'Ada',
+        text: 'Hi! My name is Ada, I live in Lisbon and I love green tea.',
+      }),
+    );
     await turnDone(0);
     // The same chat: the turn pointer, the window's history, recall over the memories just written,
     // and a quote of the bot's own message (found through the outbox index).
@@ -92,13 +115,20 @@ describe('hot path access rule (SPEC §3)', () => {
     // The quote was resolved to our stored reply, and the second prompt held the first turn.
     const quoted = await db.collection<Message>('messages').findOne({ turnId: second._id, senderRole: 'human' });
     expect(quoted?.replyTo).toBe(reply?._id);
-    const prompt = h.llm.requests.filter((r) => !r.body.response_format).at(-1)!.body.messages.map((m) => String(m.content)).join('\n');
+    const prompt = h.llm.requests
+      .filter((r) => !r.body.response_format)
+      .at(-1)!
+      .body.messages.map((m) => String(m.content))
+      .join('\n');
     expect(prompt).toContain('Lisbon');
 
     const seen = watch.seen;
     // The watch saw the turn's real traffic: windows, turns, messages, events, memories.
     for (const collection of ['windows', 'turns', 'messages', 'events', 'dialogues', 'humans', 'memories']) {
-      expect(seen.some((c) => c.shape.startsWith(`${collection} `)), `commands on ${collection}`).toBe(true);
+      expect(
+        seen.some((c) => c.shape.startsWith(`${collection} `)),
+        `commands on ${collection}`,
+      ).toBe(true);
     }
     const offending = [...new Set(seen.filter((c) => !allowed(c)).map((c) => c.shape))];
     if (process.env.SHOW_COMMANDS) {

@@ -23,7 +23,15 @@ const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000);
 const humanId = humanIdOf({ platform: 'telegram', userId: CHAT });
 const dialogueId = dialogueIdOf({ platform: 'telegram', chatId: CHAT });
 
-function message(o: { id: string; turnId: string; role: 'human' | 'ai'; text: string; at: Date; sessionId: string; platformId: string }): Message {
+function message(o: {
+  id: string;
+  turnId: string;
+  role: 'human' | 'ai';
+  text: string;
+  at: Date;
+  sessionId: string;
+  platformId: string;
+}): Message {
   return {
     _id: o.id,
     dialogueId,
@@ -64,18 +72,69 @@ function turn(o: { id: string; at: Date; status: Turn['status'] }): Turn {
 async function seedPreviousVersion(): Promise<void> {
   const client = await MongoClient.connect(inject('mongoUri'));
   const db = client.db(dbName);
-  const human: Human = { _id: humanId, identities: [{ platform: 'telegram', userId: CHAT, displayName: 'Ada' }], displayName: 'Ada', createdAt: at(600), updatedAt: at(10) };
+  const human: Human = {
+    _id: humanId,
+    identities: [{ platform: 'telegram', userId: CHAT, displayName: 'Ada' }],
+    displayName: 'Ada',
+    createdAt: at(600),
+    updatedAt: at(10),
+  };
   await db.collection<Human>('humans').insertOne(human);
-  await db.collection<Dialogue>('dialogues').insertOne({ ...dialogueRecord({ id: dialogueId, humanIds: [humanId], agentIds: [DEFAULT_AGENT_ID], at: at(600), chatId: CHAT, currentSessionId: 'ses_live', title: 'Pepper' }), lastActivityAt: at(2) });
+  await db.collection<Dialogue>('dialogues').insertOne({
+    ...dialogueRecord({
+      id: dialogueId,
+      humanIds: [humanId],
+      agentIds: [DEFAULT_AGENT_ID],
+      at: at(600),
+      chatId: CHAT,
+      currentSessionId: 'ses_live',
+      title: 'Pepper',
+    }),
+    lastActivityAt: at(2),
+  });
   await db.collection<Session>('sessions').insertMany([
-    { ...sessionRecord({ id: 'ses_old', dialogueId, at: at(600), status: 'closed' }), endedAt: at(500), closeReason: 'timeout' as const, summary: 'They planned a trip to the mountains.' },
+    {
+      ...sessionRecord({ id: 'ses_old', dialogueId, at: at(600), status: 'closed' }),
+      endedAt: at(500),
+      closeReason: 'timeout' as const,
+      summary: 'They planned a trip to the mountains.',
+    },
     { ...sessionRecord({ id: 'ses_live', dialogueId, at: at(10) }), lastActivityAt: at(2) },
   ]);
-  await db.collection<Turn>('turns').insertMany([turn({ id: 'trn_old1', at: at(10), status: 'responded' }), turn({ id: 'trn_old2', at: at(2), status: 'pending' })]);
+  await db
+    .collection<Turn>('turns')
+    .insertMany([
+      turn({ id: 'trn_old1', at: at(10), status: 'responded' }),
+      turn({ id: 'trn_old2', at: at(2), status: 'pending' }),
+    ]);
   await db.collection<Message>('messages').insertMany([
-    message({ id: messageIdOf('telegram', CHAT, '11'), turnId: 'trn_old1', role: 'human', text: 'My dog is called Pepper.', at: at(10), sessionId: 'ses_live', platformId: '11' }),
-    message({ id: 'msg_oldreply', turnId: 'trn_old1', role: 'ai', text: 'What a lovely name for a dog!', at: at(9), sessionId: 'ses_live', platformId: '12' }),
-    message({ id: messageIdOf('telegram', CHAT, '13'), turnId: 'trn_old2', role: 'human', text: 'And I live in Porto.', at: at(2), sessionId: 'ses_live', platformId: '13' }),
+    message({
+      id: messageIdOf('telegram', CHAT, '11'),
+      turnId: 'trn_old1',
+      role: 'human',
+      text: 'My dog is called Pepper.',
+      at: at(10),
+      sessionId: 'ses_live',
+      platformId: '11',
+    }),
+    message({
+      id: 'msg_oldreply',
+      turnId: 'trn_old1',
+      role: 'ai',
+      text: 'What a lovely name for a dog!',
+      at: at(9),
+      sessionId: 'ses_live',
+      platformId: '12',
+    }),
+    message({
+      id: messageIdOf('telegram', CHAT, '13'),
+      turnId: 'trn_old2',
+      role: 'human',
+      text: 'And I live in Porto.',
+      at: at(2),
+      sessionId: 'ses_live',
+      platformId: '13',
+    }),
   ]);
   const text = 'Ada has a dog called Pepper';
   const memory: MemoryEntry = {
@@ -122,7 +181,11 @@ describe('a record written by the previous version', () => {
     expect(r).toMatchObject({ kind: 'accepted', turnId: 'trn_old2' }); // the pending turn found without a pointer
 
     const c = h.app.store.c;
-    await eventually(async () => (await c.turns.findOne({ _id: 'trn_old2' }))?.status === 'responded', 20_000, 'old pending turn answered');
+    await eventually(
+      async () => (await c.turns.findOne({ _id: 'trn_old2' }))?.status === 'responded',
+      20_000,
+      'old pending turn answered',
+    );
     const asked = await c.messages.findOne({ _id: messageIdOf('telegram', CHAT, '14') });
     expect(asked?.replyTo).toBe('msg_oldreply'); // the old reply's platform id, through the backfilled outbox
     const built = await c.events.findOne({ kind: 'context_built', turnId: 'trn_old2' });
@@ -132,7 +195,10 @@ describe('a record written by the previous version', () => {
     expect((built?.data.recall as { memoryIds: string[] }).memoryIds).toContain('mem_random_old_id'); // scope marked by the backfill
     expect(await c.windows.findOne({ _id: 'ses_live' })).not.toBeNull();
     const human = await c.humans.findOne({ _id: humanId });
-    expect(human?.visits?.[DEFAULT_AGENT_ID]).toMatchObject({ count: 2, lastTopic: { text: 'They planned a trip to the mountains.' } });
+    expect(human?.visits?.[DEFAULT_AGENT_ID]).toMatchObject({
+      count: 2,
+      lastTopic: { text: 'They planned a trip to the mountains.' },
+    });
     expect((await c.dialogues.findOne({ _id: dialogueId }))?.openTurnId).toBe('trn_old2');
   });
 });

@@ -12,7 +12,11 @@ import { ingest } from '../../src/ingest/ingest.js';
 import type { Scheduler } from '../../src/lifecycle/scheduler.js';
 
 const CHAT = 313131;
-const noScheduler: Scheduler = { expireTurnAt: async () => {}, checkSessionAt: async () => {}, checkInAt: async () => {} };
+const noScheduler: Scheduler = {
+  expireTurnAt: async () => {},
+  checkSessionAt: async () => {},
+  checkInAt: async () => {},
+};
 
 describe('lifecycle jobs', () => {
   let h: Harness;
@@ -27,16 +31,24 @@ describe('lifecycle jobs', () => {
     h.llm.enqueue({ kind: 'reply', chunks: ['Hello!'] }, { kind: 'reply', chunks: ['Still there? How was your day?'] });
     h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, text: 'hi' }));
 
-    const aiTurn = await eventually(async () => (await h.app.store.c.turns.findOne({ initiatorRole: 'ai' })) ?? undefined, 10_000, 'check-in turn');
+    const aiTurn = await eventually(
+      async () => (await h.app.store.c.turns.findOne({ initiatorRole: 'ai' })) ?? undefined,
+      10_000,
+      'check-in turn',
+    );
     expect(aiTurn).toMatchObject({ responderRole: 'human', status: 'pending' });
     await h.tg.waitFor(() => h.tg.sentText(CHAT).includes('Still there? How was your day?'), 5_000);
     // The check-in prompt carried the instruction after the history.
     expect(String(h.llm.requests[1]!.body.messages.at(-1)!.content)).toMatch(/quiet for a while/);
 
-    const expired = await eventually(async () => {
-      const t = await h.app.store.turns.get(aiTurn._id);
-      return t?.status === 'unresponded' ? t : undefined;
-    }, 10_000, 'check-in turn unresponded');
+    const expired = await eventually(
+      async () => {
+        const t = await h.app.store.turns.get(aiTurn._id);
+        return t?.status === 'unresponded' ? t : undefined;
+      },
+      10_000,
+      'check-in turn unresponded',
+    );
     expect(expired.closedAt).toEqual(expired.deadlineAt);
     const listed = await h.app.store.turns.unresponded(aiTurn.dialogueId);
     expect(listed.map((t) => t._id)).toEqual([aiTurn._id]);
@@ -49,7 +61,11 @@ describe('lifecycle jobs', () => {
 
   it('closes the AI-initiated turn when the human answers, and answers the human', async () => {
     h = await startHarness({ PROACTIVE_CHECKIN_AFTER_MS: '200' });
-    h.llm.enqueue({ kind: 'reply', chunks: ['Hello!'] }, { kind: 'reply', chunks: ['Checking in!'] }, { kind: 'reply', chunks: ['Glad to hear it.'] });
+    h.llm.enqueue(
+      { kind: 'reply', chunks: ['Hello!'] },
+      { kind: 'reply', chunks: ['Checking in!'] },
+      { kind: 'reply', chunks: ['Glad to hear it.'] },
+    );
     h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, messageId: 1, text: 'hi' }));
     await h.tg.waitFor(() => h.tg.sentText(CHAT).includes('Checking in!'), 10_000);
     h.tg.pushUpdate(privateText({ updateId: 2, chatId: CHAT, messageId: 10, text: 'all good here' }));
@@ -60,10 +76,14 @@ describe('lifecycle jobs', () => {
     expect(aiTurn).toMatchObject({ status: 'responded', responseMessageId: answer!._id });
     expect(aiTurn!.responseTime).toBeGreaterThan(0);
     // The platform shows the reply just before the turn is closed in the store.
-    const humanTurns = await eventually(async () => {
-      const ts = await h.app.store.c.turns.find({ initiatorRole: 'human' }).sort({ startedAt: 1 }).toArray();
-      return ts.length === 2 && ts.every((t) => t.status === 'responded') ? ts : undefined;
-    }, 5_000, 'both human turns responded');
+    const humanTurns = await eventually(
+      async () => {
+        const ts = await h.app.store.c.turns.find({ initiatorRole: 'human' }).sort({ startedAt: 1 }).toArray();
+        return ts.length === 2 && ts.every((t) => t.status === 'responded') ? ts : undefined;
+      },
+      5_000,
+      'both human turns responded',
+    );
     expect(answer!.turnId).toBe(humanTurns[1]!._id);
   });
 
@@ -98,10 +118,14 @@ describe('lifecycle jobs', () => {
     h.llm.enqueue({ kind: 'reply', chunks: ['One.'] }, { kind: 'reply', chunks: ['Two.'] });
     h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, text: 'first' }));
     await h.tg.waitFor(() => h.tg.sentText(CHAT).includes('One.'), 10_000);
-    const closed = await eventually(async () => {
-      const s = await h.app.store.c.sessions.findOne({});
-      return s?.status === 'closed' ? s : undefined;
-    }, 10_000, 'session closed by its job');
+    const closed = await eventually(
+      async () => {
+        const s = await h.app.store.c.sessions.findOne({});
+        return s?.status === 'closed' ? s : undefined;
+      },
+      10_000,
+      'session closed by its job',
+    );
     expect(closed.closeReason).toBe('timeout');
     expect(closed.endedAt).toEqual(closed.lastActivityAt);
 
@@ -116,7 +140,13 @@ describe('lifecycle jobs', () => {
     h = await startHarness({ SWEEP_AFTER_MS: '300' });
     h.llm.enqueue({ kind: 'reply', chunks: ['Found you after all.'] });
     const r = await ingest(
-      { store: h.app.store, enqueueReply: async () => {}, scheduler: noScheduler, sessionGapMs: 3_600_000, responseWindowMs: 10_800_000 },
+      {
+        store: h.app.store,
+        enqueueReply: async () => {},
+        scheduler: noScheduler,
+        sessionGapMs: 3_600_000,
+        responseWindowMs: 10_800_000,
+      },
       inboundEventSchema.parse({
         platform: 'telegram',
         chat: { chatId: String(CHAT), kind: 'private' },
@@ -128,7 +158,11 @@ describe('lifecycle jobs', () => {
     );
     expect(r.kind).toBe('accepted');
     await h.tg.waitFor(() => h.tg.sentText(CHAT).includes('Found you after all.'), 10_000);
-    await eventually(async () => (await h.app.store.c.turns.countDocuments({ status: 'responded' })) === 1, 5_000, 'turn responded');
+    await eventually(
+      async () => (await h.app.store.c.turns.countDocuments({ status: 'responded' })) === 1,
+      5_000,
+      'turn responded',
+    );
     expect(h.llm.requests).toHaveLength(1);
   });
 
@@ -137,17 +171,28 @@ describe('lifecycle jobs', () => {
     h.llm.enqueue({ kind: 'reply', chunks: ['Hi.'] }, { kind: 'reply', chunks: ['Are you there?'] });
     h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, text: 'hello' }));
     await h.tg.waitFor(() => h.tg.sentText(CHAT).includes('Are you there?'), 10_000);
-    const aiTurn = await eventually(async () => (await h.app.store.c.turns.findOne({ initiatorRole: 'ai' })) ?? undefined);
+    const aiTurn = await eventually(
+      async () => (await h.app.store.c.turns.findOne({ initiatorRole: 'ai' })) ?? undefined,
+    );
     // Every process goes away while the expiry job is still waiting in Redis…
     await h.app.stop();
-    expect((await h.app.store.ping())).toBe(false);
+    expect(await h.app.store.ping()).toBe(false);
     // …and a brand-new worker process, started later, carries it out.
-    const fresh = await startApp(h.env, { roles: new Set(['worker']), log: createLogger('silent'), mongoUri: h.env.MONGODB_URI!, redisUrl: h.env.REDIS_URL });
+    const fresh = await startApp(h.env, {
+      roles: new Set(['worker']),
+      log: createLogger('silent'),
+      mongoUri: h.env.MONGODB_URI!,
+      redisUrl: h.env.REDIS_URL,
+    });
     extraApps.push(fresh);
-    const t = await eventually(async () => {
-      const x = await fresh.store.turns.get(aiTurn._id);
-      return x?.status === 'unresponded' ? x : undefined;
-    }, 10_000, 'expiry after restart');
+    const t = await eventually(
+      async () => {
+        const x = await fresh.store.turns.get(aiTurn._id);
+        return x?.status === 'unresponded' ? x : undefined;
+      },
+      10_000,
+      'expiry after restart',
+    );
     expect(t.closedAt).toEqual(aiTurn.deadlineAt);
     h.app = fresh; // the harness stops this one (and drops the database)
     extraApps.pop();

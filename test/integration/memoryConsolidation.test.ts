@@ -60,7 +60,14 @@ const SEEDS: Seed[] = [
   { key: 'nurse1', text: 'User works as a nurse.', day: 1 },
   { key: 'nurse2', text: 'User works as a nurse at the Charité.', day: 12 },
   { key: 'jazz1', text: 'User loves jazz music.', kind: 'preference', day: 2, importance: 0.6 },
-  { key: 'jazz2', text: 'User likes jazz music a lot.', kind: 'preference', day: 15, importance: 0.7, vector: 'foreign' },
+  {
+    key: 'jazz2',
+    text: 'User likes jazz music a lot.',
+    kind: 'preference',
+    day: 15,
+    importance: 0.7,
+    vector: 'foreign',
+  },
   { key: 'tea1', text: '用户喜欢喝绿茶。', kind: 'preference', day: 2 },
   { key: 'tea2', text: '用户很喜欢喝绿茶。', kind: 'preference', day: 6 },
   { key: 'tea3', text: '用户爱喝绿茶。', kind: 'preference', day: 20 },
@@ -84,7 +91,13 @@ const SEEDS: Seed[] = [
   { key: 'iceland', text: 'User wants to visit Iceland next summer.', day: 17 },
   { key: 'sourdough', text: 'User bakes sourdough bread every Sunday.', day: 18 },
   // Low value: unimportant, never recalled, over 30 days old → pruned.
-  { key: 'podcast', text: 'User once mentioned a podcast episode about trains.', kind: 'event', day: 3, importance: 0.1 },
+  {
+    key: 'podcast',
+    text: 'User once mentioned a podcast episode about trains.',
+    kind: 'event',
+    day: 3,
+    importance: 0.1,
+  },
   { key: 'weather', text: 'User said the weather was grey on a Tuesday.', kind: 'event', day: 4, importance: 0.2 },
   // Low importance but kept: a preference, and a fact that was recalled.
   { key: 'window', text: 'User prefers window seats on trains.', kind: 'preference', day: 5, importance: 0.2 },
@@ -96,8 +109,15 @@ const SEEDS: Seed[] = [
 /** Stored ids by key. */
 let ids: Record<string, string>;
 
-async function seed(seeds: Seed[], scope: { ownerId: string; subjectId?: string } = SCOPE, prefix = 'mem'): Promise<Record<string, string>> {
-  const vectors = await embedTexts(deps.embedder, seeds.map((s) => s.text));
+async function seed(
+  seeds: Seed[],
+  scope: { ownerId: string; subjectId?: string } = SCOPE,
+  prefix = 'mem',
+): Promise<Record<string, string>> {
+  const vectors = await embedTexts(
+    deps.embedder,
+    seeds.map((s) => s.text),
+  );
   const foreign = (await embedTexts(new HashedNgramEmbedder(16), ['x']))[0]!;
   const out: Record<string, string> = {};
   const docs = seeds.map((s, i): MemoryEntry => {
@@ -114,7 +134,12 @@ async function seed(seeds: Seed[], scope: { ownerId: string; subjectId?: string 
       dedupeKey: dedupeKeyOf(scope.ownerId, scope.subjectId, s.text),
       ...(s.vector === 'none' ? {} : { embedding: s.vector === 'foreign' ? foreign : vectors[i]! }),
       importance: s.importance ?? 0.8,
-      sources: { dialogueId: 'dlg_alice', sessionId: `ses_day${s.day}`, turnIds: [`trn_${s.key}`], messageIds: [`msg_${s.key}_1`, `msg_${s.key}_2`] },
+      sources: {
+        dialogueId: 'dlg_alice',
+        sessionId: `ses_day${s.day}`,
+        turnIds: [`trn_${s.key}`],
+        messageIds: [`msg_${s.key}_1`, `msg_${s.key}_2`],
+      },
       occurredAt: at,
       status: 'active',
       recall: { count: s.recalled ?? 0, ...(s.recalled ? { lastAt: new Date(at.getTime() + DAY) } : {}) },
@@ -126,7 +151,8 @@ async function seed(seeds: Seed[], scope: { ownerId: string; subjectId?: string 
   return out;
 }
 
-const byId = async (): Promise<Map<string, MemoryEntry>> => new Map((await store.c.memories.find({}).toArray()).map((m) => [m._id, m]));
+const byId = async (): Promise<Map<string, MemoryEntry>> =>
+  new Map((await store.c.memories.find({}).toArray()).map((m) => [m._id, m]));
 const active = async (): Promise<MemoryEntry[]> => store.memories.activeInScope(SCOPE);
 const strip = (t: string): string => t.replace(/[.。]+$/, '');
 
@@ -141,7 +167,15 @@ describe('memory consolidation', () => {
     expect(before[0]!.map((h) => h.entry.id)).toContain(ids.berlin);
 
     const stats = await consolidateOwner(deps, SCOPE);
-    expect(stats).toEqual({ before: 34, after: 24, refined: 5, merged: 12, pruned: 2, superseded: 1, failedClusters: 0 });
+    expect(stats).toEqual({
+      before: 34,
+      after: 24,
+      refined: 5,
+      merged: 12,
+      pruned: 2,
+      superseded: 1,
+      failedClusters: 0,
+    });
     const rows = await byId();
     // Nothing is deleted: 34 seeded + 5 refined.
     expect(rows.size).toBe(39);
@@ -184,25 +218,52 @@ describe('memory consolidation', () => {
         memoryIds: sourceIds,
       });
       expect(entry!).toMatchObject({ ownerId: AGENT, subjectId: HUMAN, status: 'active', createdAt: NOW });
-      expect(entry!.occurredAt).toEqual(new Date(Math.max(...sourceIds.map((id) => rows.get(id)!.occurredAt.getTime()))));
+      expect(entry!.occurredAt).toEqual(
+        new Date(Math.max(...sourceIds.map((id) => rows.get(id)!.occurredAt.getTime()))),
+      );
       expect(entry!.importance).toBe(Math.max(...sourceIds.map((id) => rows.get(id)!.importance)));
       expect(entry!.embedding?.model).toBe(deps.embedder.id);
       for (const id of sourceIds) {
         // Merged, pointing at the refined entry, still stored with its text.
-        expect(rows.get(id), `${name} ${id}`).toMatchObject({ status: 'merged', mergedInto: entry!._id, updatedAt: NOW });
+        expect(rows.get(id), `${name} ${id}`).toMatchObject({
+          status: 'merged',
+          mergedInto: entry!._id,
+          updatedAt: NOW,
+        });
       }
     }
     const dog = refined.find((m) => m.sources.memoryIds!.includes(ids.dog1!))!;
-    expect(dog).toMatchObject({ text: "User has a dog named Rex; User's dog is called Rex; User has a dog called Rex, a beagle.", kind: 'fact', importance: 0.9, recall: { count: 2, lastAt: new Date(T0 + DAY) } });
-    expect(refined.find((m) => m.sources.memoryIds!.includes(ids.tea1!))).toMatchObject({ text: '用户喜欢喝绿茶；用户很喜欢喝绿茶；用户爱喝绿茶。', kind: 'preference' });
-    expect(refined.find((m) => m.sources.memoryIds!.includes(ids.jazz1!))).toMatchObject({ kind: 'preference', importance: 0.7 });
+    expect(dog).toMatchObject({
+      text: "User has a dog named Rex; User's dog is called Rex; User has a dog called Rex, a beagle.",
+      kind: 'fact',
+      importance: 0.9,
+      recall: { count: 2, lastAt: new Date(T0 + DAY) },
+    });
+    expect(refined.find((m) => m.sources.memoryIds!.includes(ids.tea1!))).toMatchObject({
+      text: '用户喜欢喝绿茶；用户很喜欢喝绿茶；用户爱喝绿茶。',
+      kind: 'preference',
+    });
+    expect(refined.find((m) => m.sources.memoryIds!.includes(ids.jazz1!))).toMatchObject({
+      kind: 'preference',
+      importance: 0.7,
+    });
 
     // The move: Berlin superseded by Paris (kept stored), Paris active and unchanged.
-    expect(rows.get(ids.berlin!)).toMatchObject({ status: 'superseded', supersededBy: ids.paris, supersededAt: NOW, text: 'User lives in Berlin.' });
-    expect(rows.get(ids.paris!)).toMatchObject({ status: 'active', text: 'User lives in Paris.', updatedAt: new Date(T0 + 25 * DAY) });
+    expect(rows.get(ids.berlin!)).toMatchObject({
+      status: 'superseded',
+      supersededBy: ids.paris,
+      supersededAt: NOW,
+      text: 'User lives in Berlin.',
+    });
+    expect(rows.get(ids.paris!)).toMatchObject({
+      status: 'active',
+      text: 'User lives in Paris.',
+      updatedAt: new Date(T0 + 25 * DAY),
+    });
 
     // Pruned: the two low-value entries; the preference, the recalled fact and the recent one stay.
-    for (const k of ['podcast', 'weather']) expect(rows.get(ids[k]!), k).toMatchObject({ status: 'pruned', updatedAt: NOW });
+    for (const k of ['podcast', 'weather'])
+      expect(rows.get(ids[k]!), k).toMatchObject({ status: 'pruned', updatedAt: NOW });
     for (const k of ['window', 'trumpet', 'umbrella']) expect(rows.get(ids[k]!), k).toMatchObject({ status: 'active' });
 
     // Vectors computed for the entry without one and the one from another embedder.
@@ -213,7 +274,10 @@ describe('memory consolidation', () => {
     const activeTexts = (await active()).map((m) => m.text);
     const gone = new Set(['berlin', 'podcast', 'weather']);
     for (const s of SEEDS.filter((x) => !gone.has(x.key))) {
-      expect(activeTexts.some((t) => t.includes(strip(s.text))), s.key).toBe(true);
+      expect(
+        activeTexts.some((t) => t.includes(strip(s.text))),
+        s.key,
+      ).toBe(true);
     }
     expect(activeTexts.some((t) => t.includes('Berlin'))).toBe(false);
 
@@ -227,7 +291,15 @@ describe('memory consolidation', () => {
     // A second run finds nothing left to merge.
     llm.reset();
     const again = await consolidateOwner(deps, SCOPE);
-    expect(again).toEqual({ before: 24, after: 24, refined: 0, merged: 0, pruned: 0, superseded: 0, failedClusters: 0 });
+    expect(again).toEqual({
+      before: 24,
+      after: 24,
+      refined: 0,
+      merged: 0,
+      pruned: 0,
+      superseded: 0,
+      failedClusters: 0,
+    });
     expect(llm.taskRequests).toHaveLength(0);
   });
 
@@ -237,7 +309,14 @@ describe('memory consolidation', () => {
     // The dog cluster comes first (its first member is the oldest entry).
     llm.enqueueTask({ kind: 'error', status: 500, message: 'the model is down' });
     const stats = await consolidateOwner(deps, SCOPE);
-    expect(stats).toMatchObject({ refined: 4, merged: 9, superseded: 1, pruned: 2, failedClusters: 1, after: 34 - 2 - 9 + 4 - 1 });
+    expect(stats).toMatchObject({
+      refined: 4,
+      merged: 9,
+      superseded: 1,
+      pruned: 2,
+      failedClusters: 1,
+      after: 34 - 2 - 9 + 4 - 1,
+    });
     expect(llm.taskRequests[0]!.input).toContain(ids.dog1);
     const dogsAfter = await store.memories.getMany(dogIds);
     expect(dogsAfter.map((m) => m.status)).toEqual(['active', 'active', 'active']);
@@ -274,10 +353,23 @@ describe('memory consolidation', () => {
         }),
       ],
     });
-    expect(await consolidateOwner(deps, carol)).toEqual({ before: 3, after: 1, refined: 1, merged: 2, pruned: 0, superseded: 1, failedClusters: 0 });
+    expect(await consolidateOwner(deps, carol)).toEqual({
+      before: 3,
+      after: 1,
+      refined: 1,
+      merged: 2,
+      pruned: 0,
+      superseded: 1,
+      failedClusters: 0,
+    });
     const rows = await byId();
     const refined = rows.get(rows.get(c.paris!)!.mergedInto!)!;
-    expect(refined).toMatchObject({ text: 'User lives in Paris, near the Louvre.', kind: 'fact', status: 'active', sources: { memoryIds: [c.paris, c.louvre] } });
+    expect(refined).toMatchObject({
+      text: 'User lives in Paris, near the Louvre.',
+      kind: 'fact',
+      status: 'active',
+      sources: { memoryIds: [c.paris, c.louvre] },
+    });
     // Not at the retired Paris entry: a chain must end at an active one.
     expect(rows.get(c.berlin!)).toMatchObject({ status: 'superseded', supersededBy: refined._id });
     // Alice's scope was not touched.
@@ -289,16 +381,38 @@ describe('memory consolidation', () => {
     const d = await seed(
       [
         { key: 'jazz1', text: 'User loves jazz music.', kind: 'preference', day: 2, importance: 0.6 },
-        { key: 'jazz2', text: 'User likes jazz music a lot.', kind: 'preference', day: 15, importance: 0.7, recalled: 3 },
+        {
+          key: 'jazz2',
+          text: 'User likes jazz music a lot.',
+          kind: 'preference',
+          day: 15,
+          importance: 0.7,
+          recalled: 3,
+        },
       ],
       dave,
       'mdav',
     );
     llm.enqueueTask({
       kind: 'reply',
-      chunks: [JSON.stringify({ entries: [{ text: 'User loves jazz music!', kind: 'preference', importance: 0.7, sourceIds: [d.jazz1, d.jazz2] }], contradicted: [] })],
+      chunks: [
+        JSON.stringify({
+          entries: [
+            { text: 'User loves jazz music!', kind: 'preference', importance: 0.7, sourceIds: [d.jazz1, d.jazz2] },
+          ],
+          contradicted: [],
+        }),
+      ],
     });
-    expect(await consolidateOwner(deps, dave)).toEqual({ before: 2, after: 1, refined: 0, merged: 1, pruned: 0, superseded: 0, failedClusters: 0 });
+    expect(await consolidateOwner(deps, dave)).toEqual({
+      before: 2,
+      after: 1,
+      refined: 0,
+      merged: 1,
+      pruned: 0,
+      superseded: 0,
+      failedClusters: 0,
+    });
     const rows = await byId();
     // Same normalised text as jazz1: no new entry, jazz2 folds into jazz1, which records it.
     expect(rows.get(d.jazz2!)).toMatchObject({ status: 'merged', mergedInto: d.jazz1 });
@@ -311,14 +425,25 @@ describe('memory consolidation', () => {
       memoryIds: [d.jazz2],
     });
     // It is worth what the model said and carries jazz2's recall history.
-    expect(rows.get(d.jazz1!)).toMatchObject({ importance: 0.7, recall: { count: 3, lastAt: new Date(T0 + 16 * DAY) }, updatedAt: NOW });
+    expect(rows.get(d.jazz1!)).toMatchObject({
+      importance: 0.7,
+      recall: { count: 3, lastAt: new Date(T0 + 16 * DAY) },
+      updatedAt: NOW,
+    });
     expect(rows.size).toBe(SEEDS.length + 2);
 
     // A rerun of the same absorption (a crash before the merge was marked) adds nothing twice.
     await store.c.memories.updateOne({ _id: d.jazz2 }, { $set: { status: 'active' }, $unset: { mergedInto: '' } });
     llm.enqueueTask({
       kind: 'reply',
-      chunks: [JSON.stringify({ entries: [{ text: 'User loves jazz music!', kind: 'preference', importance: 0.7, sourceIds: [d.jazz1, d.jazz2] }], contradicted: [] })],
+      chunks: [
+        JSON.stringify({
+          entries: [
+            { text: 'User loves jazz music!', kind: 'preference', importance: 0.7, sourceIds: [d.jazz1, d.jazz2] },
+          ],
+          contradicted: [],
+        }),
+      ],
     });
     expect(await consolidateOwner(deps, dave)).toMatchObject({ merged: 1, after: 1 });
     const again = (await byId()).get(d.jazz1!)!;
@@ -345,7 +470,16 @@ describe('memory consolidation', () => {
       'mown',
     );
     const total = await consolidateAll(deps);
-    expect(total).toEqual({ scopes: 3, before: 34 + 2 + 2, after: 24 + 1 + 1, refined: 7, merged: 16, pruned: 2, superseded: 1, failedClusters: 0 });
+    expect(total).toEqual({
+      scopes: 3,
+      before: 34 + 2 + 2,
+      after: 24 + 1 + 1,
+      refined: 7,
+      merged: 16,
+      pruned: 2,
+      superseded: 1,
+      failedClusters: 0,
+    });
     const rows = await byId();
     const bobRefined = rows.get(rows.get(bob.bob1!)!.mergedInto!)!;
     expect(bobRefined).toMatchObject({ subjectId: 'hum_bob', sources: { memoryIds: [bob.bob1, bob.bob2] } });
@@ -358,7 +492,14 @@ describe('memory consolidation', () => {
 
     // Limited to one owner and subject.
     llm.reset();
-    await seed([{ key: 'bob3', text: 'User drives a blue bike.', day: 0 }, { key: 'bob4', text: 'User drives a blue bike daily.', day: 1 }], { ownerId: AGENT, subjectId: 'hum_bob' }, 'mbob2');
+    await seed(
+      [
+        { key: 'bob3', text: 'User drives a blue bike.', day: 0 },
+        { key: 'bob4', text: 'User drives a blue bike daily.', day: 1 },
+      ],
+      { ownerId: AGENT, subjectId: 'hum_bob' },
+      'mbob2',
+    );
     const only = await consolidateAll(deps, { ownerId: AGENT, subjectId: 'hum_bob' });
     expect(only).toMatchObject({ scopes: 1, refined: 1, merged: 2 });
   });

@@ -18,7 +18,8 @@ import { toMemoryEmbedding } from '../../src/memory/vectors.js';
 const HUMAN = 'hum_del';
 const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 const DELETE = 'mutation ($id: ID!) { deleteDialogue(id: $id) { found deleted { memories } } }';
-const SEARCH = 'query ($o: ID!, $s: ID, $t: String!) { searchMemories(ownerId: $o, subjectId: $s, text: $t, limit: 10) { hits { memory { id } } } }';
+const SEARCH =
+  'query ($o: ID!, $s: ID, $t: String!) { searchMemories(ownerId: $o, subjectId: $s, text: $t, limit: 10) { hits { memory { id } } } }';
 
 describe('deleting a dialogue and the memory indexes', () => {
   let h: Harness;
@@ -30,7 +31,13 @@ describe('deleting a dialogue and the memory indexes', () => {
     h = await startHarness({ EMBEDDINGS: 'offline', EMBEDDING_DIMS: '256' }, ['api']);
     redis = new Redis(h.env.REDIS_URL, { maxRetriesPerRequest: null });
     const at = new Date();
-    await h.app.store.c.humans.insertOne({ _id: HUMAN, displayName: 'Dee', identities: [{ platform: 'telegram', userId: '4242' }], createdAt: at, updatedAt: at } satisfies Human);
+    await h.app.store.c.humans.insertOne({
+      _id: HUMAN,
+      displayName: 'Dee',
+      identities: [{ platform: 'telegram', userId: '4242' }],
+      createdAt: at,
+      updatedAt: at,
+    } satisfies Human);
   }, 60_000);
   afterAll(async () => {
     const keys = await redis.keys(`${h.env.QUEUE_PREFIX}:memv:*`);
@@ -41,7 +48,15 @@ describe('deleting a dialogue and the memory indexes', () => {
 
   async function seedDialogue(id: string): Promise<void> {
     const at = new Date();
-    await h.app.store.c.dialogues.insertOne(dialogueRecord({ id, humanIds: [HUMAN], agentIds: [DEFAULT_AGENT_ID], at, chatId: `8${Math.floor(Math.random() * 1e6)}` }));
+    await h.app.store.c.dialogues.insertOne(
+      dialogueRecord({
+        id,
+        humanIds: [HUMAN],
+        agentIds: [DEFAULT_AGENT_ID],
+        at,
+        chatId: `8${Math.floor(Math.random() * 1e6)}`,
+      }),
+    );
   }
 
   /** A memory about HUMAN learnt in `dialogueId` (its vector stored, as extraction stores it). */
@@ -81,19 +96,43 @@ describe('deleting a dialogue and the memory indexes', () => {
       setEmbedding: (id, e) => h.app.store.memories.setEmbedding(id, e),
       getMany: (ids) => h.app.store.memories.getMany(ids),
     };
-    const cache = new IndexCache({ store: { memories }, embedder, versions: new RedisMemoryVersions(redis, `${h.env.QUEUE_PREFIX}:`), log });
-    const recall = new MemoryRecall({ store: { memories: { noteRecalled: () => Promise.resolve() } }, embedder, cache, log });
+    const cache = new IndexCache({
+      store: { memories },
+      embedder,
+      versions: new RedisMemoryVersions(redis, `${h.env.QUEUE_PREFIX}:`),
+      log,
+    });
+    const recall = new MemoryRecall({
+      store: { memories: { noteRecalled: () => Promise.resolve() } },
+      embedder,
+      cache,
+      log,
+    });
     return {
       get lists() {
         return counter.lists;
       },
-      ask: async (message) => ids(await recall.recall({ ownerId: DEFAULT_AGENT_ID, subjectId: HUMAN, message, topK: 10, now: new Date(), countRecall: false })),
+      ask: async (message) =>
+        ids(
+          await recall.recall({
+            ownerId: DEFAULT_AGENT_ID,
+            subjectId: HUMAN,
+            message,
+            topK: 10,
+            now: new Date(),
+            countRecall: false,
+          }),
+        ),
     };
   }
   const ids = (r: RecallResult): string[] => r.memories.map((m) => m.id);
 
   async function search(text: string): Promise<string[]> {
-    const r = await h.gql<{ searchMemories: { hits: Array<{ memory: { id: string } }> } }>(SEARCH, { o: DEFAULT_AGENT_ID, s: HUMAN, t: text });
+    const r = await h.gql<{ searchMemories: { hits: Array<{ memory: { id: string } }> } }>(SEARCH, {
+      o: DEFAULT_AGENT_ID,
+      s: HUMAN,
+      t: text,
+    });
     expect(r.body.errors).toBeUndefined();
     return r.body.data!.searchMemories.hits.map((x) => x.memory.id);
   }
@@ -112,7 +151,9 @@ describe('deleting a dialogue and the memory indexes', () => {
     expect(await search('cat named Mochi')).toContain(cat);
     const listsWarm = worker.lists;
 
-    const r = await h.gql<{ deleteDialogue: { found: boolean; deleted: { memories: number } } }>(DELETE, { id: 'dlg_del_a' });
+    const r = await h.gql<{ deleteDialogue: { found: boolean; deleted: { memories: number } } }>(DELETE, {
+      id: 'dlg_del_a',
+    });
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data?.deleteDialogue).toEqual({ found: true, deleted: { memories: 2 } });
 
@@ -136,7 +177,10 @@ describe('deleting a dialogue and the memory indexes', () => {
     const lists = worker.lists;
 
     const coffee = await seedMemory('dlg_del_c', 'User drinks black coffee in the morning');
-    await new RedisMemoryVersions(redis, `${h.env.QUEUE_PREFIX}:`).bump({ ownerId: DEFAULT_AGENT_ID, subjectId: HUMAN });
+    await new RedisMemoryVersions(redis, `${h.env.QUEUE_PREFIX}:`).bump({
+      ownerId: DEFAULT_AGENT_ID,
+      subjectId: HUMAN,
+    });
     expect(await worker.ask('What do I drink? coffee? tea?')).toEqual(expect.arrayContaining([tea, coffee]));
     expect(worker.lists).toBe(lists + 1); // the incremental list only
   });

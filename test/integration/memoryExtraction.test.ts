@@ -38,8 +38,21 @@ beforeEach(async () => {
   dialogueId = `dlg_${randomBytes(4).toString('hex')}`;
   sessionId = `ses_${randomBytes(4).toString('hex')}`;
   const at = new Date(T0);
-  await store.c.agents.insertOne({ _id: AGENT, name: 'Rainbow', basePersona: 'A kind companion.', isDefault: true, createdAt: at, updatedAt: at } satisfies Agent);
-  await store.c.humans.insertOne({ _id: HUMAN, identities: [{ platform: 'telegram', userId: '42' }], displayName: 'Alice', createdAt: at, updatedAt: at } satisfies Human);
+  await store.c.agents.insertOne({
+    _id: AGENT,
+    name: 'Rainbow',
+    basePersona: 'A kind companion.',
+    isDefault: true,
+    createdAt: at,
+    updatedAt: at,
+  } satisfies Agent);
+  await store.c.humans.insertOne({
+    _id: HUMAN,
+    identities: [{ platform: 'telegram', userId: '42' }],
+    displayName: 'Alice',
+    createdAt: at,
+    updatedAt: at,
+  } satisfies Human);
   await store.c.dialogues.insertOne(dialogueRecord({ id: dialogueId, humanIds: [HUMAN], agentIds: [AGENT], at }));
   await store.c.sessions.insertOne(sessionRecord({ id: sessionId, dialogueId, at }));
 });
@@ -81,13 +94,18 @@ async function answeredTurn(at: number, texts: string[], reply = 'I see, thanks 
     createdAt: new Date(time),
     updatedAt: new Date(time),
   });
-  await store.c.messages.insertMany([...texts.map((t, i) => msg(i, 'human', t, at + i * 60_000)), msg(texts.length, 'ai', reply, at + texts.length * 60_000)]);
+  await store.c.messages.insertMany([
+    ...texts.map((t, i) => msg(i, 'human', t, at + i * 60_000)),
+    msg(texts.length, 'ai', reply, at + texts.length * 60_000),
+  ]);
   return turn;
 }
 
 /** Every memory about Alice, any status, by conversation time then text (entries of one run share createdAt). */
 const all = async (): Promise<MemoryEntry[]> =>
-  (await store.c.memories.find({ ownerId: AGENT, subjectId: HUMAN }).toArray()).sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.text.localeCompare(b.text));
+  (await store.c.memories.find({ ownerId: AGENT, subjectId: HUMAN }).toArray()).sort(
+    (a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.text.localeCompare(b.text),
+  );
 const withText = async (needle: string): Promise<MemoryEntry[]> => (await all()).filter((m) => m.text.includes(needle));
 const taskNames = (): string[] => llm.taskRequests.map((r) => r.task);
 
@@ -105,7 +123,12 @@ describe('post-turn memory extraction', () => {
       recall: { count: 0 },
       // The message's own time (a minute after the turn opened), not the extraction time 30 days later.
       occurredAt: new Date(T0 + 60_000),
-      sources: { dialogueId, sessionId, turnIds: [turn._id], messageIds: [`${turn._id}_m0`, `${turn._id}_m1`, `${turn._id}_m2`] },
+      sources: {
+        dialogueId,
+        sessionId,
+        turnIds: [turn._id],
+        messageIds: [`${turn._id}_m0`, `${turn._id}_m1`, `${turn._id}_m2`],
+      },
     });
     expect(berlin!.embedding?.model).toBe(deps.embedder.id);
     // The model saw the turn with its timestamps.
@@ -123,7 +146,12 @@ describe('post-turn memory extraction', () => {
     expect(taskNames()).toEqual(['extract_memories']);
 
     // The writer's own process sees the new memory at once.
-    const similar = await findSimilar({ embedder: deps.embedder, cache: deps.cache }, { ownerId: AGENT, subjectId: HUMAN }, ['Where does the user live? Berlin'], 3);
+    const similar = await findSimilar(
+      { embedder: deps.embedder, cache: deps.cache },
+      { ownerId: AGENT, subjectId: HUMAN },
+      ['Where does the user live? Berlin'],
+      3,
+    );
     expect(similar[0]!.map((h) => h.entry.id)).toContain(berlin!._id);
   });
 
@@ -178,7 +206,21 @@ describe('post-turn memory extraction', () => {
     await extractTurnMemories(deps, { turnId: (await answeredTurn(T0, ['I live in Berlin.']))._id });
     const later = await answeredTurn(T0 + DAY, ['I moved to Paris.']);
     llm.enqueueTask(
-      { kind: 'reply', chunks: [JSON.stringify({ memories: [{ kind: 'fact', text: 'User moved to Paris.', importance: 0.9, occurredAt: new Date(T0 + DAY).toISOString() }] })] },
+      {
+        kind: 'reply',
+        chunks: [
+          JSON.stringify({
+            memories: [
+              {
+                kind: 'fact',
+                text: 'User moved to Paris.',
+                importance: 0.9,
+                occurredAt: new Date(T0 + DAY).toISOString(),
+              },
+            ],
+          }),
+        ],
+      },
       { kind: 'error', status: 500, message: 'reconcile is down' },
     );
     const summary = await extractTurnMemories(deps, { turnId: later._id });
@@ -205,13 +247,24 @@ describe('post-turn memory extraction', () => {
     const long = `User is writing a novel about a lighthouse keeper. ${'The story follows three generations of one family on the coast. '.repeat(20)}`;
     llm.enqueueTask({
       kind: 'reply',
-      chunks: [JSON.stringify({ memories: [{ kind: 'fact', text: long, importance: 0.7 }, { kind: 'rumour', text: 'User is secretly a spy.', importance: 0.5 }, { kind: 'preference', text: 'User prefers tea over coffee.', importance: 0.6 }] })],
+      chunks: [
+        JSON.stringify({
+          memories: [
+            { kind: 'fact', text: long, importance: 0.7 },
+            { kind: 'rumour', text: 'User is secretly a spy.', importance: 0.5 },
+            { kind: 'preference', text: 'User prefers tea over coffee.', importance: 0.6 },
+          ],
+        }),
+      ],
     });
     const turn = await answeredTurn(T0, ['Let me tell you about my novel...']);
     const summary = await extractTurnMemories(deps, { turnId: turn._id });
     expect(summary).toMatchObject({ candidates: 2, added: 2 });
     const texts = (await all()).map((m) => m.text);
-    expect(texts).toEqual(['User is writing a novel about a lighthouse keeper. The story follows three generations of one family on the coast.', 'User prefers tea over coffee.']);
+    expect(texts).toEqual([
+      'User is writing a novel about a lighthouse keeper. The story follows three generations of one family on the coast.',
+      'User prefers tea over coffee.',
+    ]);
     expect(texts.every((t) => t.length <= 120)).toBe(true);
     expect(texts.join(' ')).not.toContain('spy');
     // No time from the model: the message's own time.
@@ -223,13 +276,28 @@ describe('post-turn memory extraction', () => {
     const [nurse] = await all();
     const later = await answeredTurn(T0 + DAY, ['I work as a nurse at the Charité, nights mostly.']);
     llm.enqueueTask(
-      { kind: 'reply', chunks: [JSON.stringify({ memories: [{ kind: 'fact', text: 'User works night shifts as a nurse at the Charité.', importance: 0.9 }, { kind: 'preference', text: 'User likes night shifts.', importance: 0.4 }] })] },
+      {
+        kind: 'reply',
+        chunks: [
+          JSON.stringify({
+            memories: [
+              { kind: 'fact', text: 'User works night shifts as a nurse at the Charité.', importance: 0.9 },
+              { kind: 'preference', text: 'User likes night shifts.', importance: 0.4 },
+            ],
+          }),
+        ],
+      },
       {
         kind: 'reply',
         chunks: [
           JSON.stringify({
             operations: [
-              { candidate: 0, op: 'update', targetId: nurse!._id, text: 'User works as a nurse at the Charité, mostly night shifts.' },
+              {
+                candidate: 0,
+                op: 'update',
+                targetId: nurse!._id,
+                text: 'User works as a nurse at the Charité, mostly night shifts.',
+              },
               { candidate: 1, op: 'invalidate', targetId: 'mem_not_shown' },
             ],
           }),

@@ -56,14 +56,32 @@ describe('a long dialogue remembers what is still true', () => {
   async function say(text: string): Promise<string> {
     update += 1;
     h.tg.pushUpdate(privateText({ updateId: 50_000 + update, chatId: CHAT, firstName: 'Alice', text }));
-    const msg = await eventually(async () => (await h.app.store.c.messages.findOne({ 'platformRef.chatId': String(CHAT), content: text, senderRole: 'human' })) ?? undefined, 15_000, `stored: ${text}`);
+    const msg = await eventually(
+      async () =>
+        (await h.app.store.c.messages.findOne({
+          'platformRef.chatId': String(CHAT),
+          content: text,
+          senderRole: 'human',
+        })) ?? undefined,
+      15_000,
+      `stored: ${text}`,
+    );
     const turnId = msg.turnId!;
-    await eventually(async () => (await h.app.store.turns.get(turnId))?.status === 'responded', 20_000, `answered: ${text}`);
+    await eventually(
+      async () => (await h.app.store.turns.get(turnId))?.status === 'responded',
+      20_000,
+      `answered: ${text}`,
+    );
     return turnId;
   }
 
   const extractionsDone = async (n: number) =>
-    eventually(async () => (await h.app.store.c.events.countDocuments({ kind: 'llm_call', 'data.task': 'extract_memories' })) >= n, 60_000, `${n} extractions`);
+    eventually(
+      async () =>
+        (await h.app.store.c.events.countDocuments({ kind: 'llm_call', 'data.task': 'extract_memories' })) >= n,
+      60_000,
+      `${n} extractions`,
+    );
 
   it('recalls current planted facts after 100+ turns, keeps the prompt bounded, and never recalls superseded ones', async () => {
     const turnIds: string[] = [];
@@ -81,7 +99,11 @@ describe('a long dialogue remembers what is still true', () => {
       recalledTexts.push(texts);
       hits.push(texts.slice(0, 5).some((t) => q.expect.test(t)));
       // A superseded fact never comes back, and everything recalled is current.
-      if (q.not) expect(texts.some((t) => q.not!.test(t)), `${q.ask} recalled ${JSON.stringify(texts)}`).toBe(false);
+      if (q.not)
+        expect(
+          texts.some((t) => q.not!.test(t)),
+          `${q.ask} recalled ${JSON.stringify(texts)}`,
+        ).toBe(false);
       expect(memories.every((m) => m.status === 'active')).toBe(true);
       // The recalled facts reach the model in the prompt.
       const prompt = JSON.stringify(built?.data.prompt);
@@ -92,7 +114,9 @@ describe('a long dialogue remembers what is still true', () => {
     }
     const recallAt5 = hits.filter(Boolean).length / hits.length;
     const missed = QUESTIONS.flatMap((q, i) => (hits[i] ? [] : [`${q.ask} → ${JSON.stringify(recalledTexts[i])}`]));
-    console.log(`[memoryLongDialogue] recall@5 = ${recallAt5.toFixed(2)} (${hits.filter(Boolean).length}/${hits.length})${missed.length ? `; missed: ${missed.join('; ')}` : ''}`);
+    console.log(
+      `[memoryLongDialogue] recall@5 = ${recallAt5.toFixed(2)} (${hits.filter(Boolean).length}/${hits.length})${missed.length ? `; missed: ${missed.join('; ')}` : ''}`,
+    );
     expect(recallAt5, JSON.stringify(recalledTexts)).toBeGreaterThanOrEqual(5 / 6);
 
     // The contradicted facts are kept, marked superseded by the new ones.
@@ -104,11 +128,16 @@ describe('a long dialogue remembers what is still true', () => {
 
     // Bounded prompt: the rolling summary keeps late prompts near early ones, and every build
     // logs each part's size.
-    const builds = await h.app.store.c.events.find({ kind: 'context_built', dialogueId: berlin!.sources.dialogueId! }).sort({ at: 1 }).toArray();
+    const builds = await h.app.store.c.events
+      .find({ kind: 'context_built', dialogueId: berlin!.sources.dialogueId! })
+      .sort({ at: 1 })
+      .toArray();
     const tokens = builds.map((b) => Number(b.data.totalTokens));
     const early = Math.max(...tokens.slice(15, 30));
     const late = Math.max(...tokens.slice(80, 104));
-    console.log(`[memoryLongDialogue] prompt tokens: turn 1 ${tokens[0]}, max of 16–30 ${early}, max of 81–104 ${late}, whole-history sum would grow linearly`);
+    console.log(
+      `[memoryLongDialogue] prompt tokens: turn 1 ${tokens[0]}, max of 16–30 ${early}, max of 81–104 ${late}, whole-history sum would grow linearly`,
+    );
     expect(late).toBeLessThan(early * 2);
     for (const b of builds) expect(Object.keys(b.data.parts as object).length).toBeGreaterThan(3);
     const session = await h.app.store.sessions.get(builds.at(-1)!.sessionId!);

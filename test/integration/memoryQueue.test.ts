@@ -50,7 +50,11 @@ describe('MemoryQueue.summarize', () => {
   it('queues a summary again after the previous one failed', async () => {
     worker = failingWorker();
     await queue.summarize('ses_fail', 'command');
-    await eventually(async () => (await queue.queue.getJobState('summarize-ses_fail')) === 'failed', 10_000, 'the summary failed');
+    await eventually(
+      async () => (await queue.queue.getJobState('summarize-ses_fail')) === 'failed',
+      10_000,
+      'the summary failed',
+    );
     await worker.close();
     worker = undefined;
 
@@ -66,6 +70,10 @@ describe('MemoryQueue.summarize', () => {
     await queue.summarize('ses_wait', 'command');
     await queue.summarize('ses_wait', 'api');
     expect(await queue.queue.getWaitingCount()).toBe(1);
-    expect((await queue.queue.getJob('summarize-ses_wait'))?.data).toEqual({ kind: 'summarize', sessionId: 'ses_wait', reason: 'command' });
+    expect((await queue.queue.getJob('summarize-ses_wait'))?.data).toEqual({
+      kind: 'summarize',
+      sessionId: 'ses_wait',
+      reason: 'command',
+    });
   });
 });

@@ -63,7 +63,12 @@ function openAiClient(baseURL = fake.baseURL): OpenAI {
 }
 
 function openAiEmbedder(baseURL = fake.baseURL): Embedder {
-  return createEmbedder({ provider: 'openai', openai: openAiClient(baseURL), model: 'text-embedding-3-small', dims: DIMS });
+  return createEmbedder({
+    provider: 'openai',
+    openai: openAiClient(baseURL),
+    model: 'text-embedding-3-small',
+    dims: DIMS,
+  });
 }
 
 let seq = 0;
@@ -120,7 +125,12 @@ interface Rig {
   ask(message: string, o?: { recentUserTexts?: string[]; topK?: number; subjectId?: string }): Promise<RecallResult>;
 }
 
-function rig(o: { embedder: Embedder; versions?: MemoryVersions; recallTimeoutMs?: number; cacheTimeoutMs?: number }): Rig {
+function rig(o: {
+  embedder: Embedder;
+  versions?: MemoryVersions;
+  recallTimeoutMs?: number;
+  cacheTimeoutMs?: number;
+}): Rig {
   const lists: Rig['lists'] = [];
   const pointReads: Rig['pointReads'] = [];
   const memories: ConstructorParameters<typeof IndexCache>[0]['store']['memories'] = {
@@ -144,14 +154,28 @@ function rig(o: { embedder: Embedder; versions?: MemoryVersions; recallTimeoutMs
     stats.push(p.catch(() => undefined));
     return p;
   };
-  const recall = new MemoryRecall({ store: { memories: { noteRecalled } }, embedder: o.embedder, cache, log, embedTimeoutMs: o.recallTimeoutMs ?? 2_000 });
+  const recall = new MemoryRecall({
+    store: { memories: { noteRecalled } },
+    embedder: o.embedder,
+    cache,
+    log,
+    embedTimeoutMs: o.recallTimeoutMs ?? 2_000,
+  });
   return {
     cache,
     recall,
     lists,
     pointReads,
     statsWritten: async () => void (await Promise.all(stats)),
-    ask: (message, a = {}) => recall.recall({ ownerId: OWNER, subjectId: a.subjectId ?? HUMAN, message, topK: a.topK ?? 3, now: NOW, ...(a.recentUserTexts ? { recentUserTexts: a.recentUserTexts } : {}) }),
+    ask: (message, a = {}) =>
+      recall.recall({
+        ownerId: OWNER,
+        subjectId: a.subjectId ?? HUMAN,
+        message,
+        topK: a.topK ?? 3,
+        now: NOW,
+        ...(a.recentUserTexts ? { recentUserTexts: a.recentUserTexts } : {}),
+      }),
   };
 }
 
@@ -175,7 +199,13 @@ const EN = [
   'User is learning to play the guitar',
   'User runs five kilometres every morning',
 ];
-const ZH = ['用户住在上海', '用户养了一只猫，名叫团子', '用户喜欢吃火锅', '用户下个月要去日本旅行', '用户在医院当护士'].map((text) => ({ text, subjectId: HUMAN_ZH }));
+const ZH = [
+  '用户住在上海',
+  '用户养了一只猫，名叫团子',
+  '用户喜欢吃火锅',
+  '用户下个月要去日本旅行',
+  '用户在医院当护士',
+].map((text) => ({ text, subjectId: HUMAN_ZH }));
 const zhOpts = (o: { topK?: number } = {}) => ({ ...o, subjectId: HUMAN_ZH });
 
 describe('recall with the OpenAI embeddings API', () => {
@@ -210,7 +240,9 @@ describe('recall with the OpenAI embeddings API', () => {
     expect(fake.embeddingsRequests).toHaveLength(5);
 
     // Recall statistics are recorded on the recalled entries (best effort, in the background).
-    await expect.poll(async () => (await store.memories.get(zh[3]!))?.recall.count, { timeout: 5_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(async () => (await store.memories.get(zh[3]!))?.recall.count, { timeout: 5_000 })
+      .toBeGreaterThanOrEqual(1);
   });
 
   it('embeds stored memories that have no vector once, writes them back, and later processes reuse them', async () => {
@@ -223,7 +255,13 @@ describe('recall with the OpenAI embeddings API', () => {
     const embeddedTexts = fake.embeddingsRequests.flatMap((q) => q.input);
     for (const t of EN) expect(embeddedTexts).toContain(t);
     await expect
-      .poll(async () => (await store.memories.list({ ownerId: OWNER, subjectId: HUMAN })).filter((e) => e.embedding?.model === embedder.id).length, { timeout: 5_000 })
+      .poll(
+        async () =>
+          (await store.memories.list({ ownerId: OWNER, subjectId: HUMAN })).filter(
+            (e) => e.embedding?.model === embedder.id,
+          ).length,
+        { timeout: 5_000 },
+      )
       .toBe(EN.length);
 
     // Another process: loads the stored vectors, embeds only its queries.
@@ -243,7 +281,11 @@ describe('recall when the embeddings API fails', () => {
     const zh = await seed(ZH, embedder);
     const r = rig({ embedder });
     fake.embeddingsRequests.length = 0;
-    fake.enqueueEmbeddings({ kind: 'error', status: 500, message: 'The server had an error while processing your request.' });
+    fake.enqueueEmbeddings({
+      kind: 'error',
+      status: 500,
+      message: 'The server had an error while processing your request.',
+    });
     const live = await r.ask('Where does my sister live? Berlin?');
     expect(live.degraded).toBe('keyword_only');
     expect(ids(live)[0]).toBe(en[0]);
@@ -429,7 +471,9 @@ describe('recall with the offline embedder', () => {
 
     expect(texts(await r.ask('我每天几点起床？'))[0]).toBe('我每天早上六点起床去跑步');
     expect(texts(await r.ask('我住在哪里？'))[0]).toBe('我住在杭州，离西湖不远');
-    expect(texts(await r.ask('What do I do for a living? teacher?'))[0]).toBe('User works as a teacher at a primary school');
+    expect(texts(await r.ask('What do I do for a living? teacher?'))[0]).toBe(
+      'User works as a teacher at a primary school',
+    );
   });
 
   it('a memory retired after the index loaded leaves it on the next recall', async () => {

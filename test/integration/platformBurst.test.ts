@@ -25,14 +25,29 @@ describe('delivery burst under platform rate limits', () => {
       return [para, '\n\n', para, '\n\n', para, '\n\n', para, '\n\n', `Closing words of reply ${i}.`];
     });
     for (const chunks of replies) h.llm.enqueue({ kind: 'reply', chunks, chunkDelayMs: 40 });
-    for (let i = 0; i < CHATS; i++) h.tg.pushUpdate(privateText({ updateId: i + 1, chatId: 910_000 + i, text: `hello from chat ${i}` }));
+    for (let i = 0; i < CHATS; i++)
+      h.tg.pushUpdate(privateText({ updateId: i + 1, chatId: 910_000 + i, text: `hello from chat ${i}` }));
 
-    await eventually(async () => (await h.app.store.c.turns.countDocuments({ status: 'responded' })) === CHATS, 120_000, 'all turns responded');
+    await eventually(
+      async () => (await h.app.store.c.turns.countDocuments({ status: 'responded' })) === CHATS,
+      120_000,
+      'all turns responded',
+    );
     const replyDocs = await h.app.store.c.messages.find({ senderRole: 'ai' }).toArray();
     for (const m of replyDocs.filter((r) => r.delivery?.state !== 'complete')) {
       const turn = await h.app.store.c.turns.findOne({ _id: m.turnId! });
       const events = await h.app.store.c.events.find({ turnId: m.turnId! }).toArray();
-      console.error("UNFINISHED", JSON.stringify({ doc: m, delivery: m.delivery, len: m.content.length, updatedAt: m.updatedAt, turn, events: events.map((e) => [e.kind, e.at, e.data.ok, e.data.error]) }));
+      console.error(
+        'UNFINISHED',
+        JSON.stringify({
+          doc: m,
+          delivery: m.delivery,
+          len: m.content.length,
+          updatedAt: m.updatedAt,
+          turn,
+          events: events.map((e) => [e.kind, e.at, e.data.ok, e.data.error]),
+        }),
+      );
     }
     expect(replyDocs).toHaveLength(CHATS);
     expect(replyDocs.filter((m) => m.delivery?.state !== 'complete').map((m) => m.delivery)).toEqual([]);
@@ -41,10 +56,16 @@ describe('delivery burst under platform rate limits', () => {
     for (const d of dialogues) {
       const reply = replyDocs.find((m) => m.dialogueId === d._id)!;
       // What the user sees, message by message, joined back, is exactly the stored reply.
-      await eventually(() => {
-        const shown = h.tg.sentText(d.chat.chatId);
-        return Promise.resolve(shown.join('\n\n').replace(/\s+/g, ' ') === reply.content.replace(/\s+/g, ' ') ? shown : undefined);
-      }, 30_000, `chat ${d.chat.chatId} shows its reply`);
+      await eventually(
+        () => {
+          const shown = h.tg.sentText(d.chat.chatId);
+          return Promise.resolve(
+            shown.join('\n\n').replace(/\s+/g, ' ') === reply.content.replace(/\s+/g, ' ') ? shown : undefined,
+          );
+        },
+        30_000,
+        `chat ${d.chat.chatId} shows its reply`,
+      );
       expect(h.tg.sentText(d.chat.chatId)).toHaveLength(reply.delivery!.platformMessageIds.length);
       expect(reply.delivery!.platformMessageIds).toHaveLength(2);
     }

@@ -34,10 +34,14 @@ describe('npm start', () => {
       PORT: String(port),
     });
     try {
-      const ready = await eventually(async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-        return res?.status === 200 ? ((await res.json()) as { checks: Record<string, boolean> }) : undefined;
-      }, 20_000, '/readyz');
+      const ready = await eventually(
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+          return res?.status === 200 ? ((await res.json()) as { checks: Record<string, boolean> }) : undefined;
+        },
+        20_000,
+        '/readyz',
+      );
       expect(ready.checks).toEqual({ mongodb: true, redis: true });
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     } finally {

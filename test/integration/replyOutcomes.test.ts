@@ -9,18 +9,26 @@ import type { Message } from '../../src/domain/model.js';
 const CHAT = 515151;
 
 async function finishedReply(h: Harness, n = 1): Promise<Message[]> {
-  return eventually(async () => {
-    const ai = await h.app.store.c.messages.find({ senderRole: 'ai' }).sort({ createdAt: 1 }).toArray();
-    return ai.length >= n && ai.every((m) => m.delivery?.state !== 'streaming') ? ai : undefined;
-  }, 15_000, `${n} finished AI message(s)`);
+  return eventually(
+    async () => {
+      const ai = await h.app.store.c.messages.find({ senderRole: 'ai' }).sort({ createdAt: 1 }).toArray();
+      return ai.length >= n && ai.every((m) => m.delivery?.state !== 'streaming') ? ai : undefined;
+    },
+    15_000,
+    `${n} finished AI message(s)`,
+  );
 }
 
 /** The platform shows the final text just before the turn is closed in the store. */
 async function closedTurn(h: Harness, turnId: string) {
-  return eventually(async () => {
-    const t = await h.app.store.turns.get(turnId);
-    return t && t.status !== 'pending' ? t : undefined;
-  }, 5_000, 'turn closed');
+  return eventually(
+    async () => {
+      const t = await h.app.store.turns.get(turnId);
+      return t && t.status !== 'pending' ? t : undefined;
+    },
+    5_000,
+    'turn closed',
+  );
 }
 
 describe('reply outcomes', () => {
@@ -37,7 +45,13 @@ describe('reply outcomes', () => {
     expect(reply!.delivery?.state).toBe('error');
     expect(reply!.delivery?.error?.code).toBe('LLM_SERVICE_ERROR');
     expect(reply!.content).toBe('The first half of an answer');
-    await h.tg.waitFor(() => h.tg.sentText(CHAT).some((t) => t.startsWith('The first half of an answer') && t.includes('AI service had an error')), 5_000);
+    await h.tg.waitFor(
+      () =>
+        h.tg
+          .sentText(CHAT)
+          .some((t) => t.startsWith('The first half of an answer') && t.includes('AI service had an error')),
+      5_000,
+    );
     const turn = await closedTurn(h, reply!.turnId!);
     expect(turn).toMatchObject({ status: 'responded', outcome: 'error' });
     const llmCall = (await h.app.store.events.ofTurn(turn._id)).find((e) => e.kind === 'llm_call');
@@ -67,7 +81,11 @@ describe('reply outcomes', () => {
 
   it('stops a streaming reply on /stop, keeping what was said (BR-005)', async () => {
     h = await startHarness();
-    h.llm.enqueue({ kind: 'reply', chunks: ['Once upon a time', ' there was', ' a very', ' long', ' story', ' that', ' never', ' ended.'], chunkDelayMs: 250 });
+    h.llm.enqueue({
+      kind: 'reply',
+      chunks: ['Once upon a time', ' there was', ' a very', ' long', ' story', ' that', ' never', ' ended.'],
+      chunkDelayMs: 250,
+    });
     h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, messageId: 1, text: 'tell me a long story' }));
     await h.tg.waitFor((calls) => calls.some((c) => c.method === 'sendMessage'), 5_000);
     h.tg.pushUpdate(privateText({ updateId: 2, chatId: CHAT, messageId: 3, text: '/stop' }));
@@ -107,12 +125,16 @@ describe('reply outcomes', () => {
     const turns = await h.app.store.c.turns.find({}).sort({ startedAt: 1 }).toArray();
     expect(turns).toHaveLength(2);
     const humanByTurn = async (turnId: string) =>
-      (await h.app.store.c.messages.find({ turnId, senderRole: 'human' }).sort({ createdAt: 1 }).toArray()).map((m) => m.content);
+      (await h.app.store.c.messages.find({ turnId, senderRole: 'human' }).sort({ createdAt: 1 }).toArray()).map(
+        (m) => m.content,
+      );
     expect(await humanByTurn(turns[0]!._id)).toEqual(['question one']);
     expect(await humanByTurn(turns[1]!._id)).toEqual(['and also this', 'and this too']);
     // The second reply was generated only after the first finished, and saw both new messages.
     const second = h.llm.requests[1]!.body.messages.map((m) => m.content);
-    expect(second).toEqual(expect.arrayContaining(['question one', 'First answer here.', 'and also this', 'and this too']));
+    expect(second).toEqual(
+      expect.arrayContaining(['question one', 'First answer here.', 'and also this', 'and this too']),
+    );
     expect(h.llm.requests[1]!.receivedAt).toBeGreaterThan(replies[0]!.delivery!.completedAt!.getTime() - 5);
     expect(h.tg.callsOf('sendMessage')).toHaveLength(2);
   });

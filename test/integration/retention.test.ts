@@ -28,7 +28,10 @@ afterAll(async () => {
   await store.close();
 });
 
-async function insertBatches<T extends Document>(coll: Collection<T>, docs: Array<OptionalUnlessRequiredId<T>>): Promise<void> {
+async function insertBatches<T extends Document>(
+  coll: Collection<T>,
+  docs: Array<OptionalUnlessRequiredId<T>>,
+): Promise<void> {
   for (let i = 0; i < docs.length; i += 500) await coll.insertMany(docs.slice(i, i + 500));
 }
 
@@ -92,7 +95,15 @@ async function seed(spec: Array<{ status: Session['status']; messages: number }>
           deadlineAt: new Date(at(i).getTime() + 60_000),
           status: 'responded',
         });
-        out.events.push({ _id: `${turnId}_e`, kind: 'llm_call', dialogueId: dlg, sessionId, turnId, at: at(i), data: { tokens: i } });
+        out.events.push({
+          _id: `${turnId}_e`,
+          kind: 'llm_call',
+          dialogueId: dlg,
+          sessionId,
+          turnId,
+          at: at(i),
+          data: { tokens: i },
+        });
       }
       const id = `${sessionId}_m${String(i).padStart(4, '0')}`;
       const human = i % 2 === 0;
@@ -172,13 +183,26 @@ describe('BR-006 deleteDialogue', () => {
     expect(beforeB.archivedMessages).toBe(12);
 
     const r = await deleteDialogue(store.c, a.dialogue._id);
-    expect(r).toEqual({ found: true, deleted: { messages: 20, archivedMessages: 30, turns: 25, sessions: 2, events: 25, memories: 0 } });
-    expect(await census(a.dialogue._id)).toEqual({ dialogue: 0, sessions: 0, turns: 0, messages: 0, archivedMessages: 0, events: 0 });
+    expect(r).toEqual({
+      found: true,
+      deleted: { messages: 20, archivedMessages: 30, turns: 25, sessions: 2, events: 25, memories: 0 },
+    });
+    expect(await census(a.dialogue._id)).toEqual({
+      dialogue: 0,
+      sessions: 0,
+      turns: 0,
+      messages: 0,
+      archivedMessages: 0,
+      events: 0,
+    });
     expect(await census(b.dialogue._id)).toEqual(beforeB);
 
     // A second call is a no-op.
     const again = await deleteDialogue(store.c, a.dialogue._id);
-    expect(again).toEqual({ found: false, deleted: { messages: 0, archivedMessages: 0, turns: 0, sessions: 0, events: 0, memories: 0 } });
+    expect(again).toEqual({
+      found: false,
+      deleted: { messages: 0, archivedMessages: 0, turns: 0, sessions: 0, events: 0, memories: 0 },
+    });
     expect(await census(b.dialogue._id)).toEqual(beforeB);
   });
 
@@ -195,8 +219,18 @@ describe('BR-006 deleteDialogue', () => {
     expect(await store.dialogues.get(a.dialogue._id)).not.toBeNull();
 
     const r = await deleteDialogue(store.c, a.dialogue._id);
-    expect(r).toEqual({ found: true, deleted: { messages: 0, archivedMessages: 0, turns: 8, sessions: 2, events: 0, memories: 0 } });
-    expect(await census(a.dialogue._id)).toEqual({ dialogue: 0, sessions: 0, turns: 0, messages: 0, archivedMessages: 0, events: 0 });
+    expect(r).toEqual({
+      found: true,
+      deleted: { messages: 0, archivedMessages: 0, turns: 8, sessions: 2, events: 0, memories: 0 },
+    });
+    expect(await census(a.dialogue._id)).toEqual({
+      dialogue: 0,
+      sessions: 0,
+      turns: 0,
+      messages: 0,
+      archivedMessages: 0,
+      events: 0,
+    });
     expect(await census(b.dialogue._id)).toEqual(beforeB);
   });
 
@@ -204,7 +238,10 @@ describe('BR-006 deleteDialogue', () => {
     const b = await seed([{ status: 'open', messages: 4 }]);
     const beforeB = await census(b.dialogue._id);
     const r = await deleteDialogue(store.c, 'dlg_does_not_exist');
-    expect(r).toEqual({ found: false, deleted: { messages: 0, archivedMessages: 0, turns: 0, sessions: 0, events: 0, memories: 0 } });
+    expect(r).toEqual({
+      found: false,
+      deleted: { messages: 0, archivedMessages: 0, turns: 0, sessions: 0, events: 0, memories: 0 },
+    });
     await expect(deleteDialogue(store.c, '')).rejects.toThrow(TypeError);
     expect(await census(b.dialogue._id)).toEqual(beforeB);
   });
@@ -244,7 +281,14 @@ describe('BR-002 archiveOverflow', { timeout: 60_000 }, () => {
     expect(await store.c.messages.find({ sessionId: s2._id }).sort({ createdAt: 1, _id: 1 }).toArray()).toEqual(m2);
 
     expect((await store.dialogues.get(dialogueId))?.messageCount).toBe(live);
-    expect(await census(other.dialogue._id)).toEqual({ dialogue: 1, sessions: 1, turns: 3, messages: 5, archivedMessages: 0, events: 3 });
+    expect(await census(other.dialogue._id)).toEqual({
+      dialogue: 1,
+      sessions: 1,
+      turns: 3,
+      messages: 5,
+      archivedMessages: 0,
+      events: 3,
+    });
 
     // Nothing left to do on a second run.
     expect(await archiveOverflow(store.c, dialogueId, NOW)).toEqual({ archivedSessions: [], movedMessages: 0 });
@@ -287,7 +331,10 @@ describe('BR-002 archiveOverflow', { timeout: 60_000 }, () => {
     const dialogueId = s.dialogue._id;
     // The crashed run moved all of s0 (but did not mark it), copied 200 of s1 and deleted 100
     // of those; it never updated the dialogue's counter (still 1 050).
-    await insertBatches(store.c.archivedMessages, [...m0, ...m1.slice(0, 200)].map((m) => copyOf(m, NOW)));
+    await insertBatches(
+      store.c.archivedMessages,
+      [...m0, ...m1.slice(0, 200)].map((m) => copyOf(m, NOW)),
+    );
     await store.c.messages.deleteMany({ _id: { $in: [...m0, ...m1.slice(0, 100)].map((m) => m._id) } });
     expect(await store.c.messages.countDocuments({ dialogueId })).toBe(920);
 

@@ -61,7 +61,10 @@ describe('the working window', () => {
 
     // Within what the window keeps: one document. Further back: the record, nothing lost.
     const recent = await contents(new Date(T0 + (total - 5) * 1000));
-    expect(recent).toEqual({ source: 'window', contents: [total - 5, total - 4, total - 3, total - 2, total - 1].map((i) => `message ${i}`) });
+    expect(recent).toEqual({
+      source: 'window',
+      contents: [total - 5, total - 4, total - 3, total - 2, total - 1].map((i) => `message ${i}`),
+    });
     const whole = await contents();
     expect(whole.source).toBe('record');
     expect(whole.contents).toHaveLength(total - 2); // all but the command and the deleted message

@@ -18,9 +18,18 @@ describe('stream stage', () => {
 
   it('holds back a marker split across three chunks: the platform never shows any part of it', async () => {
     const seen: string[] = [];
-    h = await startHarness({}, ['gateway', 'worker'], {}, { streamStages: [() => markerStage({ names: ['PROGRESS'], onMarker: (m) => seen.push(m) })] });
+    h = await startHarness(
+      {},
+      ['gateway', 'worker'],
+      {},
+      { streamStages: [() => markerStage({ names: ['PROGRESS'], onMarker: (m) => seen.push(m) })] },
+    );
     // Chunks far enough apart that the streamer pushes between them (STREAM_EDIT_INTERVAL_MS 50).
-    h.llm.enqueue({ kind: 'reply', chunks: ['The gate creaks open. [PRO', 'GRESS:2:do', 'ne] Beyond it, a garden.'], chunkDelayMs: 200 });
+    h.llm.enqueue({
+      kind: 'reply',
+      chunks: ['The gate creaks open. [PRO', 'GRESS:2:do', 'ne] Beyond it, a garden.'],
+      chunkDelayMs: 200,
+    });
     h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, messageId: 1, text: 'I push the gate.' }));
 
     await h.tg.waitFor(() => h.tg.sentText(CHAT).some((t) => t.includes('Beyond it, a garden.')), 10_000);
@@ -33,8 +42,15 @@ describe('stream stage', () => {
     expect(seen).toEqual(['[PROGRESS:2:done]']);
 
     // The record keeps what the model said.
-    const turn = await eventually(async () => (await h.app.store.c.turns.findOne({ status: 'responded' })) ?? undefined, 5_000, 'turn answered');
+    const turn = await eventually(
+      async () => (await h.app.store.c.turns.findOne({ status: 'responded' })) ?? undefined,
+      5_000,
+      'turn answered',
+    );
     const reply = await h.app.store.messages.get(replyIdOf(turn._id));
-    expect(reply).toMatchObject({ content: 'The gate creaks open. [PROGRESS:2:done] Beyond it, a garden.', delivery: { state: 'complete' } });
+    expect(reply).toMatchObject({
+      content: 'The gate creaks open. [PROGRESS:2:done] Beyond it, a garden.',
+      delivery: { state: 'complete' },
+    });
   });
 });

@@ -12,7 +12,12 @@ import type { Agent, Human, MemoryEntry, Message, Session, Turn } from '../../sr
 import { findSimilar } from '../../src/memory/similar.js';
 import { successorIdOf } from '../../src/store/sessions.js';
 import { updateRollingSummary } from '../../src/summary/rollingSummary.js';
-import { summarizeSession, PLOT_IMPORTANCE, SUMMARY_IMPORTANCE, type SummarizeDeps } from '../../src/summary/summarizeSession.js';
+import {
+  summarizeSession,
+  PLOT_IMPORTANCE,
+  SUMMARY_IMPORTANCE,
+  type SummarizeDeps,
+} from '../../src/summary/summarizeSession.js';
 import { summarizeClosedSession } from '../../src/summary/closeSummary.js';
 import { type FakeOpenAI } from '../doubles/fakeOpenAI.js';
 import { sectionsOf } from '../doubles/fakeSummaryBrain.js';
@@ -55,9 +60,24 @@ beforeEach(async () => {
   dialogueId = `dlg_${randomBytes(4).toString('hex')}`;
   sessionId = `ses_${randomBytes(4).toString('hex')}`;
   const at = new Date(T0);
-  await store.c.agents.insertOne({ _id: AGENT, name: 'Rainbow', basePersona: 'A kind companion.', isDefault: true, createdAt: at, updatedAt: at } satisfies Agent);
-  await store.c.humans.insertOne({ _id: HUMAN, identities: [{ platform: 'telegram', userId: '42' }], displayName: 'Alice', createdAt: at, updatedAt: at } satisfies Human);
-  await store.c.dialogues.insertOne(dialogueRecord({ id: dialogueId, humanIds: [HUMAN], agentIds: [AGENT], at, currentSessionId: sessionId }));
+  await store.c.agents.insertOne({
+    _id: AGENT,
+    name: 'Rainbow',
+    basePersona: 'A kind companion.',
+    isDefault: true,
+    createdAt: at,
+    updatedAt: at,
+  } satisfies Agent);
+  await store.c.humans.insertOne({
+    _id: HUMAN,
+    identities: [{ platform: 'telegram', userId: '42' }],
+    displayName: 'Alice',
+    createdAt: at,
+    updatedAt: at,
+  } satisfies Human);
+  await store.c.dialogues.insertOne(
+    dialogueRecord({ id: dialogueId, humanIds: [HUMAN], agentIds: [AGENT], at, currentSessionId: sessionId }),
+  );
   await store.c.sessions.insertOne(sessionRecord({ id: sessionId, dialogueId, at }));
 });
 
@@ -73,7 +93,10 @@ interface SeededTurn {
 const said = (i: number): string => `Topic ${i}: I practised piece number ${i} on the cello. It went fine.`;
 
 /** Turn `i` (1-based) of the session: Alice's message at T0 + (i-1)·10 min, the reply a minute later. */
-async function seedTurn(i: number, o: { session?: string; replyState?: 'complete' | 'error'; text?: string } = {}): Promise<SeededTurn> {
+async function seedTurn(
+  i: number,
+  o: { session?: string; replyState?: 'complete' | 'error'; text?: string } = {},
+): Promise<SeededTurn> {
   const ses = o.session ?? sessionId;
   const at = T0 + (i - 1) * TURN_GAP;
   const turnId = `trn_${ses}_${String(i).padStart(2, '0')}`;
@@ -123,7 +146,12 @@ async function seedTurn(i: number, o: { session?: string; replyState?: 'complete
     mentions: [],
     visible: true,
     delivery: failed
-      ? { state: 'error', platformMessageIds: [], error: { code: 'LLM_SERVICE_ERROR', message: 'down' }, completedAt: new Date(at + MIN) }
+      ? {
+          state: 'error',
+          platformMessageIds: [],
+          error: { code: 'LLM_SERVICE_ERROR', message: 'down' },
+          completedAt: new Date(at + MIN),
+        }
       : { state: 'complete', platformMessageIds: [`${ses}-${i}-a`], completedAt: new Date(at + MIN) },
     createdAt: new Date(at + MIN),
     updatedAt: new Date(at + MIN),
@@ -139,15 +167,23 @@ async function seedTurns(from: number, to: number, o: { session?: string } = {})
   for (let i = from; i <= to; i++) out.push(await seedTurn(i, o));
   const ses = o.session ?? sessionId;
   const last = new Date(T0 + (to - 1) * TURN_GAP + MIN);
-  await store.c.sessions.updateOne({ _id: ses }, { $set: { lastActivityAt: last }, $inc: { 'stats.messageCount': 2 * out.length, 'stats.turnCount': out.length } });
-  await store.c.dialogues.updateOne({ _id: dialogueId }, { $set: { lastActivityAt: last }, $inc: { messageCount: 2 * out.length } });
+  await store.c.sessions.updateOne(
+    { _id: ses },
+    { $set: { lastActivityAt: last }, $inc: { 'stats.messageCount': 2 * out.length, 'stats.turnCount': out.length } },
+  );
+  await store.c.dialogues.updateOne(
+    { _id: dialogueId },
+    { $set: { lastActivityAt: last }, $inc: { messageCount: 2 * out.length } },
+  );
   return out;
 }
 
 const session = async (id = sessionId): Promise<Session> => (await store.sessions.get(id))!;
-const memories = async (): Promise<MemoryEntry[]> => store.c.memories.find({ ownerId: AGENT }).sort({ kind: 1, text: 1 }).toArray();
+const memories = async (): Promise<MemoryEntry[]> =>
+  store.c.memories.find({ ownerId: AGENT }).sort({ kind: 1, text: 1 }).toArray();
 const taskNames = (): string[] => llm.taskRequests.map((r) => r.task);
-const line = (at: number, who: 'user (Alice)' | 'assistant', text: string): string => `[${new Date(at).toISOString()}] ${who}: ${text}`;
+const line = (at: number, who: 'user (Alice)' | 'assistant', text: string): string =>
+  `[${new Date(at).toISOString()}] ${who}: ${text}`;
 const humanLine = (i: number): string => line(T0 + (i - 1) * TURN_GAP, 'user (Alice)', said(i));
 
 describe('rolling summary', () => {
@@ -156,11 +192,20 @@ describe('rolling summary', () => {
     const now = new Date(T0 + 20 * TURN_GAP);
     const r = await updateRollingSummary(deps, { sessionId, now });
     // Turn 11's first message is the first one kept raw: everything before it is in the summary.
-    expect(r).toEqual({ kind: 'folded', turns: 10, messages: 20, turnsFolded: 10, coversUntil: turns[10]!.human.createdAt });
+    expect(r).toEqual({
+      kind: 'folded',
+      turns: 10,
+      messages: 20,
+      turnsFolded: 10,
+      coversUntil: turns[10]!.human.createdAt,
+    });
 
     const stored = (await session()).rollingSummary!;
     expect(stored).toEqual({
-      text: Array.from({ length: 10 }, (_, k) => `- Alice: Topic ${k + 1}: I practised piece number ${k + 1} on the cello.`).join('\n'),
+      text: Array.from(
+        { length: 10 },
+        (_, k) => `- Alice: Topic ${k + 1}: I practised piece number ${k + 1} on the cello.`,
+      ).join('\n'),
       coversUntil: turns[10]!.human.createdAt,
       turnsFolded: 10,
       updatedAt: now,
@@ -186,7 +231,13 @@ describe('rolling summary', () => {
     // Six more turns: 16 raw > 15, so turns 11–16 fold on top of the stored summary.
     const more = await seedTurns(21, 26);
     const third = await updateRollingSummary(deps, { sessionId, now: new Date(T0 + 26 * TURN_GAP) });
-    expect(third).toEqual({ kind: 'folded', turns: 6, messages: 12, turnsFolded: 16, coversUntil: turns[16]!.human.createdAt });
+    expect(third).toEqual({
+      kind: 'folded',
+      turns: 6,
+      messages: 12,
+      turnsFolded: 16,
+      coversUntil: turns[16]!.human.createdAt,
+    });
     expect(more).toHaveLength(6);
     const second = sectionsOf(llm.taskRequests[1]!.input);
     expect(second.get('Current summary')).toBe(stored.text);
@@ -207,7 +258,13 @@ describe('rolling summary', () => {
     await seedTurn(2, { replyState: 'error' });
     await seedTurns(3, 7);
     const r = await updateRollingSummary(deps, { sessionId, now: new Date(T0 + DAY_AFTER) });
-    expect(r).toMatchObject({ kind: 'folded', turns: 5, messages: 10, turnsFolded: 5, coversUntil: new Date(T0 + 5 * TURN_GAP) });
+    expect(r).toMatchObject({
+      kind: 'folded',
+      turns: 5,
+      messages: 10,
+      turnsFolded: 5,
+      coversUntil: new Date(T0 + 5 * TURN_GAP),
+    });
     const input = llm.taskRequests[0]!.input;
     // The failed reply of turn 2 is not a line; its human message is.
     expect(input).toContain(humanLine(2));
@@ -227,7 +284,9 @@ describe('rolling summary', () => {
   it('writes nothing when the model fails, and folds on the retry', async () => {
     const turns = await seedTurns(1, 16);
     llm.enqueueTask({ kind: 'error', status: 500, message: 'the model is down' });
-    await expect(updateRollingSummary(deps, { sessionId, now: new Date(T0 + DAY_AFTER) })).rejects.toMatchObject({ code: 'LLM_SERVICE_ERROR' });
+    await expect(updateRollingSummary(deps, { sessionId, now: new Date(T0 + DAY_AFTER) })).rejects.toMatchObject({
+      code: 'LLM_SERVICE_ERROR',
+    });
     expect((await session()).rollingSummary).toBeUndefined();
     const retry = await updateRollingSummary(deps, { sessionId, now: new Date(T0 + DAY_AFTER) });
     expect(retry).toMatchObject({ kind: 'folded', turns: 6, coversUntil: turns[6]!.human.createdAt });
@@ -237,8 +296,14 @@ describe('rolling summary', () => {
     const turns = await seedTurns(1, 18);
     const now = new Date(T0 + DAY_AFTER);
     // Slow answers, so both runs read the session before either writes.
-    llm.enqueueTask({ kind: 'reply', chunks: ['{"summary":"first"}'], firstByteDelayMs: 300 }, { kind: 'reply', chunks: ['{"summary":"second"}'], firstByteDelayMs: 300 });
-    const results = await Promise.all([updateRollingSummary(deps, { sessionId, now }), updateRollingSummary(deps, { sessionId, now })]);
+    llm.enqueueTask(
+      { kind: 'reply', chunks: ['{"summary":"first"}'], firstByteDelayMs: 300 },
+      { kind: 'reply', chunks: ['{"summary":"second"}'], firstByteDelayMs: 300 },
+    );
+    const results = await Promise.all([
+      updateRollingSummary(deps, { sessionId, now }),
+      updateRollingSummary(deps, { sessionId, now }),
+    ]);
     // MongoDB refuses the second write (moved_meanwhile); FerretDB 1.24 does not evaluate the
     // guard atomically, so there both may report success — either way the stored summary is one
     // run's whole result, never a double count.
@@ -249,30 +314,51 @@ describe('rolling summary', () => {
     expect(llm.taskRequests).toHaveLength(2);
     // The next run builds on the stored boundary.
     await seedTurns(19, 26);
-    expect(await updateRollingSummary(deps, { sessionId, now })).toMatchObject({ kind: 'folded', turns: 8, turnsFolded: 16, coversUntil: turns[16]!.human.createdAt });
+    expect(await updateRollingSummary(deps, { sessionId, now })).toMatchObject({
+      kind: 'folded',
+      turns: 8,
+      turnsFolded: 16,
+      coversUntil: turns[16]!.human.createdAt,
+    });
   });
 
   it('skips a closed session', async () => {
     await seedTurns(1, 20);
     await store.sessions.close({ _id: sessionId, dialogueId }, 'timeout', new Date(T0 + DAY_AFTER));
-    expect(await updateRollingSummary(deps, { sessionId, now: new Date(T0 + DAY_AFTER) })).toEqual({ kind: 'skipped', reason: 'closed' });
+    expect(await updateRollingSummary(deps, { sessionId, now: new Date(T0 + DAY_AFTER) })).toEqual({
+      kind: 'skipped',
+      reason: 'closed',
+    });
     expect(llm.taskRequests).toHaveLength(0);
   });
 });
 
 describe('summarise a session', () => {
   it('closes the session, writes summary and plot memories, and continues in a seeded successor', async () => {
-    await store.config.update({ thresholds: { summary_last_n_turns: 3 }, preferences: { summary_order: 'last_n_first' } }, new Date(T0));
+    await store.config.update(
+      { thresholds: { summary_last_n_turns: 3 }, preferences: { summary_order: 'last_n_first' } },
+      new Date(T0),
+    );
     const turns = await seedTurns(1, 8);
     const now = new Date(T0 + 8 * TURN_GAP);
     const r = await summarizeSession(deps, { sessionId, now, by: 'test' });
 
     const expectedSummary = `The user talked about: ${[1, 2, 3].map((i) => `Topic ${i}: I practised piece number ${i} on the cello.`).join(' / ')}`;
     const successor = successorIdOf(sessionId);
-    expect(r).toEqual({ summary: expectedSummary, newSessionId: successor, memories: 1 + 8 + 16, alreadySummarized: false });
+    expect(r).toEqual({
+      summary: expectedSummary,
+      newSessionId: successor,
+      memories: 1 + 8 + 16,
+      alreadySummarized: false,
+    });
 
     // The old session is closed as summarised, with the summary; the dialogue moved on.
-    expect(await session()).toMatchObject({ status: 'closed', closeReason: 'summarized', endedAt: now, summary: expectedSummary });
+    expect(await session()).toMatchObject({
+      status: 'closed',
+      closeReason: 'summarized',
+      endedAt: now,
+      summary: expectedSummary,
+    });
     expect((await store.dialogues.get(dialogueId))!.currentSessionId).toBe(successor);
     const next = await session(successor);
     expect(next).toMatchObject({
@@ -296,7 +382,9 @@ describe('summarise a session', () => {
     const rows = await memories();
     const summaries = rows.filter((m) => m.kind === 'summary');
     const plots = rows.filter((m) => m.kind === 'plot');
-    expect(summaries.map((m) => m.text).sort()).toEqual([expectedSummary, ...Array.from({ length: 8 }, (_, k) => `Alice said: ${said(k + 1)}`)].sort());
+    expect(summaries.map((m) => m.text).sort()).toEqual(
+      [expectedSummary, ...Array.from({ length: 8 }, (_, k) => `Alice said: ${said(k + 1)}`)].sort(),
+    );
     // 16 transcript lines, cut at 20 details: all of them.
     expect(plots).toHaveLength(16);
     expect(plots.map((m) => m.text)).toContain('Assistant: Reply 8: that sounds lovely.');
@@ -313,13 +401,20 @@ describe('summarise a session', () => {
       expect(m.embedding?.model).toBe(deps.embedder.id);
     }
     // Recall finds a detail at once (the write noted the scope).
-    const [hits] = await findSimilar({ embedder: deps.embedder, cache: deps.cache }, { ownerId: AGENT, subjectId: HUMAN }, ['Reply 8: that sounds lovely'], 1);
+    const [hits] = await findSimilar(
+      { embedder: deps.embedder, cache: deps.cache },
+      { ownerId: AGENT, subjectId: HUMAN },
+      ['Reply 8: that sounds lovely'],
+      1,
+    );
     expect(hits![0]!.entry.text).toBe('Assistant: Reply 8: that sounds lovely.');
 
     // The model saw the whole session with its times.
     expect(taskNames()).toEqual(['summarize_session']);
     const input = llm.taskRequests[0]!.input;
-    expect(input).toContain(`Session: ${new Date(T0).toISOString()} to ${new Date(T0 + 7 * TURN_GAP + MIN).toISOString()} (UTC)`);
+    expect(input).toContain(
+      `Session: ${new Date(T0).toISOString()} to ${new Date(T0 + 7 * TURN_GAP + MIN).toISOString()} (UTC)`,
+    );
     expect(input).toContain(humanLine(1));
     expect(input).toContain(humanLine(8));
 
@@ -353,7 +448,9 @@ describe('summarise a session', () => {
   it('keeps the session open and writes nothing when the model fails; the retry succeeds', async () => {
     await seedTurns(1, 6);
     llm.enqueueTask({ kind: 'error', status: 500, message: 'the model is down' });
-    await expect(summarizeSession(deps, { sessionId, now: new Date(T0 + DAY_AFTER) })).rejects.toMatchObject({ code: 'LLM_SERVICE_ERROR' });
+    await expect(summarizeSession(deps, { sessionId, now: new Date(T0 + DAY_AFTER) })).rejects.toMatchObject({
+      code: 'LLM_SERVICE_ERROR',
+    });
     expect(await session()).toMatchObject({ status: 'open' });
     expect((await session()).summary).toBeUndefined();
     expect((await store.dialogues.get(dialogueId))!.currentSessionId).toBe(sessionId);
@@ -362,8 +459,13 @@ describe('summarise a session', () => {
     expect(await store.c.messages.countDocuments({ sessionId })).toBe(12);
 
     // Unusable output twice (not JSON, then no summary) fails the same way.
-    llm.enqueueTask({ kind: 'reply', chunks: ['sorry, I cannot'] }, { kind: 'reply', chunks: ['{"summary":"","plotPoints":[]}'] });
-    await expect(summarizeSession(deps, { sessionId, now: new Date(T0 + DAY_AFTER) })).rejects.toMatchObject({ code: 'LLM_SERVICE_ERROR' });
+    llm.enqueueTask(
+      { kind: 'reply', chunks: ['sorry, I cannot'] },
+      { kind: 'reply', chunks: ['{"summary":"","plotPoints":[]}'] },
+    );
+    await expect(summarizeSession(deps, { sessionId, now: new Date(T0 + DAY_AFTER) })).rejects.toMatchObject({
+      code: 'LLM_SERVICE_ERROR',
+    });
     expect(await session()).toMatchObject({ status: 'open' });
 
     const r = await summarizeSession(deps, { sessionId, now: new Date(T0 + DAY_AFTER) });
@@ -376,12 +478,23 @@ describe('summarise a session', () => {
     const now = new Date(T0 + DAY_AFTER);
     const first = await summarizeSession(deps, { sessionId, now });
     // Simulate the crash: the session was never marked.
-    await store.c.sessions.updateOne({ _id: sessionId }, { $set: { status: 'open' }, $unset: { closeReason: '', summary: '', endedAt: '' } });
+    await store.c.sessions.updateOne(
+      { _id: sessionId },
+      { $set: { status: 'open' }, $unset: { closeReason: '', summary: '', endedAt: '' } },
+    );
     const count = await store.c.memories.countDocuments({});
     // A model asked again would word it differently; the rerun must not.
-    llm.enqueueTask({ kind: 'reply', chunks: [JSON.stringify({ summary: 'A different summary.', plotPoints: ['Something else.'], details: [] })] });
+    llm.enqueueTask({
+      kind: 'reply',
+      chunks: [JSON.stringify({ summary: 'A different summary.', plotPoints: ['Something else.'], details: [] })],
+    });
     const rerun = await summarizeSession(deps, { sessionId, now: new Date(now.getTime() + MIN) });
-    expect(rerun).toEqual({ alreadySummarized: false, newSessionId: first.newSessionId, summary: first.summary, memories: 0 });
+    expect(rerun).toEqual({
+      alreadySummarized: false,
+      newSessionId: first.newSessionId,
+      summary: first.summary,
+      memories: 0,
+    });
     expect(llm.taskRequests).toHaveLength(1);
     expect((await store.dialogues.get(dialogueId))!.currentSessionId).toBe(first.newSessionId);
     expect(await session(first.newSessionId!)).toMatchObject({ status: 'open', seed: { summary: first.summary } });
@@ -400,7 +513,12 @@ describe('summarise a session', () => {
     expect((await store.dialogues.get(dialogueId))!.currentSessionId).toBe(newer._id);
     expect(await store.sessions.get(successorIdOf(sessionId))).toBeNull();
     // Closed earlier by the gap: it keeps its end time and becomes summarised.
-    expect(await session()).toMatchObject({ status: 'closed', closeReason: 'summarized', endedAt: new Date(T0 + 4 * TURN_GAP), summary: r.summary });
+    expect(await session()).toMatchObject({
+      status: 'closed',
+      closeReason: 'summarized',
+      endedAt: new Date(T0 + 4 * TURN_GAP),
+      summary: r.summary,
+    });
     expect(idleChecks).toEqual([]);
   });
 });
@@ -409,20 +527,35 @@ describe('summary of an idle-closed session', () => {
   it('summarises a session closed by the gap once, without opening a new one', async () => {
     await seedTurns(1, 3);
     const endedAt = new Date(T0 + 2 * TURN_GAP + MIN + 3_600_000);
-    expect(await summarizeClosedSession(deps, { sessionId, now: endedAt })).toEqual({ kind: 'skipped', reason: 'open' });
+    expect(await summarizeClosedSession(deps, { sessionId, now: endedAt })).toEqual({
+      kind: 'skipped',
+      reason: 'open',
+    });
     await store.sessions.close({ _id: sessionId, dialogueId }, 'timeout', endedAt);
 
     const r = await summarizeClosedSession(deps, { sessionId, now: endedAt });
     const expectedSummary = `The user talked about: ${[1, 2, 3].map((i) => `Topic ${i}: I practised piece number ${i} on the cello.`).join(' / ')}`;
     expect(r).toEqual({ kind: 'summarized', summary: expectedSummary, memories: 1 + 3 + 6 });
-    expect(await session()).toMatchObject({ status: 'closed', closeReason: 'timeout', endedAt, summary: expectedSummary });
+    expect(await session()).toMatchObject({
+      status: 'closed',
+      closeReason: 'timeout',
+      endedAt,
+      summary: expectedSummary,
+    });
     expect(await store.c.sessions.countDocuments({ dialogueId })).toBe(1);
     const rows = await memories();
     expect(rows).toHaveLength(10);
-    expect(rows.every((m) => m.sources.sessionId === sessionId && m.occurredAt.getTime() === endedAt.getTime())).toBe(true);
-    expect(llm.taskRequests[0]!.input).toContain(`Session: ${new Date(T0).toISOString()} to ${endedAt.toISOString()} (UTC)`);
+    expect(rows.every((m) => m.sources.sessionId === sessionId && m.occurredAt.getTime() === endedAt.getTime())).toBe(
+      true,
+    );
+    expect(llm.taskRequests[0]!.input).toContain(
+      `Session: ${new Date(T0).toISOString()} to ${endedAt.toISOString()} (UTC)`,
+    );
 
-    expect(await summarizeClosedSession(deps, { sessionId, now: endedAt })).toEqual({ kind: 'skipped', reason: 'has_summary' });
+    expect(await summarizeClosedSession(deps, { sessionId, now: endedAt })).toEqual({
+      kind: 'skipped',
+      reason: 'has_summary',
+    });
     expect(llm.taskRequests).toHaveLength(1);
     expect(await store.c.memories.countDocuments({})).toBe(10);
   });
@@ -435,6 +568,9 @@ describe('summary of an idle-closed session', () => {
     llm.enqueueTask({ kind: 'error', status: 503, message: 'overloaded' });
     await expect(summarizeClosedSession(deps, { sessionId })).rejects.toMatchObject({ code: 'LLM_SERVICE_ERROR' });
     expect((await session()).summary).toBeUndefined();
-    expect(await summarizeClosedSession(deps, { sessionId })).toMatchObject({ kind: 'summarized', memories: 1 + 2 + 4 });
+    expect(await summarizeClosedSession(deps, { sessionId })).toMatchObject({
+      kind: 'summarized',
+      memories: 1 + 2 + 4,
+    });
   });
 });

@@ -17,24 +17,41 @@ describe('/summary', () => {
   });
 
   let update = 0;
-  const push = (text: string) => h.tg.pushUpdate(privateText({ updateId: 90_000 + ++update, chatId: CHAT, firstName: 'Mia', text }));
+  const push = (text: string) =>
+    h.tg.pushUpdate(privateText({ updateId: 90_000 + ++update, chatId: CHAT, firstName: 'Mia', text }));
   const sent = () => h.tg.callsOf('sendMessage').map((c) => String(c.params.text));
 
   async function say(text: string) {
     push(text);
-    const msg = await eventually(async () => (await h.app.store.c.messages.findOne({ content: text, senderRole: 'human' })) ?? undefined, 15_000, 'stored');
-    await eventually(async () => (await h.app.store.turns.get(msg.turnId!))?.status === 'responded', 20_000, 'answered');
+    const msg = await eventually(
+      async () => (await h.app.store.c.messages.findOne({ content: text, senderRole: 'human' })) ?? undefined,
+      15_000,
+      'stored',
+    );
+    await eventually(
+      async () => (await h.app.store.turns.get(msg.turnId!))?.status === 'responded',
+      20_000,
+      'answered',
+    );
     return msg;
   }
 
   it('with nothing said yet says so; after a conversation it answers with the summary and continues in a seeded session', async () => {
     push('/summary');
-    await eventually(() => Promise.resolve(sent().some((t) => t.includes('nothing to summarise'))), 20_000, 'nothing notice');
+    await eventually(
+      () => Promise.resolve(sent().some((t) => t.includes('nothing to summarise'))),
+      20_000,
+      'nothing notice',
+    );
 
     const first = await say('I adopted a cat called Mochi yesterday.');
     await say('She loves sleeping on my keyboard.');
     push('/summary');
-    await eventually(() => Promise.resolve(sent().some((t) => t.startsWith('Done. We continue from this summary'))), 30_000, 'summary notice');
+    await eventually(
+      () => Promise.resolve(sent().some((t) => t.startsWith('Done. We continue from this summary'))),
+      30_000,
+      'summary notice',
+    );
     const done = sent().find((t) => t.startsWith('Done.'))!;
     expect(done).toContain('I adopted a cat called Mochi yesterday');
 
@@ -47,6 +64,11 @@ describe('/summary', () => {
     const built = await h.app.store.c.events.findOne({ turnId: next.turnId, kind: 'context_built' });
     expect(JSON.stringify(built?.data.prompt)).toContain('I adopted a cat called Mochi yesterday');
     // Summary and plot memories were written with the session as their source.
-    expect(await h.app.store.c.memories.countDocuments({ 'sources.sessionId': first.sessionId, kind: { $in: ['summary', 'plot'] } })).toBeGreaterThan(0);
+    expect(
+      await h.app.store.c.memories.countDocuments({
+        'sources.sessionId': first.sessionId,
+        kind: { $in: ['summary', 'plot'] },
+      }),
+    ).toBeGreaterThan(0);
   }, 120_000);
 });

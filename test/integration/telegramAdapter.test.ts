@@ -91,7 +91,8 @@ async function startGateway(
       const r = await tg.deliverWebhook(update);
       expect(r.status).toBe(200);
     },
-    waitForEvents: (n) => eventually(() => Promise.resolve(events.length >= n ? events : undefined), 15_000, `${n} inbound events`),
+    waitForEvents: (n) =>
+      eventually(() => Promise.resolve(events.length >= n ? events : undefined), 15_000, `${n} inbound events`),
     async stop() {
       await gw.stop();
       await server?.close();
@@ -115,9 +116,18 @@ function everyKind(place: ChatPlace, base: number): Array<{ update: Update; expe
   };
   return [
     {
-      update: textUpdate({ ...o, updateId: base + 1, text: 'hi @fake_test_bot and Grace', textMentions: [{ text: 'Grace', userId: 555 }] }),
+      update: textUpdate({
+        ...o,
+        updateId: base + 1,
+        text: 'hi @fake_test_bot and Grace',
+        textMentions: [{ text: 'Grace', userId: 555 }],
+      }),
       expect: (e) => {
-        expect(e).toMatchObject({ kind: 'message', text: 'hi @fake_test_bot and Grace', recipient: { userId: BOT_ID, username: 'fake_test_bot' } });
+        expect(e).toMatchObject({
+          kind: 'message',
+          text: 'hi @fake_test_bot and Grace',
+          recipient: { userId: BOT_ID, username: 'fake_test_bot' },
+        });
         expect(e.kind === 'message' && e.mentions).toEqual([
           { username: 'fake_test_bot', text: '@fake_test_bot' },
           { userId: '555', text: 'Grace' },
@@ -128,7 +138,10 @@ function everyKind(place: ChatPlace, base: number): Array<{ update: Update; expe
       update: photoUpdate({ ...o, updateId: base + 2, caption: 'sunset' }),
       expect: (e) => {
         only('image')(e);
-        expect(e).toMatchObject({ text: 'sunset', attachments: [{ width: 1280, height: 960, sourceMessageId: String(base + 2) }] });
+        expect(e).toMatchObject({
+          text: 'sunset',
+          attachments: [{ width: 1280, height: 960, sourceMessageId: String(base + 2) }],
+        });
       },
     },
     { update: voiceUpdate({ ...o, updateId: base + 3 }), expect: only('voice') },
@@ -150,12 +163,33 @@ function everyKind(place: ChatPlace, base: number): Array<{ update: Update; expe
       },
     },
     {
-      update: textUpdate({ ...o, updateId: base + 9, text: 'why?', replyTo: { messageId: base + 1, text: 'hi @fake_test_bot and Grace' }, quote: 'Grace' }),
-      expect: (e) => expect(e).toMatchObject({ replyTo: { platformMessageId: String(base + 1), text: 'hi @fake_test_bot and Grace', quote: 'Grace' } }),
+      update: textUpdate({
+        ...o,
+        updateId: base + 9,
+        text: 'why?',
+        replyTo: { messageId: base + 1, text: 'hi @fake_test_bot and Grace' },
+        quote: 'Grace',
+      }),
+      expect: (e) =>
+        expect(e).toMatchObject({
+          replyTo: { platformMessageId: String(base + 1), text: 'hi @fake_test_bot and Grace', quote: 'Grace' },
+        }),
     },
     {
-      update: editedTextUpdate({ ...o, updateId: base + 10, messageId: base + 1, text: 'hello @fake_test_bot', editDate: 1_800_000_000 }),
-      expect: (e) => expect(e).toMatchObject({ kind: 'edit', platformMessageId: String(base + 1), text: 'hello @fake_test_bot', editedAt: new Date(1_800_000_000_000) }),
+      update: editedTextUpdate({
+        ...o,
+        updateId: base + 10,
+        messageId: base + 1,
+        text: 'hello @fake_test_bot',
+        editDate: 1_800_000_000,
+      }),
+      expect: (e) =>
+        expect(e).toMatchObject({
+          kind: 'edit',
+          platformMessageId: String(base + 1),
+          text: 'hello @fake_test_bot',
+          editedAt: new Date(1_800_000_000_000),
+        }),
     },
   ];
 }
@@ -200,9 +234,18 @@ describe.each(['polling', 'webhook'] as const)('Telegram gateway (%s)', (mode) =
 
   it('an album arrives as three events sharing the media group id', async () => {
     r = await startGateway(tg, mode);
-    for (const u of albumUpdates({ updateId: 500, place: PLACES.group, count: 3, mediaGroupId: 'album-1', caption: 'Our trip' })) await r.deliver(u);
+    for (const u of albumUpdates({
+      updateId: 500,
+      place: PLACES.group,
+      count: 3,
+      mediaGroupId: 'album-1',
+      caption: 'Our trip',
+    }))
+      await r.deliver(u);
     const events = await r.waitForEvents(3);
-    expect(events.map((e) => e.kind === 'message' && [e.platformMessageId, e.mediaGroupId, e.text, e.attachments[0]?.kind])).toEqual([
+    expect(
+      events.map((e) => e.kind === 'message' && [e.platformMessageId, e.mediaGroupId, e.text, e.attachments[0]?.kind]),
+    ).toEqual([
       ['500', 'album-1', 'Our trip', 'image'],
       ['501', 'album-1', undefined, 'image'],
       ['502', 'album-1', undefined, 'image'],
@@ -222,7 +265,10 @@ describe.each(['polling', 'webhook'] as const)('Telegram gateway (%s)', (mode) =
     const dropped = r.logs.filter((l) => l.msg === 'telegram update dropped');
     expect(dropped.map((l) => l.updateId)).toEqual(bad.map((_, i) => 700 + i));
     expect(dropped.every((l) => String(l.reason).startsWith('malformed update: '))).toBe(true);
-    expect(r.logs.find((l) => l.msg === 'telegram update ignored')).toMatchObject({ updateId: 720, reason: 'service message (new_chat_members)' });
+    expect(r.logs.find((l) => l.msg === 'telegram update ignored')).toMatchObject({
+      updateId: 720,
+      reason: 'service message (new_chat_members)',
+    });
     expect(JSON.stringify(r.logs)).not.toContain(TEST_BOT_TOKEN);
   });
 
@@ -273,7 +319,10 @@ describe('Telegram gateway, long polling', () => {
     await r.waitForEvents(3);
     expect(trail.indexOf('done B1')).toBeLessThan(trail.indexOf('done A1'));
     expect(trail.indexOf('done A1')).toBeLessThan(trail.indexOf('start A2'));
-    expect(r.events.filter((e) => e.chat.chatId === '1001').map((e) => e.kind === 'message' && e.text)).toEqual(['A1', 'A2']);
+    expect(r.events.filter((e) => e.chat.chatId === '1001').map((e) => e.kind === 'message' && e.text)).toEqual([
+      'A1',
+      'A2',
+    ]);
   });
 
   it('a failing handler does not stop polling', async () => {
@@ -284,7 +333,10 @@ describe('Telegram gateway, long polling', () => {
     await r.deliver(textUpdate({ updateId: 2, text: 'after' }));
     const [after] = await r.waitForEvents(1);
     expect(after).toMatchObject({ text: 'after' });
-    expect(r.logs.find((l) => l.msg === 'telegram update failed')).toMatchObject({ updateId: 1, error: 'Error: store down' });
+    expect(r.logs.find((l) => l.msg === 'telegram update failed')).toMatchObject({
+      updateId: 1,
+      error: 'Error: store down',
+    });
   });
 
   it('stops cleanly: waits for the update being handled, then polls no more', async () => {
@@ -340,7 +392,9 @@ describe('Telegram gateway, webhook', () => {
 
   it('rejects requests without the right secret (401) and ingests nothing from them', async () => {
     r = await startGateway(tg, 'webhook');
-    const wrong = await tg.deliverWebhook(textUpdate({ updateId: 1, text: 'forged' }), { secret: 'not-the-secret-0123456789' });
+    const wrong = await tg.deliverWebhook(textUpdate({ updateId: 1, text: 'forged' }), {
+      secret: 'not-the-secret-0123456789',
+    });
     const missing = await tg.deliverWebhook(textUpdate({ updateId: 2, text: 'forged too' }), { secret: null });
     expect([wrong.status, missing.status]).toEqual([401, 401]);
     await r.deliver(textUpdate({ updateId: 3, text: 'genuine' }));
@@ -350,7 +404,9 @@ describe('Telegram gateway, webhook', () => {
 
   it('answers 500 when the core fails, so Telegram delivers the update again', async () => {
     let failures = 1;
-    r = await startGateway(tg, 'webhook', () => (failures-- > 0 ? Promise.reject(new Error('store down')) : Promise.resolve()));
+    r = await startGateway(tg, 'webhook', () =>
+      failures-- > 0 ? Promise.reject(new Error('store down')) : Promise.resolve(),
+    );
     const update = textUpdate({ updateId: 1, text: 'retry me' });
     expect((await tg.deliverWebhook(update)).status).toBe(500);
     expect((await tg.deliverWebhook(update)).status).toBe(200);
@@ -362,7 +418,11 @@ describe('Telegram gateway, webhook', () => {
     const url = r.gw.webhookListenUrl!;
     expect((await fetch(url)).status).toBe(405);
     expect((await fetch(url.replace('/telegram/webhook', '/other'), { method: 'POST', body: '{}' })).status).toBe(404);
-    const badJson = await fetch(url, { method: 'POST', body: '{not json', headers: { 'x-telegram-bot-api-secret-token': SECRET } });
+    const badJson = await fetch(url, {
+      method: 'POST',
+      body: '{not json',
+      headers: { 'x-telegram-bot-api-secret-token': SECRET },
+    });
     expect(badJson.status).toBe(400);
     // The secret is checked before the body is read.
     expect((await fetch(url, { method: 'POST', body: '{not json' })).status).toBe(401);

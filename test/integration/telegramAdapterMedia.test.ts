@@ -42,7 +42,10 @@ describe('TelegramMediaSource', () => {
 
   it('enforces the limit on the download itself when getFile does not say the size', async () => {
     const file = tg.addFile(Buffer.alloc(300_000), { reportSize: false });
-    await expect(media.fetch(file.file_id, { maxBytes: 100_000 })).rejects.toMatchObject({ name: 'MediaTooLargeError', size: 300_000 });
+    await expect(media.fetch(file.file_id, { maxBytes: 100_000 })).rejects.toMatchObject({
+      name: 'MediaTooLargeError',
+      size: 300_000,
+    });
     const small = tg.addFile(Buffer.alloc(1000, 1), { reportSize: false });
     expect((await media.fetch(small.file_id, { maxBytes: 100_000 })).data).toHaveLength(1000);
   });
@@ -55,10 +58,13 @@ describe('TelegramMediaSource', () => {
     expect(tg.downloads).toEqual([]);
   });
 
-  it('a 429 on getFile is a PlatformRateLimitedError; an unknown file is Telegram\'s 400', async () => {
+  it("a 429 on getFile is a PlatformRateLimitedError; an unknown file is Telegram's 400", async () => {
     const file = tg.addFile(Buffer.from('x'));
     tg.failNext('getFile', { error_code: 429, description: 'Too Many Requests: retry after 3', retry_after: 3 });
-    await expect(media.fetch(file.file_id, { maxBytes: MB })).rejects.toMatchObject({ name: 'PlatformRateLimitedError', retryAfterMs: 3000 });
+    await expect(media.fetch(file.file_id, { maxBytes: MB })).rejects.toMatchObject({
+      name: 'PlatformRateLimitedError',
+      retryAfterMs: 3000,
+    });
     const err = await media.fetch('no-such-file', { maxBytes: MB }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GrammyError);
     expect(err).not.toBeInstanceOf(PlatformRateLimitedError);

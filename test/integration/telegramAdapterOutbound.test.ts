@@ -11,7 +11,10 @@ import { TEST_BOT_TOKEN } from '../support/testEnv.js';
 const DM: ChatRef = { platform: 'telegram', chatId: '100200300' };
 const GROUP: ChatRef = { platform: 'telegram', chatId: '-1001100200300' };
 const TOPIC: ChatRef = { platform: 'telegram', chatId: '-1001100200400', threadId: '55' };
-const CANT_PARSE = { error_code: 400, description: 'Bad Request: can\'t parse entities: Unsupported start tag "foo" at byte offset 3' };
+const CANT_PARSE = {
+  error_code: 400,
+  description: 'Bad Request: can\'t parse entities: Unsupported start tag "foo" at byte offset 3',
+};
 const FLOOD = { error_code: 429, description: 'Too Many Requests: retry after 7', retry_after: 7 };
 
 describe('TelegramOutbound', () => {
@@ -25,11 +28,15 @@ describe('TelegramOutbound', () => {
     await tg.close();
   });
 
-  it('sends the model\'s Markdown as Telegram HTML: the user sees formatting, not syntax', async () => {
+  it("sends the model's Markdown as Telegram HTML: the user sees formatting, not syntax", async () => {
     const md = '## Plan\n- **bold** step\n- `a < b` check\n\n```js\nif (x && y) {}\n```';
     const { platformMessageId } = await out.send(DM, md);
     const [call] = tg.callsOf('sendMessage');
-    expect(call!.params).toMatchObject({ chat_id: 100200300, parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
+    expect(call!.params).toMatchObject({
+      chat_id: 100200300,
+      parse_mode: 'HTML',
+      link_preview_options: { is_disabled: true },
+    });
     expect(call!.params.text).toBe(
       '<b>Plan</b>\n• <b>bold</b> step\n• <code>a &lt; b</code> check\n\n<pre><code class="language-js">if (x &amp;&amp; y) {}</code></pre>',
     );
@@ -85,7 +92,7 @@ describe('TelegramOutbound', () => {
     await expect(out.send(DM, 'x')).rejects.toMatchObject({ name: 'PlatformRateLimitedError', retryAfterMs: 7000 });
   });
 
-  it('other errors are Telegram\'s own', async () => {
+  it("other errors are Telegram's own", async () => {
     const err = await out.edit(DM, '999', 'nothing there').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GrammyError);
     expect((err as GrammyError).description).toBe('Bad Request: message to edit not found');
@@ -93,25 +100,34 @@ describe('TelegramOutbound', () => {
 
   it('answers a message as a reply that survives the original being deleted', async () => {
     await out.send(GROUP, 'answer', { replyToPlatformMessageId: '42', persona: { name: 'Rainbow' } });
-    expect(tg.callsOf('sendMessage')[0]!.params.reply_parameters).toEqual({ message_id: 42, allow_sending_without_reply: true });
+    expect(tg.callsOf('sendMessage')[0]!.params.reply_parameters).toEqual({
+      message_id: 42,
+      allow_sending_without_reply: true,
+    });
   });
 
   it('posts into a forum topic: messages and typing carry the thread', async () => {
     await out.typing(TOPIC);
     const { platformMessageId } = await out.send(TOPIC, 'in the topic');
     await out.edit(TOPIC, platformMessageId, 'in the topic, edited');
-    expect(tg.callsOf('sendChatAction')[0]!.params).toMatchObject({ chat_id: -1001100200400, action: 'typing', message_thread_id: 55 });
+    expect(tg.callsOf('sendChatAction')[0]!.params).toMatchObject({
+      chat_id: -1001100200400,
+      action: 'typing',
+      message_thread_id: 55,
+    });
     expect(tg.callsOf('sendMessage')[0]!.params).toMatchObject({ message_thread_id: 55 });
     expect(tg.sentText(TOPIC.chatId)).toEqual(['in the topic, edited']);
   });
 
-  it('counts Telegram\'s 4096-character limit on the visible text, not on the HTML', async () => {
+  it("counts Telegram's 4096-character limit on the visible text, not on the HTML", async () => {
     const escaped = 'a&'.repeat(2048); // 4096 characters; three times that as HTML
     await out.send(DM, escaped);
     expect(String(tg.callsOf('sendMessage')[0]!.params.text).length).toBe(4096 * 3);
     expect(tg.sentText(DM.chatId)).toEqual([escaped]);
     const api = new Api(TEST_BOT_TOKEN, { apiRoot: tg.apiRoot });
-    await expect(api.sendMessage(100200300, `<b>${'x'.repeat(4097)}</b>`, { parse_mode: 'HTML' })).rejects.toMatchObject({
+    await expect(
+      api.sendMessage(100200300, `<b>${'x'.repeat(4097)}</b>`, { parse_mode: 'HTML' }),
+    ).rejects.toMatchObject({
       description: 'Bad Request: message is too long',
     });
   });
@@ -134,7 +150,11 @@ describe('TelegramOutbound drafts', () => {
       { draftId: 7, text: 'Thinking about it' },
       { draftId: 7, text: 'Thinking about it more', threadId: 3 },
     ]);
-    expect(tg.callsOf('sendMessageDraft')[0]!.params).toMatchObject({ chat_id: 100200300, draft_id: 7, parse_mode: 'HTML' });
+    expect(tg.callsOf('sendMessageDraft')[0]!.params).toMatchObject({
+      chat_id: 100200300,
+      draft_id: 7,
+      parse_mode: 'HTML',
+    });
   });
 
   it('refuses drafts in groups without asking Telegram (the core then streams by edits)', async () => {
@@ -143,7 +163,10 @@ describe('TelegramOutbound drafts', () => {
     expect(tg.callsOf('sendMessageDraft')).toHaveLength(0);
     // Telegram itself refuses them too.
     const api = new Api(TEST_BOT_TOKEN, { apiRoot: tg.apiRoot });
-    await expect(api.sendMessageDraft(-1001100200300, 1, 'x')).rejects.toMatchObject({ error_code: 400, description: 'Bad Request: TEXTDRAFT_PEER_INVALID' });
+    await expect(api.sendMessageDraft(-1001100200300, 1, 'x')).rejects.toMatchObject({
+      error_code: 400,
+      description: 'Bad Request: TEXTDRAFT_PEER_INVALID',
+    });
   });
 
   it('offers no drafts when they are turned off', () => {

@@ -23,11 +23,17 @@ describe('Telegram DM, end to end', () => {
     h.llm.enqueue({ kind: 'reply', chunks: ['Hello', ' there,', ' Ada.', ' How can I help?'], chunkDelayMs: 120 });
     h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, firstName: 'Ada', text: 'Hi! Can you hear me?' }));
 
-    const dialogue = await eventually(async () => (await h.app.store.c.dialogues.findOne({ 'chat.chatId': String(CHAT) })) ?? undefined);
-    const [turn] = await eventually(async () => {
-      const turns = await turnsOf(dialogue._id);
-      return turns[0]?.status === 'responded' ? turns : undefined;
-    }, 15_000, 'turn responded');
+    const dialogue = await eventually(
+      async () => (await h.app.store.c.dialogues.findOne({ 'chat.chatId': String(CHAT) })) ?? undefined,
+    );
+    const [turn] = await eventually(
+      async () => {
+        const turns = await turnsOf(dialogue._id);
+        return turns[0]?.status === 'responded' ? turns : undefined;
+      },
+      15_000,
+      'turn responded',
+    );
 
     // The record: one dialogue, one session, one responded turn with two messages.
     const messages = await h.app.store.c.messages.find({ dialogueId: dialogue._id }).sort({ createdAt: 1 }).toArray();
@@ -69,7 +75,29 @@ describe('Telegram DM, end to end', () => {
     expect(events[1]!.data).toMatchObject({ output: reply.content, error: null });
 
     // The same record over GraphQL.
-    const q = await h.gql<{ dialogue: { title: string; sessions: { edges: Array<{ node: { turns: { edges: Array<{ node: { status: string; messages: { edges: Array<{ node: { senderRole: string; content: string; delivery: { state: string } | null } }> } } }> } } }> } } }>(
+    const q = await h.gql<{
+      dialogue: {
+        title: string;
+        sessions: {
+          edges: Array<{
+            node: {
+              turns: {
+                edges: Array<{
+                  node: {
+                    status: string;
+                    messages: {
+                      edges: Array<{
+                        node: { senderRole: string; content: string; delivery: { state: string } | null };
+                      }>;
+                    };
+                  };
+                }>;
+              };
+            };
+          }>;
+        };
+      };
+    }>(
       `query ($id: ID!) { dialogue(id: $id) { title sessions(first: 5) { edges { node {
           turns(first: 5) { edges { node { status messages(first: 10) { edges { node { senderRole content delivery { state } } } } } } }
       } } } } }`,
@@ -155,7 +183,9 @@ describe('Telegram DM, end to end', () => {
     expect(reply.delivery?.state).toBe('error');
     expect(reply.delivery?.error?.code).toBe('LLM_SERVICE_ERROR');
     await h.tg.waitFor(() => h.tg.sentText(CHAT).some((t) => /AI service had an error/.test(t)), 10_000);
-    const turn = await eventually(async () => (await h.app.store.c.turns.findOne({ status: 'responded' })) ?? undefined);
+    const turn = await eventually(
+      async () => (await h.app.store.c.turns.findOne({ status: 'responded' })) ?? undefined,
+    );
     expect(turn.outcome).toBe('error');
 
     // The pipeline keeps working.

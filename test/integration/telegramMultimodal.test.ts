@@ -22,7 +22,8 @@ describe('Telegram media to the model', () => {
   });
 
   const promptOf = (i = -1) => JSON.stringify(h.llm.requests.at(i)?.body.messages ?? []);
-  const shown = (chat: number, text: string, what: string) => eventually(() => Promise.resolve(h.tg.sentText(chat).includes(text)), 20_000, what);
+  const shown = (chat: number, text: string, what: string) =>
+    eventually(() => Promise.resolve(h.tg.sentText(chat).includes(text)), 20_000, what);
 
   it('transcribes a voice message in a DM and answers what was said', async () => {
     const file = h.tg.addFile(Buffer.from('remind me to buy oat milk tomorrow'), { mime: 'audio/ogg' });
@@ -33,13 +34,26 @@ describe('Telegram media to the model', () => {
     expect(h.llm.transcriptionRequests).toHaveLength(1);
     const m = await h.app.store.c.messages.findOne({ senderRole: 'human' });
     expect(m?.contentType).toBe('audio');
-    expect(m?.contentMeta?.attachments?.[0]?.processing).toMatchObject({ state: 'done', via: 'transcription', attempts: 1 });
+    expect(m?.contentMeta?.attachments?.[0]?.processing).toMatchObject({
+      state: 'done',
+      via: 'transcription',
+      attempts: 1,
+    });
   });
 
   it('describes a photo sent to a group with a caption that mentions the bot', async () => {
     const file = h.tg.addFile(TINY_PNG, { mime: 'image/png' });
     h.llm.enqueue({ kind: 'reply', chunks: ['That is a tiny picture.'] });
-    h.tg.pushUpdate(photoUpdate({ updateId: 2, userId: 42, firstName: 'Lin', place: PLACES.supergroup, caption: '@fake_test_bot what is in this picture?', file }));
+    h.tg.pushUpdate(
+      photoUpdate({
+        updateId: 2,
+        userId: 42,
+        firstName: 'Lin',
+        place: PLACES.supergroup,
+        caption: '@fake_test_bot what is in this picture?',
+        file,
+      }),
+    );
     await shown(PLACES.supergroup.chatId, 'That is a tiny picture.', 'group photo reply');
     expect(h.llm.visionRequests).toHaveLength(1);
     const prompt = promptOf();
@@ -51,7 +65,16 @@ describe('Telegram media to the model', () => {
     const pdf = await englishPdf([['Quarterly report', 'Revenue grew 12 percent in spring']]);
     const file = h.tg.addFile(pdf, { mime: 'application/pdf' });
     h.llm.enqueue({ kind: 'reply', chunks: ['Nice growth.'] });
-    h.tg.pushUpdate(documentUpdate({ updateId: 3, userId: DM, file, fileName: 'q2.pdf', mime: 'application/pdf', caption: 'summary please' }));
+    h.tg.pushUpdate(
+      documentUpdate({
+        updateId: 3,
+        userId: DM,
+        file,
+        fileName: 'q2.pdf',
+        mime: 'application/pdf',
+        caption: 'summary please',
+      }),
+    );
     await shown(DM, 'Nice growth.', 'reply to pdf');
     expect(promptOf()).toContain('Revenue grew 12 percent in spring');
   });
@@ -69,19 +92,48 @@ describe('Telegram media to the model', () => {
     // The failure is visible to an operator over the API, then the background retry fills it in.
     const human = (await h.app.store.c.messages.findOne({ senderRole: 'human' }))!;
     const query = `query ($id: ID!) { message(id: $id) { contentType attachments { kind state attempts errorCode text nextAttemptAt duration } } }`;
-    type Q = { message: { contentType: string; attachments: Array<{ kind: string; state: string; attempts: number; errorCode: string | null; text: string | null; nextAttemptAt: string | null; duration: number | null }> } };
+    type Q = {
+      message: {
+        contentType: string;
+        attachments: Array<{
+          kind: string;
+          state: string;
+          attempts: number;
+          errorCode: string | null;
+          text: string | null;
+          nextAttemptAt: string | null;
+          duration: number | null;
+        }>;
+      };
+    };
     const seen = await h.gql<Q>(query, { id: human._id });
     expect(seen.body.errors).toBeUndefined();
     const first = seen.body.data!.message.attachments[0]!;
-    expect(first).toMatchObject({ kind: 'voice', state: 'failed', attempts: 1, errorCode: 'TRANSCRIPTION_FAILED', text: null, duration: 2 });
+    expect(first).toMatchObject({
+      kind: 'voice',
+      state: 'failed',
+      attempts: 1,
+      errorCode: 'TRANSCRIPTION_FAILED',
+      text: null,
+      duration: 2,
+    });
     expect(Date.parse(first.nextAttemptAt!)).toBeGreaterThan(Date.now() - 5_000);
-    const done = await eventually(async () => {
-      const m = await h.app.store.c.messages.findOne({ senderRole: 'human' });
-      const p = m?.contentMeta?.attachments?.[0]?.processing;
-      return p?.state === 'done' ? p : undefined;
-    }, 20_000, 'transcription retried');
+    const done = await eventually(
+      async () => {
+        const m = await h.app.store.c.messages.findOne({ senderRole: 'human' });
+        const p = m?.contentMeta?.attachments?.[0]?.processing;
+        return p?.state === 'done' ? p : undefined;
+      },
+      20_000,
+      'transcription retried',
+    );
     expect(done).toMatchObject({ text: 'the meeting moved to Friday', attempts: 2 });
     const after = await h.gql<Q>(query, { id: human._id });
-    expect(after.body.data!.message.attachments[0]).toMatchObject({ state: 'done', attempts: 2, errorCode: null, text: 'the meeting moved to Friday' });
+    expect(after.body.data!.message.attachments[0]).toMatchObject({
+      state: 'done',
+      attempts: 2,
+      errorCode: null,
+      text: 'the meeting moved to Friday',
+    });
   });
 });

@@ -10,11 +10,18 @@ import type { EventLog, Turn } from '../../src/domain/model.js';
 const CHAT = 424242;
 
 async function answeredTurn(h: Harness): Promise<Turn> {
-  return eventually(async () => (await h.app.store.c.turns.findOne({ status: 'responded' })) ?? undefined, 15_000, 'a responded turn');
+  return eventually(
+    async () => (await h.app.store.c.turns.findOne({ status: 'responded' })) ?? undefined,
+    15_000,
+    'a responded turn',
+  );
 }
 
 // The reply's own events; background tasks on the turn (memory extraction) are left out.
-const kinds = (events: EventLog[]) => events.filter((e) => e.data.task === undefined).map((e) => (e.kind === 'tool_call' ? `tool_call:${String(e.data.name)}` : e.kind));
+const kinds = (events: EventLog[]) =>
+  events
+    .filter((e) => e.data.task === undefined)
+    .map((e) => (e.kind === 'tool_call' ? `tool_call:${String(e.data.name)}` : e.kind));
 
 describe.each(['chat', 'responses'] as const)('tool loop over the %s API', (api) => {
   let h: Harness;
@@ -42,13 +49,30 @@ describe.each(['chat', 'responses'] as const)('tool loop over the %s API', (api)
     const events = await h.app.store.events.ofTurn(turn._id);
     expect(kinds(events)).toEqual(['context_built', 'llm_call', 'tool_call:get_weather', 'llm_call', 'delivery']);
     const [ctx, call1, tool, call2] = events;
-    expect(call1!.data).toMatchObject({ api, round: 1, toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: '{"location":"Paris"}' }] });
-    expect(tool!.data).toMatchObject({ ok: true, name: 'get_weather', callId: 'call_w1', result: { found: true, place: 'Paris, France', temperatureC: 18.4, conditions: 'partly cloudy' } });
+    expect(call1!.data).toMatchObject({
+      api,
+      round: 1,
+      toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: '{"location":"Paris"}' }],
+    });
+    expect(tool!.data).toMatchObject({
+      ok: true,
+      name: 'get_weather',
+      callId: 'call_w1',
+      result: { found: true, place: 'Paris, France', temperatureC: 18.4, conditions: 'partly cloudy' },
+    });
     expect(call2!.data).toMatchObject({ api, round: 2, output: reply!.content, error: null });
     expect((call2!.data.promptRef as { contextEventId: string }).contextEventId).toBe(ctx!._id);
 
     // The DialogueTurn view of seed 000, rebuilt from the store, over the API.
-    const trace = await h.gql<{ turnTrace: { input: Array<{ content: string }>; llmCalls: Array<{ data: { round: number } }>; toolCalls: Array<{ data: { name: string; ok: boolean } }>; systemActions: Array<{ kind: string }>; response: Array<{ content: string; senderRole: string }> } }>(
+    const trace = await h.gql<{
+      turnTrace: {
+        input: Array<{ content: string }>;
+        llmCalls: Array<{ data: { round: number } }>;
+        toolCalls: Array<{ data: { name: string; ok: boolean } }>;
+        systemActions: Array<{ kind: string }>;
+        response: Array<{ content: string; senderRole: string }>;
+      };
+    }>(
       `query ($id: ID!) { turnTrace(turnId: $id) { input { content } llmCalls { data } toolCalls { data } systemActions { kind } response { content senderRole } } }`,
       { id: turn._id },
     );
@@ -58,7 +82,13 @@ describe.each(['chat', 'responses'] as const)('tool loop over the %s API', (api)
     expect(view.llmCalls.map((c) => c.data.round)).toEqual([1, 2]);
     expect(view.toolCalls.map((c) => [c.data.name, c.data.ok])).toEqual([['get_weather', true]]);
     // The reply's actions first; the post-turn memory extraction may follow (not awaited here).
-    expect(view.systemActions.map((e) => e.kind).slice(0, 5)).toEqual(['context_built', 'llm_call', 'tool_call', 'llm_call', 'delivery']);
+    expect(view.systemActions.map((e) => e.kind).slice(0, 5)).toEqual([
+      'context_built',
+      'llm_call',
+      'tool_call',
+      'llm_call',
+      'delivery',
+    ]);
     expect(view.response).toEqual([{ content: reply!.content, senderRole: 'ai' }]);
 
     // The second call carried the tool's result back to the model.
@@ -101,13 +131,18 @@ describe('tool loop with bad input', () => {
     const tools = (await h.app.store.events.ofTurn(turn._id)).filter((e) => e.kind === 'tool_call');
     const byId = Object.fromEntries(tools.map((e) => [String(e.data.callId), e.data]));
     expect(byId.c1).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL' } });
-    expect(byId.c2).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS', message: 'arguments are not valid JSON' } });
+    expect(byId.c2).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENTS', message: 'arguments are not valid JSON' },
+    });
     expect(byId.c3).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
     expect(byId.c4).toMatchObject({ ok: true, result: { found: false, location: 'Atlantis' } });
     const toolMessages = h.llm.requests[1]!.body.messages.filter((m) => m.role === 'tool');
     expect(toolMessages).toHaveLength(4);
     expect(String(toolMessages.find((m) => m.tool_call_id === 'c1')!.content)).toContain('UNKNOWN_TOOL');
-    expect((await h.app.store.c.messages.findOne({ turnId: turn._id, senderRole: 'ai' }))?.content).toBe('Some of that did not work, sorry.');
+    expect((await h.app.store.c.messages.findOne({ turnId: turn._id, senderRole: 'ai' }))?.content).toBe(
+      'Some of that did not work, sorry.',
+    );
   });
 
   it('bounds a hanging tool by its timeout', async () => {
@@ -135,6 +170,14 @@ describe('tool loop with bad input', () => {
     expect(h.llm.requests[1]!.body.tools).toBeDefined();
     expect(h.llm.requests[2]!.body.tools).toBeUndefined();
     const events = await h.app.store.events.ofTurn(turn._id);
-    expect(kinds(events)).toEqual(['context_built', 'llm_call', 'tool_call:current_time', 'llm_call', 'tool_call:current_time', 'llm_call', 'delivery']);
+    expect(kinds(events)).toEqual([
+      'context_built',
+      'llm_call',
+      'tool_call:current_time',
+      'llm_call',
+      'tool_call:current_time',
+      'llm_call',
+      'delivery',
+    ]);
   });
 });

@@ -37,17 +37,22 @@ describe('turn boundary under concurrent arrivals', () => {
 
   it('answers every message by exactly one reply, and no prompt holds a later turn’s message', async () => {
     // Replies take a while to stream, so messages land before, during and after each of them.
-    for (let i = 0; i < MESSAGES; i++) h.llm.enqueue({ kind: 'reply', chunks: ['noted', ' —', ' thanks', '.'], chunkDelayMs: 40, firstByteDelayMs: 30 });
+    for (let i = 0; i < MESSAGES; i++)
+      h.llm.enqueue({ kind: 'reply', chunks: ['noted', ' —', ' thanks', '.'], chunkDelayMs: 40, firstByteDelayMs: 30 });
     for (let i = 0; i < MESSAGES; i++) {
       expect((await h.app.handleInbound(inbound(i))).kind).toBe('accepted');
       await sleep([5, 20, 60, 140][i % 4]!);
     }
 
     const c = h.app.store.c;
-    const turns = await eventually(async () => {
-      const all = await c.turns.find({}).sort({ startedAt: 1, _id: 1 }).toArray();
-      return all.length > 0 && all.every((t) => t.status === 'responded') ? all : undefined;
-    }, 60_000, 'every turn answered');
+    const turns = await eventually(
+      async () => {
+        const all = await c.turns.find({}).sort({ startedAt: 1, _id: 1 }).toArray();
+        return all.length > 0 && all.every((t) => t.status === 'responded') ? all : undefined;
+      },
+      60_000,
+      'every turn answered',
+    );
     expect(turns.length).toBeGreaterThan(1);
     expect(turns.length).toBeLessThan(MESSAGES); // some messages joined a turn while its reply was being prepared
 

@@ -42,16 +42,27 @@ describe('worker killed mid-reply', () => {
       LOG_LEVEL: 'warn',
     });
     const env = loadEnv(raw);
-    gateway = await startApp(env, { roles: new Set(['gateway']), log: createLogger('silent'), mongoUri: env.MONGODB_URI!, redisUrl: env.REDIS_URL });
+    gateway = await startApp(env, {
+      roles: new Set(['gateway']),
+      log: createLogger('silent'),
+      mongoUri: env.MONGODB_URI!,
+      redisUrl: env.REDIS_URL,
+    });
 
     // Worker 1 starts streaming a slow reply; we kill it once the user can see part of it.
-    llm.enqueue({ kind: 'reply', chunks: ['Partial', ' words', ' that', ' never', ' finish', ' because', ' the', ' worker', ' dies.'], chunkDelayMs: 300 });
+    llm.enqueue({
+      kind: 'reply',
+      chunks: ['Partial', ' words', ' that', ' never', ' finish', ' because', ' the', ' worker', ' dies.'],
+      chunkDelayMs: 300,
+    });
     const first = runMain(raw, ['--role', 'worker']);
     children.push(first);
     tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, text: 'please answer' }));
-    await tg.waitFor((calls) => calls.some((c) => c.method === 'sendMessage'), 20_000).catch((err: unknown) => {
-      throw new Error(`${String(err)}\nworker output:\n${first.output()}`);
-    });
+    await tg
+      .waitFor((calls) => calls.some((c) => c.method === 'sendMessage'), 20_000)
+      .catch((err: unknown) => {
+        throw new Error(`${String(err)}\nworker output:\n${first.output()}`);
+      });
     const store = gateway.store;
     const streaming = await eventually(async () => {
       const m = await store.c.messages.findOne({ senderRole: 'ai' });
@@ -65,11 +76,19 @@ describe('worker killed mid-reply', () => {
     llm.enqueue({ kind: 'reply', chunks: ['Recovered:', ' the complete answer.'] });
     const second = runMain(raw, ['--role', 'worker']);
     children.push(second);
-    const turn = await eventually(async () => (await store.c.turns.findOne({ status: 'responded' })) ?? undefined, 25_000, 'turn responded by the second worker');
+    const turn = await eventually(
+      async () => (await store.c.turns.findOne({ status: 'responded' })) ?? undefined,
+      25_000,
+      'turn responded by the second worker',
+    );
 
     const ai = await store.c.messages.find({ senderRole: 'ai' }).toArray();
     expect(ai).toHaveLength(1);
-    expect(ai[0]).toMatchObject({ _id: streaming._id, content: 'Recovered: the complete answer.', delivery: { state: 'complete' } });
+    expect(ai[0]).toMatchObject({
+      _id: streaming._id,
+      content: 'Recovered: the complete answer.',
+      delivery: { state: 'complete' },
+    });
     expect(ai[0]!.delivery?.platformMessageIds).toEqual(streaming.delivery?.platformMessageIds);
     expect(turn.outcome).toBe('complete');
 

@@ -4,7 +4,18 @@
 import type { CommandStartedEvent, Document, MongoClient } from 'mongodb';
 
 /** Plumbing the driver sends on its own (cursors, handshakes, index checks): counted apart. */
-const IGNORED = new Set(['getMore', 'killCursors', 'endSessions', 'hello', 'ismaster', 'isMaster', 'ping', 'buildInfo', 'listIndexes', 'createIndexes']);
+const IGNORED = new Set([
+  'getMore',
+  'killCursors',
+  'endSessions',
+  'hello',
+  'ismaster',
+  'isMaster',
+  'ping',
+  'buildInfo',
+  'listIndexes',
+  'createIndexes',
+]);
 
 export type CommandClass = 'idOnly' | 'other' | 'ignored';
 
@@ -15,10 +26,16 @@ export interface Classified {
 }
 
 const isPlainObject = (v: unknown): v is Document =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date) && !(v instanceof Map) && !('_bsontype' in v);
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  !(v instanceof Date) &&
+  !(v instanceof Map) &&
+  !('_bsontype' in v);
 
 /** `{_id: "<string>"}` and nothing else. */
-const isIdOnly = (filter: unknown): boolean => isPlainObject(filter) && Object.keys(filter).length === 1 && typeof filter._id === 'string';
+const isIdOnly = (filter: unknown): boolean =>
+  isPlainObject(filter) && Object.keys(filter).length === 1 && typeof filter._id === 'string';
 
 /** Sorted top-level keys, with the operators applied to each (`_id:$in`) and $or/$and branches spelled out. */
 export function filterKeys(filter: unknown): string {
@@ -27,16 +44,27 @@ export function filterKeys(filter: unknown): string {
     .sort()
     .map((k) => {
       const v: unknown = filter[k];
-      if (['$or', '$and', '$nor'].includes(k) && Array.isArray(v)) return `${k}(${v.map((b) => `{${filterKeys(b)}}`).join(',')})`;
-      const ops = isPlainObject(v) ? Object.keys(v).filter((o) => o.startsWith('$')).sort() : [];
+      if (['$or', '$and', '$nor'].includes(k) && Array.isArray(v))
+        return `${k}(${v.map((b) => `{${filterKeys(b)}}`).join(',')})`;
+      const ops = isPlainObject(v)
+        ? Object.keys(v)
+            .filter((o) => o.startsWith('$'))
+            .sort()
+        : [];
       return ops.length > 0 ? `${k}:${ops.join(',')}` : k;
     })
     .join(',');
 }
 
 /** Keys of a sort spec, which the driver has turned into a Map by the time it is sent. */
-const keysOf = (d: unknown): string => (d instanceof Map ? [...(d as Map<string, unknown>).keys()].join(',') : isPlainObject(d) ? Object.keys(d).join(',') : '');
-const statements = (list: unknown, field: 'q'): unknown[] => (Array.isArray(list) ? (list as unknown[]).map((s): unknown => (isPlainObject(s) ? s[field] : undefined)) : []);
+const keysOf = (d: unknown): string =>
+  d instanceof Map
+    ? [...(d as Map<string, unknown>).keys()].join(',')
+    : isPlainObject(d)
+      ? Object.keys(d).join(',')
+      : '';
+const statements = (list: unknown, field: 'q'): unknown[] =>
+  Array.isArray(list) ? (list as unknown[]).map((s): unknown => (isPlainObject(s) ? s[field] : undefined)) : [];
 
 /** The filters of a command (several for a multi-statement update or delete); undefined for commands without one. */
 function filtersOf(name: string, cmd: Document): unknown[] | undefined {
@@ -82,7 +110,8 @@ export function classify(e: Pick<CommandStartedEvent, 'commandName' | 'command'>
   const keys = [...new Set(filters.map((f) => `{${filterKeys(f)}}`))].join(' | ');
   // Sort and upsert say which index would serve it and whether a miss writes.
   const sort = cmd.sort instanceof Map || isPlainObject(cmd.sort) ? ` sort(${keysOf(cmd.sort)})` : '';
-  const upsert = Array.isArray(cmd.updates) && cmd.updates.some((u) => isPlainObject(u) && u.upsert === true) ? ' upsert' : '';
+  const upsert =
+    Array.isArray(cmd.updates) && cmd.updates.some((u) => isPlainObject(u) && u.upsert === true) ? ' upsert' : '';
   const distinctKey = name === 'distinct' && typeof cmd.key === 'string' ? ` key ${cmd.key}` : '';
   const shape = `${coll} ${name} ${keys}${sort}${upsert}${distinctKey}`;
   return { cls: filters.length > 0 && filters.every(isIdOnly) ? 'idOnly' : 'other', shape };

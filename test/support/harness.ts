@@ -16,7 +16,11 @@ export interface Harness {
   tg: FakeTelegram;
   llm: FakeOpenAI;
   weather: FakeWeather;
-  gql<T = unknown>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<{ status: number; body: GqlBody<T> }>;
+  gql<T = unknown>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string | null,
+  ): Promise<{ status: number; body: GqlBody<T> }>;
   stop(): Promise<void>;
 }
 
@@ -29,15 +33,32 @@ export interface GqlBody<T> {
  * One GraphQL request through a real client (graphql-request) over HTTP, keeping errors and the
  * HTTP status instead of throwing, so tests can assert on codes.
  */
-export async function gqlRequest<T>(url: string, query: string, variables: Record<string, unknown> = {}, token: string | null = TEST_OPS_TOKEN): Promise<{ status: number; body: GqlBody<T> }> {
-  const client = new GraphQLClient(url, { errorPolicy: 'all', headers: token ? { authorization: `Bearer ${token}` } : {} });
+export async function gqlRequest<T>(
+  url: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  token: string | null = TEST_OPS_TOKEN,
+): Promise<{ status: number; body: GqlBody<T> }> {
+  const client = new GraphQLClient(url, {
+    errorPolicy: 'all',
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   try {
     const r = await client.rawRequest<T>(query, variables);
-    return { status: r.status, body: { ...(r.data !== undefined && r.data !== null ? { data: r.data } : {}), ...(r.errors ? { errors: r.errors as GqlBody<T>['errors'] } : {}) } };
+    return {
+      status: r.status,
+      body: {
+        ...(r.data !== undefined && r.data !== null ? { data: r.data } : {}),
+        ...(r.errors ? { errors: r.errors as GqlBody<T>['errors'] } : {}),
+      },
+    };
   } catch (err) {
     if (err instanceof ClientError) {
       const { status, errors, data } = err.response;
-      return { status, body: { ...(data ? { data: data as T } : {}), ...(errors ? { errors: errors as GqlBody<T>['errors'] } : {}) } };
+      return {
+        status,
+        body: { ...(data ? { data: data as T } : {}), ...(errors ? { errors: errors as GqlBody<T>['errors'] } : {}) },
+      };
     }
     throw err;
   }
@@ -60,7 +81,13 @@ export async function startHarness(
     ...overrides,
   });
   const log = createLogger(env.LOG_LEVEL);
-  const app = await startApp(env, { roles: new Set(roles), log, mongoUri: env.MONGODB_URI!, redisUrl: env.REDIS_URL, extensions });
+  const app = await startApp(env, {
+    roles: new Set(roles),
+    log,
+    mongoUri: env.MONGODB_URI!,
+    redisUrl: env.REDIS_URL,
+    extensions,
+  });
   return {
     env,
     app,
@@ -71,7 +98,10 @@ export async function startHarness(
     async stop() {
       await app.stop();
       const client = await MongoClient.connect(env.MONGODB_URI!);
-      await client.db(env.MONGODB_DB).dropDatabase().catch(() => {});
+      await client
+        .db(env.MONGODB_DB)
+        .dropDatabase()
+        .catch(() => {});
       await client.close();
       await tg.close();
       await llm.close();

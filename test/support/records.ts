@@ -31,5 +31,13 @@ export function dialogueRecord(o: {
 
 /** A dialogue session with nothing in it yet. */
 export function sessionRecord(o: { id: string; dialogueId: string; at: Date; status?: Session['status'] }): Session {
-  return { _id: o.id, dialogueId: o.dialogueId, kind: 'dialogue', status: o.status ?? 'open', startedAt: o.at, lastActivityAt: o.at, stats: { messageCount: 0, turnCount: 0 } };
+  return {
+    _id: o.id,
+    dialogueId: o.dialogueId,
+    kind: 'dialogue',
+    status: o.status ?? 'open',
+    startedAt: o.at,
+    lastActivityAt: o.at,
+    stats: { messageCount: 0, turnCount: 0 },
+  };
 }

@@ -35,7 +35,11 @@ export function rawTestEnv(overrides: Record<string, string> = {}): Record<strin
 }
 
 /** Polls until `check` returns a value other than undefined/false, or fails after timeoutMs. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: T | undefined | false;
   while (Date.now() < until) {

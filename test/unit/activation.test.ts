@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { activation, callsByName, type AddressCheck } from '../../src/domain/activation.js';
 
-const group: AddressCheck = { chatKind: 'group', mentioned: false, repliedTo: false, named: false, answerAll: false, fromOtherBot: false };
+const group: AddressCheck = {
+  chatKind: 'group',
+  mentioned: false,
+  repliedTo: false,
+  named: false,
+  answerAll: false,
+  fromOtherBot: false,
+};
 
 describe('group activation', () => {
   it('answers every message in a private chat', () => {

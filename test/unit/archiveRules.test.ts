@@ -32,7 +32,12 @@ describe('sessionsToArchive', () => {
   });
 
   it('takes as many oldest closed sessions as needed, in startedAt order, whatever the input order', () => {
-    const sessions = [s('c3', 'closed', 3, 100), s('open', 'open', 4, 700), s('c1', 'closed', 1, 100), s('c2', 'closed', 2, 100)];
+    const sessions = [
+      s('c3', 'closed', 3, 100),
+      s('open', 'open', 4, 700),
+      s('c1', 'closed', 1, 100),
+      s('c2', 'closed', 2, 100),
+    ];
     // 1000 + 150 over: c1 (100) is not enough, c1 + c2 (200) is.
     expect(sessionsToArchive(sessions, 1150)).toEqual(['c1', 'c2']);
   });

@@ -15,15 +15,27 @@ describe('command classifier', () => {
   });
 
   it('flags every other filter, as FerretDB scans for it, and names its shape', () => {
-    expect(cls('update', { update: 'turns', updates: [{ q: { _id: 'trn_1', status: 'pending' }, u: {} }] })).toEqual({ cls: 'other', shape: 'turns update {_id,status}' });
-    expect(cls('find', { find: 'memories', filter: { _id: { $in: ['a', 'b'] } } })).toEqual({ cls: 'other', shape: 'memories find {_id:$in}' });
-    expect(cls('find', { find: 'messages', filter: { sessionId: 's' }, sort: { createdAt: 1 } })).toEqual({ cls: 'other', shape: 'messages find {sessionId} sort(createdAt)' });
+    expect(cls('update', { update: 'turns', updates: [{ q: { _id: 'trn_1', status: 'pending' }, u: {} }] })).toEqual({
+      cls: 'other',
+      shape: 'turns update {_id,status}',
+    });
+    expect(cls('find', { find: 'memories', filter: { _id: { $in: ['a', 'b'] } } })).toEqual({
+      cls: 'other',
+      shape: 'memories find {_id:$in}',
+    });
+    expect(cls('find', { find: 'messages', filter: { sessionId: 's' }, sort: { createdAt: 1 } })).toEqual({
+      cls: 'other',
+      shape: 'messages find {sessionId} sort(createdAt)',
+    });
     expect(cls('find', { find: 'messages', filter: {} }).cls).toBe('other');
-    expect(cls('aggregate', { aggregate: 'memories', pipeline: [{ $match: { ownerId: 'a' } }] })).toEqual({ cls: 'other', shape: 'memories aggregate [$match{ownerId}]' });
+    expect(cls('aggregate', { aggregate: 'memories', pipeline: [{ $match: { ownerId: 'a' } }] })).toEqual({
+      cls: 'other',
+      shape: 'memories aggregate [$match{ownerId}]',
+    });
     expect(cls('count', { count: 'turns', query: { dialogueId: 'd' } }).cls).toBe('other');
   });
 
-  it('sets the driver\'s plumbing apart', () => {
+  it("sets the driver's plumbing apart", () => {
     expect(cls('getMore', { getMore: 1, collection: 'messages' }).cls).toBe('ignored');
     expect(cls('hello', { hello: 1 }).cls).toBe('ignored');
   });

@@ -16,17 +16,34 @@ const invalid = (patch: unknown): string => {
 describe('config document', () => {
   it('has seed 001 defaults and the rolling summary as the default mode', () => {
     const c = defaultConfig();
-    expect(c.thresholds).toMatchObject({ rag_fallback_threshold: 3, summary_last_n_turns: 5, summary_threshold_turns: 15, recent_turns: 10 });
-    expect(c.limits).toMatchObject({ max_total_tokens: 100_000, middle_section_warning_tokens: 20_000, conversation_max_tokens: 100_000 });
+    expect(c.thresholds).toMatchObject({
+      rag_fallback_threshold: 3,
+      summary_last_n_turns: 5,
+      summary_threshold_turns: 15,
+      recent_turns: 10,
+    });
+    expect(c.limits).toMatchObject({
+      max_total_tokens: 100_000,
+      middle_section_warning_tokens: 20_000,
+      conversation_max_tokens: 100_000,
+    });
     expect(c.preferences).toMatchObject({ summary_order: 'summary_first', conversation_load_all: false });
   });
 
   it('names the field and its range when a value is out of range', () => {
-    expect(invalid({ limits: { max_total_tokens: 5 } })).toContain('limits.max_total_tokens must be an integer between 10000 and 200000 (got 5)');
-    expect(invalid({ thresholds: { rag_fallback_threshold: 11 } })).toContain('thresholds.rag_fallback_threshold must be an integer between 1 and 10');
+    expect(invalid({ limits: { max_total_tokens: 5 } })).toContain(
+      'limits.max_total_tokens must be an integer between 10000 and 200000 (got 5)',
+    );
+    expect(invalid({ thresholds: { rag_fallback_threshold: 11 } })).toContain(
+      'thresholds.rag_fallback_threshold must be an integer between 1 and 10',
+    );
     expect(invalid({ limits: { middle_section_warning_tokens: 999 } })).toContain('between 1000 and 50000');
-    expect(invalid({ thresholds: { summary_last_n_turns: 2.5 } })).toContain('thresholds.summary_last_n_turns must be an integer between 1 and 20 (got 2.5)');
-    expect(invalid({ preferences: { summary_order: 'random' } })).toContain('preferences.summary_order must be one of summary_first, last_n_first');
+    expect(invalid({ thresholds: { summary_last_n_turns: 2.5 } })).toContain(
+      'thresholds.summary_last_n_turns must be an integer between 1 and 20 (got 2.5)',
+    );
+    expect(invalid({ preferences: { summary_order: 'random' } })).toContain(
+      'preferences.summary_order must be one of summary_first, last_n_first',
+    );
     expect(invalid({ preferences: { conversation_load_all: 'yes' } })).toContain('must be true or false');
   });
 
@@ -38,12 +55,19 @@ describe('config document', () => {
   });
 
   it('checks pairs that only make sense together', () => {
-    expect(invalid({ thresholds: { recent_turns: 20, summary_threshold_turns: 15 } })).toContain('recent_turns (20) must be below thresholds.summary_threshold_turns (15)');
-    expect(invalid({ limits: { max_total_tokens: 10_000, middle_section_warning_tokens: 20_000 } })).toContain('middle_section_warning_tokens (20000) must be below');
+    expect(invalid({ thresholds: { recent_turns: 20, summary_threshold_turns: 15 } })).toContain(
+      'recent_turns (20) must be below thresholds.summary_threshold_turns (15)',
+    );
+    expect(invalid({ limits: { max_total_tokens: 10_000, middle_section_warning_tokens: 20_000 } })).toContain(
+      'middle_section_warning_tokens (20000) must be below',
+    );
   });
 
   it('applies a valid patch without touching other fields', () => {
-    const next = applyConfigPatch(defaultConfig(), { preferences: { conversation_load_all: true }, thresholds: { recall_top_k: 8 } });
+    const next = applyConfigPatch(defaultConfig(), {
+      preferences: { conversation_load_all: true },
+      thresholds: { recall_top_k: 8 },
+    });
     expect(next.preferences.conversation_load_all).toBe(true);
     expect(next.thresholds.recall_top_k).toBe(8);
     expect(next.limits).toEqual(defaultConfig().limits);
@@ -59,8 +83,16 @@ describe('config document', () => {
 
   it('describes every field with its range for operators', () => {
     const info = configFieldInfo();
-    expect(info.find((f) => f.path === 'limits.max_total_tokens')).toMatchObject({ type: 'int', min: 10_000, max: 200_000, default: 100_000 });
-    expect(info.find((f) => f.path === 'preferences.summary_order')).toMatchObject({ type: 'enum', values: ['summary_first', 'last_n_first'] });
+    expect(info.find((f) => f.path === 'limits.max_total_tokens')).toMatchObject({
+      type: 'int',
+      min: 10_000,
+      max: 200_000,
+      default: 100_000,
+    });
+    expect(info.find((f) => f.path === 'preferences.summary_order')).toMatchObject({
+      type: 'enum',
+      values: ['summary_first', 'last_n_first'],
+    });
     expect(info.length).toBe(13);
   });
 });

@@ -63,14 +63,30 @@ const fast = { baseBackoffMs: 1, maxBackoffMs: 4 };
 
 describe('classifyDeliveryError', () => {
   it('reads the port error, Telegram answers, discord.js statuses and network failures', () => {
-    expect(classifyDeliveryError(new PlatformRateLimitedError('discord', 2500, true))).toEqual({ kind: 'rate_limited', retryAfterMs: 2500, global: true });
-    expect(classifyDeliveryError(grammyError(429, 'Too Many Requests: retry after 7', 7))).toEqual({ kind: 'rate_limited', retryAfterMs: 7000, global: false });
+    expect(classifyDeliveryError(new PlatformRateLimitedError('discord', 2500, true))).toEqual({
+      kind: 'rate_limited',
+      retryAfterMs: 2500,
+      global: true,
+    });
+    expect(classifyDeliveryError(grammyError(429, 'Too Many Requests: retry after 7', 7))).toEqual({
+      kind: 'rate_limited',
+      retryAfterMs: 7000,
+      global: false,
+    });
     expect(classifyDeliveryError(grammyError(502, 'Bad Gateway'))).toEqual({ kind: 'transient' });
     expect(classifyDeliveryError(grammyError(400, 'Bad Request: chat not found'))).toEqual({ kind: 'permanent' });
-    expect(classifyDeliveryError(grammyError(403, 'Forbidden: bot was blocked by the user'))).toEqual({ kind: 'permanent' });
-    expect(classifyDeliveryError(Object.assign(new Error('Internal Server Error'), { status: 500 }))).toEqual({ kind: 'transient' });
-    expect(classifyDeliveryError(new HttpError("Network request for 'sendMessage' failed!", networkError('ECONNREFUSED')))).toEqual({ kind: 'transient' });
-    expect(classifyDeliveryError(new TypeError('fetch failed', { cause: networkError('ECONNRESET') }))).toEqual({ kind: 'transient' });
+    expect(classifyDeliveryError(grammyError(403, 'Forbidden: bot was blocked by the user'))).toEqual({
+      kind: 'permanent',
+    });
+    expect(classifyDeliveryError(Object.assign(new Error('Internal Server Error'), { status: 500 }))).toEqual({
+      kind: 'transient',
+    });
+    expect(
+      classifyDeliveryError(new HttpError("Network request for 'sendMessage' failed!", networkError('ECONNREFUSED'))),
+    ).toEqual({ kind: 'transient' });
+    expect(classifyDeliveryError(new TypeError('fetch failed', { cause: networkError('ECONNRESET') }))).toEqual({
+      kind: 'transient',
+    });
     expect(classifyDeliveryError(new TypeError('x is not a function'))).toEqual({ kind: 'permanent' });
   });
 });
@@ -108,7 +124,9 @@ describe('PacedOutbound', () => {
   it('gives up after a bounded number of 429s', async () => {
     const budget = new MemoryBudget();
     const { inner, calls } = channel(Array.from({ length: 10 }, () => new PlatformRateLimitedError('telegram', 10)));
-    await expect(new PacedOutbound(inner, { budget, maxRateLimitRetries: 3 }).send(chat, 'x')).rejects.toBeInstanceOf(PlatformRateLimitedError);
+    await expect(new PacedOutbound(inner, { budget, maxRateLimitRetries: 3 }).send(chat, 'x')).rejects.toBeInstanceOf(
+      PlatformRateLimitedError,
+    );
     expect(calls).toHaveLength(4);
   });
 
@@ -126,7 +144,9 @@ describe('PacedOutbound', () => {
   it('surfaces a transient failure that outlasts the retries', async () => {
     const budget = new MemoryBudget();
     const { inner, calls } = channel(Array.from({ length: 10 }, () => grammyError(500, 'Internal Server Error')));
-    await expect(new PacedOutbound(inner, { budget, maxTransientRetries: 2, ...fast }).edit(chat, '1', 'x')).rejects.toBeInstanceOf(GrammyError);
+    await expect(
+      new PacedOutbound(inner, { budget, maxTransientRetries: 2, ...fast }).edit(chat, '1', 'x'),
+    ).rejects.toBeInstanceOf(GrammyError);
     expect(calls).toHaveLength(3);
   });
 
@@ -145,7 +165,9 @@ describe('PacedOutbound', () => {
   it('surfaces a refusal (400) at once, without retrying', async () => {
     const budget = new MemoryBudget();
     const { inner, calls } = channel([grammyError(400, 'Bad Request: message to edit not found')]);
-    await expect(new PacedOutbound(inner, { budget, ...fast }).edit(chat, '9', 'x')).rejects.toThrow('message to edit not found');
+    await expect(new PacedOutbound(inner, { budget, ...fast }).edit(chat, '9', 'x')).rejects.toThrow(
+      'message to edit not found',
+    );
     expect(calls).toHaveLength(1);
   });
 
@@ -164,7 +186,10 @@ describe('PacedOutbound', () => {
 
   it('tryEdit turns a 429 into a skip and blocks the chat; other failures still throw', async () => {
     const budget = new MemoryBudget();
-    const { inner } = channel([new PlatformRateLimitedError('telegram', 2000), grammyError(400, 'Bad Request: message to edit not found')]);
+    const { inner } = channel([
+      new PlatformRateLimitedError('telegram', 2000),
+      grammyError(400, 'Bad Request: message to edit not found'),
+    ]);
     const paced = new PacedOutbound(inner, { budget });
     expect(await paced.tryEdit(chat, '1', 'a')).toBe(false);
     expect(budget.blocks).toEqual([{ scope: chat, ms: 2000 }]);

@@ -9,7 +9,11 @@ describe('dialogueTypeOf: seed 000 seven types', () => {
     ['③ one human and one agent in private', { humans: 1, agents: 1, groupChat: false }, 'human_ai'],
     ['④ two agents, no human', { humans: 0, agents: 2, groupChat: false }, 'ai_ai'],
     ['⑤ one agent alone (self)', { humans: 0, agents: 1, groupChat: false }, 'ai_self'],
-    ['⑥ one human with two agents they own', { humans: 1, agents: 2, groupChat: true, humanOwnsAgents: true }, 'lio_group'],
+    [
+      '⑥ one human with two agents they own',
+      { humans: 1, agents: 2, groupChat: true, humanOwnsAgents: true },
+      'lio_group',
+    ],
     ['⑦ a group chat with humans and an agent', { humans: 3, agents: 1, groupChat: true }, 'group'],
   ];
 

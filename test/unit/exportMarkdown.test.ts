@@ -44,7 +44,9 @@ const session = (id: string, start: number, o: Partial<Session> = {}): Session =
 });
 
 let n = 0;
-const message = (o: Partial<Message> & Pick<Message, 'sessionId' | 'senderRole' | 'senderId' | 'content' | 'createdAt'>): Message => ({
+const message = (
+  o: Partial<Message> & Pick<Message, 'sessionId' | 'senderRole' | 'senderId' | 'content' | 'createdAt'>,
+): Message => ({
   _id: `msg_${++n}`,
   dialogueId: 'dlg_1',
   contentType: 'text',
@@ -72,9 +74,32 @@ describe('Markdown export', () => {
   const s1 = session('ses_a', 0, { archived: true, summary: 'Mia talked about her cat.' });
   const s2 = session('ses_b', 120, { status: 'open', endedAt: undefined, closeReason: undefined });
   const messages: Message[] = [
-    message({ sessionId: 'ses_a', senderRole: 'human', senderId: 'hum_mia', content: 'Look at her!', contentType: 'image', contentMeta: { attachments: [image] }, createdAt: at(1) }),
-    message({ sessionId: 'ses_a', senderRole: 'ai', senderId: 'agt_rainbow', content: '她好可爱！', delivery: { state: 'complete', platformMessageIds: ['9'] }, createdAt: at(2) }),
-    message({ sessionId: 'ses_a', senderRole: 'human', senderId: 'hum_mia', content: '', contentType: 'audio', contentMeta: { attachments: [voice] }, createdAt: at(3) }),
+    message({
+      sessionId: 'ses_a',
+      senderRole: 'human',
+      senderId: 'hum_mia',
+      content: 'Look at her!',
+      contentType: 'image',
+      contentMeta: { attachments: [image] },
+      createdAt: at(1),
+    }),
+    message({
+      sessionId: 'ses_a',
+      senderRole: 'ai',
+      senderId: 'agt_rainbow',
+      content: '她好可爱！',
+      delivery: { state: 'complete', platformMessageIds: ['9'] },
+      createdAt: at(2),
+    }),
+    message({
+      sessionId: 'ses_a',
+      senderRole: 'human',
+      senderId: 'hum_mia',
+      content: '',
+      contentType: 'audio',
+      contentMeta: { attachments: [voice] },
+      createdAt: at(3),
+    }),
     message({
       sessionId: 'ses_b',
       senderRole: 'human',
@@ -85,7 +110,14 @@ describe('Markdown export', () => {
       edits: [{ content: 'Yes that one', editedAt: at(122) }],
       createdAt: at(121),
     }),
-    message({ sessionId: 'ses_b', senderRole: 'human', senderId: 'hum_mia', content: 'oops', deleted: { at: at(124) }, createdAt: at(123) }),
+    message({
+      sessionId: 'ses_b',
+      senderRole: 'human',
+      senderId: 'hum_mia',
+      content: 'oops',
+      deleted: { at: at(124) },
+      createdAt: at(123),
+    }),
     message({
       sessionId: 'ses_b',
       senderRole: 'ai',
@@ -94,7 +126,13 @@ describe('Markdown export', () => {
       delivery: { state: 'error', platformMessageIds: [], error: { code: 'LLM_SERVICE_ERROR', message: 'down' } },
       createdAt: at(125),
     }),
-    message({ sessionId: 'ses_b', senderRole: 'system', senderId: 'operator:alice', content: 'Maintenance at 22:00.', createdAt: at(126) }),
+    message({
+      sessionId: 'ses_b',
+      senderRole: 'system',
+      senderId: 'operator:alice',
+      content: 'Maintenance at 22:00.',
+      createdAt: at(126),
+    }),
   ];
   const md = renderMarkdown(header, [s2, s1], messages, ctx);
 
@@ -139,7 +177,12 @@ describe('Markdown export', () => {
   });
 
   it('opens a section for a message whose session record is missing', () => {
-    const orphan = renderMarkdown(header, [], [message({ sessionId: 'ses_gone', senderRole: 'human', senderId: 'hum_x', content: 'hi', createdAt: at(1) })], ctx);
+    const orphan = renderMarkdown(
+      header,
+      [],
+      [message({ sessionId: 'ses_gone', senderRole: 'human', senderId: 'hum_x', content: 'hi', createdAt: at(1) })],
+      ctx,
+    );
     expect(orphan).toContain('## Session ses_gone');
     expect(orphan).toContain('**hum_x (human)');
   });
@@ -159,7 +202,9 @@ describe('export helpers', () => {
   it('labels system senders as operator or system, humans by the name they wrote under', () => {
     expect(senderLabel({ senderRole: 'system', senderId: 'operator:bob' }, ctx)).toBe('Operator bob');
     expect(senderLabel({ senderRole: 'system', senderId: 'gateway' }, ctx)).toBe('System');
-    expect(senderLabel({ senderRole: 'human', senderId: 'hum_mia', contentMeta: { senderName: 'Mimi' } }, ctx)).toBe('Mimi');
+    expect(senderLabel({ senderRole: 'human', senderId: 'hum_mia', contentMeta: { senderName: 'Mimi' } }, ctx)).toBe(
+      'Mimi',
+    );
     expect(senderLabel({ senderRole: 'ai', senderId: 'agt_rainbow' }, ctx)).toBe('Rainbow');
   });
 });

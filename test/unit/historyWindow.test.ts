@@ -33,11 +33,18 @@ describe('selectHistory', () => {
   const all = turns(5);
 
   it('shows every message in whole-session mode, even with a summary', () => {
-    expect(selectHistory(all, { mode: 'load_all', rollingSummary: { coversUntil: at(6) } }).map((m) => m._id)).toEqual(all.map((m) => m._id));
+    expect(selectHistory(all, { mode: 'load_all', rollingSummary: { coversUntil: at(6) } }).map((m) => m._id)).toEqual(
+      all.map((m) => m._id),
+    );
   });
 
   it('shows only messages at or after the summary boundary in rolling mode', () => {
-    expect(selectHistory(all, { mode: 'rolling', rollingSummary: { coversUntil: at(6) } }).map((m) => m._id)).toEqual(['h3', 'a3', 'h4', 'a4']);
+    expect(selectHistory(all, { mode: 'rolling', rollingSummary: { coversUntil: at(6) } }).map((m) => m._id)).toEqual([
+      'h3',
+      'a3',
+      'h4',
+      'a4',
+    ]);
   });
 
   it('shows everything in rolling mode while there is no summary', () => {
@@ -51,7 +58,13 @@ describe('selectHistory', () => {
 
 describe('groupByTurn', () => {
   it('attaches messages outside any turn to the turn before them', () => {
-    const groups = groupByTurn([msg('x0', 0, undefined), msg('h1', 1, 't1'), msg('aside', 2, undefined), msg('a1', 3, 't1', 'ai'), msg('h2', 4, 't2')]);
+    const groups = groupByTurn([
+      msg('x0', 0, undefined),
+      msg('h1', 1, 't1'),
+      msg('aside', 2, undefined),
+      msg('a1', 3, 't1', 'ai'),
+      msg('h2', 4, 't2'),
+    ]);
     expect(groups.map((g) => g.map((m) => m._id))).toEqual([['x0'], ['h1', 'aside', 'a1'], ['h2']]);
   });
 });
@@ -93,7 +106,13 @@ describe('turnsToFold (seed 003: threshold 15, keep 10)', () => {
 
   it('keeps the boundary consistent when a folded turn has a message after the first kept one', () => {
     // The reply of turn 5 arrives after turn 6 started: it stays raw rather than being lost.
-    const all = [...turns(5), msg('h5', 10, 't5'), msg('h6', 11, 't6'), msg('a5', 11.5, 't5', 'ai'), ...turns(10, 7).map((m) => ({ ...m, createdAt: new Date(m.createdAt.getTime() + 60_000) }))];
+    const all = [
+      ...turns(5),
+      msg('h5', 10, 't5'),
+      msg('h6', 11, 't6'),
+      msg('a5', 11.5, 't5', 'ai'),
+      ...turns(10, 7).map((m) => ({ ...m, createdAt: new Date(m.createdAt.getTime() + 60_000) })),
+    ];
     const plan = turnsToFold(all, { thresholdTurns: 15, keepTurns: 11 });
     expect(plan).toBeDefined();
     expect(plan!.fold.every((m) => m.createdAt < plan!.coversUntil)).toBe(true);
@@ -115,7 +134,14 @@ describe('splitAtTurn (the turn boundary of a prompt)', () => {
   });
 
   it('leaves out a later turn’s messages, even those stored before the read (a retried reply)', () => {
-    const all = [...turns(1), msg('h1', 2, 't1'), msg('ctx', 2.5, undefined), msg('h1b', 3, 't1'), msg('h2', 4, 't2'), msg('late', 5, undefined)];
+    const all = [
+      ...turns(1),
+      msg('h1', 2, 't1'),
+      msg('ctx', 2.5, undefined),
+      msg('h1b', 3, 't1'),
+      msg('h2', 4, 't2'),
+      msg('late', 5, undefined),
+    ];
     const { history, input } = splitAtTurn(all, 't1');
     expect(ids(input)).toEqual(['h1', 'h1b']);
     // Group chatter between the turn's own messages is context; what follows the turn is not.

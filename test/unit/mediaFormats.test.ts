@@ -20,8 +20,20 @@ describe('audioUploadName', () => {
     ['the bytes say MP4', { kind: 'video_note' }, mp4, { fileName: 'file_9.MOV' }, 'file_9.mp4'],
     ['Telegram .oga becomes .ogg', { kind: 'voice' }, unknown, { fileName: 'file_1.oga' }, 'file_1.ogg'],
     ['an accepted extension is kept', { kind: 'audio', fileName: 'talk.webm' }, unknown, undefined, 'talk.webm'],
-    ['the declared type decides an unknown extension', { kind: 'audio', fileName: 'clip.xyz', mime: 'audio/x-m4a' }, unknown, undefined, 'clip.m4a'],
-    ['the fetched type wins over the stored one', { kind: 'audio', mime: 'audio/mpeg' }, unknown, { mime: 'audio/wav; codecs=1' }, 'audio.wav'],
+    [
+      'the declared type decides an unknown extension',
+      { kind: 'audio', fileName: 'clip.xyz', mime: 'audio/x-m4a' },
+      unknown,
+      undefined,
+      'clip.m4a',
+    ],
+    [
+      'the fetched type wins over the stored one',
+      { kind: 'audio', mime: 'audio/mpeg' },
+      unknown,
+      { mime: 'audio/wav; codecs=1' },
+      'audio.wav',
+    ],
     ['by kind as a last resort', { kind: 'video' }, unknown, undefined, 'video.mp4'],
   ] as const)('%s', (_what, att, data, fetched, expected) => {
     expect(audioUploadName(att, data, fetched)).toBe(expected);
@@ -36,7 +48,10 @@ describe('documentReader', () => {
     [{ mime: 'text/markdown' }, 'plain'],
     [{ fileName: 'README.markdown' }, 'plain'],
     [{ fileName: 'notes.txt' }, 'plain'],
-    [{ fileName: 'cv.docx', mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }, undefined],
+    [
+      { fileName: 'cv.docx', mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
+      undefined,
+    ],
     [{ fileName: 'photo.heic' }, undefined],
     [{}, undefined],
   ] as const)('%o → %s', (att, reader) => {

@@ -27,11 +27,17 @@ class MemoryAttachments {
     return this.messages.get(id)!.contentMeta!.attachments![i]!.processing;
   }
 
-  saveProcessing(id: string, i: number, from: { fileRef: string; attempts: number }, p: AttachmentProcessing): Promise<boolean> {
+  saveProcessing(
+    id: string,
+    i: number,
+    from: { fileRef: string; attempts: number },
+    p: AttachmentProcessing,
+  ): Promise<boolean> {
     this.saves++;
     if (this.failWrites) return Promise.reject(new Error('connection reset by FerretDB'));
     const att = this.messages.get(id)?.contentMeta?.attachments?.[i];
-    if (!att || att.fileRef !== from.fileRef || att.processing.attempts !== from.attempts) return Promise.resolve(false);
+    if (!att || att.fileRef !== from.fileRef || att.processing.attempts !== from.attempts)
+      return Promise.resolve(false);
     att.processing = structuredClone(p);
     return Promise.resolve(true);
   }
@@ -105,7 +111,9 @@ describe('prepareMessagesMedia', () => {
 
   it('gives every pending attachment its text, stores it, and returns the updated messages', async () => {
     source.put('photo-1', 'a red bicycle against a wall').put('voice-1', 'this is where I parked it');
-    const album = repo.add(message('msg_a', [pendingAttachment('image', 'photo-1'), pendingAttachment('voice', 'voice-1')]));
+    const album = repo.add(
+      message('msg_a', [pendingAttachment('image', 'photo-1'), pendingAttachment('voice', 'voice-1')]),
+    );
     const plain = repo.add(message('msg_b', []));
 
     const [a, b] = await prepareMessagesMedia(deps, [album, plain]);
@@ -114,7 +122,11 @@ describe('prepareMessagesMedia', () => {
       ['done', 'vision', 'An image showing a red bicycle against a wall.'],
       ['done', 'transcription', 'this is where I parked it'],
     ]);
-    expect(repo.stored('msg_a', 0)).toMatchObject({ state: 'done', attempts: 1, text: 'An image showing a red bicycle against a wall.' });
+    expect(repo.stored('msg_a', 0)).toMatchObject({
+      state: 'done',
+      attempts: 1,
+      text: 'An image showing a red bicycle against a wall.',
+    });
     expect(repo.stored('msg_a', 1)).toMatchObject({ state: 'done', attempts: 1, text: 'this is where I parked it' });
     expect(b).toBe(plain); // nothing to do: the same object back
     expect(scheduled).toEqual([]);
@@ -123,8 +135,19 @@ describe('prepareMessagesMedia', () => {
   });
 
   it('leaves finished and unsupported attachments alone', async () => {
-    const done: Attachment = { ...pendingAttachment('voice', 'voice-x'), processing: { state: 'done', attempts: 1, text: 'hi', via: 'transcription', updatedAt: new Date() } };
-    const big: Attachment = { ...pendingAttachment('video', 'video-x'), processing: { state: 'unsupported', attempts: 1, error: { code: 'MEDIA_TOO_LARGE', message: 'x' }, updatedAt: new Date() } };
+    const done: Attachment = {
+      ...pendingAttachment('voice', 'voice-x'),
+      processing: { state: 'done', attempts: 1, text: 'hi', via: 'transcription', updatedAt: new Date() },
+    };
+    const big: Attachment = {
+      ...pendingAttachment('video', 'video-x'),
+      processing: {
+        state: 'unsupported',
+        attempts: 1,
+        error: { code: 'MEDIA_TOO_LARGE', message: 'x' },
+        updatedAt: new Date(),
+      },
+    };
     const m = repo.add(message('msg_c', [done, big]));
     const [out] = await prepareMessagesMedia(deps, [m]);
     expect(out).toBe(m);
@@ -134,7 +157,11 @@ describe('prepareMessagesMedia', () => {
 
   it('a failed transcription is stored as failed with its error, retried when due, and ends done', async () => {
     source.put('voice-2', 'call mum at six');
-    fake.enqueueTranscription({ kind: 'error', status: 500, message: 'The server had an error processing your request.' });
+    fake.enqueueTranscription({
+      kind: 'error',
+      status: 500,
+      message: 'The server had an error processing your request.',
+    });
     const m = repo.add(message('msg_d', [pendingAttachment('voice', 'voice-2', { duration: 3 })]));
 
     const [first] = await prepareMessagesMedia(deps, [m]);
@@ -142,7 +169,11 @@ describe('prepareMessagesMedia', () => {
     expect(failed).toMatchObject({ state: 'failed', attempts: 1, error: { code: 'TRANSCRIPTION_FAILED' } });
     expect(failed.text).toBeUndefined();
     expect(failed.nextAttemptAt!.getTime() - failed.updatedAt.getTime()).toBe(60_000);
-    expect(repo.stored('msg_d')).toMatchObject({ state: 'failed', attempts: 1, error: { code: 'TRANSCRIPTION_FAILED' } });
+    expect(repo.stored('msg_d')).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      error: { code: 'TRANSCRIPTION_FAILED' },
+    });
     expect(scheduled).toEqual([{ messageId: 'msg_d', at: failed.nextAttemptAt }]);
 
     // The next prompt, before the retry is due, shows the failure and does not call again.
@@ -152,7 +183,11 @@ describe('prepareMessagesMedia', () => {
 
     // The retry, when due.
     const [retried] = await prepareMessagesMedia(deps, [first!], { now: failed.nextAttemptAt! });
-    expect(retried!.contentMeta!.attachments![0]!.processing).toMatchObject({ state: 'done', attempts: 2, text: 'call mum at six' });
+    expect(retried!.contentMeta!.attachments![0]!.processing).toMatchObject({
+      state: 'done',
+      attempts: 2,
+      text: 'call mum at six',
+    });
     expect(repo.stored('msg_d')).toMatchObject({ state: 'done', attempts: 2, text: 'call mum at six' });
     expect(repo.stored('msg_d').error).toBeUndefined();
     expect(repo.stored('msg_d').nextAttemptAt).toBeUndefined();
@@ -188,7 +223,13 @@ describe('prepareMessagesMedia', () => {
     source.put('voice-3', 'my own transcription');
     const m = repo.add(message('msg_f', [pendingAttachment('voice', 'voice-3')]));
     // Meanwhile another worker finished it.
-    repo.messages.get('msg_f')!.contentMeta!.attachments![0]!.processing = { state: 'done', attempts: 1, text: 'their transcription', via: 'transcription', updatedAt: new Date() };
+    repo.messages.get('msg_f')!.contentMeta!.attachments![0]!.processing = {
+      state: 'done',
+      attempts: 1,
+      text: 'their transcription',
+      via: 'transcription',
+      updatedAt: new Date(),
+    };
 
     const [out] = await prepareMessagesMedia(deps, [m]);
     expect(out!.contentMeta!.attachments![0]!.processing).toMatchObject({ state: 'done', text: 'their transcription' });
@@ -216,7 +257,9 @@ describe('prepareMessagesMedia', () => {
   it('schedules one retry per message, at the earliest failed attachment', async () => {
     source.put('voice-6', 'one').put('voice-7', 'two');
     source.script({ kind: 'fail', message: 'ECONNRESET' }, { kind: 'fail', message: 'ECONNRESET' });
-    const m = repo.add(message('msg_i', [pendingAttachment('voice', 'voice-6'), pendingAttachment('voice', 'voice-7')]));
+    const m = repo.add(
+      message('msg_i', [pendingAttachment('voice', 'voice-6'), pendingAttachment('voice', 'voice-7')]),
+    );
     const [out] = await prepareMessagesMedia(deps, [m]);
     const ps = out!.contentMeta!.attachments!.map((a) => a.processing);
     expect(ps.map((p) => [p.state, p.error?.code])).toEqual([
@@ -229,7 +272,13 @@ describe('prepareMessagesMedia', () => {
 
   it('keeps a later retry alive when the earlier one succeeds', async () => {
     // Two failed items with different schedules; the job at the earlier time runs.
-    const failed = (attempts: number, at: Date): AttachmentProcessing => ({ state: 'failed', attempts, error: { code: 'MEDIA_FETCH_FAILED', message: 'x' }, updatedAt: new Date(), nextAttemptAt: at });
+    const failed = (attempts: number, at: Date): AttachmentProcessing => ({
+      state: 'failed',
+      attempts,
+      error: { code: 'MEDIA_FETCH_FAILED', message: 'x' },
+      updatedAt: new Date(),
+      nextAttemptAt: at,
+    });
     const t1 = new Date(Date.now() + 1_000);
     const t2 = new Date(Date.now() + 600_000);
     source.put('voice-8', 'early one');
@@ -247,12 +296,19 @@ describe('prepareMessagesMedia', () => {
 
 describe('retry rules', () => {
   it('doubles the delay from the base up to the cap', () => {
-    expect([1, 2, 3, 4, 5, 6].map((n) => retryDelayMs(n, 1_000, 10_000))).toEqual([1_000, 2_000, 4_000, 8_000, 10_000, 10_000]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => retryDelayMs(n, 1_000, 10_000))).toEqual([
+      1_000, 2_000, 4_000, 8_000, 10_000, 10_000,
+    ]);
   });
 
   it('processes pending attachments, and failed ones when due with attempts left', () => {
     const now = new Date('2026-01-01T00:10:00Z');
-    const p = (o: Partial<AttachmentProcessing>): AttachmentProcessing => ({ state: 'failed', attempts: 1, updatedAt: now, ...o });
+    const p = (o: Partial<AttachmentProcessing>): AttachmentProcessing => ({
+      state: 'failed',
+      attempts: 1,
+      updatedAt: now,
+      ...o,
+    });
     expect(isDue(p({ state: 'pending', attempts: 0 }), 3, now)).toBe(true);
     expect(isDue(p({ nextAttemptAt: new Date('2026-01-01T00:09:59Z') }), 3, now)).toBe(true);
     expect(isDue(p({ nextAttemptAt: new Date('2026-01-01T00:10:01Z') }), 3, now)).toBe(false);

@@ -71,7 +71,11 @@ describe('MediaProcessor', () => {
       source.put('photo-2', TINY_PNG, { mime: 'image/png' });
       fake.enqueueVision({ kind: 'reply', chunks: ['A hand-written note on a fridge.\nText: "买牛奶 / buy milk"'] });
       const r = await p.process(pendingAttachment('image', 'photo-2'), 'telegram');
-      expect(r).toMatchObject({ state: 'done', via: 'vision', text: 'A hand-written note on a fridge.\nText: "买牛奶 / buy milk"' });
+      expect(r).toMatchObject({
+        state: 'done',
+        via: 'vision',
+        text: 'A hand-written note on a fridge.\nText: "买牛奶 / buy milk"',
+      });
     });
 
     it('fails visibly with VISION_FAILED when the model errors', async () => {
@@ -89,7 +93,10 @@ describe('MediaProcessor', () => {
       source.put('photo-4', TINY_PNG);
       fake.enqueueVision({ kind: 'reply', chunks: ['  ', '\n'] });
       const r = await p.process(pendingAttachment('image', 'photo-4'), 'telegram');
-      expect(r).toMatchObject({ state: 'failed', error: { code: 'VISION_FAILED', message: 'the vision model returned no description' } });
+      expect(r).toMatchObject({
+        state: 'failed',
+        error: { code: 'VISION_FAILED', message: 'the vision model returned no description' },
+      });
     });
 
     it('ends a hanging vision call at the attempt timeout', async () => {
@@ -107,7 +114,12 @@ describe('MediaProcessor', () => {
       source.put('voice-1', 'remind me to buy milk tomorrow', { fileName: 'file_7.oga' });
       const r = await p.process(pendingAttachment('voice', 'voice-1', { mime: 'audio/ogg', duration: 2 }), 'telegram');
 
-      expect(r).toMatchObject({ state: 'done', via: 'transcription', text: 'remind me to buy milk tomorrow', attempts: 1 });
+      expect(r).toMatchObject({
+        state: 'done',
+        via: 'transcription',
+        text: 'remind me to buy milk tomorrow',
+        attempts: 1,
+      });
       const sent = fake.transcriptionRequests[0]!;
       expect(sent).toMatchObject({ model: 'whisper-1', fileName: 'file_7.ogg' });
       expect(sent.bytes.toString('utf8')).toBe('remind me to buy milk tomorrow');
@@ -177,7 +189,10 @@ describe('MediaProcessor', () => {
 
     it('extracts the text of an English PDF, all pages', async () => {
       const p = processor();
-      source.put('doc-pdf', await englishPdf([['Quarterly report', 'Revenue grew by 12 percent.'], ['Page two: next steps']]));
+      source.put(
+        'doc-pdf',
+        await englishPdf([['Quarterly report', 'Revenue grew by 12 percent.'], ['Page two: next steps']]),
+      );
       const r = await p.process(doc('doc-pdf', { fileName: 'report.pdf', mime: 'application/pdf' }), 'telegram');
       expect(r).toMatchObject({ state: 'done', via: 'pdf' });
       expect(r.text).toBe('Quarterly report\nRevenue grew by 12 percent.\nPage two: next steps');
@@ -201,7 +216,11 @@ describe('MediaProcessor', () => {
     it('records other types as unsupported without downloading them', async () => {
       const p = processor();
       const r = await p.process(
-        doc('doc-docx', { fileName: 'cv.docx', mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', size: 20_000 }),
+        doc('doc-docx', {
+          fileName: 'cv.docx',
+          mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          size: 20_000,
+        }),
         'telegram',
       );
       expect(r).toMatchObject({ state: 'unsupported', attempts: 1, error: { code: 'MEDIA_UNSUPPORTED_TYPE' } });
@@ -227,7 +246,10 @@ describe('MediaProcessor', () => {
   describe('stickers', () => {
     it('names a sticker from its emoji and set, without downloading it', async () => {
       const p = processor();
-      const r = await p.process(pendingAttachment('sticker', 'sticker-1', { emoji: '😂', setName: 'HotCherry' }), 'telegram');
+      const r = await p.process(
+        pendingAttachment('sticker', 'sticker-1', { emoji: '😂', setName: 'HotCherry' }),
+        'telegram',
+      );
       expect(r).toMatchObject({ state: 'done', via: 'sticker', text: '😂 (sticker set "HotCherry")' });
       expect(source.fetched).toEqual([]);
     });
@@ -237,7 +259,10 @@ describe('MediaProcessor', () => {
     it('does not download a file whose declared size is over the limit', async () => {
       const p = processor({ maxBytes: 1024 });
       const r = await p.process(pendingAttachment('voice', 'voice-big', { size: 5 * 1024 * 1024 }), 'telegram');
-      expect(r).toMatchObject({ state: 'unsupported', error: { code: 'MEDIA_TOO_LARGE', message: 'the file has 5242880 bytes; the limit is 1024' } });
+      expect(r).toMatchObject({
+        state: 'unsupported',
+        error: { code: 'MEDIA_TOO_LARGE', message: 'the file has 5242880 bytes; the limit is 1024' },
+      });
       expect(source.fetched).toEqual([]);
       expect(fake.transcriptionRequests).toHaveLength(0);
     });
@@ -252,7 +277,10 @@ describe('MediaProcessor', () => {
 
     it('fails with MEDIA_FETCH_FAILED on a download error, without leaking the bot token', async () => {
       const p = processor();
-      source.script({ kind: 'fail', message: `GET https://api.telegram.org/file/bot${TEST_BOT_TOKEN}/voice/file_1.oga: socket hang up` });
+      source.script({
+        kind: 'fail',
+        message: `GET https://api.telegram.org/file/bot${TEST_BOT_TOKEN}/voice/file_1.oga: socket hang up`,
+      });
       const r = await p.process(pendingAttachment('voice', 'voice-4'), 'telegram');
       expect(r).toMatchObject({ state: 'failed', attempts: 1, error: { code: 'MEDIA_FETCH_FAILED' } });
       expect(r.error!.message).toContain('socket hang up');
@@ -264,13 +292,19 @@ describe('MediaProcessor', () => {
       const p = processor({ timeoutMs: 300 });
       source.script({ kind: 'hang' });
       const r = await p.process(pendingAttachment('document', 'doc-slow', { fileName: 'a.txt' }), 'telegram');
-      expect(r).toMatchObject({ state: 'failed', error: { code: 'MEDIA_FETCH_FAILED', message: 'timed out after 300 ms' } });
+      expect(r).toMatchObject({
+        state: 'failed',
+        error: { code: 'MEDIA_FETCH_FAILED', message: 'timed out after 300 ms' },
+      });
     });
 
     it('fails when no media source serves the platform', async () => {
       const p = processor();
       const r = await p.process(pendingAttachment('image', 'https://cdn.discordapp.com/a.png'), 'discord');
-      expect(r).toMatchObject({ state: 'failed', error: { code: 'MEDIA_FETCH_FAILED', message: 'no media source for discord' } });
+      expect(r).toMatchObject({
+        state: 'failed',
+        error: { code: 'MEDIA_FETCH_FAILED', message: 'no media source for discord' },
+      });
     });
   });
 });

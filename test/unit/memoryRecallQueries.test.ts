@@ -15,7 +15,9 @@ describe('synthesizeQueries', () => {
   });
 
   it('English history cue without a topic borrows the previous message’s keywords', () => {
-    const q = synthesizeQueries('Do you remember what we talked about last time?', { recentUserTexts: ['My sister Anna is getting married in June', 'Do you remember what we talked about last time?'] });
+    const q = synthesizeQueries('Do you remember what we talked about last time?', {
+      recentUserTexts: ['My sister Anna is getting married in June', 'Do you remember what we talked about last time?'],
+    });
     expect(q.historyCue).toBe(true);
     expect(q.keywords).toEqual([]); // cue words and stopwords are not topics
     expect(q.queries).toHaveLength(2);

@@ -13,7 +13,12 @@ describe('reciprocalRankFusion', () => {
     ]);
     expect(f.get('a')).toBeCloseTo(1 / 61 + 1 / 62, 10);
     expect(f.get('c')).toBeCloseTo(1 / 63 + 1 / 61 + 1 / 61, 10);
-    expect([...f.entries()].sort((x, y) => y[1] - x[1]).map(([id]) => id).slice(0, 2)).toEqual(['c', 'a']);
+    expect(
+      [...f.entries()]
+        .sort((x, y) => y[1] - x[1])
+        .map(([id]) => id)
+        .slice(0, 2),
+    ).toEqual(['c', 'a']);
     // b and d are each found once at rank 2: a tie.
     expect(f.get('b')).toBeCloseTo(f.get('d') ?? 0, 12);
   });
@@ -24,7 +29,8 @@ describe('reciprocalRankFusion', () => {
 });
 
 describe('rankFused', () => {
-  const entry = (id: string, ageDays: number, importance: number) => [id, { id, occurredAt: daysAgo(ageDays), importance }] as const;
+  const entry = (id: string, ageDays: number, importance: number) =>
+    [id, { id, occurredAt: daysAgo(ageDays), importance }] as const;
 
   it('relevance dominates: two lists beat one even when old and unimportant', () => {
     const fused = reciprocalRankFusion([['old'], ['old', 'fresh']]);

@@ -78,7 +78,13 @@ describe('prune rule', () => {
       mem({ _id: 'gone', status: 'superseded' }),
     ];
     expect(lowValueIds(entries, NOW)).toEqual(['low', 'lowEvent']);
-    expect(isLowValue(mem({ _id: 'recent', createdAt: new Date('2026-02-20T00:00:00Z') }), NOW, { minImportance: 0.3, minAgeDays: 5, keepKinds: [] })).toBe(true);
+    expect(
+      isLowValue(mem({ _id: 'recent', createdAt: new Date('2026-02-20T00:00:00Z') }), NOW, {
+        minImportance: 0.3,
+        minAgeDays: 5,
+        keepKinds: [],
+      }),
+    ).toBe(true);
   });
 });
 
@@ -94,12 +100,29 @@ describe('planMerge (checks on the model answer)', () => {
     const plan = planMerge(
       group,
       {
-        entries: [{ text: 'User likes green tea and drinks it every morning', kind: 'preference', importance: 0.7, sourceIds: ['a', 'b', 'zz'] }],
-        contradicted: [{ id: 'c', byId: 'd' }, { id: 'x', byId: 'd' }],
+        entries: [
+          {
+            text: 'User likes green tea and drinks it every morning',
+            kind: 'preference',
+            importance: 0.7,
+            sourceIds: ['a', 'b', 'zz'],
+          },
+        ],
+        contradicted: [
+          { id: 'c', byId: 'd' },
+          { id: 'x', byId: 'd' },
+        ],
       },
       1000,
     );
-    expect(plan.refined).toEqual([{ text: 'User likes green tea and drinks it every morning', kind: 'preference', importance: 0.7, sourceIds: ['a', 'b'] }]);
+    expect(plan.refined).toEqual([
+      {
+        text: 'User likes green tea and drinks it every morning',
+        kind: 'preference',
+        importance: 0.7,
+        sourceIds: ['a', 'b'],
+      },
+    ]);
     expect(plan.contradicted).toEqual([{ id: 'c', byId: 'd' }]);
     expect(plan.kept).toEqual(['d']);
     expect(plan.problems).toHaveLength(2);
@@ -118,18 +141,29 @@ describe('planMerge (checks on the model answer)', () => {
       50,
     );
     // Only d is left as a source: kind and importance come from it.
-    expect(plan.refined).toEqual([{ text: 'User lives in Berlin and Paris', kind: 'fact', importance: 0.9, sourceIds: ['d'] }]);
+    expect(plan.refined).toEqual([
+      { text: 'User lives in Berlin and Paris', kind: 'fact', importance: 0.9, sourceIds: ['d'] },
+    ]);
     expect(plan.kept).toEqual(['a', 'b']);
   });
 
   it('skips a rewrite of one entry that changes nothing and ignores broken entries', () => {
-    const plan = planMerge(group, { entries: [{ text: 'user likes green tea.', sourceIds: ['a'] }, { sourceIds: ['b'] }, 'nonsense'], contradicted: [] }, 1000);
+    const plan = planMerge(
+      group,
+      {
+        entries: [{ text: 'user likes green tea.', sourceIds: ['a'] }, { sourceIds: ['b'] }, 'nonsense'],
+        contradicted: [],
+      },
+      1000,
+    );
     expect(plan.refined).toEqual([]);
     expect(plan.kept).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it('renders the group in the layout the prompt describes', () => {
-    expect(renderConsolidationInput(group.slice(0, 1))).toBe('Memories:\n- id=a [preference] (importance 0.60, 2026-01-01) User likes green tea');
+    expect(renderConsolidationInput(group.slice(0, 1))).toBe(
+      'Memories:\n- id=a [preference] (importance 0.60, 2026-01-01) User likes green tea',
+    );
   });
 });
 
@@ -149,9 +183,19 @@ describe('fake task brain', () => {
   it('extracts one third-person memory per user line with statements, at its own time', () => {
     expect(extractMemories(transcript).memories).toEqual([
       { kind: 'fact', text: 'User lives in Berlin.', importance: 0.8, occurredAt: '2026-01-05T10:00:00.000Z' },
-      { kind: 'event', text: 'Yesterday User went to the zoo.', importance: 0.6, occurredAt: '2026-01-04T10:01:00.000Z' },
+      {
+        kind: 'event',
+        text: 'Yesterday User went to the zoo.',
+        importance: 0.6,
+        occurredAt: '2026-01-04T10:01:00.000Z',
+      },
       { kind: 'preference', text: '用户喜欢猫。', importance: 0.6, occurredAt: '2026-01-05T10:03:00.000Z' },
-      { kind: 'preference', text: "User's favourite colour is green. User has a cat.", importance: 0.6, occurredAt: '2026-01-05T10:04:00.000Z' },
+      {
+        kind: 'preference',
+        text: "User's favourite colour is green. User has a cat.",
+        importance: 0.6,
+        occurredAt: '2026-01-05T10:04:00.000Z',
+      },
     ]);
   });
 
@@ -180,9 +224,21 @@ describe('fake task brain', () => {
   });
 
   it('merges a cluster into one entry that keeps every text and source', () => {
-    const input = ['Memories:', '- id=a [preference] (importance 0.60, 2026-01-05) User likes green tea.', '- id=b [preference] (importance 0.80, 2026-01-06) User likes green tea', '- id=c [fact] (importance 0.50, 2026-01-07) User drinks green tea every morning.'].join('\n');
+    const input = [
+      'Memories:',
+      '- id=a [preference] (importance 0.60, 2026-01-05) User likes green tea.',
+      '- id=b [preference] (importance 0.80, 2026-01-06) User likes green tea',
+      '- id=c [fact] (importance 0.50, 2026-01-07) User drinks green tea every morning.',
+    ].join('\n');
     expect(consolidateMemories(input)).toEqual({
-      entries: [{ text: 'User likes green tea; User drinks green tea every morning.', kind: 'preference', importance: 0.8, sourceIds: ['a', 'b', 'c'] }],
+      entries: [
+        {
+          text: 'User likes green tea; User drinks green tea every morning.',
+          kind: 'preference',
+          importance: 0.8,
+          sourceIds: ['a', 'b', 'c'],
+        },
+      ],
       contradicted: [],
     });
   });

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { MemoryEntry } from '../../src/domain/model.js';
 import { clampMemoryText, dedupeKeyOf, normalizeMemoryText } from '../../src/memory/normalize.js';
 import { parseExtraction, renderExtractionInput, renderReconcileInput } from '../../src/memory/extractionPrompt.js';
-import { askedCandidates, decide, planCandidates, type Candidate, type SimilarHit } from '../../src/memory/reconcile.js';
+import {
+  askedCandidates,
+  decide,
+  planCandidates,
+  type Candidate,
+  type SimilarHit,
+} from '../../src/memory/reconcile.js';
 
 const AT = new Date('2026-01-05T10:00:00.000Z');
 
@@ -24,12 +30,20 @@ function entry(id: string, text: string, status: MemoryEntry['status'] = 'active
     updatedAt: AT,
   };
 }
-const cand = (text: string): Candidate => ({ kind: 'fact', text, importance: 0.8, occurredAt: AT, dedupeKey: dedupeKeyOf('agt', 'hum', text) });
+const cand = (text: string): Candidate => ({
+  kind: 'fact',
+  text,
+  importance: 0.8,
+  occurredAt: AT,
+  dedupeKey: dedupeKeyOf('agt', 'hum', text),
+});
 const hit = (e: MemoryEntry, score: number): SimilarHit => ({ entry: e, score });
 
 describe('dedupe key', () => {
   it('ignores case, spacing, punctuation and full-width forms', () => {
-    expect(dedupeKeyOf('agt', 'hum', 'User lives in Berlin.')).toBe(dedupeKeyOf('agt', 'hum', '  user   LIVES in berlin '));
+    expect(dedupeKeyOf('agt', 'hum', 'User lives in Berlin.')).toBe(
+      dedupeKeyOf('agt', 'hum', '  user   LIVES in berlin '),
+    );
     expect(dedupeKeyOf('agt', 'hum', '用户住在上海。')).toBe(dedupeKeyOf('agt', 'hum', '用户住在上海'));
     expect(normalizeMemoryText('ＵＳＥＲ likes ｔｅａ!')).toBe('user likes tea');
   });
@@ -49,7 +63,8 @@ describe('clampMemoryText', () => {
   });
 
   it('cuts English at the last sentence end within the limit', () => {
-    const text = 'User lives in Berlin. User works as a nurse at the Charité hospital. User has two cats named Mia and Leo.';
+    const text =
+      'User lives in Berlin. User works as a nurse at the Charité hospital. User has two cats named Mia and Leo.';
     const out = clampMemoryText(text, 80);
     expect(out).toBe('User lives in Berlin. User works as a nurse at the Charité hospital.');
     expect(out.length).toBeLessThanOrEqual(80);
@@ -116,7 +131,14 @@ describe('reconcile plans', () => {
     const berlin = entry('m1', 'User lives in Berlin');
     const merged = entry('m2', 'User likes tea', 'merged');
     const cs = [cand('user lives in Berlin!'), cand('User likes tea'), cand('User has a cat'), cand('User has a cat.')];
-    const plans = planCandidates(cs, new Map([[berlin.dedupeKey, berlin], [merged.dedupeKey, merged]]), [[hit(berlin, 1)], [], [hit(berlin, 0.1)], []]);
+    const plans = planCandidates(
+      cs,
+      new Map([
+        [berlin.dedupeKey, berlin],
+        [merged.dedupeKey, merged],
+      ]),
+      [[hit(berlin, 1)], [], [hit(berlin, 0.1)], []],
+    );
     expect(plans.map((p) => p.action)).toEqual(['duplicate', 'duplicate', 'add', 'batch_duplicate']);
     const { decisions } = decide(cs, plans, []);
     expect(decisions.map((d) => d.kind)).toEqual(['noop', 'noop', 'add', 'noop']);
@@ -136,8 +158,12 @@ describe('reconcile plans', () => {
     const cs = [cand('User lives in Berlin')];
     const plans = planCandidates(cs, new Map([[berlin.dedupeKey, berlin]]), [[hit(paris, 0.5)]]);
     expect(plans[0]).toMatchObject({ action: 'reactivate', existing: { _id: 'm1' } });
-    expect(decide(cs, plans, [{ candidate: 0, op: 'invalidate', targetId: 'm2' }]).decisions).toEqual([{ kind: 'reactivate', id: 'm1', supersede: ['m2'] }]);
-    expect(decide(cs, plans, [{ candidate: 0, op: 'add' }]).decisions).toEqual([{ kind: 'reactivate', id: 'm1', supersede: [] }]);
+    expect(decide(cs, plans, [{ candidate: 0, op: 'invalidate', targetId: 'm2' }]).decisions).toEqual([
+      { kind: 'reactivate', id: 'm1', supersede: ['m2'] },
+    ]);
+    expect(decide(cs, plans, [{ candidate: 0, op: 'add' }]).decisions).toEqual([
+      { kind: 'reactivate', id: 'm1', supersede: [] },
+    ]);
     expect(decide(cs, plans, 'unavailable').decisions).toEqual([{ kind: 'reactivate', id: 'm1', supersede: [] }]);
   });
 
@@ -145,7 +171,13 @@ describe('reconcile plans', () => {
     const berlin = entry('m1', 'User lives in Berlin');
     const nurse = entry('m2', 'User works as a nurse');
     const tea = entry('m3', 'User likes tea');
-    const cs = [cand('User moved to Paris'), cand('User works as a nurse at Charité'), cand('User likes tea'), cand('User has a cat'), cand('User plays chess')];
+    const cs = [
+      cand('User moved to Paris'),
+      cand('User works as a nurse at Charité'),
+      cand('User likes tea'),
+      cand('User has a cat'),
+      cand('User plays chess'),
+    ];
     const similar = [[hit(berlin, 0.6)], [hit(nurse, 0.8)], [hit(tea, 0.95)], [hit(tea, 0.4)], [hit(tea, 0.4)]];
     // 'User likes tea' has the same key as m3 → settled as duplicate before asking.
     const plans = planCandidates(cs, new Map([[tea.dedupeKey, tea]]), similar);
@@ -182,7 +214,14 @@ describe('reconcile plans', () => {
   });
 
   it('renders candidates with the ids the model may name', () => {
-    const text = renderReconcileInput([{ candidate: { kind: 'fact', text: 'User moved\nto Paris' }, similar: [{ id: 'm1', kind: 'fact', text: 'User lives in Berlin', occurredAt: AT, score: 0.6 }] }]);
-    expect(text).toBe('Candidates:\n#0 [fact] User moved to Paris\n  similar stored memories:\n  - id=m1 (fact, 2026-01-05) User lives in Berlin');
+    const text = renderReconcileInput([
+      {
+        candidate: { kind: 'fact', text: 'User moved\nto Paris' },
+        similar: [{ id: 'm1', kind: 'fact', text: 'User lives in Berlin', occurredAt: AT, score: 0.6 }],
+      },
+    ]);
+    expect(text).toBe(
+      'Candidates:\n#0 [fact] User moved to Paris\n  similar stored memories:\n  - id=m1 (fact, 2026-01-05) User lives in Berlin',
+    );
   });
 });

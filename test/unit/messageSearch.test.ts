@@ -37,22 +37,30 @@ describe('message search plan', () => {
 
   it('bounds a one-character search by a dialogue or a window of at most 31 days', () => {
     expect(codeOf(() => planMessageSearch({ text: '猫' }, now))).toBe('BAD_REQUEST');
-    expect(codeOf(() => planMessageSearch({ text: '猫', since: new Date(now.getTime() - 40 * day) }, now))).toBe('BAD_REQUEST');
+    expect(codeOf(() => planMessageSearch({ text: '猫', since: new Date(now.getTime() - 40 * day) }, now))).toBe(
+      'BAD_REQUEST',
+    );
     expect(codeOf(() => planMessageSearch({ text: '猫', until: now }, now))).toBe('BAD_REQUEST');
-    expect(codeOf(() => planMessageSearch({ text: '猫', since: new Date(now.getTime() - 30 * day) }, now))).toBe('none');
+    expect(codeOf(() => planMessageSearch({ text: '猫', since: new Date(now.getTime() - 30 * day) }, now))).toBe(
+      'none',
+    );
     const { filter, keys } = planMessageSearch({ text: '猫', dialogueId: 'dlg_1' }, now);
     expect(keys).toEqual([]);
     expect(JSON.stringify(filter)).not.toContain('searchKeys');
   });
 
   it('rejects since after until', () => {
-    expect(codeOf(() => planMessageSearch({ text: 'hello', since: now, until: new Date(now.getTime() - 1) }, now))).toBe('BAD_REQUEST');
+    expect(
+      codeOf(() => planMessageSearch({ text: 'hello', since: now, until: new Date(now.getTime() - 1) }, now)),
+    ).toBe('BAD_REQUEST');
   });
 });
 
 describe('time windows', () => {
   it('are since inclusive, until exclusive', () => {
-    expect(windowCondition('at', { since: now, until: new Date(now.getTime() + day) })).toEqual({ at: { $gte: now, $lt: new Date(now.getTime() + day) } });
+    expect(windowCondition('at', { since: now, until: new Date(now.getTime() + day) })).toEqual({
+      at: { $gte: now, $lt: new Date(now.getTime() + day) },
+    });
     expect(windowCondition('at', {})).toEqual({});
     expect(codeOf(() => windowCondition('at', { since: now, until: new Date(now.getTime() - 1) }))).toBe('BAD_REQUEST');
   });

@@ -15,9 +15,15 @@ describe('turn parties', () => {
     expect(turnPartiesProblem(dialogue, { role: 'system', id: 'ops' }, { role: 'human', id: 'hum_a' })).toBeNull();
   });
   it('refuses outsiders and a party answering itself', () => {
-    expect(turnPartiesProblem(dialogue, { role: 'human', id: 'hum_b' }, { role: 'ai', id: 'agt_r' })).toMatch(/initiator hum_b is not a human/);
-    expect(turnPartiesProblem(dialogue, { role: 'human', id: 'hum_a' }, { role: 'ai', id: 'agt_x' })).toMatch(/responder agt_x is not an agent/);
-    expect(turnPartiesProblem(dialogue, { role: 'human', id: 'hum_a' }, { role: 'human', id: 'hum_a' })).toMatch(/must differ/);
+    expect(turnPartiesProblem(dialogue, { role: 'human', id: 'hum_b' }, { role: 'ai', id: 'agt_r' })).toMatch(
+      /initiator hum_b is not a human/,
+    );
+    expect(turnPartiesProblem(dialogue, { role: 'human', id: 'hum_a' }, { role: 'ai', id: 'agt_x' })).toMatch(
+      /responder agt_x is not an agent/,
+    );
+    expect(turnPartiesProblem(dialogue, { role: 'human', id: 'hum_a' }, { role: 'human', id: 'hum_a' })).toMatch(
+      /must differ/,
+    );
   });
 });
 
@@ -27,11 +33,20 @@ describe('posted messages', () => {
     expect(senderIdOf('system', 'alice')).toBe('system');
   });
   it('name a platform failure by what retrying could do', () => {
-    const refused = new GrammyError('Call to sendMessage failed!', { ok: false, error_code: 400, description: 'Bad Request: chat not found' }, 'sendMessage', {});
+    const refused = new GrammyError(
+      'Call to sendMessage failed!',
+      { ok: false, error_code: 400, description: 'Bad Request: chat not found' },
+      'sendMessage',
+      {},
+    );
     expect(deliveryFailureCode(refused)).toBe('PLATFORM_REJECTED');
-    expect(deliveryFailureCode(Object.assign(new Error('socket'), { code: 'ECONNRESET' }))).toBe('PLATFORM_UNAVAILABLE');
+    expect(deliveryFailureCode(Object.assign(new Error('socket'), { code: 'ECONNRESET' }))).toBe(
+      'PLATFORM_UNAVAILABLE',
+    );
     expect(deliveryFailureCode(new PlatformRateLimitedError('telegram', 1000))).toBe('PLATFORM_RATE_LIMITED');
-    expect(deliveryFailureCode(Object.assign(new Error('no budget'), { code: 'DELIVERY_BUDGET_TIMEOUT' }))).toBe('DELIVERY_BUDGET_TIMEOUT');
+    expect(deliveryFailureCode(Object.assign(new Error('no budget'), { code: 'DELIVERY_BUDGET_TIMEOUT' }))).toBe(
+      'DELIVERY_BUDGET_TIMEOUT',
+    );
   });
 });
 
@@ -58,7 +73,8 @@ describe('mergeByTime', () => {
           closed++;
         }
       })();
-    for await (const x of mergeByTime(tracked([m('a', 1), m('c', 3)]), tracked([m('b', 2), m('d', 4)]))) if (x._id === 'b') break;
+    for await (const x of mergeByTime(tracked([m('a', 1), m('c', 3)]), tracked([m('b', 2), m('d', 4)])))
+      if (x._id === 'b') break;
     expect(closed).toBe(2);
   });
 });

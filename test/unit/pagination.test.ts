@@ -5,9 +5,12 @@ const at = new Date('2024-05-01T10:00:00.000Z');
 const URL_SAFE = /^[A-Za-z0-9_-]+$/;
 
 describe('encodeCursor', () => {
-  it.each(['m-1', '?'.repeat(12), '~'.repeat(12), 'ä/+=&?#', 'x'])('is URL-safe base64 without padding for id %j', (id) => {
-    expect(encodeCursor(at, id)).toMatch(URL_SAFE);
-  });
+  it.each(['m-1', '?'.repeat(12), '~'.repeat(12), 'ä/+=&?#', 'x'])(
+    'is URL-safe base64 without padding for id %j',
+    (id) => {
+      expect(encodeCursor(at, id)).toMatch(URL_SAFE);
+    },
+  );
 
   it('is the same for the same position (stable pages)', () => {
     expect(encodeCursor(new Date(at), 'm-1')).toBe(encodeCursor(at, 'm-1'));

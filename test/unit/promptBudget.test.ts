@@ -13,7 +13,9 @@ describe('checkPromptBudget (seed 001 boundaries)', () => {
       caught = err;
     }
     expect(isGatewayError(caught) && caught.code).toBe('PROMPT_TOO_LONG');
-    expect((caught as Error).message).toBe('The prompt is 123456 tokens, over the limit of 100000. Summarise the conversation (/summary) or raise limits.max_total_tokens.');
+    expect((caught as Error).message).toBe(
+      'The prompt is 123456 tokens, over the limit of 100000. Summarise the conversation (/summary) or raise limits.max_total_tokens.',
+    );
   });
 
   it('accepts a prompt exactly at the limit', () => {
@@ -27,7 +29,9 @@ describe('checkPromptBudget (seed 001 boundaries)', () => {
   });
 
   it('throws for the total even when the middle is also over (the error wins)', () => {
-    expect(() => checkPromptBudget({ totalTokens: 100_001, middleTokens: 90_000 }, limits, null)).toThrow(/100001 tokens, over the limit of 100000/);
+    expect(() => checkPromptBudget({ totalTokens: 100_001, middleTokens: 90_000 }, limits, null)).toThrow(
+      /100001 tokens, over the limit of 100000/,
+    );
   });
 
   it('has no warning at or under the middle threshold', () => {
@@ -37,6 +41,10 @@ describe('checkPromptBudget (seed 001 boundaries)', () => {
 
   it('warns when a whole session sent to the model is over conversation_max_tokens', () => {
     expect(conversationWarning(100_000, 100_000)).toBeUndefined();
-    expect(conversationWarning(100_001, 100_000)).toMatchObject({ category: 'conversation_over_limit', currentValue: 100_001, threshold: 100_000 });
+    expect(conversationWarning(100_001, 100_000)).toMatchObject({
+      category: 'conversation_over_limit',
+      currentValue: 100_001,
+      threshold: 100_000,
+    });
   });
 });

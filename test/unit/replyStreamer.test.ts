@@ -70,7 +70,8 @@ function streamer(f: Fakes, opts: { intervalMs?: number; deliveredIds?: string[]
   });
 }
 
-const shown = (log: Entry[]) => log.filter((e): e is Extract<Entry, { op: 'send' | 'edit' }> => e.op === 'send' || e.op === 'edit');
+const shown = (log: Entry[]) =>
+  log.filter((e): e is Extract<Entry, { op: 'send' | 'edit' }> => e.op === 'send' || e.op === 'edit');
 
 /** Every text shown was stored before it was shown (the latest stored text contains it). */
 function expectPersistBeforePush(log: Entry[]) {
@@ -184,7 +185,9 @@ describe('ReplyStreamer', () => {
     for (const e of pushes) lastTextById.set(e.platformId, e.text);
     expect([...lastTextById.values()].join(' ').replace(/\s+/g, ' ')).toBe(final);
     expect(s.platformMessageIds).toEqual(sends.map((e) => e.platformId));
-    expect(f.log.filter((e) => e.op === 'record').map((e) => (e as { platformId: string }).platformId)).toEqual(s.platformMessageIds);
+    expect(f.log.filter((e) => e.op === 'record').map((e) => (e as { platformId: string }).platformId)).toEqual(
+      s.platformMessageIds,
+    );
   });
 
   it('keeps a text of exactly the limit in one message and sends a second one past it', async () => {
@@ -406,14 +409,26 @@ function paced(o: { budget?: number; draft?: 'ok' | 'refuse' | 'rate-limited'; l
   };
   const messages = {
     saveStreamedText: (_m: MessageKey, text: string) => (log.push({ op: 'save', text }), Promise.resolve()),
-    recordPlatformMessage: (_message: unknown, _chat: unknown, platformId: string) => (log.push({ op: 'record', platformId }), Promise.resolve()),
+    recordPlatformMessage: (_message: unknown, _chat: unknown, platformId: string) => (
+      log.push({ op: 'record', platformId }),
+      Promise.resolve()
+    ),
   };
   const typing = { stop: () => void log.push({ op: 'typing-stop' }) };
   return { log, outbound, messages, typing, state };
 }
 
 function streamOn(p: ReturnType<typeof paced>, o: Partial<ConstructorParameters<typeof ReplyStreamer>[0]> = {}) {
-  return new ReplyStreamer({ message: { _id: 'm-1', dialogueId: 'd-1' }, chat, outbound: p.outbound, messages: p.messages, intervalMs: 0, deliveredIds: [], typing: p.typing, ...o });
+  return new ReplyStreamer({
+    message: { _id: 'm-1', dialogueId: 'd-1' },
+    chat,
+    outbound: p.outbound,
+    messages: p.messages,
+    intervalMs: 0,
+    deliveredIds: [],
+    typing: p.typing,
+    ...o,
+  });
 }
 const visible = (log: Op[]) => log.filter((e) => e.op !== 'save' && e.op !== 'record' && e.op !== 'typing-stop');
 
@@ -443,7 +458,10 @@ describe('ReplyStreamer with a chat budget', () => {
     s.append(' again');
     await new Promise((r) => setTimeout(r, 30)); // the scheduled push ran and was skipped
     p.state.budget = 1;
-    await vi.waitFor(() => expect(visible(p.log).at(-1)).toEqual({ op: 'tryEdit', platformId: 'p1', text: 'Hello again' }), { timeout: 5000 });
+    await vi.waitFor(
+      () => expect(visible(p.log).at(-1)).toEqual({ op: 'tryEdit', platformId: 'p1', text: 'Hello again' }),
+      { timeout: 5000 },
+    );
     await s.drain();
   });
 
@@ -465,7 +483,12 @@ describe('ReplyStreamer with a chat budget', () => {
     await s.drain();
     await s.finish('First part here. Second part follows.');
     const ops = visible(p.log);
-    expect(ops[0]).toEqual({ op: 'send', text: 'First part here.', platformId: 'p1', options: { persona: { name: 'Iris' }, replyToPlatformMessageId: '77' } });
+    expect(ops[0]).toEqual({
+      op: 'send',
+      text: 'First part here.',
+      platformId: 'p1',
+      options: { persona: { name: 'Iris' }, replyToPlatformMessageId: '77' },
+    });
     const later = ops.slice(1).filter((e): e is Extract<Op, { op: 'send' }> => e.op === 'send');
     expect(later.length).toBeGreaterThan(0);
     for (const e of later) expect(e.options).toEqual({ persona: { name: 'Iris' } });

@@ -19,7 +19,9 @@ describe('toResponsesInput', () => {
   });
 
   it('keeps a developer message as a developer item', () => {
-    expect(toResponsesInput([{ role: 'developer', content: 'Be brief.' }])).toEqual([{ role: 'developer', content: 'Be brief.' }]);
+    expect(toResponsesInput([{ role: 'developer', content: 'Be brief.' }])).toEqual([
+      { role: 'developer', content: 'Be brief.' },
+    ]);
   });
 
   it('turns an assistant message with tool calls into its text plus one function_call per call', () => {
@@ -42,14 +44,22 @@ describe('toResponsesInput', () => {
 
   it.each([null, ''])('sends no assistant text item when the tool-calling message had no text (%j)', (content) => {
     const items = toResponsesInput([
-      { role: 'assistant', content, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'current_time', arguments: '' } }] },
+      {
+        role: 'assistant',
+        content,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'current_time', arguments: '' } }],
+      },
     ]);
     expect(items).toEqual([{ type: 'function_call', call_id: 'call_1', name: 'current_time', arguments: '' }]);
   });
 
   it('passes malformed tool arguments through untouched (the model sees what it sent)', () => {
     const items = toResponsesInput([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'x', arguments: '{"a":' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'x', arguments: '{"a":' } }],
+      },
     ]);
     expect(items).toEqual([{ type: 'function_call', call_id: 'c', name: 'x', arguments: '{"a":' }]);
   });
@@ -63,19 +73,53 @@ describe('toResponsesInput', () => {
   it('keeps a whole tool round in order: call, output, then the next assistant text', () => {
     const items = toResponsesInput([
       { role: 'user', content: 'Weather?' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
       { role: 'assistant', content: 'It is sunny.' },
     ]);
-    expect(items.map((i) => ('type' in i && i.type ? i.type : (i as { role: string }).role))).toEqual(['user', 'function_call', 'function_call_output', 'assistant']);
+    expect(items.map((i) => ('type' in i && i.type ? i.type : (i as { role: string }).role))).toEqual([
+      'user',
+      'function_call',
+      'function_call_output',
+      'assistant',
+    ]);
   });
 
   it('joins array content parts into one text', () => {
     const items = toResponsesInput([
-      { role: 'system', content: [{ type: 'text', text: 'Rule one. ' }, { type: 'text', text: 'Rule two.' }] },
-      { role: 'user', content: [{ type: 'text', text: 'Hello, ' }, { type: 'text', text: 'world' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'Hi ' }, { type: 'text', text: 'there' }] },
-      { role: 'tool', tool_call_id: 'call_9', content: [{ type: 'text', text: '{"a":' }, { type: 'text', text: '1}' }] },
+      {
+        role: 'system',
+        content: [
+          { type: 'text', text: 'Rule one. ' },
+          { type: 'text', text: 'Rule two.' },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Hello, ' },
+          { type: 'text', text: 'world' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Hi ' },
+          { type: 'text', text: 'there' },
+        ],
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'call_9',
+        content: [
+          { type: 'text', text: '{"a":' },
+          { type: 'text', text: '1}' },
+        ],
+      },
     ]);
     expect(items).toEqual([
       { role: 'system', content: 'Rule one. Rule two.' },

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bigrams, CAPPED_KEY, escapeRegex, messageSearchKeys, normalizeForSearch, searchKeysOf } from '../../src/search/searchKeys.js';
+import {
+  bigrams,
+  CAPPED_KEY,
+  escapeRegex,
+  messageSearchKeys,
+  normalizeForSearch,
+  searchKeysOf,
+} from '../../src/search/searchKeys.js';
 
 describe('search keys', () => {
   it('are the distinct lower-case bigrams of Chinese and English text', () => {
@@ -21,7 +28,8 @@ describe('search keys', () => {
 
   it('a query found in a text has all of its bigrams among the text’s keys', () => {
     const keys = new Set(searchKeysOf(['说你好世界吧', 'Say HELLO there']));
-    for (const q of ['好世', '你好世界', 'hello', 'hELLo th']) for (const k of bigrams(q)) expect(keys.has(k)).toBe(true);
+    for (const q of ['好世', '你好世界', 'hello', 'hELLo th'])
+      for (const k of bigrams(q)) expect(keys.has(k)).toBe(true);
   });
 
   it('never form a bigram across two texts', () => {

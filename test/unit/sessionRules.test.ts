@@ -53,8 +53,15 @@ describe('sessionIdleCheckAt', () => {
 
   it('is the first instant decideSession rolls the session over; 1 ms earlier it continues', () => {
     const checkAt = sessionIdleCheckAt(lastActivityAt, HOUR);
-    expect(decideSession(session('open'), checkAt, HOUR)).toEqual({ action: 'rollover', closeSessionId: 'sess-1', closedAt: lastActivityAt });
-    expect(decideSession(session('open'), new Date(checkAt.getTime() - 1), HOUR)).toEqual({ action: 'continue', sessionId: 'sess-1' });
+    expect(decideSession(session('open'), checkAt, HOUR)).toEqual({
+      action: 'rollover',
+      closeSessionId: 'sess-1',
+      closedAt: lastActivityAt,
+    });
+    expect(decideSession(session('open'), new Date(checkAt.getTime() - 1), HOUR)).toEqual({
+      action: 'continue',
+      sessionId: 'sess-1',
+    });
   });
 
   it('agrees with decideSession for a non-default gap', () => {

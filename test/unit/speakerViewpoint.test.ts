@@ -25,7 +25,9 @@ function said(senderRole: Role, senderId: string, content: string, extra: Partia
     content,
     mentions: [],
     visible: true,
-    ...(senderRole === 'human' ? { contentMeta: { senderName: 'Ada' } } : { delivery: { state: 'complete', platformMessageIds: [] } }),
+    ...(senderRole === 'human'
+      ? { contentMeta: { senderName: 'Ada' } }
+      : { delivery: { state: 'complete', platformMessageIds: [] } }),
     createdAt: new Date(now.getTime() + seq),
     updatedAt: now,
     ...extra,
@@ -37,7 +39,20 @@ const history = [
   said('ai', 'agt-rain', 'I can look at trains.'),
   said('ai', 'agt-bea', 'And I will find a hotel.'),
 ];
-const current = [said('human', 'hum-ada', 'Great, Bea, which hotel?', { contentMeta: { senderName: 'Ada', quote: { platformMessageId: '3', text: 'And I will find a hotel.', messageId: 'm-3', senderRole: 'ai', senderId: 'agt-bea' } } })];
+const current = [
+  said('human', 'hum-ada', 'Great, Bea, which hotel?', {
+    contentMeta: {
+      senderName: 'Ada',
+      quote: {
+        platformMessageId: '3',
+        text: 'And I will find a hotel.',
+        messageId: 'm-3',
+        senderRole: 'ai',
+        senderId: 'agt-bea',
+      },
+    },
+  }),
+];
 
 function promptFor(self: AgentId) {
   const other = (Object.keys(AGENTS) as AgentId[]).find((id) => id !== self)!;
@@ -78,14 +93,26 @@ describe('speaker viewpoint', () => {
     const system = (self: AgentId) => {
       const other = self === 'agt-rain' ? 'agt-bea' : 'agt-rain';
       const built = buildContext(
-        { agent: { name: AGENTS[self], basePersona: 'x' }, recalled: [], history, current, now, timezone: 'UTC', groupChat: true, selfId: self, agentNames: { [other]: AGENTS[other] } },
+        {
+          agent: { name: AGENTS[self], basePersona: 'x' },
+          recalled: [],
+          history,
+          current,
+          now,
+          timezone: 'UTC',
+          groupChat: true,
+          selfId: self,
+          agentNames: { [other]: AGENTS[other] },
+        },
         limits,
         counter,
       );
       const first = built.messages[0]!.content;
       return typeof first === 'string' ? first : '';
     };
-    expect(system('agt-rain')).toContain('Other AIs share this chat (Bea); their messages start with their name. Speak only as Rainbow.');
+    expect(system('agt-rain')).toContain(
+      'Other AIs share this chat (Bea); their messages start with their name. Speak only as Rainbow.',
+    );
     expect(system('agt-bea')).toContain('(Rainbow)');
   });
 });

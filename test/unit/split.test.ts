@@ -166,7 +166,11 @@ function readFences(text: string): { balanced: boolean; codeLines: string[]; blo
   return { balanced: open === undefined, codeLines, blocks };
 }
 const isFenceLine = (line: string) => /^\s*(`{3,}|~{3,})/.test(line);
-const withoutFenceLines = (s: string) => s.split('\n').filter((l) => !isFenceLine(l)).join('\n');
+const withoutFenceLines = (s: string) =>
+  s
+    .split('\n')
+    .filter((l) => !isFenceLine(l))
+    .join('\n');
 
 /** A deterministic pseudo-random generator (mulberry32), so failures are reproducible. */
 function rng(seed: number): () => number {
@@ -299,7 +303,8 @@ describe('code blocks, edge cases', () => {
       const parts: string[] = [];
       while (parts.join('\n\n').length < 3000 + r() * 6000) {
         const pick = r();
-        if (pick < 0.35) parts.push(codeBlock(['ts', 'py', ''][Math.floor(r() * 3)]!, 50 + r() * 2500, seed * 100 + parts.length));
+        if (pick < 0.35)
+          parts.push(codeBlock(['ts', 'py', ''][Math.floor(r() * 3)]!, 50 + r() * 2500, seed * 100 + parts.length));
         else parts.push(mixedText(50 + Math.floor(r() * 900)));
       }
       const text = parts.join(r() < 0.5 ? '\n\n' : '\n');
@@ -313,7 +318,10 @@ describe('code blocks, edge cases', () => {
         // No surrogate pair is ever cut in half.
         expect(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/.test(c), ctx).toBe(false);
       }
-      expect(chunks.flatMap((c) => readFences(c).codeLines), ctx).toEqual(readFences(text).codeLines);
+      expect(
+        chunks.flatMap((c) => readFences(c).codeLines),
+        ctx,
+      ).toEqual(readFences(text).codeLines);
       expect(noSpace(withoutFenceLines(chunks.join('\n'))), ctx).toBe(noSpace(withoutFenceLines(text)));
       // Streaming: every prefix agrees with the whole on all chunks but its last, and never
       // needs fewer messages than a shorter prefix did.

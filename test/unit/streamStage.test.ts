@@ -10,7 +10,11 @@ function run(stage: StreamStage, chunks: string[]): { shown: string[]; final: st
 describe('markerStage', () => {
   it('takes out a marker cut across three chunks; the text around it streams', () => {
     const markers: string[] = [];
-    const r = run(markerStage({ names: ['PROGRESS'], onMarker: (m) => markers.push(m) }), ['The door opens. [PRO', 'GRESS:2:d', 'one] You step in.']);
+    const r = run(markerStage({ names: ['PROGRESS'], onMarker: (m) => markers.push(m) }), [
+      'The door opens. [PRO',
+      'GRESS:2:d',
+      'one] You step in.',
+    ]);
     expect(r.shown).toEqual(['The door opens. ', '', ' You step in.']);
     expect(r.final).toBe('');
     expect(markers).toEqual(['[PROGRESS:2:done]']);
@@ -28,7 +32,9 @@ describe('markerStage', () => {
   });
 
   it('gives up holding back past the longest marker or at a line break', () => {
-    expect(run(markerStage({ names: ['PROGRESS'], maxLength: 12 }), ['[PROGRESS:12345678', '9]']).shown.join('')).toBe('[PROGRESS:123456789]');
+    expect(run(markerStage({ names: ['PROGRESS'], maxLength: 12 }), ['[PROGRESS:12345678', '9]']).shown.join('')).toBe(
+      '[PROGRESS:123456789]',
+    );
     expect(run(markerStage({ names: ['PROGRESS'] }), ['[PROGRESS:1\n', 'x]']).shown.join('')).toBe('[PROGRESS:1\nx]');
   });
 });
@@ -38,7 +44,7 @@ describe('composeStages', () => {
     expect(run(composeStages([]), ['a', 'b'])).toEqual({ shown: ['a', 'b'], final: '' });
   });
 
-  it('feeds each stage the previous one\'s output, also what is released at the end', () => {
+  it("feeds each stage the previous one's output, also what is released at the end", () => {
     const lower: StreamStage = { push: (d) => d.toLowerCase(), end: () => '' };
     const r = run(composeStages([markerStage({ names: ['SKIP'] }), lower]), ['Hi [SK', 'IP:x] There [SKI']);
     expect(r.shown).toEqual(['hi ', ' there ']);

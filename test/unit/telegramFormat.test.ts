@@ -9,12 +9,16 @@ const html = markdownToTelegramHtml;
 describe('Markdown → Telegram HTML', () => {
   it('leaves plain text as it is, escaping &, < and >', () => {
     expect(html('Hello there, Ada. How can I help?')).toBe('Hello there, Ada. How can I help?');
-    expect(html('if a < b && c > d then <b>not a tag</b>')).toBe('if a &lt; b &amp;&amp; c &gt; d then &lt;b&gt;not a tag&lt;/b&gt;');
+    expect(html('if a < b && c > d then <b>not a tag</b>')).toBe(
+      'if a &lt; b &amp;&amp; c &gt; d then &lt;b&gt;not a tag&lt;/b&gt;',
+    );
     expect(html('AT&amp;T')).toBe('AT&amp;amp;T'); // shown exactly as the model wrote it
   });
 
   it('renders inline styles, nested ones too', () => {
-    expect(html('**bold** *it* _it2_ ~~gone~~ `x < y`')).toBe('<b>bold</b> <i>it</i> <i>it2</i> <s>gone</s> <code>x &lt; y</code>');
+    expect(html('**bold** *it* _it2_ ~~gone~~ `x < y`')).toBe(
+      '<b>bold</b> <i>it</i> <i>it2</i> <s>gone</s> <code>x &lt; y</code>',
+    );
     expect(html('**bold _and italic ~~and struck~~_**')).toBe('<b>bold <i>and italic <s>and struck</s></i></b>');
   });
 
@@ -28,7 +32,8 @@ describe('Markdown → Telegram HTML', () => {
   });
 
   it('turns headings bold, lists into bullet lines and keeps blockquotes and links', () => {
-    const md = '# Plan\nSteps:\n- one\n- two\n  - two.a\n\n1. first\n2. second\n\n- [ ] todo\n- [x] done\n\n> quoted\n> text\n\nSee [the docs](https://example.com/a?b=1&c="2") or /relative.';
+    const md =
+      '# Plan\nSteps:\n- one\n- two\n  - two.a\n\n1. first\n2. second\n\n- [ ] todo\n- [x] done\n\n> quoted\n> text\n\nSee [the docs](https://example.com/a?b=1&c="2") or /relative.';
     expect(html(md)).toBe(
       '<b>Plan</b>\nSteps:\n• one\n• two\n  • two.a\n\n1. first\n2. second\n\n☐ todo\n☑ done\n\n<blockquote>quoted\ntext</blockquote>\n\n' +
         'See <a href="https://example.com/a?b=1&amp;c=&quot;2&quot;">the docs</a> or /relative.',
@@ -46,7 +51,9 @@ describe('Markdown → Telegram HTML', () => {
     // (the bare URL is a GFM autolink already)
     expect(html('[half a link](https://exa')).toBe('[half a link](<a href="https://exa">https://exa</a>');
     // An unclosed fence is a code block up to the end, as the finished reply will be.
-    expect(html('Here:\n```py\nprint(1 < 2)')).toBe('Here:\n<pre><code class="language-py">print(1 &lt; 2)</code></pre>');
+    expect(html('Here:\n```py\nprint(1 < 2)')).toBe(
+      'Here:\n<pre><code class="language-py">print(1 &lt; 2)</code></pre>',
+    );
   });
 
   it('never nests what Telegram refuses to nest', () => {

@@ -38,20 +38,41 @@ function message(update: object) {
 const places: Array<[string, ChatPlace, object]> = [
   ['a private chat', PLACES.private, { chatId: String(USER), kind: 'private' }],
   ['a group', PLACES.group, { chatId: String(PLACES.group.chatId), kind: 'group', title: PLACES.group.title }],
-  ['a supergroup', PLACES.supergroup, { chatId: String(PLACES.supergroup.chatId), kind: 'group', title: PLACES.supergroup.title }],
-  ['a forum topic', PLACES.topic, { chatId: String(PLACES.topic.chatId), kind: 'group', title: PLACES.topic.title, threadId: String(PLACES.topic.threadId) }],
+  [
+    'a supergroup',
+    PLACES.supergroup,
+    { chatId: String(PLACES.supergroup.chatId), kind: 'group', title: PLACES.supergroup.title },
+  ],
+  [
+    'a forum topic',
+    PLACES.topic,
+    {
+      chatId: String(PLACES.topic.chatId),
+      kind: 'group',
+      title: PLACES.topic.title,
+      threadId: String(PLACES.topic.threadId),
+    },
+  ],
 ];
 
 describe.each(places)('Telegram translation in %s', (_name, place, chat) => {
   it('text: chat, sender, recipient, time; a topic root is not a reply', () => {
-    const e = message(textUpdate({ updateId: 10, place, text: 'Hello there', date: 1_700_000_000, lastName: 'Lovelace' }));
+    const e = message(
+      textUpdate({ updateId: 10, place, text: 'Hello there', date: 1_700_000_000, lastName: 'Lovelace' }),
+    );
     expect(e).toEqual({
       platform: 'telegram',
       kind: 'message',
       chat,
       platformMessageId: '10',
       recipient: { userId: String(BOT.id), username: BOT.username },
-      sender: { userId: String(USER), isBot: false, displayName: 'Ada Lovelace', username: 'ada_test', languageCode: 'en' },
+      sender: {
+        userId: String(USER),
+        isBot: false,
+        displayName: 'Ada Lovelace',
+        username: 'ada_test',
+        languageCode: 'en',
+      },
       text: 'Hello there',
       attachments: [],
       mentions: [],
@@ -60,10 +81,26 @@ describe.each(places)('Telegram translation in %s', (_name, place, chat) => {
   });
 
   it('photo: the largest size becomes one image attachment, the caption the text', () => {
-    const e = message(photoUpdate({ updateId: 11, place, caption: 'Look at this', file: { file_id: 'PHOTO-BIG', file_unique_id: 'U-BIG', file_size: 150_000 } }));
+    const e = message(
+      photoUpdate({
+        updateId: 11,
+        place,
+        caption: 'Look at this',
+        file: { file_id: 'PHOTO-BIG', file_unique_id: 'U-BIG', file_size: 150_000 },
+      }),
+    );
     expect(e.text).toBe('Look at this');
     expect(e.attachments).toEqual([
-      { kind: 'image', fileRef: 'PHOTO-BIG', uniqueId: 'U-BIG', size: 150_000, mime: 'image/jpeg', width: 1280, height: 960, sourceMessageId: '11' },
+      {
+        kind: 'image',
+        fileRef: 'PHOTO-BIG',
+        uniqueId: 'U-BIG',
+        size: 150_000,
+        mime: 'image/jpeg',
+        width: 1280,
+        height: 960,
+        sourceMessageId: '11',
+      },
     ]);
     expect(e.chat).toEqual(chat);
   });
@@ -76,7 +113,9 @@ describe.each(places)('Telegram translation in %s', (_name, place, chat) => {
 
     const audio = message(audioUpdate({ updateId: 13, place, caption: 'our song', fileName: 'song.mp3' }));
     expect(audio.text).toBe('our song');
-    expect(audio.attachments).toMatchObject([{ kind: 'audio', fileName: 'song.mp3', mime: 'audio/mpeg', duration: 30, size: 480_000 }]);
+    expect(audio.attachments).toMatchObject([
+      { kind: 'audio', fileName: 'song.mp3', mime: 'audio/mpeg', duration: 30, size: 480_000 },
+    ]);
 
     expect(message(videoUpdate({ updateId: 14, place })).attachments).toMatchObject([
       { kind: 'video', mime: 'video/mp4', fileName: 'clip.mp4', width: 1280, height: 720, duration: 12 },
@@ -84,9 +123,13 @@ describe.each(places)('Telegram translation in %s', (_name, place, chat) => {
     expect(message(videoNoteUpdate({ updateId: 15, place })).attachments).toMatchObject([
       { kind: 'video_note', mime: 'video/mp4', width: 384, height: 384, duration: 7 },
     ]);
-    const doc = message(documentUpdate({ updateId: 16, place, fileName: 'report.pdf', mime: 'application/pdf', caption: 'read me' }));
+    const doc = message(
+      documentUpdate({ updateId: 16, place, fileName: 'report.pdf', mime: 'application/pdf', caption: 'read me' }),
+    );
     expect(doc.text).toBe('read me');
-    expect(doc.attachments).toMatchObject([{ kind: 'document', fileName: 'report.pdf', mime: 'application/pdf', size: 52_000, sourceMessageId: '16' }]);
+    expect(doc.attachments).toMatchObject([
+      { kind: 'document', fileName: 'report.pdf', mime: 'application/pdf', size: 52_000, sourceMessageId: '16' },
+    ]);
   });
 
   it('stickers of every format carry their emoji and set', () => {
@@ -103,7 +146,12 @@ describe.each(places)('Telegram translation in %s', (_name, place, chat) => {
 
   it('@mentions and text_mentions (in text and captions) become mentions', () => {
     const e = message(
-      textUpdate({ updateId: 30, place, text: '@fake_test_bot ask Grace and @linus_t 你好', textMentions: [{ text: 'Grace', userId: 555 }] }),
+      textUpdate({
+        updateId: 30,
+        place,
+        text: '@fake_test_bot ask Grace and @linus_t 你好',
+        textMentions: [{ text: 'Grace', userId: 555 }],
+      }),
     );
     expect(e.mentions).toEqual([
       { username: 'fake_test_bot', text: '@fake_test_bot' },
@@ -120,7 +168,14 @@ describe.each(places)('Telegram translation in %s', (_name, place, chat) => {
         updateId: 40,
         place,
         text: 'Why?',
-        replyTo: { messageId: 39, userId: BOT.id, isBot: true, firstName: 'Fake Bot', username: BOT.username, text: 'The sky is blue. Mostly.' },
+        replyTo: {
+          messageId: 39,
+          userId: BOT.id,
+          isBot: true,
+          firstName: 'Fake Bot',
+          username: BOT.username,
+          text: 'The sky is blue. Mostly.',
+        },
         quote: 'The sky is blue.',
       }),
     );
@@ -130,7 +185,9 @@ describe.each(places)('Telegram translation in %s', (_name, place, chat) => {
       text: 'The sky is blue. Mostly.',
       quote: 'The sky is blue.',
     });
-    const toPhoto = message(textUpdate({ updateId: 41, place, text: 'nice', replyTo: { messageId: 38, caption: 'my cat' } }));
+    const toPhoto = message(
+      textUpdate({ updateId: 41, place, text: 'nice', replyTo: { messageId: 38, caption: 'my cat' } }),
+    );
     expect(toPhoto.replyTo).toMatchObject({ platformMessageId: '38', text: 'my cat' });
   });
 
@@ -143,7 +200,16 @@ describe.each(places)('Telegram translation in %s', (_name, place, chat) => {
   });
 
   it('an edited message becomes an edit with the new text and the edit time', () => {
-    const e = translated(editedTextUpdate({ updateId: 60, messageId: 10, place, text: 'Hello there, @fake_test_bot', date: 1_700_000_000, editDate: 1_700_000_090 }));
+    const e = translated(
+      editedTextUpdate({
+        updateId: 60,
+        messageId: 10,
+        place,
+        text: 'Hello there, @fake_test_bot',
+        date: 1_700_000_000,
+        editDate: 1_700_000_090,
+      }),
+    );
     expect(e).toEqual({
       platform: 'telegram',
       kind: 'edit',
@@ -160,41 +226,78 @@ describe.each(places)('Telegram translation in %s', (_name, place, chat) => {
 
 describe('Telegram translation, special cases', () => {
   it('an edited album caption names its album', () => {
-    const e = translated(editedCaptionUpdate({ updateId: 70, messageId: 50, place: PLACES.group, caption: 'Trip (day 2)', mediaGroupId: '13579' }));
+    const e = translated(
+      editedCaptionUpdate({
+        updateId: 70,
+        messageId: 50,
+        place: PLACES.group,
+        caption: 'Trip (day 2)',
+        mediaGroupId: '13579',
+      }),
+    );
     expect(e).toMatchObject({ kind: 'edit', platformMessageId: '50', text: 'Trip (day 2)', mediaGroupId: '13579' });
   });
 
   it('service messages and channel posts are ignored with a reason', () => {
     const joined = translateUpdate(newMembersUpdate({ updateId: 80, place: PLACES.group }), BOT);
     expect(joined).toEqual({ ok: false, ignored: true, reason: 'service message (new_chat_members)' });
-    const post = { update_id: 81, channel_post: { message_id: 1, date: 1, chat: { id: -100999, type: 'channel', title: 'News' }, text: 'hi' } };
+    const post = {
+      update_id: 81,
+      channel_post: { message_id: 1, date: 1, chat: { id: -100999, type: 'channel', title: 'News' }, text: 'hi' },
+    };
     expect(translateUpdate(post, BOT)).toMatchObject({ ok: false, ignored: true });
-    const inChannel = { update_id: 82, message: { message_id: 1, date: 1, chat: { id: -100999, type: 'channel', title: 'News' }, text: 'hi' } };
-    expect(translateUpdate(inChannel, BOT)).toMatchObject({ ok: false, ignored: true, reason: 'channel posts are not handled' });
+    const inChannel = {
+      update_id: 82,
+      message: { message_id: 1, date: 1, chat: { id: -100999, type: 'channel', title: 'News' }, text: 'hi' },
+    };
+    expect(translateUpdate(inChannel, BOT)).toMatchObject({
+      ok: false,
+      ignored: true,
+      reason: 'channel posts are not handled',
+    });
   });
 
-  it.each(malformedUpdates(90).map((m) => [m.what, m.update] as const))('a malformed update (%s) is refused with a reason', (_what, update) => {
-    const t = translateUpdate(update, BOT);
-    expect(t.ok).toBe(false);
-    expect(t).toMatchObject({ ignored: false, reason: expect.stringMatching(/^malformed update: /) as unknown });
-  });
+  it.each(malformedUpdates(90).map((m) => [m.what, m.update] as const))(
+    'a malformed update (%s) is refused with a reason',
+    (_what, update) => {
+      const t = translateUpdate(update, BOT);
+      expect(t.ok).toBe(false);
+      expect(t).toMatchObject({ ignored: false, reason: expect.stringMatching(/^malformed update: /) as unknown });
+    },
+  );
 
   it('not an update at all is malformed', () => {
     expect(translateUpdate('nope', BOT)).toMatchObject({ ok: false, ignored: false });
-    expect(translateUpdate({ message: {} }, BOT)).toMatchObject({ ok: false, ignored: false, reason: 'malformed update: update_id missing' });
+    expect(translateUpdate({ message: {} }, BOT)).toMatchObject({
+      ok: false,
+      ignored: false,
+      reason: 'malformed update: update_id missing',
+    });
   });
 
-  it('an anonymous admin speaks as the group, not as Telegram\'s stand-in bot', () => {
+  it("an anonymous admin speaks as the group, not as Telegram's stand-in bot", () => {
     const u = textUpdate({ updateId: 100, place: PLACES.supergroup, text: 'Announcement' });
-    const msg = { ...u.message!, from: { id: 1_087_968_824, is_bot: true, first_name: 'Group', username: 'GroupAnonymousBot' }, sender_chat: { id: PLACES.supergroup.chatId, type: 'supergroup', title: 'Book Club' } };
-    expect(message({ update_id: 100, message: msg }).sender).toEqual({ userId: String(PLACES.supergroup.chatId), isBot: false, displayName: 'Book Club' });
+    const msg = {
+      ...u.message!,
+      from: { id: 1_087_968_824, is_bot: true, first_name: 'Group', username: 'GroupAnonymousBot' },
+      sender_chat: { id: PLACES.supergroup.chatId, type: 'supergroup', title: 'Book Club' },
+    };
+    expect(message({ update_id: 100, message: msg }).sender).toEqual({
+      userId: String(PLACES.supergroup.chatId),
+      isBot: false,
+      displayName: 'Book Club',
+    });
   });
 
   it('a reply to a message in another chat is qualified by that chat and carried by its quote', () => {
     const u = textUpdate({ updateId: 110, text: 'agreed' });
     const msg = {
       ...u.message!,
-      external_reply: { origin: { type: 'user', date: 1, sender_user: { id: 42, is_bot: false, first_name: 'Bob' } }, chat: { id: -100555, type: 'supergroup', title: 'Other' }, message_id: 7 },
+      external_reply: {
+        origin: { type: 'user', date: 1, sender_user: { id: 42, is_bot: false, first_name: 'Bob' } },
+        chat: { id: -100555, type: 'supergroup', title: 'Other' },
+        message_id: 7,
+      },
       quote: { text: 'we should go', position: 0 },
     };
     expect(message({ update_id: 110, message: msg }).replyTo).toEqual({
@@ -207,11 +310,38 @@ describe('Telegram translation, special cases', () => {
 
   it('a GIF (animation, which also fills document) is one video attachment', () => {
     const u = textUpdate({ updateId: 120, text: 'x' });
-    const gif = { file_id: 'GIF', file_unique_id: 'UGIF', width: 320, height: 240, duration: 3, file_name: 'fun.mp4', mime_type: 'video/mp4', file_size: 90_000 };
+    const gif = {
+      file_id: 'GIF',
+      file_unique_id: 'UGIF',
+      width: 320,
+      height: 240,
+      duration: 3,
+      file_name: 'fun.mp4',
+      mime_type: 'video/mp4',
+      file_size: 90_000,
+    };
     const { text: _text, entities: _entities, ...rest } = u.message!;
-    const e = message({ update_id: 120, message: { ...rest, animation: gif, document: { file_id: 'GIF', file_unique_id: 'UGIF', file_name: 'fun.mp4', mime_type: 'video/mp4' } } });
+    const e = message({
+      update_id: 120,
+      message: {
+        ...rest,
+        animation: gif,
+        document: { file_id: 'GIF', file_unique_id: 'UGIF', file_name: 'fun.mp4', mime_type: 'video/mp4' },
+      },
+    });
     expect(e.attachments).toEqual([
-      { kind: 'video', fileRef: 'GIF', uniqueId: 'UGIF', size: 90_000, fileName: 'fun.mp4', mime: 'video/mp4', duration: 3, width: 320, height: 240, sourceMessageId: '120' },
+      {
+        kind: 'video',
+        fileRef: 'GIF',
+        uniqueId: 'UGIF',
+        size: 90_000,
+        fileName: 'fun.mp4',
+        mime: 'video/mp4',
+        duration: 3,
+        width: 320,
+        height: 240,
+        sourceMessageId: '120',
+      },
     ]);
   });
 
@@ -224,7 +354,12 @@ describe('Telegram translation, special cases', () => {
   });
 
   it('the reply_to_message chain of a non-forum supergroup does not make a thread', () => {
-    const u = textUpdate({ updateId: 140, place: PLACES.supergroup, text: 'sure', replyTo: { messageId: 139, text: 'coming?' } });
+    const u = textUpdate({
+      updateId: 140,
+      place: PLACES.supergroup,
+      text: 'sure',
+      replyTo: { messageId: 139, text: 'coming?' },
+    });
     const e = message({ update_id: 140, message: { ...u.message!, message_thread_id: 139 } });
     expect(e.chat.threadId).toBeUndefined();
     expect(e.replyTo?.platformMessageId).toBe('139');

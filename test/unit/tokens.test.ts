@@ -8,7 +8,11 @@ type ChatInput = Parameters<typeof encodeChat>[0];
 describe('TokenCounter', () => {
   it('counts a text exactly as the o200k tokenizer does, English and Chinese', () => {
     const counter = new TokenCounter();
-    for (const text of ['hello world', '你好，我最近有点担心手术后的恢复。', 'Mixed 中英文 text with emoji 😊 and code `x = 1`']) {
+    for (const text of [
+      'hello world',
+      '你好，我最近有点担心手术后的恢复。',
+      'Mixed 中英文 text with emoji 😊 and code `x = 1`',
+    ]) {
       expect(counter.count(text)).toBe(encode(text).length);
     }
     expect(counter.count('')).toBe(0);
@@ -35,7 +39,13 @@ describe('TokenCounter', () => {
 
   it('counts the text parts of multi-part content and the name field', () => {
     const counter = new TokenCounter();
-    const parts = counter.countMessage({ role: 'user', content: [{ type: 'text', text: 'hello' }, { type: 'text', text: 'world' }] });
+    const parts = counter.countMessage({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'hello' },
+        { type: 'text', text: 'world' },
+      ],
+    });
     expect(parts).toBe(countTokens('hello') + countTokens('world') + MESSAGE_OVERHEAD_TOKENS);
     const named = counter.countMessage({ role: 'user', content: 'hi', name: 'Alice' });
     expect(named).toBeGreaterThan(counter.countMessage({ role: 'user', content: 'hi' }));
@@ -43,7 +53,10 @@ describe('TokenCounter', () => {
 
   it('does not tokenise the same text twice (a second pass over a long history is all cache hits)', () => {
     const counter = new TokenCounter();
-    const history = Array.from({ length: 1000 }, (_, i) => `message number ${i}: ${'some longer text that goes past the short-key limit '.repeat(2)}`);
+    const history = Array.from(
+      { length: 1000 },
+      (_, i) => `message number ${i}: ${'some longer text that goes past the short-key limit '.repeat(2)}`,
+    );
     const first = history.map((t) => counter.count(t));
     const before = counter.stats();
     expect(before.misses).toBe(1000);

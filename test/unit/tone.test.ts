@@ -107,9 +107,15 @@ describe('tone state across turns', () => {
 
 describe('tone guidance templates', () => {
   it('uses seed 003 zh text verbatim', () => {
-    expect(TONE_TEMPLATE_TEXTS.high_anxiety.zh).toBe('用户目前显得比较焦虑，请：\n1. 用温和稳重的语气回复\n2. 先表达理解和共情\n3. 给出明确的、有安全感的建议\n4. 避免使用可能引发更多担忧的词汇');
-    expect(TONE_TEMPLATE_TEXTS.high_excitement.zh).toBe('用户情绪积极，请：\n1. 保持专业的同时呼应用户的热情\n2. 给出详细的实用建议\n3. 适当管理期望，提醒注意事项');
-    expect(TONE_TEMPLATE_TEXTS.confusion.zh).toBe('用户似乎有些困惑，请：\n1. 用简单易懂的语言解释\n2. 分点列出关键信息\n3. 主动询问哪里不清楚');
+    expect(TONE_TEMPLATE_TEXTS.high_anxiety.zh).toBe(
+      '用户目前显得比较焦虑，请：\n1. 用温和稳重的语气回复\n2. 先表达理解和共情\n3. 给出明确的、有安全感的建议\n4. 避免使用可能引发更多担忧的词汇',
+    );
+    expect(TONE_TEMPLATE_TEXTS.high_excitement.zh).toBe(
+      '用户情绪积极，请：\n1. 保持专业的同时呼应用户的热情\n2. 给出详细的实用建议\n3. 适当管理期望，提醒注意事项',
+    );
+    expect(TONE_TEMPLATE_TEXTS.confusion.zh).toBe(
+      '用户似乎有些困惑，请：\n1. 用简单易懂的语言解释\n2. 分点列出关键信息\n3. 主动询问哪里不清楚',
+    );
   });
 
   it('has zh and en text for every template except neutral', () => {
@@ -125,7 +131,10 @@ describe('tone guidance templates', () => {
 
   it('gives guidance for the state in the requested language, and none for neutral', () => {
     const anxious = nextToneState(undefined, detectTone(["I'm worried and scared"]), now);
-    expect(toneGuidance(anxious, 'en')).toEqual({ template: 'high_anxiety', text: TONE_TEMPLATE_TEXTS.high_anxiety.en });
+    expect(toneGuidance(anxious, 'en')).toEqual({
+      template: 'high_anxiety',
+      text: TONE_TEMPLATE_TEXTS.high_anxiety.en,
+    });
     expect(toneGuidance(anxious, 'zh').text).toContain('焦虑');
     expect(toneGuidance(undefined, 'zh')).toEqual({ template: 'neutral', text: '' });
     expect(toneGuidance(nextToneState(undefined, zeroScores(), now), 'en').text).toBe('');

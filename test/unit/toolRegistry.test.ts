@@ -10,7 +10,14 @@ const TIMEOUT_MS = 50;
 
 function ctx(overrides: Partial<ToolContext> = {}): ToolContext {
   // These tools never touch the store.
-  return { store: {} as never, dialogueId: 'd-1', now: NOW, timezone: 'UTC', signal: new AbortController().signal, ...overrides };
+  return {
+    store: {} as never,
+    dialogueId: 'd-1',
+    now: NOW,
+    timezone: 'UTC',
+    signal: new AbortController().signal,
+    ...overrides,
+  };
 }
 
 const call = (name: string, args: string): ToolCall => ({ id: 'call-1', name, arguments: args });
@@ -59,7 +66,8 @@ function politeTool(seen: { signal?: AbortSignal }): ToolDefinition {
   });
 }
 
-const registry = (tools: ToolDefinition[] = [echoTool, noArgsTool, throwingTool, hangingTool] as ToolDefinition[]) => new ToolRegistry(tools, TIMEOUT_MS);
+const registry = (tools: ToolDefinition[] = [echoTool, noArgsTool, throwingTool, hangingTool] as ToolDefinition[]) =>
+  new ToolRegistry(tools, TIMEOUT_MS);
 
 describe('ToolRegistry.specs', () => {
   it('gives each tool’s name, description and an object JSON schema without $schema', () => {
@@ -114,7 +122,10 @@ describe('ToolRegistry.execute', () => {
 
   it('answers INVALID_ARGUMENTS for arguments that are not JSON', async () => {
     const out = await registry().execute(call('echo', '{"text": "a"'), ctx());
-    expect(out).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS', message: 'arguments are not valid JSON' } });
+    expect(out).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENTS', message: 'arguments are not valid JSON' },
+    });
   });
 
   it('answers INVALID_ARGUMENTS naming the field that breaks the schema', async () => {
@@ -138,7 +149,12 @@ describe('ToolRegistry.execute', () => {
 
   it('does not run the tool when the arguments are invalid', async () => {
     let ran = false;
-    const spy = defineTool({ name: 'spy', description: '', parameters: z.object({ n: z.number() }), run: () => ((ran = true), Promise.resolve(null)) });
+    const spy = defineTool({
+      name: 'spy',
+      description: '',
+      parameters: z.object({ n: z.number() }),
+      run: () => ((ran = true), Promise.resolve(null)),
+    });
     await registry([spy]).execute(call('spy', '{"n":"1"}'), ctx());
     expect(ran).toBe(false);
   });
@@ -209,20 +225,30 @@ describe('ToolRegistry.execute', () => {
 describe('current_time tool', () => {
   it('gives the local wall-clock date and time of the timezone asked for, and the UTC instant', async () => {
     const out = await currentTimeTool.run({ timezone: 'Asia/Tokyo' }, ctx());
-    expect(out).toEqual({ utc: '2024-05-01T16:30:45.123Z', timezone: 'Asia/Tokyo', local: expect.stringContaining('May 2, 2024') as unknown });
+    expect(out).toEqual({
+      utc: '2024-05-01T16:30:45.123Z',
+      timezone: 'Asia/Tokyo',
+      local: expect.stringContaining('May 2, 2024') as unknown,
+    });
     expect((out as { local: string }).local).toMatch(/\b01:30:45\b/);
     expect((out as { local: string }).local).toContain('Thursday');
   });
 
   it('uses the context’s timezone when none is given', async () => {
-    const out = (await currentTimeTool.run({}, ctx({ timezone: 'America/New_York' }))) as { timezone: string; local: string };
+    const out = (await currentTimeTool.run({}, ctx({ timezone: 'America/New_York' }))) as {
+      timezone: string;
+      local: string;
+    };
     expect(out.timezone).toBe('America/New_York');
     expect(out.local).toContain('May 1, 2024');
     expect(out.local).toMatch(/\b12:30:45\b/);
   });
 
   it('shows midnight as 00, not 24', async () => {
-    const out = (await currentTimeTool.run({ timezone: 'Asia/Tokyo' }, ctx({ now: new Date('2024-05-01T15:00:00.000Z') }))) as { local: string };
+    const out = (await currentTimeTool.run(
+      { timezone: 'Asia/Tokyo' },
+      ctx({ now: new Date('2024-05-01T15:00:00.000Z') }),
+    )) as { local: string };
     expect(out.local).toContain('May 2, 2024');
     expect(out.local).toMatch(/\b00:00:00\b/);
   });
@@ -257,9 +283,12 @@ describe('escapeRegex (search_messages)', () => {
     expect(literal(all).test('xy')).toBe(false);
   });
 
-  it.each(['1+1=2', 'C++', 'what?', '$5', '^_^', '[draft]', 'a|b', 'path\\to', 'x{2}'])('finds %j only as written', (s) => {
-    expect(literal(s).test(`before ${s} after`)).toBe(true);
-  });
+  it.each(['1+1=2', 'C++', 'what?', '$5', '^_^', '[draft]', 'a|b', 'path\\to', 'x{2}'])(
+    'finds %j only as written',
+    (s) => {
+      expect(literal(s).test(`before ${s} after`)).toBe(true);
+    },
+  );
 
   it('leaves Chinese text (and other scripts) unchanged', () => {
     expect(escapeRegex('你好，世界')).toBe('你好，世界');

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { expiryCheckAt, isExpired, newTurn, placeInitiatorMessage, respondedFields } from '../../src/domain/turnRules.js';
+import {
+  expiryCheckAt,
+  isExpired,
+  newTurn,
+  placeInitiatorMessage,
+  respondedFields,
+} from '../../src/domain/turnRules.js';
 import type { Turn } from '../../src/domain/model.js';
 
 const THREE_HOURS = 3 * 60 * 60 * 1000;
@@ -55,7 +61,14 @@ describe('placeInitiatorMessage', () => {
 describe('placeInitiatorMessage for a turn the AI initiated', () => {
   // The AI spoke first (e.g. a check-in) and waits for h-1 to answer.
   const aiTurn = (overrides: Partial<Turn> = {}) =>
-    turn({ _id: 't-ai', initiatorRole: 'ai', initiatorId: 'a-1', responderRole: 'human', responderId: 'h-1', ...overrides });
+    turn({
+      _id: 't-ai',
+      initiatorRole: 'ai',
+      initiatorId: 'a-1',
+      responderRole: 'human',
+      responderId: 'h-1',
+      ...overrides,
+    });
 
   it('answers the pending AI turn when its expected human responder writes, and opens a turn of its own', () => {
     expect(placeInitiatorMessage(aiTurn(), human)).toEqual({ action: 'open', respondsTo: 't-ai' });
@@ -71,11 +84,14 @@ describe('placeInitiatorMessage for a turn the AI initiated', () => {
     expect(placeInitiatorMessage(aiTurn(), { role: 'ai', id: 'h-1' })).toEqual({ action: 'open' });
   });
 
-  it.each(['responded', 'unresponded'] as const)('just opens a turn (no respondsTo) when the AI turn is already %s', (status) => {
-    const placement = placeInitiatorMessage(aiTurn({ status }), human);
-    expect(placement).toEqual({ action: 'open' });
-    expect(placement).not.toHaveProperty('respondsTo');
-  });
+  it.each(['responded', 'unresponded'] as const)(
+    'just opens a turn (no respondsTo) when the AI turn is already %s',
+    (status) => {
+      const placement = placeInitiatorMessage(aiTurn({ status }), human);
+      expect(placement).toEqual({ action: 'open' });
+      expect(placement).not.toHaveProperty('respondsTo');
+    },
+  );
 
   it('never joins a human message into the AI turn', () => {
     expect(placeInitiatorMessage(aiTurn(), human).action).toBe('open');
@@ -170,7 +186,15 @@ describe('expiryCheckAt', () => {
   });
 
   it('follows the turn’s own window', () => {
-    const short = newTurn({ id: 't-2', dialogueId: 'd-1', sessionId: 's-1', initiator: human, responder: agent, startedAt, responseWindowMs: 500 });
+    const short = newTurn({
+      id: 't-2',
+      dialogueId: 'd-1',
+      sessionId: 's-1',
+      initiator: human,
+      responder: agent,
+      startedAt,
+      responseWindowMs: 500,
+    });
     expect(expiryCheckAt(short).getTime()).toBe(startedAt.getTime() + 501);
   });
 

@@ -10,12 +10,23 @@ const base: PersonaCardInput = { displayName: 'wang_99', recentHumanTexts: [], m
 
 describe('communication style', () => {
   it('reads a brief, casual Chinese writer who uses emoji', () => {
-    expect(inferCommunicationStyle(['哈哈好的😂', '嗯嗯 明天见啦', '好呀👍'])).toEqual({ language: 'zh', length: 'brief', emoji: 'frequent', formality: 'casual' });
+    expect(inferCommunicationStyle(['哈哈好的😂', '嗯嗯 明天见啦', '好呀👍'])).toEqual({
+      language: 'zh',
+      length: 'brief',
+      emoji: 'frequent',
+      formality: 'casual',
+    });
   });
 
   it('reads a detailed, formal English writer without emoji', () => {
-    const long = 'Could you please explain in detail how the recovery period works after the procedure, and what I should prepare beforehand so that everything goes smoothly? Thank you.';
-    expect(inferCommunicationStyle([long, long])).toEqual({ language: 'en', length: 'detailed', emoji: 'none', formality: 'formal' });
+    const long =
+      'Could you please explain in detail how the recovery period works after the procedure, and what I should prepare beforehand so that everything goes smoothly? Thank you.';
+    expect(inferCommunicationStyle([long, long])).toEqual({
+      language: 'en',
+      length: 'detailed',
+      emoji: 'none',
+      formality: 'formal',
+    });
   });
 
   it('reads mixed Chinese and English', () => {
@@ -72,7 +83,13 @@ describe('buildUserPersonaCard', () => {
 
   it('carries visits, last topic and the mood from the tone state', () => {
     const tone = nextToneState(undefined, detectTone(['我好担心，好紧张']), now);
-    const card = buildUserPersonaCard({ ...base, visits: 4, lastTopic: '双眼皮价格', tone, recentHumanTexts: ['我好担心，好紧张'] });
+    const card = buildUserPersonaCard({
+      ...base,
+      visits: 4,
+      lastTopic: '双眼皮价格',
+      tone,
+      recentHumanTexts: ['我好担心，好紧张'],
+    });
     expect(card).toMatchObject({ visits: 4, lastTopic: '双眼皮价格', emotionalState: 'high_anxiety' });
     expect(card.communicationStyle?.language).toBe('zh');
     expect(buildUserPersonaCard(base).emotionalState).toBe('neutral');
@@ -115,7 +132,11 @@ describe('renderPersonaCard', () => {
   });
 
   it('leaves out empty fields and marks a first visit', () => {
-    expect(renderPersonaCard(buildUserPersonaCard(base), 'en')).toBe('Name: wang_99\nVisits: 1 (first visit)\nCurrent mood: calm');
-    expect(renderPersonaCard(buildUserPersonaCard(base), 'zh')).toBe('称呼: wang_99\n访问次数: 1（首次）\n当前情绪: 平静');
+    expect(renderPersonaCard(buildUserPersonaCard(base), 'en')).toBe(
+      'Name: wang_99\nVisits: 1 (first visit)\nCurrent mood: calm',
+    );
+    expect(renderPersonaCard(buildUserPersonaCard(base), 'zh')).toBe(
+      '称呼: wang_99\n访问次数: 1（首次）\n当前情绪: 平静',
+    );
   });
 });

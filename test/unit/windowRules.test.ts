@@ -1,7 +1,15 @@
 // The working window's rules: what it keeps, when it trims, and when a history read must go to
 // the record because the window no longer reaches back far enough.
 import { describe, expect, it } from 'vitest';
-import { WINDOW_KEEP, WINDOW_TRIM_AT, belongsInWindow, toWindowEntry, trimPlan, windowCovers, windowMessages } from '../../src/domain/windowRules.js';
+import {
+  WINDOW_KEEP,
+  WINDOW_TRIM_AT,
+  belongsInWindow,
+  toWindowEntry,
+  trimPlan,
+  windowCovers,
+  windowMessages,
+} from '../../src/domain/windowRules.js';
 import type { Message, WindowEntry } from '../../src/domain/model.js';
 
 const t0 = Date.parse('2024-05-01T10:00:00Z');
@@ -27,8 +35,14 @@ describe('working window rules', () => {
     expect(belongsInWindow(entry(1, { contentType: 'command' }))).toBe(false);
     expect(belongsInWindow(entry(1, { rejected: { code: 'MESSAGE_TOO_LONG' } }))).toBe(false);
     expect(belongsInWindow(entry(1, { deleted: { at: new Date() } }))).toBe(false);
-    expect(belongsInWindow(entry(1, { senderRole: 'ai', delivery: { state: 'streaming', platformMessageIds: [] } }))).toBe(false);
-    const stored = toWindowEntry({ ...entry(1), searchKeys: ['te'], edits: [{ content: 'old', editedAt: new Date() }] });
+    expect(
+      belongsInWindow(entry(1, { senderRole: 'ai', delivery: { state: 'streaming', platformMessageIds: [] } })),
+    ).toBe(false);
+    const stored = toWindowEntry({
+      ...entry(1),
+      searchKeys: ['te'],
+      edits: [{ content: 'old', editedAt: new Date() }],
+    });
     expect(stored).not.toHaveProperty('searchKeys');
     expect(stored).not.toHaveProperty('edits');
   });

@@ -12,7 +12,8 @@ const isTimezone = (tz: string) => {
 
 export const currentTimeTool = defineTool({
   name: 'current_time',
-  description: 'The current date and time. Give an IANA timezone (e.g. Europe/Paris) for a place; without one the user’s display timezone is used.',
+  description:
+    'The current date and time. Give an IANA timezone (e.g. Europe/Paris) for a place; without one the user’s display timezone is used.',
   parameters: z.object({
     timezone: z.string().refine(isTimezone, 'must be an IANA timezone such as Asia/Shanghai').optional(),
   }),

@@ -6,7 +6,8 @@ export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 export const searchMessagesTool = defineTool({
   name: 'search_messages',
-  description: 'Search earlier messages of this conversation for a word or phrase (any language). Returns the newest matches first.',
+  description:
+    'Search earlier messages of this conversation for a word or phrase (any language). Returns the newest matches first.',
   parameters: z.object({
     query: z.string().trim().min(1).max(200),
     limit: z.number().int().min(1).max(20).optional(),

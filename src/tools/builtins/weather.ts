@@ -5,7 +5,15 @@ import { defineTool } from '../registry.js';
 
 const geocodingResponse = z.object({
   results: z
-    .array(z.object({ name: z.string(), latitude: z.number(), longitude: z.number(), country: z.string().optional(), timezone: z.string().optional() }))
+    .array(
+      z.object({
+        name: z.string(),
+        latitude: z.number(),
+        longitude: z.number(),
+        country: z.string().optional(),
+        timezone: z.string().optional(),
+      }),
+    )
     .optional(),
 });
 
@@ -22,11 +30,34 @@ const forecastResponse = z.object({
 
 /** WMO weather interpretation codes, as Open-Meteo documents them. */
 const WMO: Record<number, string> = {
-  0: 'clear sky', 1: 'mainly clear', 2: 'partly cloudy', 3: 'overcast', 45: 'fog', 48: 'depositing rime fog',
-  51: 'light drizzle', 53: 'drizzle', 55: 'dense drizzle', 56: 'freezing drizzle', 57: 'dense freezing drizzle',
-  61: 'slight rain', 63: 'rain', 65: 'heavy rain', 66: 'freezing rain', 67: 'heavy freezing rain',
-  71: 'slight snow', 73: 'snow', 75: 'heavy snow', 77: 'snow grains', 80: 'rain showers', 81: 'heavy rain showers',
-  82: 'violent rain showers', 85: 'snow showers', 86: 'heavy snow showers', 95: 'thunderstorm', 96: 'thunderstorm with hail', 99: 'thunderstorm with heavy hail',
+  0: 'clear sky',
+  1: 'mainly clear',
+  2: 'partly cloudy',
+  3: 'overcast',
+  45: 'fog',
+  48: 'depositing rime fog',
+  51: 'light drizzle',
+  53: 'drizzle',
+  55: 'dense drizzle',
+  56: 'freezing drizzle',
+  57: 'dense freezing drizzle',
+  61: 'slight rain',
+  63: 'rain',
+  65: 'heavy rain',
+  66: 'freezing rain',
+  67: 'heavy freezing rain',
+  71: 'slight snow',
+  73: 'snow',
+  75: 'heavy snow',
+  77: 'snow grains',
+  80: 'rain showers',
+  81: 'heavy rain showers',
+  82: 'violent rain showers',
+  85: 'snow showers',
+  86: 'heavy snow showers',
+  95: 'thunderstorm',
+  96: 'thunderstorm with hail',
+  99: 'thunderstorm with heavy hail',
 };
 
 async function getJson(url: URL, signal: AbortSignal): Promise<unknown> {
