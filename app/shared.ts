@@ -19,6 +19,8 @@ import { InterruptBus } from '../jobs/interrupts.js';
 import { MemoryQueue } from '../jobs/memoryJobs.js';
 import { DialogueLock } from '../jobs/dialogueLock.js';
 import { buildPlatforms, type Platforms } from './platforms.js';
+import { PlatformRegistry } from '../src/platforms/platform.js';
+import { PLATFORMS } from '../adapters/platforms.js';
 import type { Stops } from './stops.js';
 
 export interface Shared extends Platforms {
@@ -69,7 +71,8 @@ export async function buildShared(
   stops.push(() => interrupts.close());
   const memoryQueue = new MemoryQueue(redis, env.QUEUE_PREFIX);
   stops.push(() => memoryQueue.close());
-  const platforms = buildPlatforms(env, { budget: new RedisChatBudget(redis, { prefix: env.QUEUE_PREFIX }), log });
+  const budget = new RedisChatBudget(redis, { prefix: env.QUEUE_PREFIX, platforms: new PlatformRegistry(PLATFORMS) });
+  const platforms = buildPlatforms(env, { budget, log });
 
   // Memory: one embedder and one per-owner vector cache per process, used by the worker's
   // recall and the API's memory search; other processes' writes reach the cache through

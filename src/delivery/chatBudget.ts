@@ -5,43 +5,9 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ChatRef, Platform } from '../domain/model.js';
+import type { PlatformLimits, PlatformRegistry } from '../platforms/platform.js';
 
-export interface BucketRate {
-  /** Tokens added per second (sustained calls per second). */
-  perSecond: number;
-  /** Bucket size: calls allowed at once after a quiet period. */
-  burst: number;
-}
-
-export interface PlatformLimits {
-  privateChat: BucketRate;
-  groupChat: BucketRate;
-  global: BucketRate;
-}
-
-// From the platforms' documented limits, kept just under them: any window of one period sees at
-// most burst + perSecond × period calls. Telegram (Bot FAQ): about one message per second in a
-// chat (short bursts tolerated), 20 per minute in a group, about 30 per second overall. Discord:
-// 5 per 5 s per channel, 50 requests per second per bot.
-export const DEFAULT_LIMITS: Record<Platform, PlatformLimits> = {
-  telegram: {
-    privateChat: { perSecond: 1, burst: 3 },
-    groupChat: { perSecond: 18 / 60, burst: 2 },
-    global: { perSecond: 25, burst: 5 },
-  },
-  discord: {
-    privateChat: { perSecond: 0.6, burst: 2 },
-    groupChat: { perSecond: 0.6, burst: 2 },
-    global: { perSecond: 45, burst: 5 },
-  },
-};
-
-/** Telegram groups, supergroups and channels have negative ids (Discord has one channel rate for all). */
-export const isGroupChat = (chat: ChatRef): boolean => chat.platform === 'telegram' && chat.chatId.startsWith('-');
-
-/** Whose budget a call spends: Telegram limits whole chats (topics included), Discord each channel or thread. */
-const budgetKeyOf = (chat: ChatRef): string =>
-  chat.platform === 'discord' ? (chat.threadId ?? chat.chatId) : chat.chatId;
+export type { BucketRate, PlatformLimits } from '../platforms/platform.js';
 
 export type BudgetScope = ChatRef | { platform: Platform; global: true };
 
@@ -110,20 +76,21 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export interface RedisChatBudgetOptions {
   /** Key prefix (the queue prefix), so deployments sharing a Redis do not share budgets. */
   prefix: string;
+  /** Each platform's limits, group test and budget key (its adapter's descriptor). */
+  platforms: PlatformRegistry;
+  /** Overrides of a platform's limits (tests, a deployment with raised limits). */
   limits?: Partial<Record<Platform, PlatformLimits>>;
   /** Longest a take() waits before failing (default 5 minutes). */
   maxWaitMs?: number;
 }
 
 export class RedisChatBudget implements ChatBudget {
-  private readonly limits: Record<Platform, PlatformLimits>;
   private readonly maxWaitMs: number;
 
   constructor(
     private readonly redis: Redis,
     private readonly o: RedisChatBudgetOptions,
   ) {
-    this.limits = { ...DEFAULT_LIMITS, ...o.limits };
     this.maxWaitMs = o.maxWaitMs ?? 5 * 60_000;
   }
 
@@ -148,14 +115,15 @@ export class RedisChatBudget implements ChatBudget {
     const key =
       'global' in scope
         ? this.key(scope.platform, 'block:global')
-        : this.key(scope.platform, `block:chat:${budgetKeyOf(scope)}`);
+        : this.key(scope.platform, `block:chat:${this.o.platforms.get(scope.platform).budgetKey(scope)}`);
     await this.run(BLOCK_SCRIPT, [key], [String(Math.max(1, Math.ceil(ms)))]);
   }
 
   private async attempt(chat: ChatRef): Promise<number> {
-    const limits = this.limits[chat.platform];
-    const rate = isGroupChat(chat) ? limits.groupChat : limits.privateChat;
-    const id = budgetKeyOf(chat);
+    const platform = this.o.platforms.get(chat.platform);
+    const limits = this.o.limits?.[chat.platform] ?? platform.limits;
+    const rate = platform.isGroupChat(chat) ? limits.groupChat : limits.privateChat;
+    const id = platform.budgetKey(chat);
     const keys = [
       this.key(chat.platform, `chat:${id}`),
       this.key(chat.platform, 'global'),

@@ -1,7 +1,8 @@
 // The conversation record (SPEC §3), as plain data. Collections store exactly these shapes;
 // ids are strings, times are UTC Dates.
 
-export type Platform = 'telegram' | 'discord';
+/** A chat platform's id, as its adapter registers it (adapters/platforms.ts): 'telegram', 'discord', … */
+export type Platform = string;
 export type Role = 'human' | 'ai' | 'system';
 
 /** Where a dialogue lives on a platform. threadId is a forum topic or Discord thread. */

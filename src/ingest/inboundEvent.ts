@@ -83,7 +83,8 @@ const recipientSchema = z.object({
 });
 
 const base = {
-  platform: z.enum(['telegram', 'discord']),
+  // A registered platform's id (adapters/platforms.ts); the adapter sets it, never the sender.
+  platform: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/),
   chat: chatSchema,
   platformMessageId: z.string().min(1),
   recipient: recipientSchema.optional(),

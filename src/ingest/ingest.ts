@@ -1,7 +1,7 @@
 // Ingest (SPEC §4.1): validate, deduplicate, store, resolve dialogue/session/turn, decide who
 // must answer (§7), enqueue. Runs in the adapter process and touches only the store and queue.
 import type { Store } from '../store/store.js';
-import type { Attachment, ChatRef, ContentMeta, Message } from '../domain/model.js';
+import type { Attachment, ChatRef, ContentMeta, Message, Quote, Turn } from '../domain/model.js';
 import { checkInboundText, type ContentCheck } from '../domain/content.js';
 import { newTurn, placeInitiatorMessage } from '../domain/turnRules.js';
 import { dialogueTypeOf } from '../domain/dialogueType.js';
@@ -156,31 +156,7 @@ async function placeMessage(
   const placed: Placed = { messageId, dialogueId: dialogue._id, sessionId, chat };
 
   const quote = await resolveQuote(store, ev.platform, ev.chat.chatId, dialogue._id, ev);
-  const attachments = ev.attachments.map((a) => toAttachment(a, now));
-  const senderName = ev.sender.displayName ?? ev.sender.username;
-  const contentMeta: ContentMeta = {
-    ...(senderName ? { senderName } : {}),
-    ...(attachments.length > 0 ? { attachments } : {}),
-    ...(quote ? { quote } : {}),
-    ...(ev.mediaGroupId ? { mediaGroupId: ev.mediaGroupId } : {}),
-  };
-  const base: Message = {
-    _id: messageId,
-    dialogueId: dialogue._id,
-    sessionId,
-    senderRole: 'human',
-    senderId: human._id,
-    contentType: inboundContentType(attachments, quote !== undefined),
-    content: ev.text?.trim() ?? '',
-    contentMeta,
-    mentions: mentionIds(ev.platform, ev.mentions, ev.recipient, DEFAULT_AGENT_ID),
-    ...(quote?.messageId ? { replyTo: quote.messageId } : {}),
-    visible: true,
-    platformRef: { platform: ev.platform, chatId: ev.chat.chatId, messageId: ev.platformMessageId },
-    sentAt: ev.sentAt,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const base = inboundMessage(ev, { messageId, dialogueId: dialogue._id, sessionId, humanId: human._id, quote, now });
   // A dialogue without the pointer yet (a new one) gets it with this activity.
   const pointer = dialogue.openTurnId === undefined ? { openTurnId: latestTurn?._id ?? null } : {};
   /** Stores a message that opens no turn (command, refused input, group context). */
@@ -226,27 +202,15 @@ async function placeMessage(
 
   // Only a turn of this session can be joined or answered; a new session starts afresh.
   const openTurn = !opened && latestTurn?.sessionId === sessionId ? latestTurn : null;
-  const placement = placeInitiatorMessage(openTurn, { role: 'human', id: human._id });
-  let turnId: string;
-  const turnWrites: Promise<unknown>[] = [];
-  if (placement.action === 'join') {
-    turnId = placement.turnId;
-  } else {
-    if (placement.respondsTo && openTurn)
-      await store.turns.closeResponded(openTurn, now, { responseMessageId: messageId });
-    const turn = newTurn({
-      id: newId('trn', now),
-      dialogueId: dialogue._id,
-      sessionId,
-      initiator: { role: 'human', id: human._id },
-      responder: { role: 'ai', id: speaker.agentId },
-      startedAt: now,
-      responseWindowMs: deps.responseWindowMs,
-    });
-    turnWrites.push(store.turns.insert(turn), deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn)));
-    turnId = turn._id;
-  }
-
+  const { turnId, opensTurn, turnWrites } = await placeInTurn(deps, {
+    openTurn,
+    dialogueId: dialogue._id,
+    sessionId,
+    humanId: human._id,
+    agentId: speaker.agentId,
+    messageId,
+    now,
+  });
   const titleSource = check.text || quote?.text || '';
   // Under the guard and just read as absent: the message, its turn, the counters and the
   // pointers are independent writes and go out together.
@@ -254,13 +218,13 @@ async function placeMessage(
     store.messages.insertOnce({ ...base, content: check.text, turnId }),
     ...turnWrites,
     visit(),
-    store.sessions.touch(session, now, { messages: 1, turns: placement.action === 'open' ? 1 : 0 }),
+    store.sessions.touch(session, now, { messages: 1, turns: opensTurn ? 1 : 0 }),
     store.dialogues.noteActivity(dialogue._id, {
       at: now,
       currentSessionId: sessionId,
       messages: 1,
       ...pointer,
-      ...(placement.action === 'open' ? { openTurnId: turnId } : {}),
+      ...(opensTurn ? { openTurnId: turnId } : {}),
       ...(dialogue.title || !titleSource ? {} : { title: titleFromFirstMessage(titleSource) }),
     }),
   ]);
@@ -273,4 +237,72 @@ async function placeMessage(
     ...(albumId && deps.albumSettleMs ? { delayMs: deps.albumSettleMs } : {}),
   });
   return { kind: 'accepted', turnId, ...placed };
+}
+
+/** The stored form of an inbound message, before it is placed in a turn. */
+function inboundMessage(
+  ev: InboundMessage,
+  o: { messageId: string; dialogueId: string; sessionId: string; humanId: string; quote: Quote | undefined; now: Date },
+): Message {
+  const { quote, now } = o;
+  const attachments = ev.attachments.map((a) => toAttachment(a, now));
+  const senderName = ev.sender.displayName ?? ev.sender.username;
+  const contentMeta: ContentMeta = {
+    ...(senderName ? { senderName } : {}),
+    ...(attachments.length > 0 ? { attachments } : {}),
+    ...(quote ? { quote } : {}),
+    ...(ev.mediaGroupId ? { mediaGroupId: ev.mediaGroupId } : {}),
+  };
+  return {
+    _id: o.messageId,
+    dialogueId: o.dialogueId,
+    sessionId: o.sessionId,
+    senderRole: 'human',
+    senderId: o.humanId,
+    contentType: inboundContentType(attachments, quote !== undefined),
+    content: ev.text?.trim() ?? '',
+    contentMeta,
+    mentions: mentionIds(ev.platform, ev.mentions, ev.recipient, DEFAULT_AGENT_ID),
+    ...(quote?.messageId ? { replyTo: quote.messageId } : {}),
+    visible: true,
+    platformRef: { platform: ev.platform, chatId: ev.chat.chatId, messageId: ev.platformMessageId },
+    sentAt: ev.sentAt,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * The turn a human's message belongs to (turnRules.placeInitiatorMessage): the open one it
+ * joins, or a new one — closing the AI's open turn it answers. A new turn's writes are returned
+ * for the caller to send with the message's.
+ */
+async function placeInTurn(
+  deps: IngestDeps,
+  o: {
+    openTurn: Turn | null;
+    dialogueId: string;
+    sessionId: string;
+    humanId: string;
+    agentId: string;
+    messageId: string;
+    now: Date;
+  },
+): Promise<{ turnId: string; opensTurn: boolean; turnWrites: Promise<unknown>[] }> {
+  const placement = placeInitiatorMessage(o.openTurn, { role: 'human', id: o.humanId });
+  if (placement.action === 'join') return { turnId: placement.turnId, opensTurn: false, turnWrites: [] };
+  if (placement.respondsTo && o.openTurn) {
+    await deps.store.turns.closeResponded(o.openTurn, o.now, { responseMessageId: o.messageId });
+  }
+  const turn = newTurn({
+    id: newId('trn', o.now),
+    dialogueId: o.dialogueId,
+    sessionId: o.sessionId,
+    initiator: { role: 'human', id: o.humanId },
+    responder: { role: 'ai', id: o.agentId },
+    startedAt: o.now,
+    responseWindowMs: deps.responseWindowMs,
+  });
+  const turnWrites = [deps.store.turns.insert(turn), deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn))];
+  return { turnId: turn._id, opensTurn: true, turnWrites };
 }

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { Outbounds } from '../delivery/outbound.js';
 import type { Agent, ChatRef, DeliveryState, Dialogue, Message, Platform, Turn } from '../domain/model.js';
-import type { Persona } from '../delivery/outbound.js';
+import type { OutboundChannel, Persona } from '../delivery/outbound.js';
 import { derivedId } from '../domain/ids.js';
 import {
   gatherContext,
@@ -184,7 +184,6 @@ export async function produceAiMessage(
     });
     return { state, foldDue: true, evolveEveryTurns: evolveEvery(err.context) };
   }
-  const { agent, input: ready } = gathered;
   // Stored while the model is already being called; settled before the reply is finished.
   const contextEventId = trace.begin('context_built', contextEventData(gathered, deps));
   for (const w of gathered.warnings) {
@@ -197,91 +196,8 @@ export async function produceAiMessage(
     });
   }
 
-  // In a group the answer quotes the message it answers, so people see whom it is for.
-  const persona = deps.personaOf?.(agent, dialogue.chat);
-  const groupReplyTo =
-    dialogue.type === 'group'
-      ? ready.filter((m) => m.senderRole === 'human').at(-1)?.platformRef?.messageId
-      : undefined;
-  const streamer = new ReplyStreamer({
-    message: reply,
-    chat: dialogue.chat,
-    outbound,
-    messages: store.messages,
-    intervalMs: deps.streamEditIntervalMs,
-    deliveredIds: reply.delivery?.platformMessageIds ?? [],
-    typing,
-    // Drafts exist only in private chats; the outbound has draft() only when they are enabled.
-    drafts: dialogue.type === 'human_ai',
-    sendOptions: {
-      ...(groupReplyTo ? { replyToPlatformMessageId: groupReplyTo } : {}),
-      ...(persona ? { persona } : {}),
-    },
-  });
-
-  // What the model says is stored as said; what people see passes the stream stages first.
-  const stage = composeStages((deps.streamStages ?? []).map((make) => make()));
-  let shownSoFar = '';
-  const show = (text: string) => {
-    if (!text) return;
-    shownSoFar += text;
-    streamer.append(text);
-  };
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort('timeout'), deps.llmTimeoutMs);
-  const endActive = deps.active.begin(dialogue._id, abort);
-  let outcome: {
-    state: Exclude<DeliveryState, 'streaming'>;
-    stored: string;
-    shown: string;
-    error?: { code: string; message: string };
-  };
-  try {
-    const result = await runToolLoop({
-      llm: deps.llm,
-      model: deps.model,
-      messages: gathered.built.messages,
-      registry: deps.tools,
-      toolContext: { store, dialogueId: dialogue._id, now, timezone: deps.timezone },
-      maxRounds: deps.maxToolRounds,
-      signal: abort.signal,
-      onDelta: (d) => show(stage.push(d)),
-      trace,
-      contextEventId,
-    });
-    show(stage.end());
-    outcome =
-      shownSoFar.trim().length === 0
-        ? {
-            state: 'empty',
-            stored: result.text.trim() ? result.text : notice('EMPTY_REPLY', deps.locale),
-            shown: notice('EMPTY_REPLY', deps.locale),
-          }
-        : { state: 'complete', stored: result.text, shown: shownSoFar };
-  } catch (err) {
-    if (!(err instanceof LlmFailure)) throw err;
-    const partial = streamer.currentText.trim() ? streamer.currentText : '';
-    if (err.aborted === 'interrupted') {
-      // BR-005: the user stopped it; what was said so far is the reply.
-      const mark = notice('INTERRUPTED_MARK', deps.locale);
-      outcome = { state: 'interrupted', stored: partial, shown: partial ? `${partial} ${mark}` : mark };
-    } else {
-      const timeout = err.error.code === 'GENERATION_TIMEOUT';
-      const userText = notice(timeout ? 'GENERATION_TIMEOUT' : 'LLM_SERVICE_ERROR', deps.locale);
-      outcome = {
-        state: timeout ? 'timeout' : 'error',
-        // The partial text is the record of what the model said; the notice is what the user is told.
-        stored: partial,
-        shown: partial ? `${partial}\n\n${userText}` : userText,
-        error: { code: err.error.code, message: err.message },
-      };
-      deps.log.warn({ turnId: turn._id, code: err.error.code, err: err.message }, 'reply failed');
-    }
-  } finally {
-    clearTimeout(timer);
-    endActive();
-  }
-
+  const streamer = openStreamer(deps, { dialogue, reply, outbound, typing, gathered });
+  const outcome = await generateText(deps, { turn, dialogue, gathered, streamer, trace, contextEventId, now });
   await streamer.endStreaming();
   await trace.settled();
   await store.messages.finishReply(
@@ -295,26 +211,142 @@ export async function produceAiMessage(
       .setTone(gathered.tone.humanId, gathered.tone.state)
       .catch((err: unknown) => deps.log.warn({ err, turnId: turn._id }, 'tone state not stored'));
   }
+  await deliver(streamer, trace, dialogue, outcome.shown);
+  return { state: outcome.state, foldDue: foldDue(gathered, reply), evolveEveryTurns: evolveEvery(gathered) };
+}
+
+/** How a generation ended: what is stored as said, what people are shown. */
+interface Outcome {
+  state: Exclude<DeliveryState, 'streaming'>;
+  stored: string;
+  shown: string;
+  error?: { code: string; message: string };
+}
+
+/** The reply's streamer: the platform, the persona, and in a group a quote of whom it answers. */
+function openStreamer(
+  deps: RespondDeps,
+  o: {
+    dialogue: Dialogue;
+    reply: Message;
+    outbound: OutboundChannel;
+    typing: TypingIndicator;
+    gathered: GatheredContext;
+  },
+): ReplyStreamer {
+  const { dialogue, reply } = o;
+  const persona = deps.personaOf?.(o.gathered.agent, dialogue.chat);
+  const groupReplyTo =
+    dialogue.type === 'group'
+      ? o.gathered.input.filter((m) => m.senderRole === 'human').at(-1)?.platformRef?.messageId
+      : undefined;
+  return new ReplyStreamer({
+    message: reply,
+    chat: dialogue.chat,
+    outbound: o.outbound,
+    messages: deps.store.messages,
+    intervalMs: deps.streamEditIntervalMs,
+    deliveredIds: reply.delivery?.platformMessageIds ?? [],
+    typing: o.typing,
+    // Drafts exist only in private chats; the outbound has draft() only when they are enabled.
+    drafts: dialogue.type === 'human_ai',
+    sendOptions: {
+      ...(groupReplyTo ? { replyToPlatformMessageId: groupReplyTo } : {}),
+      ...(persona ? { persona } : {}),
+    },
+  });
+}
+
+/**
+ * The model's text through the tool loop, streamed to people through the stream stages (what
+ * the model says is stored as said; what people see passes the stages first), within the
+ * generation timeout and stoppable by /stop.
+ */
+async function generateText(
+  deps: RespondDeps,
+  o: {
+    turn: Turn;
+    dialogue: Dialogue;
+    gathered: GatheredContext;
+    streamer: ReplyStreamer;
+    trace: TurnTrace;
+    contextEventId: string;
+    now: Date;
+  },
+): Promise<Outcome> {
+  const stage = composeStages((deps.streamStages ?? []).map((make) => make()));
+  let shownSoFar = '';
+  const show = (text: string) => {
+    if (!text) return;
+    shownSoFar += text;
+    o.streamer.append(text);
+  };
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort('timeout'), deps.llmTimeoutMs);
+  const endActive = deps.active.begin(o.dialogue._id, abort);
+  try {
+    const result = await runToolLoop({
+      llm: deps.llm,
+      model: deps.model,
+      messages: o.gathered.built.messages,
+      registry: deps.tools,
+      toolContext: { store: deps.store, dialogueId: o.dialogue._id, now: o.now, timezone: deps.timezone },
+      maxRounds: deps.maxToolRounds,
+      signal: abort.signal,
+      onDelta: (d) => show(stage.push(d)),
+      trace: o.trace,
+      contextEventId: o.contextEventId,
+    });
+    show(stage.end());
+    if (shownSoFar.trim().length > 0) return { state: 'complete', stored: result.text, shown: shownSoFar };
+    const empty = notice('EMPTY_REPLY', deps.locale);
+    return { state: 'empty', stored: result.text.trim() ? result.text : empty, shown: empty };
+  } catch (err) {
+    if (!(err instanceof LlmFailure)) throw err;
+    return failedOutcome(deps, err, o.streamer.currentText.trim() ? o.streamer.currentText : '', o.turn);
+  } finally {
+    clearTimeout(timer);
+    endActive();
+  }
+}
+
+/** A generation the model did not finish: stopped by the user (BR-005), timed out or failed. */
+function failedOutcome(deps: RespondDeps, err: LlmFailure, partial: string, turn: Turn): Outcome {
+  if (err.aborted === 'interrupted') {
+    // BR-005: the user stopped it; what was said so far is the reply.
+    const mark = notice('INTERRUPTED_MARK', deps.locale);
+    return { state: 'interrupted', stored: partial, shown: partial ? `${partial} ${mark}` : mark };
+  }
+  const timeout = err.error.code === 'GENERATION_TIMEOUT';
+  const userText = notice(timeout ? 'GENERATION_TIMEOUT' : 'LLM_SERVICE_ERROR', deps.locale);
+  deps.log.warn({ turnId: turn._id, code: err.error.code, err: err.message }, 'reply failed');
+  return {
+    state: timeout ? 'timeout' : 'error',
+    // The partial text is the record of what the model said; the notice is what the user is told.
+    stored: partial,
+    shown: partial ? `${partial}\n\n${userText}` : userText,
+    error: { code: err.error.code, message: err.message },
+  };
+}
+
+/** The final push, recorded as the `delivery` event; a failure is thrown so the job retries (the outbox prevents duplicates). */
+async function deliver(streamer: ReplyStreamer, trace: TurnTrace, dialogue: Dialogue, shown: string): Promise<void> {
   let deliveryError: Error | undefined;
   try {
-    await streamer.finish(outcome.shown);
+    await streamer.finish(shown);
   } catch (err) {
     deliveryError = err instanceof Error ? err : new Error(String(err));
   }
+  const intermediate = streamer.lastError;
   await trace.record('delivery', {
     platform: dialogue.chat.platform,
     ok: deliveryError === undefined,
     platformMessageIds: streamer.platformMessageIds,
     intermediateError:
-      streamer.lastError instanceof Error
-        ? streamer.lastError.message
-        : streamer.lastError === undefined
-          ? null
-          : 'unknown error',
+      intermediate instanceof Error ? intermediate.message : intermediate === undefined ? null : 'unknown error',
     error: deliveryError?.message ?? null,
   });
-  if (deliveryError !== undefined) throw deliveryError; // the job retries; the outbox prevents duplicates
-  return { state: outcome.state, foldDue: foldDue(gathered, reply), evolveEveryTurns: evolveEvery(gathered) };
+  if (deliveryError !== undefined) throw deliveryError;
 }
 
 const evolveEvery = (g: Pick<GatheredContext, 'config'>): number =>

@@ -2,6 +2,7 @@
 // documents written before those indexes existed. Each runs once per database (marked in
 // `migrations`); until it has finished, the hot path falls back to a query on a miss. Started in
 // the background by every process; concurrent runs write the same documents.
+import type { Platform } from '../domain/model.js';
 import type { Logger } from '../log.js';
 import type { Store } from './store.js';
 import { OUTBOX_BACKFILL } from './outbox.js';
@@ -11,7 +12,7 @@ const BATCH = 200;
 
 /** Every platform message id of our messages gets its outbox entry. */
 async function backfillOutbox(store: Store): Promise<number> {
-  const chats = new Map<string, { platform: 'telegram' | 'discord'; chatId: string } | null>();
+  const chats = new Map<string, { platform: Platform; chatId: string } | null>();
   const chatOf = async (dialogueId: string) => {
     if (!chats.has(dialogueId)) chats.set(dialogueId, (await store.dialogues.get(dialogueId))?.chat ?? null);
     return chats.get(dialogueId) ?? null;

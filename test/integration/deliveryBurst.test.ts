@@ -2,6 +2,8 @@
 // paced decorator and the Redis chat budget, against the fake Bot API enforcing per-chat,
 // per-group and global limits with Telegram's own 429 answers. Two budget/outbound pairs on
 // separate Redis connections play two worker processes.
+import { PlatformRegistry } from '../../src/platforms/platform.js';
+import { PLATFORMS } from '../../adapters/platforms.js';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
@@ -28,7 +30,11 @@ afterAll(async () => {
 function worker(fake: FakeTelegram, prefix: string, o: { drafts?: boolean; limits?: PlatformLimits } = {}) {
   const redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: null });
   connections.push(redis);
-  const budget = new RedisChatBudget(redis, { prefix, ...(o.limits ? { limits: { telegram: o.limits } } : {}) });
+  const budget = new RedisChatBudget(redis, {
+    prefix,
+    platforms: new PlatformRegistry(PLATFORMS),
+    ...(o.limits ? { limits: { telegram: o.limits } } : {}),
+  });
   return new PacedOutbound(new TelegramOutbound(TEST_BOT_TOKEN, fake.apiRoot, { drafts: o.drafts ?? false }), {
     budget,
   });

@@ -1,5 +1,7 @@
 // The per-chat budget on a real Redis. Two RedisChatBudget instances on separate connections act
 // as two worker processes sharing the same buckets.
+import { PlatformRegistry } from '../../src/platforms/platform.js';
+import { PLATFORMS } from '../../adapters/platforms.js';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, inject } from 'vitest';
@@ -17,7 +19,7 @@ function processes(telegram: PlatformLimits, n = 2): RedisChatBudget[] {
   return Array.from({ length: n }, () => {
     const redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: null });
     connections.push(redis);
-    return new RedisChatBudget(redis, { prefix, limits: { telegram } });
+    return new RedisChatBudget(redis, { prefix, platforms: new PlatformRegistry(PLATFORMS), limits: { telegram } });
   });
 }
 

@@ -54,7 +54,8 @@ const current = [
   }),
 ];
 
-function promptFor(self: AgentId) {
+/** The context `self` builds in this chat, naming the other agent. */
+function contextFor(self: AgentId) {
   const other = (Object.keys(AGENTS) as AgentId[]).find((id) => id !== self)!;
   const input: ContextInput = {
     agent: { name: AGENTS[self], basePersona: `You are ${AGENTS[self]}.` },
@@ -67,8 +68,10 @@ function promptFor(self: AgentId) {
     selfId: self,
     agentNames: { [other]: AGENTS[other] },
   };
-  return buildContext(input, limits, counter).messages.filter((m) => m.role !== 'system');
+  return buildContext(input, limits, counter).messages;
 }
+
+const promptFor = (self: AgentId) => contextFor(self).filter((m) => m.role !== 'system');
 
 describe('speaker viewpoint', () => {
   it("renders the agent's own messages as its own and the other agent's as a named participant's", () => {
@@ -91,23 +94,7 @@ describe('speaker viewpoint', () => {
 
   it('tells each agent who else speaks in the chat', () => {
     const system = (self: AgentId) => {
-      const other = self === 'agt-rain' ? 'agt-bea' : 'agt-rain';
-      const built = buildContext(
-        {
-          agent: { name: AGENTS[self], basePersona: 'x' },
-          recalled: [],
-          history,
-          current,
-          now,
-          timezone: 'UTC',
-          groupChat: true,
-          selfId: self,
-          agentNames: { [other]: AGENTS[other] },
-        },
-        limits,
-        counter,
-      );
-      const first = built.messages[0]!.content;
+      const first = contextFor(self)[0]!.content;
       return typeof first === 'string' ? first : '';
     };
     expect(system('agt-rain')).toContain(
