@@ -4,11 +4,12 @@
 // match them); which webhook sent a message is re-resolved from the channel when editing, so
 // another process can edit it.
 import { randomBytes } from 'node:crypto';
-import { DiscordAPIError, RateLimitError, REST, Routes, type RateLimitData } from 'discord.js';
+import { DiscordAPIError, HTTPError, RateLimitError, REST, Routes, type RateLimitData } from 'discord.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { ChatRef } from '../../src/domain/model.js';
 import {
+  PlatformCallError,
   PlatformRateLimitedError,
   type OutboundChannel,
   type Persona,
@@ -62,10 +63,17 @@ export interface DiscordOutboundOptions {
   timeoutMs?: number;
 }
 
-const codeOf = (err: unknown): number | undefined =>
-  err instanceof DiscordAPIError && typeof err.code === 'number' ? err.code : undefined;
+/** Discord's JSON error code of a failed call (checked after the call's error was translated). */
+const codeOf = (err: unknown): number | undefined => {
+  const api = err instanceof PlatformCallError ? err.cause : err;
+  return api instanceof DiscordAPIError && typeof api.code === 'number' ? api.code : undefined;
+};
 
-/** A 429 that @discordjs/rest hands back instead of waiting becomes the core's rate-limit error. */
+/**
+ * Discord's errors in the core's terms: a 429 that @discordjs/rest hands back instead of waiting
+ * is PlatformRateLimitedError, another answer a PlatformCallError with its status (the original
+ * is the cause). Anything else (the network) is returned as is.
+ */
 function mapError(err: unknown): unknown {
   if (err instanceof RateLimitError)
     return new PlatformRateLimitedError('discord', Math.max(0, err.retryAfter), err.global);
@@ -76,6 +84,9 @@ function mapError(err: unknown): unknown {
       body.success ? body.data.retry_after * 1000 : 1000,
       body.success ? (body.data.global ?? false) : false,
     );
+  }
+  if (err instanceof DiscordAPIError || err instanceof HTTPError) {
+    return new PlatformCallError('discord', err.status, err.message, { cause: err });
   }
   return err;
 }

@@ -4,7 +4,7 @@
 // or put in an error.
 import { Api, GrammyError } from 'grammy';
 import { MediaTooLargeError, type FetchedMedia, type MediaSource } from '../../src/media/mediaSource.js';
-import { rethrowRateLimit } from './outbound.js';
+import { rethrowAsPortError } from './outbound.js';
 
 /** The Bot API serves files up to 20 MB; bigger ones answer 400 "file is too big". */
 export const TELEGRAM_DOWNLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -31,7 +31,7 @@ export class TelegramMediaSource implements MediaSource {
         // Telegram only says it is over its own limit, so that limit is the size we know.
         throw new MediaTooLargeError(TELEGRAM_DOWNLOAD_LIMIT_BYTES + 1, o.maxBytes);
       }
-      return rethrowRateLimit(err);
+      return rethrowAsPortError(err);
     });
     if (file.file_size !== undefined && file.file_size > o.maxBytes)
       throw new MediaTooLargeError(file.file_size, o.maxBytes);

@@ -2,10 +2,15 @@
 // Texts arrive as the model's Markdown, already split by the core; they are sent as Telegram HTML
 // and, when Telegram refuses that HTML, once more as the plain text itself. A 429 becomes
 // PlatformRateLimitedError: the core's delivery layer owns waiting and retrying.
-import { Api, GrammyError } from 'grammy';
+import { Api, GrammyError, HttpError } from 'grammy';
 import type { Logger } from 'pino';
 import type { ChatRef } from '../../src/domain/model.js';
-import { PlatformRateLimitedError, type OutboundChannel, type SendOptions } from '../../src/delivery/outbound.js';
+import {
+  PlatformCallError,
+  PlatformRateLimitedError,
+  type OutboundChannel,
+  type SendOptions,
+} from '../../src/delivery/outbound.js';
 import { markdownToTelegramHtml } from './format.js';
 
 export const TELEGRAM_MAX_MESSAGE_CHARS = 4096;
@@ -23,14 +28,21 @@ const formattingRefused = (err: unknown): boolean =>
   /can't parse entities|message is too long|text is too long/i.test(err.description);
 
 const notModified = (err: unknown): boolean =>
-  err instanceof GrammyError && err.error_code === 400 && err.description.includes('message is not modified');
+  err instanceof PlatformCallError && err.status === 400 && err.message.includes('message is not modified');
 
-/** Turns a 429 into the core's PlatformRateLimitedError; everything else is rethrown as is. */
-export function rethrowRateLimit(err: unknown): never {
+/**
+ * Telegram's errors in the core's terms: a 429 is PlatformRateLimitedError, another answer a
+ * PlatformCallError with its status, no answer (grammY's HttpError) one without; the original
+ * is the cause. Anything else is rethrown as is.
+ */
+export function rethrowAsPortError(err: unknown): never {
   if (err instanceof GrammyError && err.error_code === 429) {
     const seconds = err.parameters.retry_after ?? 1;
     throw new PlatformRateLimitedError('telegram', seconds * 1000);
   }
+  if (err instanceof GrammyError)
+    throw new PlatformCallError('telegram', err.error_code, err.description, { cause: err });
+  if (err instanceof HttpError) throw new PlatformCallError('telegram', undefined, err.message, { cause: err });
   throw err;
 }
 
@@ -91,7 +103,7 @@ export class TelegramOutbound implements OutboundChannel {
   }
 
   async typing(chat: ChatRef): Promise<void> {
-    await this.api.sendChatAction(Number(chat.chatId), 'typing', thread(chat)).catch(rethrowRateLimit);
+    await this.api.sendChatAction(Number(chat.chatId), 'typing', thread(chat)).catch(rethrowAsPortError);
   }
 
   /** Telegram accepts drafts only in private chats (groups answer TEXTDRAFT_PEER_INVALID). */
@@ -113,13 +125,13 @@ export class TelegramOutbound implements OutboundChannel {
     try {
       return await formatted();
     } catch (err) {
-      if (!formattingRefused(err)) return rethrowRateLimit(err);
+      if (!formattingRefused(err)) return rethrowAsPortError(err);
       this.o.log?.warn(
         { method, reason: (err as GrammyError).description },
         'telegram refused the HTML; sending plain text',
       );
     }
-    return plain().catch(rethrowRateLimit);
+    return plain().catch(rethrowAsPortError);
   }
 }
 

@@ -36,6 +36,23 @@ export type Outbounds = Partial<Record<Platform, OutboundChannel>>;
  * Thrown by an adapter when the platform answered 429. The core's delivery layer waits
  * `retryAfterMs` and retries; it never surfaces this to the user.
  */
+/**
+ * A platform call that failed, as its adapter tells the core: `status` is the platform's HTTP
+ * answer; absent, no answer came (network, timeout). Adapters translate their client's errors
+ * into this, so the core knows no client library's error shapes.
+ */
+export class PlatformCallError extends Error {
+  override readonly name = 'PlatformCallError';
+  constructor(
+    readonly platform: Platform,
+    readonly status: number | undefined,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
 export class PlatformRateLimitedError extends Error {
   override readonly name = 'PlatformRateLimitedError';
   constructor(

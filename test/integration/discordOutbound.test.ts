@@ -164,8 +164,9 @@ describe('Discord outbound', () => {
     expect(fake.messages(fake.world.generalId).find((m) => m.id === platformMessageId)?.content).toBe(exact);
     const before = fake.messages(fake.world.generalId).length;
     const err: unknown = await out.send(toGeneral(), 'b'.repeat(2001)).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(DiscordAPIError);
-    expect((err as DiscordAPIError).code).toBe(50035);
+    expect(err).toMatchObject({ name: 'PlatformCallError', platform: 'discord', status: 400 });
+    expect((err as Error).cause).toBeInstanceOf(DiscordAPIError);
+    expect(((err as Error).cause as DiscordAPIError).code).toBe(50035);
     expect(fake.messages(fake.world.generalId)).toHaveLength(before);
   });
 
@@ -221,8 +222,9 @@ describe('Discord outbound', () => {
   it('other Discord errors reach the caller with their code', async () => {
     fake.failNext('POST /channels/:id/messages', 403, { message: 'Missing Permissions', code: 50013 });
     const err: unknown = await out.send(toGeneral(), 'not allowed').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(DiscordAPIError);
-    expect((err as DiscordAPIError).code).toBe(50013);
+    expect(err).toMatchObject({ name: 'PlatformCallError', platform: 'discord', status: 403 });
+    expect((err as Error).cause).toBeInstanceOf(DiscordAPIError);
+    expect(((err as Error).cause as DiscordAPIError).code).toBe(50013);
   });
 });
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GrammyError } from 'grammy';
 import { TelegramMediaSource } from '../../adapters/telegram/media.js';
 import { MediaTooLargeError } from '../../src/media/mediaSource.js';
-import { PlatformRateLimitedError } from '../../src/delivery/outbound.js';
+import { PlatformCallError } from '../../src/delivery/outbound.js';
 import { startFakeTelegram, type FakeTelegram } from '../doubles/fakeTelegram.js';
 import { TEST_BOT_TOKEN } from '../support/testEnv.js';
 
@@ -66,9 +66,9 @@ describe('TelegramMediaSource', () => {
       retryAfterMs: 3000,
     });
     const err = await media.fetch('no-such-file', { maxBytes: MB }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(GrammyError);
-    expect(err).not.toBeInstanceOf(PlatformRateLimitedError);
-    expect((err as GrammyError).description).toBe('Bad Request: invalid file_id');
+    expect(err).toBeInstanceOf(PlatformCallError);
+    expect(err).toMatchObject({ status: 400, message: 'Bad Request: invalid file_id' });
+    expect((err as PlatformCallError).cause).toBeInstanceOf(GrammyError);
   });
 
   it('stops when the caller aborts', async () => {

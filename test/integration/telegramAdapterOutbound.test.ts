@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Api, GrammyError } from 'grammy';
 import { TelegramDraftUnavailableError, TelegramOutbound } from '../../adapters/telegram/outbound.js';
-import { PlatformRateLimitedError } from '../../src/delivery/outbound.js';
+import { PlatformCallError, PlatformRateLimitedError } from '../../src/delivery/outbound.js';
 import type { ChatRef } from '../../src/domain/model.js';
 import { startFakeTelegram, type FakeTelegram } from '../doubles/fakeTelegram.js';
 import { TEST_BOT_TOKEN } from '../support/testEnv.js';
@@ -92,10 +92,11 @@ describe('TelegramOutbound', () => {
     await expect(out.send(DM, 'x')).rejects.toMatchObject({ name: 'PlatformRateLimitedError', retryAfterMs: 7000 });
   });
 
-  it("other errors are Telegram's own", async () => {
+  it("other errors carry Telegram's answer to the core (status and description), grammY's error as the cause", async () => {
     const err = await out.edit(DM, '999', 'nothing there').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(GrammyError);
-    expect((err as GrammyError).description).toBe('Bad Request: message to edit not found');
+    expect(err).toBeInstanceOf(PlatformCallError);
+    expect(err).toMatchObject({ platform: 'telegram', status: 400, message: 'Bad Request: message to edit not found' });
+    expect((err as PlatformCallError).cause).toBeInstanceOf(GrammyError);
   });
 
   it('answers a message as a reply that survives the original being deleted', async () => {

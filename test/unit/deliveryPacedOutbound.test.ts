@@ -3,7 +3,8 @@ import { GrammyError, HttpError } from 'grammy';
 import { describe, expect, it } from 'vitest';
 import type { BudgetScope, ChatBudget } from '../../src/delivery/chatBudget.js';
 import { classifyDeliveryError } from '../../src/delivery/deliveryErrors.js';
-import { PlatformRateLimitedError, type OutboundChannel } from '../../src/delivery/outbound.js';
+import { rethrowAsPortError } from '../../adapters/telegram/outbound.js';
+import { PlatformCallError, PlatformRateLimitedError, type OutboundChannel } from '../../src/delivery/outbound.js';
 import { PacedOutbound, isSkippable } from '../../src/delivery/pacedOutbound.js';
 import type { ChatRef } from '../../src/domain/model.js';
 
@@ -58,31 +59,46 @@ const grammyError = (code: number, description: string, retryAfter?: number) =>
     'sendMessage',
     {},
   );
+/** A platform's refusal as an adapter hands it to the core. */
+const callError = (status: number, description: string) => new PlatformCallError('telegram', status, description);
+
+/** What the Telegram adapter hands the core for one of grammY's errors. */
+function viaTelegram(err: unknown): unknown {
+  try {
+    rethrowAsPortError(err);
+  } catch (translated) {
+    return translated;
+  }
+}
 const networkError = (code: string) => Object.assign(new Error(`connect ${code}`), { code });
 const fast = { baseBackoffMs: 1, maxBackoffMs: 4 };
 
 describe('classifyDeliveryError', () => {
-  it('reads the port error, Telegram answers, discord.js statuses and network failures', () => {
+  it("reads the port's errors (the Telegram adapter's translation here), statuses and network failures", () => {
     expect(classifyDeliveryError(new PlatformRateLimitedError('discord', 2500, true))).toEqual({
       kind: 'rate_limited',
       retryAfterMs: 2500,
       global: true,
     });
-    expect(classifyDeliveryError(grammyError(429, 'Too Many Requests: retry after 7', 7))).toEqual({
+    expect(classifyDeliveryError(viaTelegram(grammyError(429, 'Too Many Requests: retry after 7', 7)))).toEqual({
       kind: 'rate_limited',
       retryAfterMs: 7000,
       global: false,
     });
-    expect(classifyDeliveryError(grammyError(502, 'Bad Gateway'))).toEqual({ kind: 'transient' });
-    expect(classifyDeliveryError(grammyError(400, 'Bad Request: chat not found'))).toEqual({ kind: 'permanent' });
-    expect(classifyDeliveryError(grammyError(403, 'Forbidden: bot was blocked by the user'))).toEqual({
+    expect(classifyDeliveryError(viaTelegram(grammyError(502, 'Bad Gateway')))).toEqual({ kind: 'transient' });
+    expect(classifyDeliveryError(viaTelegram(grammyError(400, 'Bad Request: chat not found')))).toEqual({
+      kind: 'permanent',
+    });
+    expect(classifyDeliveryError(viaTelegram(grammyError(403, 'Forbidden: bot was blocked by the user')))).toEqual({
       kind: 'permanent',
     });
     expect(classifyDeliveryError(Object.assign(new Error('Internal Server Error'), { status: 500 }))).toEqual({
       kind: 'transient',
     });
     expect(
-      classifyDeliveryError(new HttpError("Network request for 'sendMessage' failed!", networkError('ECONNREFUSED'))),
+      classifyDeliveryError(
+        viaTelegram(new HttpError("Network request for 'sendMessage' failed!", networkError('ECONNREFUSED'))),
+      ),
     ).toEqual({ kind: 'transient' });
     expect(classifyDeliveryError(new TypeError('fetch failed', { cause: networkError('ECONNRESET') }))).toEqual({
       kind: 'transient',
@@ -134,7 +150,7 @@ describe('PacedOutbound', () => {
     const budget = new MemoryBudget();
     const { inner, calls } = channel([
       new HttpError("Network request for 'sendMessage' failed!", networkError('ECONNRESET')),
-      grammyError(502, 'Bad Gateway'),
+      callError(502, 'Bad Gateway'),
     ]);
     await new PacedOutbound(inner, { budget, ...fast }).send(chat, 'x');
     expect(calls).toHaveLength(3);
@@ -143,28 +159,28 @@ describe('PacedOutbound', () => {
 
   it('surfaces a transient failure that outlasts the retries', async () => {
     const budget = new MemoryBudget();
-    const { inner, calls } = channel(Array.from({ length: 10 }, () => grammyError(500, 'Internal Server Error')));
+    const { inner, calls } = channel(Array.from({ length: 10 }, () => callError(500, 'Internal Server Error')));
     await expect(
       new PacedOutbound(inner, { budget, maxTransientRetries: 2, ...fast }).edit(chat, '1', 'x'),
-    ).rejects.toBeInstanceOf(GrammyError);
+    ).rejects.toBeInstanceOf(PlatformCallError);
     expect(calls).toHaveLength(3);
   });
 
   it('with retrySends off, leaves a failed send to the caller but still retries edits and 429s', async () => {
     const budget = new MemoryBudget();
-    const sends = channel([grammyError(502, 'Bad Gateway'), new PlatformRateLimitedError('telegram', 5)]);
+    const sends = channel([callError(502, 'Bad Gateway'), new PlatformRateLimitedError('telegram', 5)]);
     const paced = new PacedOutbound(sends.inner, { budget, retrySends: false, ...fast });
-    await expect(paced.send(chat, 'once')).rejects.toBeInstanceOf(GrammyError);
+    await expect(paced.send(chat, 'once')).rejects.toBeInstanceOf(PlatformCallError);
     await paced.send(chat, 'after 429');
     expect(sends.calls).toEqual(['send:once', 'send:after 429', 'send:after 429']);
-    const edits = channel([grammyError(502, 'Bad Gateway')]);
+    const edits = channel([callError(502, 'Bad Gateway')]);
     await new PacedOutbound(edits.inner, { budget, retrySends: false, ...fast }).edit(chat, '1', 'edited');
     expect(edits.calls).toEqual(['edit:1:edited', 'edit:1:edited']);
   });
 
   it('surfaces a refusal (400) at once, without retrying', async () => {
     const budget = new MemoryBudget();
-    const { inner, calls } = channel([grammyError(400, 'Bad Request: message to edit not found')]);
+    const { inner, calls } = channel([callError(400, 'Bad Request: message to edit not found')]);
     await expect(new PacedOutbound(inner, { budget, ...fast }).edit(chat, '9', 'x')).rejects.toThrow(
       'message to edit not found',
     );
@@ -188,7 +204,7 @@ describe('PacedOutbound', () => {
     const budget = new MemoryBudget();
     const { inner } = channel([
       new PlatformRateLimitedError('telegram', 2000),
-      grammyError(400, 'Bad Request: message to edit not found'),
+      callError(400, 'Bad Request: message to edit not found'),
     ]);
     const paced = new PacedOutbound(inner, { budget });
     expect(await paced.tryEdit(chat, '1', 'a')).toBe(false);

@@ -1,10 +1,9 @@
 // Pure parts of the operator actions: who may open a turn, what a failed platform call is
 // called, the live/archive merge of an export and its streaming base64.
 import { describe, expect, it } from 'vitest';
-import { GrammyError } from 'grammy';
 import { turnPartiesProblem } from '../../src/ops/turnParties.js';
 import { deliveryFailureCode, senderIdOf } from '../../src/ops/postMessage.js';
-import { PlatformRateLimitedError } from '../../src/delivery/outbound.js';
+import { PlatformCallError, PlatformRateLimitedError } from '../../src/delivery/outbound.js';
 import { mergeByTime } from '../../src/export/mergeByTime.js';
 import { Base64Sink } from '../../src/export/base64Sink.js';
 
@@ -33,13 +32,11 @@ describe('posted messages', () => {
     expect(senderIdOf('system', 'alice')).toBe('system');
   });
   it('name a platform failure by what retrying could do', () => {
-    const refused = new GrammyError(
-      'Call to sendMessage failed!',
-      { ok: false, error_code: 400, description: 'Bad Request: chat not found' },
-      'sendMessage',
-      {},
-    );
+    const refused = new PlatformCallError('telegram', 400, 'Bad Request: chat not found');
     expect(deliveryFailureCode(refused)).toBe('PLATFORM_REJECTED');
+    expect(deliveryFailureCode(new PlatformCallError('discord', 503, 'Service Unavailable'))).toBe(
+      'PLATFORM_UNAVAILABLE',
+    );
     expect(deliveryFailureCode(Object.assign(new Error('socket'), { code: 'ECONNRESET' }))).toBe(
       'PLATFORM_UNAVAILABLE',
     );
