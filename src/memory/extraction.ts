@@ -34,7 +34,7 @@ import {
   type SimilarHit,
 } from './reconcile.js';
 import type { MemoryTaskDeps } from './taskDeps.js';
-import { applyDecisions, textsToEmbed, type WriteSummary } from './writeMemories.js';
+import { applyDecisions, emptyWriteSummary, textsToEmbed, type WriteSummary } from './writeMemories.js';
 import { turnAgentId, turnHumanId } from '../domain/turnRules.js';
 
 export interface MemoryWriteDeps extends MemoryTaskDeps {
@@ -156,15 +156,7 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
   });
 
   let usage = extracted.usage;
-  let summary: WriteSummary = {
-    added: 0,
-    updated: 0,
-    superseded: 0,
-    reactivated: 0,
-    noops: 0,
-    writtenIds: [],
-    supersededIds: [],
-  };
+  let summary: WriteSummary = emptyWriteSummary();
   let reconcileInfo: Record<string, unknown> = {};
   if (candidates.length > 0) {
     const options = { ...DEFAULT_RECONCILE_OPTIONS, ...deps.reconcile };

@@ -18,6 +18,17 @@ export interface WriteContext {
   maxChars: number;
 }
 
+/** Nothing written yet. */
+export const emptyWriteSummary = (): WriteSummary => ({
+  added: 0,
+  updated: 0,
+  superseded: 0,
+  reactivated: 0,
+  noops: 0,
+  writtenIds: [],
+  supersededIds: [],
+});
+
 export interface WriteSummary {
   added: number;
   updated: number;
@@ -72,15 +83,7 @@ export async function applyDecisions(
   embeddings: ReadonlyMap<string, MemoryEmbedding>,
   log: Logger,
 ): Promise<WriteSummary> {
-  const sum: WriteSummary = {
-    added: 0,
-    updated: 0,
-    superseded: 0,
-    reactivated: 0,
-    noops: 0,
-    writtenIds: [],
-    supersededIds: [],
-  };
+  const sum = emptyWriteSummary();
   const provenance = {
     ...(ctx.sources.turnIds ? { turnIds: ctx.sources.turnIds } : {}),
     ...(ctx.sources.messageIds ? { messageIds: ctx.sources.messageIds } : {}),

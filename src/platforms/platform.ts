@@ -45,8 +45,4 @@ export class PlatformRegistry {
     if (!d) throw new Error(`platform ${id} is not registered (adapters/platforms.ts)`);
     return d;
   }
-
-  ids(): string[] {
-    return [...this.byId.keys()];
-  }
 }

@@ -70,13 +70,13 @@ export type RespondResult =
 
 export const replyIdOf = (turnId: string) => derivedId('msg', 'reply', turnId);
 
-/** `dialogueId`: the job's, read together with the turn (the turn's own is checked against it). */
-export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueId?: string): Promise<RespondResult> {
+/**
+ * Call through `generate` (src/respond/generate.ts), which holds the dialogue's reply lease.
+ * `dialogueId`: the job's, read together with the turn (the turn's own is checked against it).
+ */
+export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueId: string): Promise<RespondResult> {
   const { store } = deps;
-  const [turn, known] = await Promise.all([
-    store.turns.get(turnId),
-    dialogueId ? store.dialogues.get(dialogueId) : null,
-  ]);
+  const [turn, known] = await Promise.all([store.turns.get(turnId), store.dialogues.get(dialogueId)]);
   if (!turn) return { kind: 'skipped', reason: 'turn not found' };
   if (turn.status !== 'pending') return { kind: 'skipped', reason: `turn is ${turn.status}` };
   if (turn.responderRole !== 'ai') return { kind: 'skipped', reason: 'the AI is not the responder of this turn' };
