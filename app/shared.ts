@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import type { Env } from '../src/config/env.js';
 import type { Logger } from '../src/log.js';
 import { Store } from '../src/store/store.js';
+import { RedisConfigMark } from '../src/store/redisConfigMark.js';
 import { RedisStateGuard } from '../src/store/stateGuard.js';
 import { runHotPathBackfills } from '../src/store/hotPathBackfills.js';
 import { RedisChangeFeed } from '../src/feed/changeFeed.js';
@@ -21,6 +22,7 @@ import { DialogueLock } from '../jobs/dialogueLock.js';
 import { buildPlatforms, type Platforms } from './platforms.js';
 import { PlatformRegistry } from '../src/platforms/platform.js';
 import { PLATFORMS } from '../adapters/platforms.js';
+import { telegramLimits } from '../adapters/telegram/platform.js';
 import type { Stops } from './stops.js';
 
 export interface Shared extends Platforms {
@@ -57,6 +59,7 @@ export async function buildShared(
   const store = await Store.connect(o.mongoUri, env.MONGODB_DB, {
     feed,
     guard: new RedisStateGuard(redis, { prefix: env.QUEUE_PREFIX }),
+    configMark: new RedisConfigMark(redis, env.QUEUE_PREFIX, env.MONGODB_DB),
     log,
   });
   stops.push(() => store.close());
@@ -71,7 +74,11 @@ export async function buildShared(
   stops.push(() => interrupts.close());
   const memoryQueue = new MemoryQueue(redis, env.QUEUE_PREFIX);
   stops.push(() => memoryQueue.close());
-  const budget = new RedisChatBudget(redis, { prefix: env.QUEUE_PREFIX, platforms: new PlatformRegistry(PLATFORMS) });
+  const budget = new RedisChatBudget(redis, {
+    prefix: env.QUEUE_PREFIX,
+    platforms: new PlatformRegistry(PLATFORMS),
+    limits: { telegram: telegramLimits(env.TELEGRAM_GLOBAL_PER_SECOND) },
+  });
   const platforms = buildPlatforms(env, { budget, log });
 
   // Memory: one embedder and one per-owner vector cache per process, used by the worker's

@@ -31,6 +31,11 @@ export interface BenchConfig {
   pollMs: number;
   /** STREAM_EDIT_INTERVAL_MS of the app (the env schema's minimum is 50). */
   streamEditMs: number;
+  /**
+   * TELEGRAM_GLOBAL_PER_SECOND of the app. The bench measures the pipeline, so by default it
+   * lifts the pace one real bot keeps (25 messages/s, which caps its replies near 25/s).
+   */
+  telegramPerSecond: number;
 }
 
 export function loadBenchConfig(): BenchConfig {
@@ -46,5 +51,6 @@ export function loadBenchConfig(): BenchConfig {
     concurrency: intFromEnv('BENCH_CONCURRENCY', 8),
     pollMs: intFromEnv('BENCH_POLL_MS', 250),
     streamEditMs: intFromEnv('BENCH_STREAM_EDIT_MS', 50, 50),
+    telegramPerSecond: intFromEnv('BENCH_TG_PER_SECOND', 1000),
   };
 }

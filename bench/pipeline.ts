@@ -45,6 +45,8 @@ export async function startPipeline(o: {
   prefix: string;
   concurrency: number;
   streamEditMs: number;
+  /** TELEGRAM_GLOBAL_PER_SECOND (the app's default when absent). */
+  telegramPerSecond?: number;
   /** What the fake model answers (default 'ok': one chunk, no delay). */
   reply?: (body: ChatRequestBody) => string;
 }): Promise<PipelineRig> {
@@ -64,6 +66,7 @@ export async function startPipeline(o: {
     TELEGRAM_API_ROOT: tg.apiRoot,
     DEFAULT_LOCALE: 'en',
     STREAM_EDIT_INTERVAL_MS: String(o.streamEditMs),
+    ...(o.telegramPerSecond ? { TELEGRAM_GLOBAL_PER_SECOND: String(o.telegramPerSecond) } : {}),
     WORKER_CONCURRENCY: String(o.concurrency),
   });
   const log = createLogger(env.LOG_LEVEL);

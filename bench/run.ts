@@ -105,6 +105,7 @@ async function main(): Promise<void> {
         prefix: `${prefix}-${tag}`,
         concurrency: cfg.concurrency,
         streamEditMs: cfg.streamEditMs,
+        telegramPerSecond: cfg.telegramPerSecond,
       });
       pipelines.add(rig);
       return { ...rig, close: () => (pipelines.delete(rig) ? rig.close() : Promise.resolve()) };
@@ -124,7 +125,7 @@ async function main(): Promise<void> {
       floor = undefined;
 
       write([
-        `Worker concurrency ${cfg.concurrency}, ${cfg.producers} producers in a burst, STREAM_EDIT_INTERVAL_MS ${cfg.streamEditMs}, warmup ${cfg.warmup}.`,
+        `Worker concurrency ${cfg.concurrency}, ${cfg.producers} producers in a burst, STREAM_EDIT_INTERVAL_MS ${cfg.streamEditMs}, warmup ${cfg.warmup}, TELEGRAM_GLOBAL_PER_SECOND ${cfg.telegramPerSecond} (a bot at the default 25 is capped near 25 replies/s by Telegram's pace; BENCH_TG_PER_SECOND=25 measures that).`,
         '',
         mainTable(r),
         '',

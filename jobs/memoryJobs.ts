@@ -6,6 +6,7 @@ import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { MemoryScheduler } from '../src/lifecycle/memoryWork.js';
+import type { TurnFacts } from '../src/memory/extraction.js';
 
 export const MEMORY_QUEUE = 'memory';
 
@@ -18,8 +19,19 @@ const noticeTarget = z.object({
 });
 export type NoticeTarget = z.infer<typeof noticeTarget>;
 
+/** src/memory/extraction.ts TurnFacts; jobs queued before it existed have none. */
+const turnFacts = z.object({
+  dialogueId: z.string(),
+  sessionId: z.string(),
+  ownerId: z.string(),
+  subjectId: z.string(),
+  groupChat: z.boolean(),
+  agentName: z.string(),
+  userName: z.string().optional(),
+}) satisfies z.ZodType<TurnFacts>;
+
 const memoryJob = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('extract'), turnId: z.string() }),
+  z.object({ kind: z.literal('extract'), turnId: z.string(), facts: turnFacts.optional() }),
   z.object({ kind: z.literal('rolling-summary'), sessionId: z.string() }),
   z.object({
     kind: z.literal('summarize'),
@@ -33,7 +45,7 @@ const memoryJob = z.discriminatedUnion('kind', [
 export type MemoryJob = z.infer<typeof memoryJob>;
 
 export interface MemoryJobHandlers {
-  extract(turnId: string): Promise<unknown>;
+  extract(turnId: string, facts?: TurnFacts): Promise<unknown>;
   rollingSummary(sessionId: string): Promise<unknown>;
   /** Resolves to 'busy' when the dialogue is replying: the job is retried shortly. */
   summarize(sessionId: string, reason: 'command' | 'api' | 'idle', notify?: NoticeTarget): Promise<unknown>;
@@ -58,9 +70,13 @@ export class MemoryQueue implements MemoryScheduler {
   }
 
   /** After a reply: extract the turn's memories and fold the session's history if it grew. */
-  async afterTurn(turnId: string, sessionId: string, o: { fold?: boolean } = {}): Promise<void> {
+  async afterTurn(turnId: string, sessionId: string, o: { fold?: boolean; facts?: TurnFacts } = {}): Promise<void> {
     await this.queue.addBulk([
-      { name: 'extract', data: { kind: 'extract', turnId }, opts: { jobId: `extract-${turnId}` } },
+      {
+        name: 'extract',
+        data: { kind: 'extract', turnId, ...(o.facts ? { facts: o.facts } : {}) },
+        opts: { jobId: `extract-${turnId}` },
+      },
       // One per turn: a second run for the same state is a no-op (the summary is conditional).
       ...(o.fold === false
         ? []
@@ -130,7 +146,7 @@ export function startMemoryWorker(o: {
       const data = memoryJob.parse(job.data);
       switch (data.kind) {
         case 'extract':
-          return o.handlers.extract(data.turnId);
+          return o.handlers.extract(data.turnId, data.facts);
         case 'rolling-summary':
           return o.handlers.rollingSummary(data.sessionId);
         case 'summarize': {

@@ -152,6 +152,11 @@ export const envSchema = z.object({
       .regex(/^[A-Za-z0-9_-]{16,256}$/, '16–256 characters: letters, digits, _ and -')
       .optional(),
   ),
+  /**
+   * Messages per second the bot sends across all its chats. Telegram's FAQ says about 30 (kept
+   * at 25); raise it only for a bot Telegram allows more (paid broadcasts). 429s are honoured anyway.
+   */
+  TELEGRAM_GLOBAL_PER_SECOND: withDefault(z.coerce.number().int().min(1).max(1000), 25),
   /** Stream private-chat replies with sendMessageDraft where Telegram allows it (falls back to edits). */
   TELEGRAM_DRAFTS: withDefault(z.enum(['on', 'off']), 'on'),
   DISCORD_BOT_TOKEN: optionalString,

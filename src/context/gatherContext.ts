@@ -20,7 +20,7 @@ import { checkPromptBudget, conversationWarning, PromptTooLongError, type Prompt
 import { splitAtTurn } from './historyWindow.js';
 import type { TokenCounter } from './tokens.js';
 import { detectTone } from '../tone/detectTone.js';
-import { nextToneState } from '../tone/toneState.js';
+import { nextToneState, toneChanged } from '../tone/toneState.js';
 import { toneGuidance } from '../tone/templates.js';
 import { buildUserPersonaCard } from '../persona/userPersonaCard.js';
 import { promptLanguage } from '../persona/communicationStyle.js';
@@ -51,6 +51,8 @@ export interface GatheredContext {
   warnings: PromptWarning[];
   config: EffectiveConfig;
   agent: Agent;
+  /** The human's display name, when the turn has a human. */
+  userName?: string;
   /** The turn's own input, media prepared. */
   input: Message[];
   /** The raw history the prompt shows (since the rolling summary), oldest first. */
@@ -60,8 +62,8 @@ export interface GatheredContext {
   /** Where the raw history came from: the working window, or the record when it reached further back. */
   historyFrom: 'window' | 'record';
   gatherMs: number;
-  /** The human's tone after this turn's messages; stored once the reply is out (seed 003). */
-  tone?: { humanId: string; state: ToneState };
+  /** The human's tone after this turn's messages; stored once the reply is out (seed 003) when `changed`. */
+  tone?: { humanId: string; state: ToneState; changed: boolean };
 }
 
 /**
@@ -202,13 +204,16 @@ export async function gatherContext(
     built,
     config,
     agent,
+    ...(human?.displayName ? { userName: human.displayName } : {}),
     input: current,
     rawHistory: history,
     ...(recalled ? { recall: recalled } : {}),
     mode,
     historyFrom: sessionRead.source,
     gatherMs: performance.now() - started,
-    ...(humanId && current.length > 0 ? { tone: { humanId, state: tone } } : {}),
+    ...(humanId && current.length > 0
+      ? { tone: { humanId, state: tone, changed: toneChanged(human?.tone, tone) } }
+      : {}),
   } as const;
   const limits = {
     maxTotalTokens: config.config.limits.max_total_tokens,

@@ -9,7 +9,7 @@ import { text, type Locale } from '../i18n/texts.js';
 import { GatewayError } from '../errors.js';
 import { sendNotice } from '../gateway/notice.js';
 import { groupByTurn } from '../context/historyWindow.js';
-import { extractTurnMemories, type MemoryWriteDeps } from '../memory/extraction.js';
+import { extractTurnMemories, type MemoryWriteDeps, type TurnFacts } from '../memory/extraction.js';
 import { consolidateAll } from '../memory/consolidation.js';
 import { updateRollingSummary } from '../summary/rollingSummary.js';
 import { loadSessionMaterial, summarizeSession, type SummarizeDeps } from '../summary/summarizeSession.js';
@@ -38,7 +38,7 @@ export interface MemoryWorkDeps extends MemoryWriteDeps, SummarizeDeps {
 /** The memory queue as the core sees it (jobs/memoryJobs.ts implements it). */
 export interface MemoryScheduler {
   /** `fold`: also queue the rolling summary (only when the session's raw history passed the threshold). */
-  afterTurn(turnId: string, sessionId: string, o?: { fold?: boolean }): Promise<void>;
+  afterTurn(turnId: string, sessionId: string, o?: { fold?: boolean; facts?: TurnFacts }): Promise<void>;
   evolve(agentId: string, at: Date): Promise<void>;
   /** A session summary on request (`/summary`, the API) or when the session went idle. */
   summarize(sessionId: string, reason: 'command' | 'api' | 'idle', notify?: NoticeTarget): Promise<void>;
@@ -46,7 +46,7 @@ export interface MemoryScheduler {
 
 export function memoryJobHandlers(deps: MemoryWorkDeps) {
   return {
-    extract: (turnId: string) => extractTurnMemories(deps, { turnId }),
+    extract: (turnId: string, facts?: TurnFacts) => extractTurnMemories(deps, { turnId, ...(facts ? { facts } : {}) }),
     rollingSummary: (sessionId: string) => updateRollingSummary(deps, { sessionId, now: new Date() }),
     evolve: (agentId: string) => evolvePersona(deps, { agentId, now: new Date() }),
     consolidate: (scope: { ownerId?: string; subjectId?: string }) => consolidateAll(deps, scope),
@@ -116,9 +116,12 @@ export async function scheduleAfterReply(
   deps: { store: Store; scheduler: MemoryScheduler },
   turn: Pick<Turn, '_id' | 'sessionId' | 'initiatorRole' | 'initiatorId' | 'responderRole' | 'responderId'>,
   at: Date,
-  after: { foldDue?: boolean; evolveEveryTurns?: number } = {},
+  after: { foldDue?: boolean; evolveEveryTurns?: number; facts?: TurnFacts } = {},
 ): Promise<void> {
-  await deps.scheduler.afterTurn(turn._id, turn.sessionId, { fold: after.foldDue ?? true });
+  await deps.scheduler.afterTurn(turn._id, turn.sessionId, {
+    fold: after.foldDue ?? true,
+    ...(after.facts ? { facts: after.facts } : {}),
+  });
   const agentId = turnAgentId(turn);
   if (!agentId) return;
   const [replies, everyTurns] = await Promise.all([

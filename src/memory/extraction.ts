@@ -57,6 +57,58 @@ export function scopeOfTurn(turn: Turn): OwnerScope | undefined {
   return agent && human ? { ownerId: agent, subjectId: human } : undefined;
 }
 
+/**
+ * What the reply already knew about its turn, carried in the extraction job so the extraction
+ * reads none of it again (four reads per turn). Jobs without it read the record.
+ */
+export interface TurnFacts {
+  dialogueId: string;
+  sessionId: string;
+  ownerId: string;
+  subjectId: string;
+  groupChat: boolean;
+  agentName: string;
+  userName?: string;
+}
+
+export function turnFactsOf(
+  turn: Turn,
+  o: { groupChat: boolean; agentName: string; userName?: string | undefined },
+): TurnFacts | undefined {
+  const scope = scopeOfTurn(turn);
+  if (!scope?.subjectId) return undefined;
+  return {
+    dialogueId: turn.dialogueId,
+    sessionId: turn.sessionId,
+    ownerId: scope.ownerId,
+    subjectId: scope.subjectId,
+    groupChat: o.groupChat,
+    agentName: o.agentName,
+    ...(o.userName ? { userName: o.userName } : {}),
+  };
+}
+
+type Found = TurnFacts | 'no_turn' | { noParticipants: Pick<Turn, 'dialogueId' | 'sessionId'> };
+
+/** The turn's facts from the record (a job queued without them). */
+async function readTurnFacts(store: Store, turnId: string): Promise<Found> {
+  const turn = await store.turns.get(turnId);
+  if (!turn) return 'no_turn';
+  const scope = scopeOfTurn(turn);
+  if (!scope?.subjectId) return { noParticipants: turn };
+  const [dialogue, agent, human] = await Promise.all([
+    store.dialogues.get(turn.dialogueId),
+    store.participants.getAgent(scope.ownerId),
+    store.participants.getHuman(scope.subjectId),
+  ]);
+  const facts = turnFactsOf(turn, {
+    groupChat: dialogue?.type === 'group',
+    agentName: agent?.name ?? 'assistant',
+    userName: human?.displayName,
+  });
+  return facts ?? { noParticipants: turn };
+}
+
 const messageTime = (m: Message): Date => m.sentAt ?? m.createdAt;
 
 /** The extraction's own `llm_call` event marks the turn as done; its id derives from the turn. */
@@ -76,38 +128,38 @@ function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined
   };
 }
 
-export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: string }): Promise<ExtractionSummary> {
+export async function extractTurnMemories(
+  deps: MemoryWriteDeps,
+  o: { turnId: string; facts?: TurnFacts },
+): Promise<ExtractionSummary> {
   const empty = { added: 0, updated: 0, superseded: 0, reactivated: 0, noops: 0, candidates: 0 };
   const { store, log } = deps;
-  const turn = await store.turns.get(o.turnId);
-  if (!turn) return { ...empty, skipped: 'no_turn' };
-  if (await alreadyExtracted(store, turn._id)) return { ...empty, skipped: 'already_extracted' };
+  const turnId = o.turnId;
+  const [found, done] = await Promise.all([o.facts ?? readTurnFacts(store, turnId), alreadyExtracted(store, turnId)]);
+  if (found === 'no_turn') return { ...empty, skipped: 'no_turn' };
+  if (done) return { ...empty, skipped: 'already_extracted' };
   const now = deps.now?.() ?? new Date();
   const started = Date.now();
+  const where = 'noParticipants' in found ? found.noParticipants : found;
   const record = (data: Record<string, unknown>) =>
     store.events.record({
-      id: extractionEventIdOf(turn._id),
+      id: extractionEventIdOf(turnId),
       kind: 'llm_call',
-      dialogueId: turn.dialogueId,
-      sessionId: turn.sessionId,
-      turnId: turn._id,
+      dialogueId: where.dialogueId,
+      sessionId: where.sessionId,
+      turnId,
       at: now,
       data: { task: EXTRACT_TASK, model: deps.model, ...data },
     });
 
-  const scope = scopeOfTurn(turn);
-  if (!scope) {
+  if ('noParticipants' in found) {
     await record({ skipped: 'no_participants' });
     return { ...empty, skipped: 'no_participants' };
   }
-  const [dialogue, agent, human, messages, config] = await Promise.all([
-    store.dialogues.get(turn.dialogueId),
-    store.participants.getAgent(scope.ownerId),
-    store.participants.getHuman(scope.subjectId!),
-    store.history.ofTurn(turn),
-    deps.config(),
-  ]);
-  const agentName = agent?.name ?? 'assistant';
+  const turnRef = { _id: turnId, ...found };
+  const scope = { ownerId: turnRef.ownerId, subjectId: turnRef.subjectId };
+  const [messages, config] = await Promise.all([store.history.ofTurn(turnRef), deps.config()]);
+  const { agentName } = turnRef;
   const said = messages.filter(
     (m) =>
       isSaid(m) &&
@@ -122,8 +174,8 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
   const lines: TranscriptLine[] = said.map((m) => ({
     at: messageTime(m),
     role: m.senderRole === 'human' ? 'user' : 'assistant',
-    name: m.senderRole === 'human' ? (human?.displayName ?? m.contentMeta?.senderName) : agentName,
-    text: renderMessage(m, { groupChat: dialogue?.type === 'group', agentName }),
+    name: m.senderRole === 'human' ? (turnRef.userName ?? m.contentMeta?.senderName) : agentName,
+    text: renderMessage(m, { groupChat: turnRef.groupChat, agentName }),
   }));
   const lastHumanAt = messageTime(humanMessages[humanMessages.length - 1]!);
 
@@ -133,7 +185,7 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
     instructions: EXTRACT_MEMORIES_INSTRUCTIONS,
     input: renderExtractionInput({
       now: lastHumanAt,
-      ...(human?.displayName ? { userName: human.displayName } : {}),
+      ...(turnRef.userName ? { userName: turnRef.userName } : {}),
       lines,
     }),
     schema: extractionOutputSchema,
@@ -141,7 +193,7 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
   });
   const parsed = parseExtraction(extracted.value.memories);
   if (parsed.dropped.length > 0)
-    log.warn({ turnId: turn._id, dropped: parsed.dropped }, 'invalid memories from the model were dropped');
+    log.warn({ turnId: turnId, dropped: parsed.dropped }, 'invalid memories from the model were dropped');
 
   const maxChars = config.limits.memory_max_chars;
   const candidates: Candidate[] = parsed.candidates.map((c) => {
@@ -166,15 +218,15 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
     ]);
     const byKey = new Map(existing.filter((e) => e.ownerId === scope.ownerId).map((e) => [e.dedupeKey, e]));
     const plans = planCandidates(candidates, byKey, similar.hits, options);
-    const asked = await askModel(deps, turn._id, candidates, plans);
+    const asked = await askModel(deps, turnId, candidates, plans);
     usage = addUsage(usage, asked.usage);
     const { decisions, problems } = decide(candidates, plans, asked.ops);
-    if (problems.length > 0) log.warn({ turnId: turn._id, problems }, 'memory reconcile operations ignored');
+    if (problems.length > 0) log.warn({ turnId: turnId, problems }, 'memory reconcile operations ignored');
     const embeddings = await embedForWrite(deps, textsToEmbed(candidates, decisions, maxChars));
     const sources = {
-      dialogueId: turn.dialogueId,
-      sessionId: turn.sessionId,
-      turnIds: [turn._id],
+      dialogueId: turnRef.dialogueId,
+      sessionId: turnRef.sessionId,
+      turnIds: [turnId],
       messageIds: said.map((m) => m._id),
     };
     // One writer per scope at a time: the writes read, check and write entries by _id.
@@ -201,7 +253,7 @@ export async function extractTurnMemories(deps: MemoryWriteDeps, o: { turnId: st
     ...(usage ? { tokens: usage } : {}),
     durationMs: Date.now() - started,
   });
-  log.info({ turnId: turn._id, ...counts, candidates: candidates.length }, 'memories extracted');
+  log.info({ turnId: turnId, ...counts, candidates: candidates.length }, 'memories extracted');
   return { ...counts, candidates: candidates.length };
 }
 

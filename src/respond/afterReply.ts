@@ -7,6 +7,7 @@ import type { Store } from '../store/store.js';
 import { MAX_LIVE_MESSAGES } from '../domain/archiveRules.js';
 import { scheduleAfterReply, type MemoryScheduler } from '../lifecycle/memoryWork.js';
 import type { Scheduler } from '../lifecycle/scheduler.js';
+import type { TurnFacts } from '../memory/extraction.js';
 
 /** What the reply learnt that the post-turn work needs, so it reads nothing again. */
 export interface AfterReply {
@@ -16,6 +17,8 @@ export interface AfterReply {
   dialogueMessages: number;
   /** `thresholds.persona_evolve_every_turns` of the config the reply used. */
   evolveEveryTurns: number;
+  /** The turn's facts for its memory extraction (none: the extraction reads them). */
+  facts?: TurnFacts;
 }
 
 export interface AfterReplyDeps {

@@ -32,6 +32,7 @@ import type { ActiveReplies } from './activeReplies.js';
 import type { AfterReply } from './afterReply.js';
 import { composeStages, type StreamStageFactory } from './streamStage.js';
 import { requireTurnAgent } from '../domain/turnRules.js';
+import { turnFactsOf } from '../memory/extraction.js';
 
 export interface RespondDeps {
   store: Store;
@@ -205,14 +206,25 @@ export async function produceAiMessage(
     { state: outcome.state, content: outcome.stored, ...(outcome.error ? { error: outcome.error } : {}) },
     new Date(),
   );
-  if (gathered.tone && outcome.state === 'complete') {
-    // The tone carried into the next turn (seed 003); losing it only loses a nuance.
+  if (gathered.tone?.changed && outcome.state === 'complete') {
+    // The tone carried into the next turn (seed 003); losing it only loses a nuance. An
+    // unchanged tone (most turns: still neutral) is not written again.
     await store.participants
       .setTone(gathered.tone.humanId, gathered.tone.state)
       .catch((err: unknown) => deps.log.warn({ err, turnId: turn._id }, 'tone state not stored'));
   }
   await deliver(streamer, trace, dialogue, outcome.shown);
-  return { state: outcome.state, foldDue: foldDue(gathered, reply), evolveEveryTurns: evolveEvery(gathered) };
+  const facts = turnFactsOf(turn, {
+    groupChat: dialogue.type === 'group',
+    agentName: gathered.agent.name,
+    userName: gathered.userName,
+  });
+  return {
+    state: outcome.state,
+    foldDue: foldDue(gathered, reply),
+    evolveEveryTurns: evolveEvery(gathered),
+    ...(facts ? { facts } : {}),
+  };
 }
 
 /** How a generation ended: what is stored as said, what people are shown. */

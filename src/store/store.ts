@@ -10,7 +10,7 @@ import { ParticipantRepo } from './participants.js';
 import { ArchiveRepo } from './archive.js';
 import { AttachmentRepo } from './attachments.js';
 import { MemoryRepo } from './memories.js';
-import { ConfigRepo } from './config.js';
+import { ConfigRepo, type ConfigMark } from './config.js';
 import { guardedFeed, silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
 import { WindowRepo } from './windows.js';
 import { OutboxRepo } from './outbox.js';
@@ -27,6 +27,8 @@ export interface StoreOptions {
   feed?: ChangeFeed;
   /** The state guard shared by every process (RedisStateGuard); one process only by default. */
   guard?: StateGuard;
+  /** Shared mark of config writes (RedisConfigMark): the config is read again only when it moved. */
+  configMark?: ConfigMark;
   log?: Logger;
 }
 
@@ -77,7 +79,7 @@ export class Store {
     this.archive = new ArchiveRepo(this.c);
     this.attachments = new AttachmentRepo(this.c, this.messages, this.guard);
     this.memories = new MemoryRepo(this.c.memories, this.memoryScopes, this.guard);
-    this.config = new ConfigRepo(this.c.config);
+    this.config = new ConfigRepo(this.c.config, o.configMark);
     this.pages = new PageReader(this.c);
     this.stats = new StatsReader(this.c);
   }

@@ -40,3 +40,9 @@ export function nextToneState(prev: ToneState | undefined, scores: ToneScores, n
   for (const e of TONE_EMOTIONS) next[e] = round((prev?.scores[e] ?? 0) * TONE_DECAY + scores[e]);
   return { scores: next, template: chooseTemplate(next), updatedAt: now };
 }
+
+/** Whether `next` says anything `prev` did not: an unchanged (or still all-zero) state need not be stored. */
+export function toneChanged(prev: ToneState | undefined, next: ToneState): boolean {
+  if ((prev?.template ?? 'neutral') !== next.template) return true;
+  return TONE_EMOTIONS.some((e) => (prev?.scores[e] ?? 0) !== next.scores[e]);
+}

@@ -7,7 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { eventually } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
+import { Redis } from 'ioredis';
 import { Store } from '../../src/store/store.js';
+import { RedisConfigMark } from '../../src/store/redisConfigMark.js';
 import { GatewayError } from '../../src/errors.js';
 import { replyIdOf } from '../../src/respond/respondToTurn.js';
 
@@ -16,12 +18,18 @@ const CHAT = 779_001;
 describe('config document and prompt budget', () => {
   let h: Harness;
   let other: Store; // another process's connection, as an operator tool would use
+  let otherRedis: Redis;
   beforeEach(async () => {
     h = await startHarness({ EMBEDDINGS: 'offline' });
-    other = await Store.connect(h.env.MONGODB_URI!, h.env.MONGODB_DB);
+    // Every process of one deployment shares its Redis, and with it the config's write mark.
+    otherRedis = new Redis(h.env.REDIS_URL, { maxRetriesPerRequest: null });
+    other = await Store.connect(h.env.MONGODB_URI!, h.env.MONGODB_DB, {
+      configMark: new RedisConfigMark(otherRedis, h.env.QUEUE_PREFIX, h.env.MONGODB_DB),
+    });
   });
   afterEach(async () => {
     await other.close();
+    await otherRedis.quit();
     await h.stop();
   });
 

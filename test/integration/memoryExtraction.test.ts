@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Store } from '../../src/store/store.js';
 import type { Agent, Human, MemoryEntry, Message, Turn } from '../../src/domain/model.js';
 import { findSimilar } from '../../src/memory/similar.js';
-import { extractTurnMemories, type MemoryWriteDeps } from '../../src/memory/extraction.js';
+import { extractTurnMemories, turnFactsOf, type MemoryWriteDeps } from '../../src/memory/extraction.js';
 import { type FakeOpenAI } from '../doubles/fakeOpenAI.js';
 
 const AGENT = 'agt_default';
@@ -153,6 +153,33 @@ describe('post-turn memory extraction', () => {
       3,
     );
     expect(similar[0]!.map((h) => h.entry.id)).toContain(berlin!._id);
+  });
+
+  it('with the facts the reply carried, reads no turn, dialogue or participant again and stores the same', async () => {
+    const turn = await answeredTurn(T0, ['I live in Berlin.']);
+    const facts = turnFactsOf(turn, { groupChat: false, agentName: 'Rainbow', userName: 'Alice' })!;
+    const read: string[] = [];
+    const spy = (coll: 'turns' | 'dialogues' | 'agents' | 'humans') => {
+      const c = store.c[coll] as unknown as { findOne: (...a: unknown[]) => unknown };
+      const original = c.findOne.bind(c);
+      c.findOne = (...a: unknown[]) => {
+        read.push(coll);
+        return original(...a);
+      };
+      return () => void (c.findOne = original);
+    };
+    const restore = (['turns', 'dialogues', 'agents', 'humans'] as const).map(spy);
+    try {
+      const summary = await extractTurnMemories(deps, { turnId: turn._id, facts });
+      expect(summary).toMatchObject({ added: 1, candidates: 1 });
+    } finally {
+      restore.forEach((r) => r());
+    }
+    expect(read).toEqual([]);
+    expect((await all()).map((m) => m.text)).toEqual(['User lives in Berlin.']);
+    const extract = llm.taskRequests.find((r) => r.task === 'extract_memories')!;
+    expect(extract.input).toContain('user (Alice): I live in Berlin.');
+    expect(extract.input).toContain('assistant (Rainbow):');
   });
 
   it('supersedes a contradicted memory (kept stored) and keeps the new one active', async () => {

@@ -3,7 +3,7 @@ import { TONE_EMOTIONS } from '../../src/domain/model.js';
 import { detectTone, zeroScores } from '../../src/tone/detectTone.js';
 import { TONE_LEXICON } from '../../src/tone/lexicon.js';
 import { TONE_TEMPLATE_TEXTS, toneGuidance } from '../../src/tone/templates.js';
-import { chooseTemplate, nextToneState, TONE_TEMPLATES } from '../../src/tone/toneState.js';
+import { chooseTemplate, nextToneState, toneChanged, TONE_TEMPLATES } from '../../src/tone/toneState.js';
 
 const now = new Date('2024-05-01T10:00:00Z');
 const later = new Date('2024-05-01T10:05:00Z');
@@ -102,6 +102,19 @@ describe('tone state across turns', () => {
     for (let i = 0; i < 3; i++) state = nextToneState(state, zeroScores(), later);
     expect(state.scores.excitement).toBeCloseTo(3 / 8);
     expect(state.template).toBe('neutral');
+  });
+});
+
+describe('whether a tone needs storing', () => {
+  it('skips an unchanged or still-neutral state and keeps every real change', () => {
+    const calm = nextToneState(undefined, detectTone(['好的']), now);
+    // A first neutral turn says nothing an absent tone did not.
+    expect(toneChanged(undefined, calm)).toBe(false);
+    expect(toneChanged(calm, nextToneState(calm, zeroScores(), later))).toBe(false);
+    const worried = nextToneState(calm, detectTone(['我很担心']), later);
+    expect(toneChanged(calm, worried)).toBe(true);
+    // Fading is a change too, until it reaches zero again.
+    expect(toneChanged(worried, nextToneState(worried, zeroScores(), later))).toBe(true);
   });
 });
 
