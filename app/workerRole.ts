@@ -7,6 +7,7 @@ import { builtinTools } from '../src/tools/builtins/index.js';
 import { ActiveReplies } from '../src/respond/activeReplies.js';
 import type { RespondDeps } from '../src/respond/respondToTurn.js';
 import { afterReply } from '../src/respond/afterReply.js';
+import { askDue, type RoomFlowDeps } from '../src/rooms/roomFlow.js';
 import { generate, type GenerateDeps } from '../src/respond/generate.js';
 import { memoryJobHandlers, type MemoryWorkDeps } from '../src/lifecycle/memoryWork.js';
 import { TokenCounter } from '../src/context/tokens.js';
@@ -49,6 +50,7 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
   const gen: GenerateDeps = {
     ...deps,
     lease: s.dialogueLock,
+    enqueueReply: (job) => s.respondQueue.enqueue(job),
     scheduler: s.timers,
     sessionGapMs: env.SESSION_GAP_MS,
     responseWindowMs: env.RESPONSE_WINDOW_MS,
@@ -76,6 +78,7 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
     log,
     checkIn,
     onSessionClosed: (sessionId) => s.memoryQueue.summarize(sessionId, 'idle'),
+    roomAnswerDue: (turnId, now) => askDue(roomFlowDeps(s), turnId, now),
   });
   stops.push(() => timerWorker.close());
 
@@ -134,6 +137,7 @@ function buildRespondDeps(
   const { env, log, store } = s;
   const after = {
     store,
+    rooms: roomFlowDeps(s),
     scheduler: s.timers,
     memory: s.memoryQueue,
     checkInAfterMs: env.PROACTIVE_CHECKIN_AFTER_MS,
@@ -158,6 +162,17 @@ function buildRespondDeps(
     prepareMedia: (platform, messages) => prepareMessagesMedia(o.mediaDeps, messages, { platform }),
     onReplied: (turn, at, done) => afterReply(after, turn, at, done),
     ...(o.streamStages ? { streamStages: o.streamStages } : {}),
+  };
+}
+
+/** How a room's floor moves on in this process (src/rooms/roomFlow.ts). */
+function roomFlowDeps(s: Shared): RoomFlowDeps {
+  return {
+    store: s.store,
+    enqueueReply: (job) => s.respondQueue.enqueue(job),
+    scheduler: s.timers,
+    responseWindowMs: s.env.RESPONSE_WINDOW_MS,
+    log: s.log,
   };
 }
 

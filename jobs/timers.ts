@@ -16,6 +16,7 @@ const timerJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('expire-turn'), turnId: z.string() }),
   z.object({ kind: z.literal('check-session'), sessionId: z.string() }),
   z.object({ kind: z.literal('check-in'), dialogueId: z.string(), since: z.number() }),
+  z.object({ kind: z.literal('room-answer-due'), turnId: z.string() }),
 ]);
 export type TimerJob = z.infer<typeof timerJob>;
 
@@ -55,6 +56,10 @@ export class TimerQueue implements Scheduler {
     );
   }
 
+  roomAnswerDueAt(turnId: string, at: Date): Promise<void> {
+    return this.at({ kind: 'room-answer-due', turnId }, `roomdue-${turnId}`, at);
+  }
+
   close(): Promise<void> {
     return this.queue.close();
   }
@@ -71,6 +76,8 @@ export interface TimerWorkerOptions {
   checkIn(dialogueId: string, since: Date, now: Date): Promise<string>;
   /** A session closed after the gap: its summary and memories are due (SPEC §4.4). */
   onSessionClosed?(sessionId: string): Promise<void>;
+  /** A room's ask passed its deadline (src/rooms/roomFlow.ts askDue). */
+  roomAnswerDue(turnId: string, now: Date): Promise<string>;
 }
 
 export function startTimerWorker(o: TimerWorkerOptions): Worker<TimerJob> {
@@ -88,6 +95,8 @@ export function startTimerWorker(o: TimerWorkerOptions): Worker<TimerJob> {
           if (r.kind === 'closed') await o.onSessionClosed?.(data.sessionId);
           return r.kind;
         }
+        case 'room-answer-due':
+          return o.roomAnswerDue(data.turnId, now);
         case 'check-in': {
           const r = await o.checkIn(data.dialogueId, new Date(data.since), now);
           if (r !== 'busy') return r;

@@ -20,6 +20,13 @@ export const ERROR_CODES = [
   'PLATFORM_NOT_CONFIGURED',
   /** A reply or summary of the dialogue holds its lease; try again shortly. */
   'DIALOGUE_BUSY',
+  /** Rooms (seed 002): a member acted when it was not asked, or skipped when it must answer. */
+  'ROOM_NOT_FOUND',
+  'NOT_YOUR_TURN',
+  'SKIP_NOT_ALLOWED',
+  'ROUND_COMPLETED',
+  'NOT_A_MEMBER',
+  'ROOM_EXISTS',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

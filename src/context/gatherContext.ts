@@ -17,7 +17,7 @@ import type {
 } from '../domain/model.js';
 import { buildContext, type BuiltContext } from './buildContext.js';
 import { checkPromptBudget, conversationWarning, PromptTooLongError, type PromptWarning } from './promptBudget.js';
-import { splitAtTurn } from './historyWindow.js';
+import { splitAtTurn, splitFromMessage } from './historyWindow.js';
 import type { TokenCounter } from './tokens.js';
 import { detectTone } from '../tone/detectTone.js';
 import { nextToneState, toneChanged } from '../tone/toneState.js';
@@ -51,6 +51,8 @@ export interface GatheredContext {
   warnings: PromptWarning[];
   config: EffectiveConfig;
   agent: Agent;
+  /** The chat's other agents (a room's members), whose @names a reply can call on. */
+  otherAgents: Agent[];
   /** The human's display name, when the turn has a human. */
   userName?: string;
   /** The turn's own input, media prepared. */
@@ -118,13 +120,17 @@ export async function gatherContext(
   if (!agent) throw new Error(`agent ${agentId} not found`);
   const mode = config.config.preferences.conversation_load_all ? 'load_all' : 'rolling';
   const since = mode === 'rolling' ? session.rollingSummary?.coversUntil : undefined;
-  const [sessionRead, seedMessages, visits, agentNames] = await Promise.all([
+  const [sessionRead, seedMessages, visits, otherAgents] = await Promise.all([
     store.history.since(session, since, window),
     store.history.seed(session, window),
     human ? store.participants.visitsOf(human, agent._id) : Promise.resolve(undefined),
-    otherAgentNames(store, dialogue, agent._id),
+    otherAgentsOf(store, dialogue, agent._id),
   ]);
-  const split = splitAtTurn(sessionRead.messages, turn._id, o.replyId);
+  const agentNames = otherAgents.length > 0 ? Object.fromEntries(otherAgents.map((a) => [a._id, a.name])) : undefined;
+  // A room's ask answers everything said since its round started (other agents included).
+  const split = turn.round
+    ? splitFromMessage(sessionRead.messages, turn.round.fromMessageId, o.replyId)
+    : splitAtTurn(sessionRead.messages, turn._id, o.replyId);
   // The turn's messages come from the window; only an input the window lacks is read from the record.
   const input =
     split.input.length > 0 || turn.initiatorRole !== 'human'
@@ -204,6 +210,7 @@ export async function gatherContext(
     built,
     config,
     agent,
+    otherAgents,
     ...(human?.displayName ? { userName: human.displayName } : {}),
     input: current,
     rawHistory: history,
@@ -228,16 +235,12 @@ export async function gatherContext(
   return { ...gathered, warnings };
 }
 
-/** The names of the chat's other agents (none in a one-agent chat: nothing is read). */
-async function otherAgentNames(
-  store: Store,
-  dialogue: Dialogue,
-  selfId: string,
-): Promise<Record<string, string> | undefined> {
+/** The chat's other agents (none in a one-agent chat: nothing is read). */
+async function otherAgentsOf(store: Store, dialogue: Dialogue, selfId: string): Promise<Agent[]> {
   const others = dialogue.agentIds.filter((id) => id !== selfId);
-  if (others.length === 0) return undefined;
+  if (others.length === 0) return [];
   const agents = await Promise.all(others.map((id) => store.participants.getAgent(id)));
-  return Object.fromEntries(agents.filter((a): a is Agent => a !== null).map((a) => [a._id, a.name]));
+  return agents.filter((a): a is Agent => a !== null);
 }
 
 function personaCardOf(

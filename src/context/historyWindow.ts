@@ -111,3 +111,22 @@ export function splitAtTurn<M extends Message>(
   });
   return { history, input };
 }
+
+/**
+ * A room's ask (SPEC §8): its input is everything said since the message that started its round
+ * (the human's words and the answers of the agents asked before it), its history what came
+ * before. Asks of a round run one at a time, so nothing of a later ask is stored yet.
+ */
+export function splitFromMessage<M extends Message>(
+  messages: readonly M[],
+  fromId: string,
+  excludeId?: string,
+): { history: M[]; input: M[] } {
+  const from = messages.find((m) => m._id === fromId);
+  const kept = messages.filter((m) => m._id !== excludeId);
+  if (!from) return { history: kept, input: [] };
+  return {
+    history: kept.filter((m) => chronological(m, from) < 0),
+    input: kept.filter((m) => chronological(m, from) >= 0 && m.visible),
+  };
+}

@@ -42,6 +42,13 @@ export const CONFIG_FIELDS = {
       default: 50,
       doc: 'evolve the persona after this many replies (0: only on demand)',
     },
+    room_answer_timeout_seconds: {
+      type: 'int',
+      min: 5,
+      max: 3_600,
+      default: 180,
+      doc: 'rooms: an agent asked to speak that has not answered by then is skipped (seed 002: 3 minutes)',
+    },
   },
   limits: {
     max_total_tokens: {

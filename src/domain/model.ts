@@ -104,6 +104,11 @@ export interface Turn {
   outcome?: DeliveryState;
   /** The responder's message that closed the turn (set for AI-initiated turns). */
   responseMessageId?: string;
+  /**
+   * A room's ask (SPEC §8): the round it belongs to, the message the round's input starts from
+   * (everything said since is this ask's input) and whether the agent may skip.
+   */
+  round?: { roundId: string; fromMessageId: string; canSkip: boolean };
 }
 
 export const CONTENT_TYPES = [

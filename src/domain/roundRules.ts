@@ -7,11 +7,14 @@
 // the caller stores the round and asks whoever `nextAsk` names.
 
 export type RoomMode = 'default' | 'host';
-export type SkipReason = 'chose' | 'timeout' | 'left';
+/** `failed`: its reply failed (model error, timeout), so the round moves on without it. */
+export type SkipReason = 'chose' | 'timeout' | 'left' | 'failed';
 
 export interface Round {
   id: string;
   mode: RoomMode;
+  /** The room's agents when the round started: whom a mention can call on. */
+  members: string[];
   /** Agents in asking order. */
   queue: string[];
   /** Position of the agent asked now (queue.length: nobody left to ask). */
@@ -55,6 +58,7 @@ export function startRound(o: {
   return markAsked({
     id: o.id,
     mode: o.mode,
+    members: [...o.members],
     queue,
     index: 0,
     mustAnswer: mentioned,
@@ -104,9 +108,9 @@ function turnRefusal(round: Round, agentId: string): RoundRefusal | undefined {
   return nextAsk(round)?.agentId === agentId ? undefined : 'NOT_YOUR_TURN';
 }
 
-/** Mentioned agents not yet asked move to the next position and must answer (seed 002). */
+/** Mentioned members not yet asked move to the next position and must answer (seed 002). */
 function withMentions(round: Round, mentions: readonly string[]): Round {
-  const fresh = uniqueMembers(mentions, round.queue).filter((a) => !round.asked.includes(a));
+  const fresh = uniqueMembers(mentions, round.members).filter((a) => !round.asked.includes(a));
   if (fresh.length === 0) return round;
   const before = round.queue.slice(0, round.index + 1);
   const after = round.queue.slice(round.index + 1).filter((a) => !fresh.includes(a));

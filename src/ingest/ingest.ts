@@ -23,6 +23,7 @@ import { addressCheck, isOwnEcho, mentionIds } from './addressing.js';
 import { resolveQuote } from './quote.js';
 import { albumMessageIdOf, messageIdOf } from './messageIds.js';
 import { ingestDelete, ingestEdit } from './edits.js';
+import { placeInRoom } from './roomIngest.js';
 
 export interface IngestDeps {
   store: Store;
@@ -183,25 +184,73 @@ async function placeMessage(
   }
 
   const check = checkContent(ev);
-  // Who has the floor: the dialogue's one agent when the message addresses it (rooms: several).
+  /** Stores a message of a turn with the counters and pointers (`opensTurn`: the dialogue's new latest turn). */
+  const storeInTurn = async (
+    turnId: string,
+    opensTurn: boolean,
+    turnWrites: ReadonlyArray<Promise<unknown>>,
+  ): Promise<IngestResult> => {
+    const titleSource = check.ok ? check.text || quote?.text || '' : '';
+    // Under the guard and just read as absent: the message, its turn, the counters and the
+    // pointers are independent writes and go out together.
+    const [inserted] = await Promise.all([
+      store.messages.insertOnce({ ...base, content: check.ok ? check.text : base.content, turnId }),
+      ...turnWrites,
+      visit(),
+      store.sessions.touch(session, now, { messages: 1, turns: opensTurn ? 1 : 0 }),
+      store.dialogues.noteActivity(dialogue._id, {
+        at: now,
+        currentSessionId: sessionId,
+        messages: 1,
+        ...pointer,
+        ...(opensTurn ? { openTurnId: turnId } : {}),
+        ...(dialogue.title || !titleSource ? {} : { title: titleFromFirstMessage(titleSource) }),
+      }),
+    ]);
+    if (inserted === 'duplicate') return { kind: 'duplicate', messageId };
+    // Once the turn is stored: the job reads it. An album's reply waits a moment so its other
+    // items join the message first.
+    await deps.enqueueReply({
+      turnId,
+      dialogueId: dialogue._id,
+      ...(albumId && deps.albumSettleMs ? { delayMs: deps.albumSettleMs } : {}),
+    });
+    return { kind: 'accepted', turnId, ...placed };
+  };
+  /** Kept outside any turn; refused content is marked so (`answered`: someone was asked, so say it was refused). */
+  const outsideTurn = async (answered: boolean): Promise<IngestResult> => {
+    const message = check.ok ? base : { ...base, rejected: { code: check.code } };
+    if (!(await storeOutsideTurn(message))) return { kind: 'duplicate', messageId };
+    return answered && !check.ok ? { kind: 'rejected', code: check.code, ...placed } : { kind: 'context', ...placed };
+  };
+  // Only a turn of this session can be joined or answered; a new session starts afresh.
+  const openTurn = !opened && latestTurn?.sessionId === sessionId ? latestTurn : null;
+
+  const room = dialogue.roomId ? await store.rooms.get(dialogue.roomId) : null;
+  if (room) {
+    // A room's floor is decided by rounds (src/rooms/roomFlow.ts).
+    const d = await placeInRoom(deps, { room, ev, message: base, check, session, openTurn, now });
+    if (d.kind === 'context') return outsideTurn(false);
+    if (d.kind === 'rejected') return outsideTurn(true);
+    if (d.kind === 'join') return storeInTurn(d.turnId, false, []);
+    return storeInTurn(
+      d.turn._id,
+      true,
+      d.writes.map((w) => w()),
+    );
+  }
+
+  // Who has the floor: the dialogue's one agent when the message addresses it.
   const floor = whoAnswers([
     { agentId: agent._id, activation: activation(addressCheck(ev, { agent, dialogue, ...(quote ? { quote } : {}) })) },
   ]);
   const speaker = floor.speakers[0];
-  if (!speaker) {
-    // Group context (or another bot): kept so a later answer knows what was said; refused
-    // content is kept silently, since nobody asked us anything.
-    const stored = await storeOutsideTurn(check.ok ? base : { ...base, rejected: { code: check.code } });
-    return stored ? { kind: 'context', ...placed } : { kind: 'duplicate', messageId };
-  }
-  if (!check.ok) {
-    // Kept for the record (nothing is lost), but it opens no turn and reaches no LLM.
-    if (!(await storeOutsideTurn({ ...base, rejected: { code: check.code } }))) return { kind: 'duplicate', messageId };
-    return { kind: 'rejected', code: check.code, ...placed };
-  }
+  // Group context (or another bot): kept so a later answer knows what was said; refused
+  // content is kept silently, since nobody asked us anything.
+  if (!speaker) return outsideTurn(false);
+  // Refused input is kept for the record (nothing is lost), but it opens no turn and reaches no LLM.
+  if (!check.ok) return outsideTurn(true);
 
-  // Only a turn of this session can be joined or answered; a new session starts afresh.
-  const openTurn = !opened && latestTurn?.sessionId === sessionId ? latestTurn : null;
   const { turnId, opensTurn, turnWrites } = await placeInTurn(deps, {
     openTurn,
     dialogueId: dialogue._id,
@@ -211,32 +260,7 @@ async function placeMessage(
     messageId,
     now,
   });
-  const titleSource = check.text || quote?.text || '';
-  // Under the guard and just read as absent: the message, its turn, the counters and the
-  // pointers are independent writes and go out together.
-  const [inserted] = await Promise.all([
-    store.messages.insertOnce({ ...base, content: check.text, turnId }),
-    ...turnWrites,
-    visit(),
-    store.sessions.touch(session, now, { messages: 1, turns: opensTurn ? 1 : 0 }),
-    store.dialogues.noteActivity(dialogue._id, {
-      at: now,
-      currentSessionId: sessionId,
-      messages: 1,
-      ...pointer,
-      ...(opensTurn ? { openTurnId: turnId } : {}),
-      ...(dialogue.title || !titleSource ? {} : { title: titleFromFirstMessage(titleSource) }),
-    }),
-  ]);
-  if (inserted === 'duplicate') return { kind: 'duplicate', messageId };
-  // Once the turn is stored: the job reads it. An album's reply waits a moment so its other
-  // items join the message first.
-  await deps.enqueueReply({
-    turnId,
-    dialogueId: dialogue._id,
-    ...(albumId && deps.albumSettleMs ? { delayMs: deps.albumSettleMs } : {}),
-  });
-  return { kind: 'accepted', turnId, ...placed };
+  return storeInTurn(turnId, opensTurn, turnWrites);
 }
 
 /** The stored form of an inbound message, before it is placed in a turn. */

@@ -7,4 +7,6 @@ export interface Scheduler {
   checkSessionAt(sessionId: string, at: Date): Promise<void>;
   /** Consider a proactive check-in at `at`, if nothing happened in the dialogue since `since`. */
   checkInAt(dialogueId: string, since: Date, at: Date): Promise<void>;
+  /** A room's ask (SPEC §8): skip the agent at `at` if it has not started answering. */
+  roomAnswerDueAt(turnId: string, at: Date): Promise<void>;
 }

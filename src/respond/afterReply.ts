@@ -8,6 +8,7 @@ import { MAX_LIVE_MESSAGES } from '../domain/archiveRules.js';
 import { scheduleAfterReply, type MemoryScheduler } from '../lifecycle/memoryWork.js';
 import type { Scheduler } from '../lifecycle/scheduler.js';
 import type { TurnFacts } from '../memory/extraction.js';
+import { askAnswered, askSkipped, type NextAsk, type RoomFlowDeps } from '../rooms/roomFlow.js';
 
 /** What the reply learnt that the post-turn work needs, so it reads nothing again. */
 export interface AfterReply {
@@ -19,10 +20,20 @@ export interface AfterReply {
   evolveEveryTurns: number;
   /** The turn's facts for its memory extraction (none: the extraction reads them). */
   facts?: TurnFacts;
+  /** A room's ask: how it ended, for its round. */
+  roomAnswer?: RoomAnswer;
 }
+
+export type RoomAnswer =
+  | { kind: 'answered'; messageId: string; mentions: string[] }
+  | { kind: 'skipped' }
+  /** The reply failed (model error, timeout, empty): the round moves on without it. */
+  | { kind: 'failed' };
 
 export interface AfterReplyDeps {
   store: Store;
+  /** Rooms: the round moves on after each ask (src/rooms/roomFlow.ts). */
+  rooms: RoomFlowDeps;
   scheduler: Pick<Scheduler, 'checkInAt'>;
   memory: MemoryScheduler;
   /** PROACTIVE_CHECKIN_AFTER_MS; 0 turns the check-in off. */
@@ -30,7 +41,14 @@ export interface AfterReplyDeps {
   log: Logger;
 }
 
-export async function afterReply(deps: AfterReplyDeps, turn: Turn, at: Date, after: AfterReply): Promise<void> {
+/** Returns a room's next ask, to be queued once the reply's lease is released. */
+export async function afterReply(
+  deps: AfterReplyDeps,
+  turn: Turn,
+  at: Date,
+  after: AfterReply,
+): Promise<NextAsk | undefined> {
+  const next = turn.round && after.roomAnswer ? await nextInRound(deps.rooms, turn, after.roomAnswer, at) : undefined;
   if (after.dialogueMessages > MAX_LIVE_MESSAGES) {
     const r = await deps.store.archive.overflow(turn.dialogueId, at);
     deps.log.info({ dialogueId: turn.dialogueId, ...r }, 'archived old sessions (BR-002)');
@@ -38,4 +56,10 @@ export async function afterReply(deps: AfterReplyDeps, turn: Turn, at: Date, aft
   if (deps.checkInAfterMs > 0)
     await deps.scheduler.checkInAt(turn.dialogueId, at, new Date(at.getTime() + deps.checkInAfterMs));
   await scheduleAfterReply({ store: deps.store, scheduler: deps.memory }, turn, at, after);
+  return next;
+}
+
+function nextInRound(deps: RoomFlowDeps, turn: Turn, answer: RoomAnswer, at: Date): Promise<NextAsk | undefined> {
+  if (answer.kind === 'answered') return askAnswered(deps, turn, answer, at);
+  return askSkipped(deps, turn, answer.kind === 'skipped' ? 'chose' : 'failed', at);
 }

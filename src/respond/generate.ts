@@ -10,7 +10,11 @@ export interface ReplyLease {
   acquire(dialogueId: string): Promise<(() => Promise<void>) | null>;
 }
 
-export type GenerateDeps = CheckInDeps & { lease: ReplyLease };
+export type GenerateDeps = CheckInDeps & {
+  lease: ReplyLease;
+  /** Queues a room's next ask (after the lease is released, so it does not find it busy). */
+  enqueueReply(job: { turnId: string; dialogueId: string }): Promise<void>;
+};
 
 export type Generation =
   | { kind: 'answer'; dialogueId: string; turnId: string }
@@ -22,10 +26,17 @@ export type Generated =
 export async function generate(deps: GenerateDeps, g: Generation): Promise<Generated> {
   const release = await deps.lease.acquire(g.dialogueId);
   if (!release) return { kind: 'busy' };
+  let done: Generated;
   try {
-    if (g.kind === 'answer') return { kind: 'answer', result: await respondToTurn(deps, g.turnId, g.dialogueId) };
-    return { kind: 'check-in', result: await proactiveCheckIn(deps, g.dialogueId, g.since, g.now) };
+    done =
+      g.kind === 'answer'
+        ? { kind: 'answer', result: await respondToTurn(deps, g.turnId, g.dialogueId) }
+        : { kind: 'check-in', result: await proactiveCheckIn(deps, g.dialogueId, g.since, g.now) };
   } finally {
     await release();
   }
+  // A room's next speaker: asked now that the floor is free.
+  if (done.kind === 'answer' && done.result.kind === 'replied' && done.result.nextAsk)
+    await deps.enqueueReply(done.result.nextAsk);
+  return done;
 }

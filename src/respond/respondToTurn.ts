@@ -33,6 +33,10 @@ import type { AfterReply } from './afterReply.js';
 import { composeStages, type StreamStageFactory } from './streamStage.js';
 import { requireTurnAgent } from '../domain/turnRules.js';
 import { turnFactsOf } from '../memory/extraction.js';
+import { roomAsk, type RoomAsk } from './roomAsk.js';
+import { mentionedAgents } from '../domain/roomMentions.js';
+import type { RoomAnswer } from './afterReply.js';
+import type { NextAsk } from '../rooms/roomFlow.js';
 
 export interface RespondDeps {
   store: Store;
@@ -57,8 +61,8 @@ export interface RespondDeps {
   prepareMedia?(platform: Platform, messages: Message[]): Promise<Message[]>;
   /** Stages between the model and what is shown (src/respond/streamStage.ts); none: shown as said. */
   streamStages?: readonly StreamStageFactory[];
-  /** Called after a turn is closed by a reply (post-turn jobs hang off this). */
-  onReplied?(turn: Turn, at: Date, after: AfterReply): Promise<void>;
+  /** Called after a turn is closed by a reply (post-turn jobs hang off this); may name a room's next ask. */
+  onReplied?(turn: Turn, at: Date, after: AfterReply): Promise<NextAsk | undefined>;
 }
 
 /** An AI message produced: how it ended, and what the post-turn work needs. */
@@ -67,7 +71,9 @@ export interface Produced extends Omit<AfterReply, 'dialogueMessages'> {
 }
 
 export type RespondResult =
-  { kind: 'skipped'; reason: string } | { kind: 'replied'; messageId: string; state: DeliveryState };
+  | { kind: 'skipped'; reason: string }
+  /** `nextAsk`: a room's next ask, queued by the caller once it released the dialogue's lease. */
+  | { kind: 'replied'; messageId: string; state: DeliveryState; nextAsk?: NextAsk };
 
 export const replyIdOf = (turnId: string) => derivedId('msg', 'reply', turnId);
 
@@ -83,6 +89,11 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
   if (turn.responderRole !== 'ai') return { kind: 'skipped', reason: 'the AI is not the responder of this turn' };
   const dialogue = known?._id === turn.dialogueId ? known : await store.dialogues.get(turn.dialogueId);
   if (!dialogue) return { kind: 'skipped', reason: 'dialogue not found' };
+  if (turn.round && !(await askStillOpen(store, turn))) {
+    // A newer message started another round before this agent spoke: it is not asked anymore.
+    await store.turns.expire({ ...turn, deadlineAt: new Date() });
+    return { kind: 'skipped', reason: 'round superseded' };
+  }
 
   const startedAt = new Date();
   // Independent of each other: the guarded start, the reply message, the context's first reads.
@@ -100,13 +111,23 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
     inputs,
   });
   const at = new Date();
+  let nextAsk: NextAsk | undefined;
   if (await closeAnswered(store, turn, at, state)) {
     // Post-turn work never fails the reply that has already been delivered.
-    await deps
+    nextAsk = await deps
       .onReplied?.(turn, at, { ...after, dialogueMessages: dialogue.messageCount + 1 })
-      .catch((err: unknown) => deps.log.error({ err, turnId: turn._id }, 'post-turn work failed'));
+      .catch((err: unknown) => {
+        deps.log.error({ err, turnId: turn._id }, 'post-turn work failed');
+        return undefined;
+      });
   }
-  return { kind: 'replied', messageId: reply._id, state };
+  return { kind: 'replied', messageId: reply._id, state, ...(nextAsk ? { nextAsk } : {}) };
+}
+
+/** Whether a room's ask is still the one its round waits for. */
+async function askStillOpen(store: Store, turn: Turn): Promise<boolean> {
+  const round = turn.round ? await store.rooms.getRound(turn.round.roundId) : null;
+  return round !== null && !round.completed && round.asks.at(-1)?.turnId === turn._id;
 }
 
 /** pending → responded, with the reply counted on the dialogue and session (one guarded step). */
@@ -198,12 +219,18 @@ export async function produceAiMessage(
   }
 
   const streamer = openStreamer(deps, { dialogue, reply, outbound, typing, gathered });
-  const outcome = await generateText(deps, { turn, dialogue, gathered, streamer, trace, contextEventId, now });
+  const ask = roomAsk(deps.tools, turn);
+  const outcome = await generateText(deps, { turn, dialogue, gathered, streamer, trace, contextEventId, now, ask });
   await streamer.endStreaming();
   await trace.settled();
   await store.messages.finishReply(
     reply,
-    { state: outcome.state, content: outcome.stored, ...(outcome.error ? { error: outcome.error } : {}) },
+    {
+      state: outcome.state,
+      content: outcome.stored,
+      ...(outcome.error ? { error: outcome.error } : {}),
+      ...(outcome.skipped ? { visible: false as const } : {}),
+    },
     new Date(),
   );
   if (gathered.tone?.changed && outcome.state === 'complete') {
@@ -213,7 +240,15 @@ export async function produceAiMessage(
       .setTone(gathered.tone.humanId, gathered.tone.state)
       .catch((err: unknown) => deps.log.warn({ err, turnId: turn._id }, 'tone state not stored'));
   }
-  await deliver(streamer, trace, dialogue, outcome.shown);
+  if (outcome.skipped) {
+    typing.stop();
+    await trace.record('delivery', {
+      platform: dialogue.chat.platform,
+      ok: true,
+      skipped: true,
+      platformMessageIds: [],
+    });
+  } else await deliver(streamer, trace, dialogue, outcome.shown);
   const facts = turnFactsOf(turn, {
     groupChat: dialogue.type === 'group',
     agentName: gathered.agent.name,
@@ -224,6 +259,7 @@ export async function produceAiMessage(
     foldDue: foldDue(gathered, reply),
     evolveEveryTurns: evolveEvery(gathered),
     ...(facts ? { facts } : {}),
+    ...(turn.round ? { roomAnswer: roomAnswerOf(outcome, dialogue, gathered, reply) } : {}),
   };
 }
 
@@ -233,6 +269,16 @@ interface Outcome {
   stored: string;
   shown: string;
   error?: { code: string; message: string };
+  /** A room agent declined to speak (skip_response): stored invisible, shown nowhere. */
+  skipped?: true;
+}
+
+/** How a room's ask ended, for the round (src/rooms/roomFlow.ts). */
+function roomAnswerOf(outcome: Outcome, dialogue: Dialogue, gathered: GatheredContext, reply: Message): RoomAnswer {
+  if (outcome.skipped) return { kind: 'skipped' };
+  if (outcome.state !== 'complete') return { kind: 'failed' };
+  const marks = { platform: dialogue.chat.platform, text: outcome.stored, mentions: [] };
+  return { kind: 'answered', messageId: reply._id, mentions: mentionedAgents(marks, gathered.otherAgents) };
 }
 
 /** The reply's streamer: the platform, the persona, and in a group a quote of whom it answers. */
@@ -284,6 +330,7 @@ async function generateText(
     trace: TurnTrace;
     contextEventId: string;
     now: Date;
+    ask: RoomAsk;
   },
 ): Promise<Outcome> {
   const stage = composeStages((deps.streamStages ?? []).map((make) => make()));
@@ -291,7 +338,8 @@ async function generateText(
   const show = (text: string) => {
     if (!text) return;
     shownSoFar += text;
-    o.streamer.append(text);
+    // An agent that may still skip shows nothing until it has finished (roomAsk.ts).
+    if (!o.ask.holdsOutput) o.streamer.append(text);
   };
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort('timeout'), deps.llmTimeoutMs);
@@ -301,15 +349,23 @@ async function generateText(
       llm: deps.llm,
       model: deps.model,
       messages: o.gathered.built.messages,
-      registry: deps.tools,
-      toolContext: { store: deps.store, dialogueId: o.dialogue._id, now: o.now, timezone: deps.timezone },
+      registry: o.ask.tools,
+      toolContext: {
+        store: deps.store,
+        dialogueId: o.dialogue._id,
+        now: o.now,
+        timezone: deps.timezone,
+        ...(o.ask.ask ? { ask: o.ask.ask } : {}),
+      },
       maxRounds: deps.maxToolRounds,
       signal: abort.signal,
       onDelta: (d) => show(stage.push(d)),
       trace: o.trace,
       contextEventId: o.contextEventId,
+      done: () => o.ask.skipped(),
     });
     show(stage.end());
+    if (o.ask.skipped()) return { state: 'complete', stored: result.text, shown: '', skipped: true };
     if (shownSoFar.trim().length > 0) return { state: 'complete', stored: result.text, shown: shownSoFar };
     const empty = notice('EMPTY_REPLY', deps.locale);
     return { state: 'empty', stored: result.text.trim() ? result.text : empty, shown: empty };

@@ -17,6 +17,8 @@ export interface ToolLoopInput {
   trace: TurnTrace;
   /** Id of the context_built event: every LLM call references its prompt. */
   contextEventId: string;
+  /** Checked after each tool round: true ends the reply there (a room agent that skipped). */
+  done?: () => boolean;
 }
 
 export interface ToolLoopResult {
@@ -84,7 +86,7 @@ export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
     toolCalls += outcomes.length;
     messages.push(assistant, ...results);
     appended.push(assistant, ...results);
-    if (o.signal.aborted) return { text, llmCalls: round, toolCalls };
+    if (o.signal.aborted || o.done?.()) return { text, llmCalls: round, toolCalls };
   }
 }
 

@@ -16,6 +16,7 @@ import type {
 import type { ConfigDocument } from './config.js';
 import type { OutboxEntry } from './outbox.js';
 import type { MemoryScopeMark } from './memoryScopes.js';
+import type { Room, RoomRound } from '../domain/room.js';
 
 export interface MigrationDoc {
   _id: string;
@@ -38,6 +39,8 @@ export interface Collections {
   outbox: Collection<OutboxEntry>;
   memoryScopes: Collection<MemoryScopeMark>;
   migrations: Collection<MigrationDoc>;
+  rooms: Collection<Room>;
+  rounds: Collection<RoomRound>;
 }
 
 export function collections(db: Db): Collections {
@@ -56,6 +59,8 @@ export function collections(db: Db): Collections {
     outbox: db.collection<OutboxEntry>('outbox'),
     memoryScopes: db.collection<MemoryScopeMark>('memoryScopes'),
     migrations: db.collection<MigrationDoc>('migrations'),
+    rooms: db.collection<Room>('rooms'),
+    rounds: db.collection<RoomRound>('rounds'),
   };
 }
 
@@ -122,6 +127,9 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   outbox: [{ key: { dialogueId: 1 }, name: 'by_dialogue' }],
   memoryScopes: [],
   migrations: [],
+  rooms: [],
+  // Rounds are read by derived id; the API lists a room's rounds by its dialogue.
+  rounds: [{ key: { dialogueId: 1, seq: 1 }, name: 'rounds_by_dialogue' }],
 };
 
 /**

@@ -35,6 +35,9 @@ export async function deleteDialogue(c: Collections, dialogueId: string): Promis
   // The hot path's companions of the record (working windows, outbox index) go with it.
   await c.windows.deleteMany({ dialogueId });
   await c.outbox.deleteMany({ dialogueId });
+  // A room lives on its dialogue: its rounds and the room itself go too.
+  await c.rounds.deleteMany({ dialogueId });
+  await c.rooms.deleteMany({ dialogueId });
   const sessions = (await c.sessions.deleteMany({ dialogueId })).deletedCount;
   const found = (await c.dialogues.deleteOne({ _id: dialogueId })).deletedCount === 1;
   return { found, deleted: { messages, archivedMessages, turns, sessions, events, memories } };

@@ -35,7 +35,9 @@ export class DialogueRepo {
     return this.guarded(_id, async () => {
       // Most messages come from a known chat and person: one read, no write.
       const known = await this.get(_id);
-      if (known?.humanIds.includes(init.humanId) && known.agentIds.includes(init.agentId)) return known;
+      // A room's dialogue has the room's agents (set with the room), not the default one.
+      const hasAgent = known?.roomId !== undefined || known?.agentIds.includes(init.agentId);
+      if (known?.humanIds.includes(init.humanId) && hasAgent) return known;
       const doc = await this.c.dialogues.findOneAndUpdate(
         { _id },
         {
@@ -48,7 +50,7 @@ export class DialogueRepo {
             createdAt: init.at,
             lastActivityAt: init.at,
           },
-          $addToSet: { humanIds: init.humanId, agentIds: init.agentId },
+          $addToSet: known?.roomId ? { humanIds: init.humanId } : { humanIds: init.humanId, agentIds: init.agentId },
         },
         { upsert: true, returnDocument: 'after' },
       );
@@ -143,6 +145,30 @@ export class DialogueRepo {
   }
 
   /** A group's "answer everything" switch (SPEC §7). */
+  /**
+   * The chat's dialogue becomes a room's (SPEC §8): its agents are the room's, and it is created
+   * if the chat had none. False when it already hosts a room.
+   */
+  hostRoom(chat: ChatRef, o: { roomId: string; type: DialogueType; agentIds: string[]; at: Date }): Promise<boolean> {
+    const _id = dialogueIdOf(chat);
+    return this.guarded(_id, async () => {
+      const known = await this.get(_id);
+      if (known?.roomId) return false;
+      const fresh = { chat, status: 'active', messageCount: 0, createdAt: o.at, lastActivityAt: o.at } as const;
+      await this.c.dialogues.updateOne(
+        { _id },
+        {
+          $set: { roomId: o.roomId, agentIds: o.agentIds, type: o.type, updatedAt: o.at },
+          ...(known ? {} : { $setOnInsert: fresh }),
+        },
+        { upsert: true },
+      );
+      // FerretDB drops empty arrays and nulls given to $setOnInsert: set apart on a new dialogue.
+      if (!known) await this.c.dialogues.updateOne({ _id }, { $set: { humanIds: [], openTurnId: null } });
+      return true;
+    });
+  }
+
   async setAnswerAll(id: string, on: boolean, at: Date): Promise<void> {
     await this.guarded(id, () =>
       this.c.dialogues.updateOne({ _id: id }, { $set: { 'settings.answerAll': on, updatedAt: at } }),

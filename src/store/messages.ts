@@ -123,7 +123,13 @@ export class MessageRepo {
   /** The reply's outcome; the finished reply enters its session's working window. */
   async finishReply(
     message: Message,
-    outcome: { state: Exclude<DeliveryState, 'streaming'>; content: string; error?: { code: string; message: string } },
+    outcome: {
+      state: Exclude<DeliveryState, 'streaming'>;
+      content: string;
+      error?: { code: string; message: string };
+      /** false: a room agent's skip, kept but never shown (seed 002). */
+      visible?: false;
+    },
     at: Date,
   ): Promise<Message> {
     const delivery = {
@@ -141,12 +147,19 @@ export class MessageRepo {
           'delivery.state': outcome.state,
           'delivery.completedAt': at,
           ...(outcome.error ? { 'delivery.error': outcome.error } : {}),
+          ...(outcome.visible === false ? { visible: false } : {}),
           updatedAt: at,
         },
       },
     );
     this.announce(message, 'updated');
-    const finished: Message = { ...message, content: outcome.content, delivery, updatedAt: at };
+    const finished: Message = {
+      ...message,
+      content: outcome.content,
+      delivery,
+      updatedAt: at,
+      ...(outcome.visible === false ? { visible: false } : {}),
+    };
     await this.windows.put(finished, at);
     return finished;
   }

@@ -129,6 +129,17 @@ export class ParticipantRepo {
     return doc;
   }
 
+  /** A new agent (a room member); `recentTurns` set apart, as FerretDB drops empty arrays on insert. */
+  async createAgent(
+    agent: Pick<Agent, '_id' | 'name' | 'basePersona' | 'aliases' | 'bindings'>,
+    at: Date,
+  ): Promise<Agent> {
+    const doc: Agent = { ...agent, isDefault: false, createdAt: at, updatedAt: at };
+    await this.c.agents.insertOne(doc);
+    await this.agentsWithEvolution.updateOne({ _id: agent._id }, { $set: { recentTurns: [] } });
+    return doc;
+  }
+
   getHuman(id: string): Promise<Human | null> {
     return this.c.humans.findOne({ _id: id });
   }

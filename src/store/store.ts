@@ -11,6 +11,7 @@ import { ArchiveRepo } from './archive.js';
 import { AttachmentRepo } from './attachments.js';
 import { MemoryRepo } from './memories.js';
 import { ConfigRepo, type ConfigMark } from './config.js';
+import { RoomRepo } from './rooms.js';
 import { guardedFeed, silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
 import { WindowRepo } from './windows.js';
 import { OutboxRepo } from './outbox.js';
@@ -49,6 +50,8 @@ export class Store {
   readonly outbox: OutboxRepo;
   readonly migrations: MigrationRepo;
   readonly memoryScopes: MemoryScopeRepo;
+  /** Rooms and their rounds (SPEC §8). */
+  readonly rooms: RoomRepo;
   /** The operator API's list pages and batched reads (off the hot path). */
   readonly pages: PageReader;
   readonly stats: StatsReader;
@@ -80,6 +83,7 @@ export class Store {
     this.attachments = new AttachmentRepo(this.c, this.messages, this.guard);
     this.memories = new MemoryRepo(this.c.memories, this.memoryScopes, this.guard);
     this.config = new ConfigRepo(this.c.config, o.configMark);
+    this.rooms = new RoomRepo(this.c);
     this.pages = new PageReader(this.c);
     this.stats = new StatsReader(this.c);
   }

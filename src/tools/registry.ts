@@ -12,6 +12,8 @@ export interface ToolContext {
   timezone: string;
   /** Aborted when the tool's time is up or the reply is stopped. */
   signal: AbortSignal;
+  /** A room's ask (SPEC §8): whether the agent may skip, and how it does. */
+  ask?: { canSkip: boolean; skip(): void };
 }
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
@@ -44,6 +46,11 @@ export class ToolRegistry {
 
   get size(): number {
     return this.byName.size;
+  }
+
+  /** These tools and `extra` (for one reply, e.g. a room's skip_response). */
+  with(extra: ToolDefinition[]): ToolRegistry {
+    return new ToolRegistry([...this.byName.values(), ...extra], this.timeoutMs);
   }
 
   specs(): ToolSpec[] {

@@ -16,6 +16,7 @@ const noScheduler: Scheduler = {
   expireTurnAt: async () => {},
   checkSessionAt: async () => {},
   checkInAt: async () => {},
+  roomAnswerDueAt: async () => {},
 };
 
 describe('lifecycle jobs', () => {

@@ -1,0 +1,229 @@
+// The floor of a room at its I/O edge (SPEC §8, seed 002): starts rounds, asks each agent in
+// turn by opening a Turn for it (answered through the normal respond pipeline), and moves on
+// after an answer, a skip or a timeout. The rules are roundRules.ts; this file reads and writes
+// the room, the round and the ask turns by `_id`, under the dialogue's state guard, so one
+// decision at a time is taken for a room whichever process takes it.
+import type { Logger } from 'pino';
+import type { Message, Turn } from '../domain/model.js';
+import type { Room, RoomRound } from '../domain/room.js';
+import { agentMembers, hostOf, roundIdOf } from '../domain/room.js';
+import { answered, nextAsk, skipped, startRound, superseded, type SkipReason } from '../domain/roundRules.js';
+import { newTurn } from '../domain/turnRules.js';
+import { derivedId, newId } from '../domain/ids.js';
+import type { Store } from '../store/store.js';
+import { guardKeys } from '../store/stateGuard.js';
+import type { Scheduler } from '../lifecycle/scheduler.js';
+
+export interface RoomFlowDeps {
+  store: Store;
+  enqueueReply(job: { turnId: string; dialogueId: string }): Promise<void>;
+  scheduler: Pick<Scheduler, 'roomAnswerDueAt'>;
+  responseWindowMs: number;
+  log: Logger;
+}
+
+/** An ask opened: its turn and the writes that store it (sent with the caller's own writes). */
+export interface OpenedAsk {
+  turn: Turn;
+  round: RoomRound;
+  writes: Array<() => Promise<unknown>>;
+}
+
+/**
+ * A message that addresses the room starts a round (an unfinished one is superseded, kept in
+ * history). Returns the first ask, whose turn the message belongs to; undefined when nobody is
+ * asked (host mode without a mention). The caller holds the dialogue's guard, stores the
+ * writes with the message, then enqueues the ask (`ask`).
+ */
+export async function startRoomRound(
+  deps: Pick<RoomFlowDeps, 'store' | 'scheduler' | 'responseWindowMs'>,
+  o: {
+    room: Room;
+    sessionId: string;
+    trigger: { messageId: string; senderId: string };
+    mentions: readonly string[];
+    now: Date;
+  },
+): Promise<OpenedAsk | undefined> {
+  const { store } = deps;
+  const { room, now } = o;
+  const previous = await store.rooms.current(room);
+  const seq = room.roundSeq + 1;
+  const host = hostOf(room);
+  // Host mode: a human who names nobody speaks to the host, who then calls on the others.
+  const mentions =
+    room.mode === 'host' && o.mentions.length === 0 && host?.kind === 'agent' && host.id !== o.trigger.senderId
+      ? [host.id]
+      : o.mentions;
+  const round = startRound({
+    id: roundIdOf(room._id, seq),
+    mode: room.mode,
+    members: agentMembers(room),
+    mentions,
+    at: now,
+  });
+  if (!round) return undefined;
+  const stored: RoomRound = {
+    ...round,
+    _id: round.id,
+    roomId: room._id,
+    dialogueId: room.dialogueId,
+    seq,
+    triggerMessageId: o.trigger.messageId,
+    triggerSenderId: o.trigger.senderId,
+    asks: [],
+    updatedAt: now,
+  };
+  const opened = await openAsk(deps, stored, o.sessionId, now);
+  if (!opened) return undefined;
+  const writes = [
+    ...opened.writes,
+    () => store.rooms.put({ ...room, roundSeq: seq, updatedAt: now }),
+    ...(previous && !previous.completed
+      ? [() => store.rooms.putRound({ ...previous, ...superseded(previous, now), updatedAt: now })]
+      : []),
+  ];
+  return { ...opened, writes };
+}
+
+/** The turn asking the round's next agent, and the writes that store it with its deadline. */
+async function openAsk(
+  deps: Pick<RoomFlowDeps, 'store' | 'scheduler' | 'responseWindowMs'>,
+  round: RoomRound,
+  sessionId: string,
+  now: Date,
+): Promise<OpenedAsk | undefined> {
+  const ask = nextAsk(round);
+  if (!ask) return undefined;
+  const config = await deps.store.config.get();
+  const turn: Turn = {
+    ...newTurn({
+      id: newId('trn', now),
+      dialogueId: round.dialogueId,
+      sessionId,
+      initiator: { role: 'human', id: round.triggerSenderId },
+      responder: { role: 'ai', id: ask.agentId },
+      startedAt: now,
+      responseWindowMs: deps.responseWindowMs,
+    }),
+    round: { roundId: round._id, fromMessageId: round.triggerMessageId, canSkip: ask.canSkip },
+  };
+  const next: RoomRound = { ...round, asks: [...round.asks, { agentId: ask.agentId, turnId: turn._id, at: now }] };
+  const dueAt = new Date(now.getTime() + config.config.thresholds.room_answer_timeout_seconds * 1000);
+  return {
+    turn,
+    round: next,
+    writes: [
+      () => deps.store.turns.insert(turn),
+      () => deps.store.rooms.putRound({ ...next, updatedAt: now }),
+      () => deps.scheduler.roomAnswerDueAt(turn._id, dueAt),
+    ],
+  };
+}
+
+/** The next ask, stored and waiting to be queued (after the caller released the reply lease). */
+export interface NextAsk {
+  turnId: string;
+  dialogueId: string;
+}
+
+/**
+ * The agent asked by `turn` answered with message `messageId`; agents it @mentions are asked
+ * next. Returns the next ask for the caller to queue once it released the dialogue's lease.
+ */
+export function askAnswered(
+  deps: RoomFlowDeps,
+  turn: Turn,
+  reply: { messageId: string; mentions: readonly string[] },
+  at: Date,
+): Promise<NextAsk | undefined> {
+  return advance(deps, turn, at, (round) =>
+    answered(round, { agentId: turn.responderId, messageId: reply.messageId, mentions: reply.mentions, at }),
+  );
+}
+
+/** The agent asked by `turn` skipped (by choice, or its reply failed); returns the next ask as askAnswered. */
+export function askSkipped(deps: RoomFlowDeps, turn: Turn, reason: SkipReason, at: Date): Promise<NextAsk | undefined> {
+  return advance(deps, turn, at, (round) => skipped(round, { agentId: turn.responderId, reason, at }));
+}
+
+/**
+ * The ask's deadline passed (a delayed job): an agent that has not started answering is
+ * skipped for it, with an invisible timeout message; one already answering is left to finish.
+ */
+export async function askDue(deps: RoomFlowDeps, turnId: string, now: Date): Promise<'skipped' | 'not_due'> {
+  const turn = await deps.store.turns.get(turnId);
+  if (!turn?.round || turn.status !== 'pending' || turn.replyStartedAt) return 'not_due';
+  let done: 'skipped' | 'not_due' = 'not_due';
+  const next = await advance(
+    deps,
+    turn,
+    now,
+    (round) => {
+      const step = skipped(round, { agentId: turn.responderId, reason: 'timeout', at: now });
+      if (step.ok) done = 'skipped';
+      return step;
+    },
+    async (t) => {
+      // The skip is recorded (invisible), and the ask's turn closes unanswered.
+      await Promise.all([
+        deps.store.messages.insertOnce(skipMessage(t, 'timeout', now)),
+        deps.store.turns.expire({ ...t, deadlineAt: now }),
+      ]);
+    },
+  );
+  if (next) await deps.enqueueReply(next);
+  return done;
+}
+
+/** The invisible message that records a skip (seed 002: "不可见的跳过消息"). */
+export function skipMessage(turn: Turn, reason: SkipReason, at: Date): Message {
+  return {
+    _id: derivedId('msg', 'skip', turn._id),
+    dialogueId: turn.dialogueId,
+    sessionId: turn.sessionId,
+    turnId: turn._id,
+    senderRole: 'ai',
+    senderId: turn.responderId,
+    contentType: 'text',
+    content: reason === 'timeout' ? '[skipped: no answer in time]' : '[skipped]',
+    mentions: [],
+    visible: false,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+type Step = ReturnType<typeof answered>;
+
+/** One decision on the ask's round under the dialogue's guard; the next ask is queued after it. */
+async function advance(
+  deps: RoomFlowDeps,
+  turn: Turn,
+  at: Date,
+  decide: (round: RoomRound) => Step,
+  alsoWrite?: (turn: Turn) => Promise<void>,
+): Promise<NextAsk | undefined> {
+  const roundId = turn.round?.roundId;
+  if (!roundId) return undefined;
+  const opened = await deps.store.guard.run(guardKeys.dialogue(turn.dialogueId), async () => {
+    const round = await deps.store.rooms.getRound(roundId);
+    if (!round) return undefined;
+    const step = decide(round);
+    if (!step.ok) {
+      // A superseded round, or an answer that came after its timeout: recorded, nothing moves.
+      deps.log.info({ roundId, turnId: turn._id, code: step.code }, 'room: step refused');
+      return undefined;
+    }
+    await alsoWrite?.(turn);
+    const next: RoomRound = { ...round, ...step.round, updatedAt: at };
+    const ask = await openAsk(deps, next, turn.sessionId, at);
+    if (!ask) {
+      await deps.store.rooms.putRound(next);
+      return undefined;
+    }
+    await Promise.all(ask.writes.map((w) => w()));
+    return ask.turn;
+  });
+  return opened ? { turnId: opened._id, dialogueId: opened.dialogueId } : undefined;
+}

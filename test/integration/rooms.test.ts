@@ -1,0 +1,188 @@
+// Rooms through the real pipeline (SPEC §8, seed 002): a Telegram group with three agents and a
+// human, fed through the real grammY bot against the fake Bot API, answered by the fake model.
+// Round-robin order, a skip that stays invisible, @mention forcing, host mode, the timeout skip
+// driven by the delayed job, and the refusals of the rules.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { startHarness, type Harness } from '../support/harness.js';
+import { eventually } from '../support/testEnv.js';
+import { PLACES, textUpdate } from '../fixtures/telegramUpdates.js';
+import { createRoom } from '../../src/rooms/createRoom.js';
+import { DialogueLock } from '../../jobs/dialogueLock.js';
+import type { Room, RoomRound } from '../../src/domain/room.js';
+import type { Message } from '../../src/domain/model.js';
+import type { RoomMode } from '../../src/domain/roundRules.js';
+import { GatewayError } from '../../src/errors.js';
+
+const GROUP = PLACES.group.chatId;
+const chat = { platform: 'telegram', chatId: String(GROUP) } as const;
+
+describe('rooms: several agents in one Telegram group', () => {
+  let h: Harness;
+  let update = 0;
+  const ids = { aria: 'agt_aria', bo: 'agt_bo', cy: 'agt_cy' };
+
+  beforeEach(async () => {
+    h = await startHarness({ EMBEDDINGS: 'offline' });
+    const at = new Date();
+    for (const [key, name] of [
+      ['aria', 'Aria'],
+      ['bo', 'Bo'],
+      ['cy', 'Cy'],
+    ] as const)
+      await h.app.store.participants.createAgent(
+        { _id: ids[key], name, basePersona: `You are ${name}, one of three friends in a hiking group.` },
+        at,
+      );
+  });
+  afterEach(() => h.stop());
+
+  const open = (mode: RoomMode = 'default'): Promise<Room> =>
+    createRoom(h.app.store, { chat, name: 'Hikers', mode, agentIds: [ids.aria, ids.bo, ids.cy] }, new Date());
+
+  const say = (text: string) => {
+    update += 1;
+    h.tg.pushUpdate(
+      textUpdate({ updateId: 90_000 + update, place: PLACES.group, userId: 4242, firstName: 'Lin', text }),
+    );
+  };
+
+  const roundDone = (room: Room, seq: number): Promise<RoomRound> =>
+    eventually(
+      async () => {
+        const r = await h.app.store.rooms.getRound(`${room._id}.r${seq}`);
+        return r?.completed ? r : undefined;
+      },
+      20_000,
+      `round ${seq} to complete`,
+    );
+
+  const aiMessages = async (): Promise<Message[]> =>
+    (await h.app.store.c.messages.find({ dialogueId: room0()!.dialogueId, senderRole: 'ai' }).toArray()).sort(
+      (a, b) => a.createdAt.getTime() - b.createdAt.getTime(),
+    );
+  let current: Room | undefined;
+  const room0 = () => current;
+
+  it('asks every agent in order; a skip is stored invisible and never reaches the group', async () => {
+    current = await open();
+    h.llm.enqueue(
+      { kind: 'reply', chunks: ['Aria here: ', 'the ridge trail!'] },
+      { kind: 'tool_calls', calls: [{ name: 'skip_response', arguments: '{"reason":"nothing to add"}' }] },
+      { kind: 'reply', chunks: ['Cy agrees with Aria.'] },
+    );
+    say('Where should we hike on Saturday?');
+    const round = await roundDone(current, 1);
+    expect(round.asked).toEqual([ids.aria, ids.bo, ids.cy]);
+    expect(round.answers.map((a) => a.agentId)).toEqual([ids.aria, ids.cy]);
+    expect(round.skips).toMatchObject([{ agentId: ids.bo, reason: 'chose' }]);
+    expect(round.endedBy).toBe('queue_done');
+
+    // The group saw two answers, in order; Bo's skip stayed off the platform.
+    await eventually(
+      () => Promise.resolve(h.tg.sentText(GROUP).length >= 2 ? true : undefined),
+      5_000,
+      'two answers shown',
+    );
+    expect(h.tg.sentText(GROUP)).toEqual(['Aria here: the ridge trail!', 'Cy agrees with Aria.']);
+    const ai = await aiMessages();
+    expect(ai.map((m) => [m.senderId, m.visible])).toEqual([
+      [ids.aria, true],
+      [ids.bo, false],
+      [ids.cy, true],
+    ]);
+    // Cy answered the room as it stood: the human's question and Aria's answer, named.
+    const cyPrompt = JSON.stringify(h.llm.requests.at(-1)!.body.messages);
+    expect(cyPrompt).toContain('Where should we hike on Saturday?');
+    expect(cyPrompt).toContain('the ridge trail!');
+    expect(cyPrompt).toContain('Aria');
+    expect(cyPrompt).not.toContain('nothing to add');
+  });
+
+  it('an @mentioned agent is asked first, cannot skip, and its answer ends the round', async () => {
+    current = await open();
+    h.llm.enqueue(
+      { kind: 'tool_calls', calls: [{ name: 'skip_response', arguments: '{}' }] },
+      { kind: 'reply', chunks: ['Fine, I will answer: bring water.'] },
+    );
+    say('@Cy what should we pack?');
+    const round = await roundDone(current, 1);
+    expect(round.asked).toEqual([ids.cy]);
+    expect(round.mustAnswer).toEqual([ids.cy]);
+    expect(round.endedBy).toBe('mention_answered');
+    expect(round.skips).toEqual([]);
+    // The refused skip is in the turn's trace with its stable code.
+    const tool = await h.app.store.c.events.findOne({ kind: 'tool_call', 'data.name': 'skip_response' });
+    expect(tool?.data).toMatchObject({ ok: false, error: { code: 'TOOL_FAILED' } });
+    expect(String((tool?.data.error as { message: string }).message)).toContain('you must answer');
+    expect(h.tg.sentText(GROUP)).toEqual(['Fine, I will answer: bring water.']);
+  });
+
+  it('host mode: the host is asked, then exactly the agents it @mentions, who all answer', async () => {
+    current = await open('host');
+    h.llm.enqueue(
+      { kind: 'reply', chunks: ['Good question. @Bo and @Cy, your picks?'] },
+      { kind: 'reply', chunks: ['Bo picks the lake.'] },
+      { kind: 'reply', chunks: ['Cy picks the ridge.'] },
+    );
+    say('Plan our hike, please.');
+    const round = await roundDone(current, 1);
+    expect(round.asked).toEqual([ids.aria, ids.bo, ids.cy]);
+    expect(round.mustAnswer).toEqual([ids.aria, ids.bo, ids.cy]);
+    expect(round.endedBy).toBe('mentions_answered');
+    expect(h.tg.sentText(GROUP)).toEqual([
+      'Good question. @Bo and @Cy, your picks?',
+      'Bo picks the lake.',
+      'Cy picks the ridge.',
+    ]);
+  });
+
+  it('an agent that does not answer in time is skipped by the delayed job, invisibly', async () => {
+    await h.app.store.config.update({ thresholds: { room_answer_timeout_seconds: 5 } }, new Date());
+    current = await open();
+    // Another reply of this room holds the floor, so Aria's ask cannot start in time.
+    const redis = new Redis(h.env.REDIS_URL, { maxRetriesPerRequest: null });
+    const lock = new DialogueLock(redis, h.env.QUEUE_PREFIX, 30_000);
+    const release = (await lock.acquire(current.dialogueId))!;
+    h.llm.enqueue({ kind: 'reply', chunks: ['Bo here.'] }, { kind: 'reply', chunks: ['Cy here.'] });
+    say('Anyone up for Sunday?');
+    const skippedAria = await eventually(
+      async () => {
+        const r = await h.app.store.rooms.getRound(`${current!._id}.r1`);
+        return r?.skips.length ? r : undefined;
+      },
+      15_000,
+      'the timeout skip',
+    );
+    expect(skippedAria.skips).toMatchObject([{ agentId: ids.aria, reason: 'timeout' }]);
+    await release();
+    const round = await roundDone(current, 1);
+    expect(round.answers.map((a) => a.agentId)).toEqual([ids.bo, ids.cy]);
+    expect(h.tg.sentText(GROUP)).toEqual(['Bo here.', 'Cy here.']);
+    const ai = await aiMessages();
+    expect(ai.filter((m) => m.senderId === ids.aria).map((m) => [m.visible, m.content])).toEqual([
+      [false, '[skipped: no answer in time]'],
+    ]);
+    // Aria's ask closed unanswered; its late job did not speak.
+    const ariaTurn = await h.app.store.turns.get(round.asks[0]!.turnId);
+    expect(ariaTurn?.status).toBe('unresponded');
+    await redis.quit();
+  }, 40_000);
+
+  it('refuses a second room in the same chat, unknown agents and a host who is not a member', async () => {
+    current = await open();
+    await expect(open()).rejects.toMatchObject({ code: 'ROOM_EXISTS' });
+    const other = { platform: 'telegram', chatId: '-777' } as const;
+    await expect(
+      createRoom(h.app.store, { chat: other, name: 'X', mode: 'default', agentIds: ['agt_nobody'] }, new Date()),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      createRoom(
+        h.app.store,
+        { chat: other, name: 'X', mode: 'host', agentIds: [ids.bo], hostId: ids.aria },
+        new Date(),
+      ),
+    ).rejects.toBeInstanceOf(GatewayError);
+    expect(await h.app.store.rooms.get('room_unknown')).toBeNull();
+  });
+});
