@@ -36,6 +36,7 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
       scheduler: s.timers,
       enqueueReply: (job) => s.respondQueue.enqueue(job),
       lockDialogue: (dialogueId) => s.dialogueLock.acquire(dialogueId),
+      accounts: s.accounts,
     },
     pubsub: createGatewayPubSub({ publisher: redis, subscriber, prefix: env.QUEUE_PREFIX }),
     opsTokens: env.OPS_TOKENS,

@@ -3,6 +3,7 @@ import type { Env } from '../src/config/env.js';
 import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
 import { TelegramGateway } from '../adapters/telegram/bot.js';
 import { DiscordGateway } from '../adapters/discord/gateway.js';
+import { AgentGateways } from './agentGateways.js';
 import type { HttpServer } from './http/server.js';
 import type { Shared } from './shared.js';
 import type { Stops } from './stops.js';
@@ -66,6 +67,16 @@ export function mountGatewayRole(
         telegramWebhookUrl = t.webhookListenUrl;
         log.info({ mode: t.mode, listen: t.webhookListenUrl }, 'Telegram adapter started');
       }
+      // The agents' own bots (rooms), beside the deployment's.
+      const agentBots = new AgentGateways({
+        store: s.store,
+        apiRoot: env.TELEGRAM_API_ROOT,
+        log,
+        refreshMs: env.AGENT_BOTS_REFRESH_MS,
+        onInbound,
+      });
+      await agentBots.start();
+      stops.push(() => agentBots.stop());
       if (env.DISCORD_BOT_TOKEN) {
         // Our own posts and their streaming edits come back from the gateway; the core would
         // ignore them too, but dropping them here saves a store lookup per edit.

@@ -10,6 +10,9 @@ import { TelegramOutbound } from '../adapters/telegram/outbound.js';
 import { TelegramMediaSource } from '../adapters/telegram/media.js';
 import { DiscordOutbound } from '../adapters/discord/outbound.js';
 import { DiscordMediaSource } from '../adapters/discord/media.js';
+import { telegramBotOf } from '../adapters/telegram/accounts.js';
+import type { PlatformAccounts } from '../src/ops/agentBots.js';
+import { GatewayError } from '../src/errors.js';
 
 export interface Platforms {
   outbounds: Outbounds;
@@ -41,4 +44,14 @@ export function buildPlatforms(env: Env, o: { budget: ChatBudget; log: Logger })
     mediaSources.discord = new DiscordMediaSource({ token: env.DISCORD_BOT_TOKEN, apiRoot: env.DISCORD_API_ROOT });
   } else log.info('DISCORD_BOT_TOKEN is not set: the Discord adapter is disabled');
   return { outbounds, mediaSources };
+}
+
+/** Which account a bot token belongs to, asked of the platform (registering an agent's own bot). */
+export function platformAccounts(env: Env): PlatformAccounts {
+  return {
+    whoIs: (platform, token) =>
+      platform === 'telegram'
+        ? telegramBotOf(token, env.TELEGRAM_API_ROOT)
+        : Promise.reject(new GatewayError('BAD_REQUEST', `agents cannot have their own ${platform} account yet`)),
+  };
 }

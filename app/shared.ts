@@ -19,7 +19,9 @@ import { TimerQueue } from '../jobs/timers.js';
 import { InterruptBus } from '../jobs/interrupts.js';
 import { MemoryQueue } from '../jobs/memoryJobs.js';
 import { DialogueLock } from '../jobs/dialogueLock.js';
-import { buildPlatforms, type Platforms } from './platforms.js';
+import { buildPlatforms, platformAccounts, type Platforms } from './platforms.js';
+import { AgentOutbounds } from './agentOutbounds.js';
+import type { PlatformAccounts } from '../src/ops/agentBots.js';
 import { PlatformRegistry } from '../src/platforms/platform.js';
 import { PLATFORMS } from '../adapters/platforms.js';
 import { telegramLimits } from '../adapters/telegram/platform.js';
@@ -43,6 +45,10 @@ export interface Shared extends Platforms {
   recall: MemoryRecall;
   /** The dialogue lease replies hold; summaries and operator deletions take it too. */
   dialogueLock: DialogueLock;
+  /** Agents' own platform accounts: the channel each posts through (rooms). */
+  agentOutbounds: AgentOutbounds;
+  /** Which account a bot token belongs to (registering an agent's bot). */
+  accounts: PlatformAccounts;
 }
 
 export async function buildShared(
@@ -108,6 +114,13 @@ export async function buildShared(
     embedTimeoutMs: env.RECALL_EMBED_TIMEOUT_MS,
   });
   const dialogueLock = new DialogueLock(redis, env.QUEUE_PREFIX, env.WORKER_LOCK_MS);
+  const agentOutbounds = new AgentOutbounds({
+    store,
+    budget,
+    log,
+    telegramApiRoot: env.TELEGRAM_API_ROOT,
+    drafts: env.TELEGRAM_DRAFTS === 'on',
+  });
 
   return {
     env,
@@ -126,5 +139,7 @@ export async function buildShared(
     memoryCache,
     recall,
     dialogueLock,
+    agentOutbounds,
+    accounts: platformAccounts(env),
   };
 }

@@ -159,6 +159,7 @@ function buildRespondDeps(
     timezone: env.DISPLAY_TIMEZONE,
     active: o.active,
     personaOf: (agent, chat) => personaOf(s, agent, chat),
+    agentOutbound: (agentId, chat) => s.agentOutbounds.of(agentId, chat),
     prepareMedia: (platform, messages) => prepareMessagesMedia(o.mediaDeps, messages, { platform }),
     onReplied: (turn, at, done) => afterReply(after, turn, at, done),
     ...(o.streamStages ? { streamStages: o.streamStages } : {}),

@@ -19,5 +19,6 @@ import './types/memory.js';
 import './types/warnings.js';
 import './types/stats.js';
 import './types/subscriptions.js';
+import './types/rooms.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -197,6 +197,8 @@ export const envSchema = z.object({
   AGENT_NAME: withDefault(z.string().min(1).max(64), 'Rainbow'),
   /** Avatar image URL of the default agent where the platform can show one (Discord personas). */
   AGENT_AVATAR_URL: z.preprocess((v) => (isUnset(v) ? undefined : v), url.optional()),
+  /** How often the gateway looks for agents' bot tokens registered or removed (SPEC §8). */
+  AGENT_BOTS_REFRESH_MS: withDefault(z.coerce.number().int().min(100).max(600_000), 10_000),
   AGENT_PERSONA: withDefault(
     z.string().min(1).max(8_000),
     'You are Rainbow, a warm and attentive AI companion. Answer in the language the person writes in.',

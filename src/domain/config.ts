@@ -49,6 +49,13 @@ export const CONFIG_FIELDS = {
       default: 180,
       doc: 'rooms: an agent asked to speak that has not answered by then is skipped (seed 002: 3 minutes)',
     },
+    room_auto_rounds: {
+      type: 'int',
+      min: 1,
+      max: 20,
+      default: 3,
+      doc: 'rooms where people only watch: rounds the agents hold among themselves per human message',
+    },
   },
   limits: {
     max_total_tokens: {

@@ -48,6 +48,10 @@ export interface RoomRound extends Round {
   triggerMessageId: string;
   /** Who sent it: each ask's turn is opened in its name. */
   triggerSenderId: string;
+  /** A human, or (a round the agents started among themselves) the agent who spoke last. */
+  triggerSenderRole: 'human' | 'ai';
+  /** 1 for a round a human's message started; n for the agents' n-th round after it (bounded by config). */
+  chainRound: number;
   /** The turn opened for each ask, in asking order. */
   asks: Array<{ agentId: string; turnId: string; at: Date }>;
   updatedAt: Date;

@@ -72,10 +72,13 @@ export function isExpired(turn: Pick<Turn, 'status' | 'deadlineAt'>, now: Date):
 
 type TurnSides = Pick<Turn, 'initiatorRole' | 'initiatorId' | 'responderRole' | 'responderId'>;
 
-/** The AI of a turn, whichever side it is on (the one who answers, or who opened a check-in). */
+/**
+ * The AI of a turn, whichever side it is on: the one who answers, or who opened a check-in.
+ * Between two AIs (a room's agents talking among themselves) it is the one who answers.
+ */
 export function turnAgentId(turn: TurnSides): string | undefined {
-  if (turn.initiatorRole === 'ai') return turn.initiatorId;
-  return turn.responderRole === 'ai' ? turn.responderId : undefined;
+  if (turn.responderRole === 'ai') return turn.responderId;
+  return turn.initiatorRole === 'ai' ? turn.initiatorId : undefined;
 }
 
 /** The human of a turn, whichever side it is on. */

@@ -9,6 +9,8 @@ import { ingest, type IngestDeps, type IngestResult } from '../ingest/ingest.js'
 import { pickLocale, text, type Locale, type TextKey } from '../i18n/texts.js';
 import { sendNotice } from './notice.js';
 import { answerAllWanted } from '../domain/commands.js';
+import { runRoomCommand } from '../rooms/roomCommands.js';
+import { endCurrentRound } from '../rooms/roomOps.js';
 
 export interface HandleInboundDeps extends IngestDeps {
   store: Store;
@@ -56,10 +58,13 @@ async function runCommand(
 ): Promise<void> {
   const say = (key: TextKey) => sendNotice(deps, r, text(key, locale), key, replyTo);
   switch (r.name) {
-    case 'stop':
+    case 'stop': {
+      // In a room, /stop also ends the round, so no further agent is asked.
+      const roundEnded = await endCurrentRound(deps.store, r.dialogueId, new Date());
       if (await deps.replyInProgress(r.dialogueId)) await deps.interrupt(r.dialogueId);
-      else await say('NOTHING_TO_STOP');
+      else if (!roundEnded) await say('NOTHING_TO_STOP');
       return;
+    }
     case 'start':
       return say('START');
     case 'help':
@@ -79,6 +84,18 @@ async function runCommand(
     case 'answerall':
       if (!r.groupChat) return say('GROUPS_ONLY');
       return say(answerAllWanted(r.args) ? 'ANSWER_ALL_ON' : 'ANSWER_ALL_OFF');
+    case 'room':
+    case 'pause':
+    case 'resume':
+    case 'host': {
+      const shown = await runRoomCommand(
+        deps.store,
+        { name: r.name, args: r.args, dialogueId: r.dialogueId, platform: r.chat.platform },
+        locale,
+        new Date(),
+      );
+      return sendNotice(deps, r, shown, `ROOM_${r.name.toUpperCase()}`, replyTo);
+    }
   }
 }
 

@@ -47,6 +47,38 @@ const TEXTS = {
     'zh-CN': '好的，我只在被 @、被回复或被叫到名字时回答。',
     en: 'Okay, I will answer only when mentioned, replied to or called by name.',
   },
+  ROOMS_ONLY: {
+    'zh-CN': '这个命令只在多智能体聊天室中有效。',
+    en: 'That command only works in a room with several agents.',
+  },
+  ROOM_STATUS: {
+    'zh-CN': '聊天室「{name}」：{mode}模式，{status}。\n成员：{members}\n{round}',
+    en: 'Room “{name}”: {mode} mode, {status}.\nMembers: {members}\n{round}',
+  },
+  ROOM_ROUND: {
+    'zh-CN': '第 {seq} 轮：已询问 {asked}；正在等待 {next}。',
+    en: 'Round {seq}: asked {asked}; waiting for {next}.',
+  },
+  ROOM_NO_ROUND: {
+    'zh-CN': '当前没有进行中的轮次。',
+    en: 'No round in progress.',
+  },
+  ROOM_PAUSED: {
+    'zh-CN': '聊天室已暂停，智能体不会再发言。发送 /resume 继续。',
+    en: 'The room is paused; the agents will not speak. Send /resume to continue.',
+  },
+  ROOM_RESUMED: {
+    'zh-CN': '聊天室已继续。',
+    en: 'The room is active again.',
+  },
+  ROOM_HOST_SET: {
+    'zh-CN': '主持人现在是 {name}。',
+    en: '{name} is now the host.',
+  },
+  ROOM_HOST_UNKNOWN: {
+    'zh-CN': '请用 /host @名字 指定一位聊天室里的智能体。',
+    en: 'Name one of the room’s agents: /host @name.',
+  },
   GROUPS_ONLY: {
     'zh-CN': '这个命令只在群组中有效。',
     en: 'That command only works in groups.',

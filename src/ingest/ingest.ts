@@ -24,6 +24,7 @@ import { resolveQuote } from './quote.js';
 import { albumMessageIdOf, messageIdOf } from './messageIds.js';
 import { ingestDelete, ingestEdit } from './edits.js';
 import { placeInRoom } from './roomIngest.js';
+import { ROOM_COMMANDS } from '../rooms/roomCommands.js';
 
 export interface IngestDeps {
   store: Store;
@@ -37,7 +38,7 @@ export interface IngestDeps {
 }
 
 /** Commands a user can send (SPEC §7); anything else starting with "/" is ordinary text. */
-export const COMMANDS = ['stop', 'start', 'help', 'new', 'summary', 'answerall'] as const;
+export const COMMANDS = ['stop', 'start', 'help', 'new', 'summary', 'answerall', ...ROOM_COMMANDS] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 interface Placed {
@@ -230,6 +231,7 @@ async function placeMessage(
   if (room) {
     // A room's floor is decided by rounds (src/rooms/roomFlow.ts).
     const d = await placeInRoom(deps, { room, ev, message: base, check, session, openTurn, now });
+    if (d.kind === 'own_echo') return { kind: 'ignored', reason: 'own_bot' };
     if (d.kind === 'context') return outsideTurn(false);
     if (d.kind === 'rejected') return outsideTurn(true);
     if (d.kind === 'join') return storeInTurn(d.turnId, false, []);

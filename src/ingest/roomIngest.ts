@@ -1,7 +1,8 @@
 // Ingest for a room's dialogue (SPEC §8): a human's message to an active room starts a round
 // (src/rooms/roomFlow.ts) and belongs to its first ask; a quick follow-up before that agent
-// started answering joins the same ask. Messages of a paused room, of a room where humans only
-// watch, and posts of other bots are kept as context. Runs under the dialogue's state guard.
+// started answering joins the same ask. Messages of a paused room and posts of other bots are
+// kept as context; the room's own agents' posts coming back are ignored. Runs under the
+// dialogue's state guard.
 import type { Agent, Message, Session, Turn } from '../domain/model.js';
 import type { Room } from '../domain/room.js';
 import { agentMembers } from '../domain/room.js';
@@ -23,6 +24,8 @@ export interface RoomPlacement {
 }
 
 export type RoomDecision =
+  /** A post of one of the room's own agents coming back (Telegram bot-to-bot, Discord webhooks). */
+  | { kind: 'own_echo' }
   | { kind: 'context' }
   | { kind: 'rejected' }
   | { kind: 'join'; turnId: string }
@@ -31,11 +34,13 @@ export type RoomDecision =
 /** Where a room message goes; nothing is written here but the round's own writes, returned. */
 export async function placeInRoom(deps: IngestDeps, p: RoomPlacement): Promise<RoomDecision> {
   const { room, ev, message } = p;
-  if (room.status !== 'active' || !room.userParticipation || ev.sender.isBot) return { kind: 'context' };
-  if (!p.check.ok) return { kind: 'rejected' };
   const agents = (await Promise.all(agentMembers(room).map((id) => deps.store.participants.getAgent(id)))).filter(
     (a): a is Agent => a !== null,
   );
+  if (ev.sender.isBot && agents.some((a) => isAccountOf(a, ev.platform, ev.sender.userId))) return { kind: 'own_echo' };
+  // Where people only watch, a human's message still starts the agents' conversation (bounded).
+  if (room.status !== 'active' || ev.sender.isBot) return { kind: 'context' };
+  if (!p.check.ok) return { kind: 'rejected' };
   const quote = message.contentMeta?.quote;
   const mentions = mentionedAgents(
     {
@@ -64,3 +69,6 @@ export async function placeInRoom(deps: IngestDeps, p: RoomPlacement): Promise<R
   if (!opened) return { kind: 'context' };
   return { kind: 'round', turn: opened.turn, writes: opened.writes };
 }
+
+const isAccountOf = (agent: Agent, platform: string, userId: string): boolean =>
+  (agent.bindings ?? []).some((b) => b.platform === platform && b.userId === userId);

@@ -8,6 +8,7 @@ import type { Locale } from '../i18n/texts.js';
 import type { MemoryRecall } from '../memory/recall.js';
 import type { Scheduler } from '../lifecycle/scheduler.js';
 import type { MemoryVersions } from '../memory/versions.js';
+import type { PlatformAccounts } from './agentBots.js';
 
 export interface OpsDeps {
   store: Store;
@@ -28,4 +29,6 @@ export interface OpsDeps {
   enqueueReply(job: { turnId: string; dialogueId: string }): Promise<void>;
   /** The dialogue's reply lease (jobs/dialogueLock.ts): null while a reply or summary holds it. */
   lockDialogue(dialogueId: string): Promise<(() => Promise<void>) | null>;
+  /** Which account a bot token belongs to (registering an agent's own bot). */
+  accounts: PlatformAccounts;
 }

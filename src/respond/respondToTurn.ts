@@ -55,6 +55,8 @@ export interface RespondDeps {
   locale: Locale;
   timezone: string;
   active: ActiveReplies;
+  /** The agent's own account on the chat's platform (its Telegram bot); none → the deployment's outbound. */
+  agentOutbound?(agentId: string, chat: ChatRef): Promise<OutboundChannel | undefined>;
   /** The name and avatar an agent posts under on this chat (Discord persona webhooks); none → the bot account. */
   personaOf?(agent: Agent, chat: ChatRef): Persona | undefined;
   /** Turns pending attachments of these messages into text (src/media); absent → used as stored. */
@@ -159,7 +161,8 @@ export async function produceAiMessage(
 ): Promise<Produced> {
   const { store } = deps;
   const { turn, dialogue, reply } = o;
-  const outbound = deps.outbounds[dialogue.chat.platform];
+  const outbound =
+    (await deps.agentOutbound?.(requireTurnAgent(turn), dialogue.chat)) ?? deps.outbounds[dialogue.chat.platform];
   if (!outbound) throw new Error(`no outbound channel for ${dialogue.chat.platform}`);
   // Renewed until the first text shows; the cap ends it if this reply fails before streaming.
   const typing = new TypingIndicator(outbound, dialogue.chat, {

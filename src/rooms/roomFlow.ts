@@ -40,14 +40,18 @@ export async function startRoomRound(
   o: {
     room: Room;
     sessionId: string;
-    trigger: { messageId: string; senderId: string };
+    trigger: { messageId: string; senderId: string; senderRole?: 'human' | 'ai' };
     mentions: readonly string[];
     now: Date;
+    /** The agents' own round after a human's message (default 1: the human's). */
+    chainRound?: number;
+    /** The room's current round when the caller has it already. */
+    previous?: RoomRound | null;
   },
 ): Promise<OpenedAsk | undefined> {
   const { store } = deps;
   const { room, now } = o;
-  const previous = await store.rooms.current(room);
+  const previous = o.previous !== undefined ? o.previous : await store.rooms.current(room);
   const seq = room.roundSeq + 1;
   const host = hostOf(room);
   // Host mode: a human who names nobody speaks to the host, who then calls on the others.
@@ -71,6 +75,8 @@ export async function startRoomRound(
     seq,
     triggerMessageId: o.trigger.messageId,
     triggerSenderId: o.trigger.senderId,
+    triggerSenderRole: o.trigger.senderRole ?? 'human',
+    chainRound: o.chainRound ?? 1,
     asks: [],
     updatedAt: now,
   };
@@ -101,7 +107,7 @@ async function openAsk(
       id: newId('trn', now),
       dialogueId: round.dialogueId,
       sessionId,
-      initiator: { role: 'human', id: round.triggerSenderId },
+      initiator: { role: round.triggerSenderRole ?? 'human', id: round.triggerSenderId },
       responder: { role: 'ai', id: ask.agentId },
       startedAt: now,
       responseWindowMs: deps.responseWindowMs,
@@ -176,6 +182,35 @@ export async function askDue(deps: RoomFlowDeps, turnId: string, now: Date): Pro
   return done;
 }
 
+/**
+ * A round just ended in a room where people only watch: the agents hold another round among
+ * themselves, started by the last answer, up to `room_auto_rounds` per human message. A round
+ * in which everyone skipped ends the conversation. Returns the next round's first ask; the
+ * ended round is stored with its writes.
+ */
+async function agentsGoOn(
+  deps: Pick<RoomFlowDeps, 'store' | 'scheduler' | 'responseWindowMs'>,
+  ended: RoomRound,
+  sessionId: string,
+  now: Date,
+): Promise<OpenedAsk | undefined> {
+  if (!ended.completed || ended.endedBy === 'superseded') return undefined;
+  const [room, config] = await Promise.all([deps.store.rooms.get(ended.roomId), deps.store.config.get()]);
+  const last = ended.answers.at(-1);
+  if (!room || room.status !== 'active' || room.userParticipation || !last) return undefined;
+  if ((ended.chainRound ?? 1) >= config.config.thresholds.room_auto_rounds) return undefined;
+  const opened = await startRoomRound(deps, {
+    room,
+    sessionId,
+    trigger: { messageId: last.messageId, senderId: last.agentId, senderRole: 'ai' },
+    mentions: [],
+    now,
+    chainRound: (ended.chainRound ?? 1) + 1,
+    previous: ended,
+  });
+  return opened && { ...opened, writes: [() => deps.store.rooms.putRound(ended), ...opened.writes] };
+}
+
 /** The invisible message that records a skip (seed 002: "不可见的跳过消息"). */
 export function skipMessage(turn: Turn, reason: SkipReason, at: Date): Message {
   return {
@@ -217,7 +252,7 @@ async function advance(
     }
     await alsoWrite?.(turn);
     const next: RoomRound = { ...round, ...step.round, updatedAt: at };
-    const ask = await openAsk(deps, next, turn.sessionId, at);
+    const ask = (await openAsk(deps, next, turn.sessionId, at)) ?? (await agentsGoOn(deps, next, turn.sessionId, at));
     if (!ask) {
       await deps.store.rooms.putRound(next);
       return undefined;

@@ -17,6 +17,7 @@ import type { ConfigDocument } from './config.js';
 import type { OutboxEntry } from './outbox.js';
 import type { MemoryScopeMark } from './memoryScopes.js';
 import type { Room, RoomRound } from '../domain/room.js';
+import type { AgentBot } from './agentBots.js';
 
 export interface MigrationDoc {
   _id: string;
@@ -41,6 +42,7 @@ export interface Collections {
   migrations: Collection<MigrationDoc>;
   rooms: Collection<Room>;
   rounds: Collection<RoomRound>;
+  agentBots: Collection<AgentBot>;
 }
 
 export function collections(db: Db): Collections {
@@ -61,6 +63,7 @@ export function collections(db: Db): Collections {
     migrations: db.collection<MigrationDoc>('migrations'),
     rooms: db.collection<Room>('rooms'),
     rounds: db.collection<RoomRound>('rounds'),
+    agentBots: db.collection<AgentBot>('agentBots'),
   };
 }
 
@@ -130,6 +133,7 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   rooms: [],
   // Rounds are read by derived id; the API lists a room's rounds by its dialogue.
   rounds: [{ key: { dialogueId: 1, seq: 1 }, name: 'rounds_by_dialogue' }],
+  agentBots: [{ key: { platform: 1 }, name: 'agent_bots_by_platform' }],
 };
 
 /**

@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { Collections } from './collections.js';
-import type { Agent, Human, PlatformIdentity, ToneState } from '../domain/model.js';
+import type { Agent, AgentBinding, Human, PlatformIdentity, ToneState } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
 import type { Visits } from '../domain/model.js';
 import { guardKeys, type StateGuard } from './stateGuard.js';
@@ -138,6 +138,16 @@ export class ParticipantRepo {
     await this.c.agents.insertOne(doc);
     await this.agentsWithEvolution.updateOne({ _id: agent._id }, { $set: { recentTurns: [] } });
     return doc;
+  }
+
+  /** The agent's account on a platform (one per platform: a new one replaces the old). */
+  setBinding(agentId: string, binding: AgentBinding, at: Date): Promise<void> {
+    return this.guard.run(guardKeys.agent(agentId), async () => {
+      const agent = await this.getAgent(agentId);
+      if (!agent) return;
+      const bindings = [...(agent.bindings ?? []).filter((b) => b.platform !== binding.platform), binding];
+      await this.c.agents.updateOne({ _id: agentId }, { $set: { bindings, updatedAt: at } });
+    });
   }
 
   getHuman(id: string): Promise<Human | null> {

@@ -44,6 +44,11 @@ export class RoomRepo {
     await this.c.rounds.replaceOne({ _id: round._id }, round, { upsert: true });
   }
 
+  /** Rooms, newest first (the API; a scan, bounded by `limit`). */
+  list(limit: number): Promise<Room[]> {
+    return this.c.rooms.find({}).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray();
+  }
+
   /** Rounds `from`..`to` of a room (history), oldest first, by their derived ids. */
   async rounds(roomId: string, from: number, to: number): Promise<RoomRound[]> {
     const ids = Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => roundIdOf(roomId, from + i));

@@ -12,6 +12,7 @@ import { AttachmentRepo } from './attachments.js';
 import { MemoryRepo } from './memories.js';
 import { ConfigRepo, type ConfigMark } from './config.js';
 import { RoomRepo } from './rooms.js';
+import { AgentBotRepo } from './agentBots.js';
 import { guardedFeed, silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
 import { WindowRepo } from './windows.js';
 import { OutboxRepo } from './outbox.js';
@@ -52,6 +53,8 @@ export class Store {
   readonly memoryScopes: MemoryScopeRepo;
   /** Rooms and their rounds (SPEC §8). */
   readonly rooms: RoomRepo;
+  /** The agents' own platform accounts and their tokens (secrets). */
+  readonly agentBots: AgentBotRepo;
   /** The operator API's list pages and batched reads (off the hot path). */
   readonly pages: PageReader;
   readonly stats: StatsReader;
@@ -84,6 +87,7 @@ export class Store {
     this.memories = new MemoryRepo(this.c.memories, this.memoryScopes, this.guard);
     this.config = new ConfigRepo(this.c.config, o.configMark);
     this.rooms = new RoomRepo(this.c);
+    this.agentBots = new AgentBotRepo(this.c);
     this.pages = new PageReader(this.c);
     this.stats = new StatsReader(this.c);
   }

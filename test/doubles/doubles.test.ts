@@ -1,8 +1,8 @@
 // Proves the doubles speak the real wire formats: the unmodified `openai` and `grammy` clients drive them.
-import { Bot, GrammyError } from 'grammy';
+import { Api, Bot, GrammyError } from 'grammy';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { privatePhoto, privateSticker, privateText } from '../fixtures/telegramUpdates.js';
+import { PLACES, privatePhoto, privateSticker, privateText, textUpdate } from '../fixtures/telegramUpdates.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fakeOpenAI.js';
 import { startFakeTelegram, type FakeTelegram } from './fakeTelegram.js';
 
@@ -454,5 +454,125 @@ describe('fakeTelegram with a real grammY bot', () => {
     const res = await fetch(`${tg.apiRoot}/bot${token}/noSuchMethod`, { method: 'POST' });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ ok: false, error_code: 404, description: 'Not Found' });
+  });
+});
+
+describe('fakeTelegram serving several bots, one per token', () => {
+  const [t1, t2] = ['1001:alpha-token', '1002:beta-token'];
+  const alpha = { id: 1001, first_name: 'Alpha', username: 'alpha_bot' };
+  const group = PLACES.group.chatId;
+  let tg: FakeTelegram;
+  const bots: Bot[] = [];
+  const running: Array<Promise<void>> = [];
+
+  afterEach(async () => {
+    for (const b of bots) if (b.isRunning()) await b.stop();
+    await Promise.all(running); // surfaces a crashed polling loop (e.g. a 409) as a test failure
+    bots.length = running.length = 0;
+    await tg.close();
+  });
+
+  /** Alpha is configured up front, beta added later; api(token) talks to the fake as that bot. */
+  async function start(o: { botToBot?: boolean } = {}): Promise<void> {
+    tg = await startFakeTelegram({ bots: { [t1]: alpha }, ...o });
+    tg.addBot(t2, { id: 1002, first_name: 'Beta' });
+  }
+  const api = (token: string): Api => new Api(token, { apiRoot: tg.apiRoot });
+  const groupText = (updateId: number, text: string) => textUpdate({ updateId, place: PLACES.group, text });
+  const updateIds = async (token: string): Promise<number[]> =>
+    (await api(token).getUpdates({ timeout: 0 })).map((u) => u.update_id);
+
+  it("answers getMe with each token's identity, and the default one for other tokens", async () => {
+    await start();
+    await expect(api(t1).getMe()).resolves.toMatchObject({ ...alpha, is_bot: true });
+    await expect(api(t2).getMe()).resolves.toMatchObject({ id: 1002, first_name: 'Beta', username: 'fake_1002_bot' });
+    await expect(api('999:other').getMe()).resolves.toMatchObject({ id: 7_000_000_001, username: 'fake_test_bot' });
+    const sent = await api(t2).sendMessage(group, 'hi');
+    expect(sent.from).toEqual({ id: 1002, is_bot: true, first_name: 'Beta', username: 'fake_1002_bot' });
+  });
+
+  it('delivers one pushed group message to every polling bot, each on its own long poll', async () => {
+    await start();
+    const seen: string[] = [];
+    tg.pushUpdate(groupText(1, 'before anyone polled'));
+    for (const token of [t1, t2]) {
+      const b = new Bot(token, { client: { apiRoot: tg.apiRoot } });
+      b.on('message:text', (ctx) => void seen.push(`${ctx.me.first_name}: ${ctx.message.text}`));
+      bots.push(b);
+      running.push(b.start());
+      await tg.waitFor((calls) => calls.some((c) => c.method === 'getUpdates' && c.token === token));
+    }
+    tg.pushUpdate(groupText(2, 'hello bots'));
+    await expect
+      .poll(() => [...seen].sort())
+      .toEqual(['Alpha: before anyone polled', 'Alpha: hello bots', 'Beta: before anyone polled', 'Beta: hello bots']);
+  });
+
+  it('queues an update pushed with tokens for those bots only', async () => {
+    await start();
+    await api(t1).getMe();
+    tg.pushUpdate(groupText(5, 'for alpha'), { tokens: [t1] });
+    await expect(updateIds(t1)).resolves.toEqual([5]);
+    await expect(updateIds(t2)).resolves.toEqual([]); // not seen before, yet it inherits nothing targeted
+  });
+
+  it("with botToBot, shows a bot's group message to the other bots only, as a message update", async () => {
+    await start({ botToBot: true });
+    await Promise.all([api(t1).getMe(), api(t2).getMe()]);
+    const sent = await api(t1).sendMessage(group, 'Alpha here');
+    await api(t1).sendMessage(42, 'a private reply is not shared');
+
+    const [update, ...rest] = await api(t2).getUpdates({ timeout: 0 });
+    expect(rest).toEqual([]);
+    expect(update?.message).toMatchObject({
+      message_id: sent.message_id,
+      chat: { id: group },
+      from: { id: alpha.id, is_bot: true, username: 'alpha_bot' },
+      text: 'Alpha here',
+    });
+    await expect(updateIds(t1)).resolves.toEqual([]);
+    // A test's update id that clashes with a generated one is numbered after it in that bot's queue.
+    tg.pushUpdate(groupText(1, 'user'));
+    await expect(updateIds(t2)).resolves.toEqual([1, 2]);
+    await expect(updateIds(t1)).resolves.toEqual([1]);
+  });
+
+  it("without botToBot, bots never see each other's messages", async () => {
+    await start();
+    await Promise.all([api(t1).getMe(), api(t2).getMe()]);
+    await api(t1).sendMessage(group, 'Alpha here');
+    await expect(updateIds(t2)).resolves.toEqual([]);
+    await expect(updateIds(t1)).resolves.toEqual([]);
+  });
+
+  it('lets a bot edit only its own messages, and sentBy names the sender', async () => {
+    await start();
+    const first = await api(t1).sendMessage(group, 'alpha draft');
+    await api(t2).sendMessage(group, 'beta says');
+    await expect(api(t2).editMessageText(group, first.message_id, 'hijacked')).rejects.toMatchObject({
+      error_code: 400,
+      description: "Bad Request: message can't be edited",
+    });
+    await api(t1).editMessageText(group, first.message_id, 'alpha final');
+
+    expect(tg.sentBy(group)).toEqual([
+      { token: t1, botId: 1001, text: 'alpha final' },
+      { token: t2, botId: 1002, text: 'beta says' },
+    ]);
+    expect(tg.sentText(group)).toEqual(['alpha final', 'beta says']);
+  });
+
+  it('keeps webhooks and command menus per token', async () => {
+    await start();
+    await api(t1).setWebhook('http://127.0.0.1:9/hook');
+    await expect(api(t1).getUpdates({ timeout: 0 })).rejects.toMatchObject({ error_code: 409 });
+    await expect(api(t2).getUpdates({ timeout: 0 })).resolves.toEqual([]);
+    await expect(api(t2).getWebhookInfo()).resolves.toMatchObject({ url: '' });
+
+    await api(t2).setMyCommands([{ command: 'beta', description: 'Beta' }]);
+    await expect(api(t1).getMyCommands()).resolves.toEqual([]);
+    expect(tg.commandsFor('', t2)).toEqual([{ command: 'beta', description: 'Beta' }]);
+    expect(tg.commandsFor()).toEqual([{ command: 'beta', description: 'Beta' }]); // the first bot with a menu
+    await expect(tg.deliverWebhook(groupText(1, 'x'), { token: t2 })).rejects.toThrow(/no webhook is set for/);
   });
 });

@@ -1,9 +1,11 @@
 // A Telegram Bot API HTTP server on 127.0.0.1 so a real grammY Bot runs against it via `client: { apiRoot }`.
-// It keeps per-chat message state, so tests can read what a user would currently see.
+// It keeps per-chat message state, so tests can read what a user would currently see. It serves one
+// bot per token (identity, updates, long poll, webhook: fakeTelegramBots.ts); chats are shared by all.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { UserFromGetMe } from 'grammy/types';
 import { z } from 'zod';
+import { FakeBots, updateSchema, type FakeBot, type Poller } from './fakeTelegramBots.js';
 import { TelegramRateLimiter, type TelegramRateLimits } from './fakeTelegramRateLimits.js';
 
 export interface BotApiCall {
@@ -21,10 +23,18 @@ export interface FakeTelegram {
   apiRoot: string;
   calls: BotApiCall[];
   callsOf(method: string): BotApiCall[];
-  pushUpdate(update: object): void;
+  /**
+   * Queues an update for exactly `tokens`; without them for every token that has made a request, or,
+   * while none has, for whichever tokens come first (so tests may push before the bot polls).
+   */
+  pushUpdate(update: object, o?: { tokens?: string[] }): void;
+  /** Gives a token its own identity (getMe, `from` of what it sends). */
+  addBot(token: string, user: Partial<UserFromGetMe>): void;
   waitFor(pred: (calls: BotApiCall[]) => boolean, timeoutMs?: number): Promise<void>;
   failNext(method: string, error: BotApiFailure): void;
   sentText(chatId: number | string): string[];
+  /** Texts bots sent into this chat, in message order, with the sending token and bot id. */
+  sentBy(chatId: number | string): Array<{ token: string; botId: number; text: string }>;
   close(): Promise<void>;
   /** Requests answered 429 Too Many Requests (with the rateLimits option). */
   readonly tooManyRequests: number;
@@ -34,10 +44,16 @@ export interface FakeTelegram {
   downloads: string[];
   /** Drafts shown with sendMessageDraft in this chat, in order (visible text). */
   drafts(chatId: number | string): FakeDraft[];
-  /** Delivers an update to the registered webhook as Telegram does; `secret: null` omits the header. */
-  deliverWebhook(update: object, o?: { secret?: string | null }): Promise<{ status: number; body: string }>;
-  /** The command menu set for a language_code ('' = the default list). */
-  commandsFor(languageCode?: string): unknown;
+  /**
+   * Delivers an update to a registered webhook as Telegram does; `secret: null` omits the header.
+   * `token` picks the bot; by default the one that set its webhook first.
+   */
+  deliverWebhook(
+    update: object,
+    o?: { secret?: string | null; token?: string },
+  ): Promise<{ status: number; body: string }>;
+  /** The command menu set for a language_code ('' = the default list), by `token` or else the first bot that set one. */
+  commandsFor(languageCode?: string, token?: string): unknown;
 }
 export interface AddFileOptions {
   file_id?: string;
@@ -54,8 +70,15 @@ export interface FakeDraft {
   threadId?: number;
 }
 export interface FakeTelegramOptions {
-  /** Overrides for getMe; `Partial<UserFromGetMe>` is a superset of `Partial<User>`. */
+  /** Overrides for getMe of every token not in `bots`; `Partial<UserFromGetMe>` is a superset of `Partial<User>`. */
   botUser?: Partial<UserFromGetMe>;
+  /** token → its own identity, for several bots at once (a distinct id without a username gets one). */
+  bots?: Record<string, Partial<UserFromGetMe>>;
+  /**
+   * Bot API 10 bot-to-bot messaging: a bot's message in a group is also a `message` update for every
+   * other bot that has made a request. Off by default, as in Telegram, where bots never see each other.
+   */
+  botToBot?: boolean;
   /** Enforce Telegram's flood limits (off by default). */
   rateLimits?: TelegramRateLimits;
 }
@@ -74,7 +97,8 @@ const bad = (what: string): ApiError => new ApiError(400, `Bad Request: ${what}`
 
 type Params = Record<string, unknown>;
 interface StoredMessage {
-  fromBot: boolean;
+  /** The bot that sent it (undefined: a user's); only that bot may edit it. */
+  sender: { token: string; botId: number } | undefined;
   message: Record<string, unknown>;
   text: string | undefined;
   markup: string; // JSON of the inline keyboard, to detect "not modified"
@@ -84,14 +108,6 @@ interface ChatState {
   lastId: number; // message ids are shared by user and bot messages, as in Telegram
   messages: Map<number, StoredMessage>;
 }
-interface Poller {
-  limit: number;
-  resolve: (updates: object[]) => void;
-  reject: (err: ApiError) => void;
-  timer: NodeJS.Timeout;
-}
-
-const updateSchema = z.looseObject({ update_id: z.number().int() });
 const incomingSchema = z.looseObject({
   message_id: z.number().int(),
   chat: z.looseObject({ id: z.number() }),
@@ -243,32 +259,11 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise<FakeTelegram> {
-  const me: UserFromGetMe = {
-    id: 7_000_000_001,
-    is_bot: true,
-    first_name: 'Fake Bot',
-    username: 'fake_test_bot',
-    can_join_groups: true,
-    can_read_all_group_messages: false,
-    supports_inline_queries: false,
-    can_connect_to_business: false,
-    has_main_web_app: false,
-    has_topics_enabled: false,
-    allows_users_to_create_topics: false,
-    can_manage_bots: false,
-    supports_join_request_queries: false,
-    ...opts.botUser,
-  };
-  const botFrom = { id: me.id, is_bot: true, first_name: me.first_name, username: me.username };
+  const bots = new FakeBots(opts);
+  let webhooksSet = 0;
   const calls: BotApiCall[] = [];
   const failures = new Map<string, BotApiFailure[]>();
   const chats = new Map<string, ChatState>();
-  let updates: object[] = [];
-  let poller: Poller | undefined;
-  let webhookUrl = '';
-  let commands: unknown = [];
-  let webhookSecret: string | undefined;
-  const commandsByLang = new Map<string, unknown>();
   const files = new Map<string, StoredFile>();
   const downloads: string[] = [];
   const draftsByChat = new Map<string, FakeDraft[]>();
@@ -286,16 +281,17 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     }
     return state;
   }
-  function botMessage(p: Params, what: 'edit' | 'delete'): { state: ChatState; stored: StoredMessage } {
+  /** Bots may delete others' messages (as group admins) but edit only their own. */
+  function botMessage(p: Params, bot: FakeBot, what: 'edit' | 'delete'): { state: ChatState; stored: StoredMessage } {
     const state = chats.get(String(p.chat_id));
     const stored = state?.messages.get(intOf(p.message_id) ?? NaN);
     if (!state || !stored) throw bad(`message to ${what} not found`);
-    if (what === 'edit' && !stored.fromBot) throw bad("message can't be edited");
+    if (what === 'edit' && stored.sender?.botId !== bot.me.id) throw bad("message can't be edited");
     return { state, stored };
   }
 
-  function getUpdates(p: Params, gone: AbortSignal): object[] | Promise<object[]> {
-    if (webhookUrl !== '') {
+  function getUpdates(p: Params, bot: FakeBot, gone: AbortSignal): object[] | Promise<object[]> {
+    if (bot.webhookUrl !== '') {
       throw new ApiError(
         409,
         "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
@@ -303,19 +299,20 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     }
     // offset confirms everything before it; a negative offset keeps only the last -offset updates
     const offset = intOf(p.offset) ?? 0;
-    if (offset > 0) updates = updates.filter((u) => updateSchema.parse(u).update_id >= offset);
-    if (offset < 0) updates = updates.slice(offset);
+    if (offset > 0) bot.updates = bot.updates.filter((u) => updateSchema.parse(u).update_id >= offset);
+    if (offset < 0) bot.updates = bot.updates.slice(offset);
     const limit = Math.min(100, Math.max(1, intOf(p.limit) ?? 100));
     const timeout = Math.max(0, intOf(p.timeout) ?? 0);
-    if (updates.length > 0 || timeout === 0) return updates.slice(0, limit);
+    if (bot.updates.length > 0 || timeout === 0) return bot.updates.slice(0, limit);
 
+    // Only the same token's long poll is a second instance; other bots poll side by side.
     const conflict =
       'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running';
-    poller?.reject(new ApiError(409, conflict));
+    bot.poller?.reject(new ApiError(409, conflict));
     return new Promise((resolve, reject) => {
       const settle = (): void => {
         clearTimeout(self.timer);
-        if (poller === self) poller = undefined;
+        if (bot.poller === self) bot.poller = undefined;
       };
       const self: Poller = {
         limit,
@@ -323,60 +320,67 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
         reject: (e) => (settle(), reject(e)),
         timer: setTimeout(() => self.resolve([]), timeout * 1000),
       };
-      poller = self;
+      bot.poller = self;
       gone.addEventListener('abort', () => self.resolve([]), { once: true }); // client aborted the long poll
     });
   }
 
-  const methods: Record<string, (p: Params, gone: AbortSignal) => unknown> = {
-    getMe: () => me,
+  /** Stores what a bot sent; with botToBot, the other bots in a group see it as an update. */
+  function sent(bot: FakeBot, state: ChatState, message: Record<string, unknown>, text: string, markup: string): void {
+    const sender = { token: bot.token, botId: bot.me.id };
+    state.messages.set(intOf(message.message_id) ?? NaN, { sender, message, text, markup });
+    if (opts.botToBot && (state.chat.type === 'group' || state.chat.type === 'supergroup')) {
+      bots.pushFromBot(bot, message);
+    }
+  }
+
+  const methods: Record<string, (p: Params, bot: FakeBot, gone: AbortSignal) => unknown> = {
+    getMe: (_p, bot) => bot.me,
     getUpdates,
-    setWebhook: (p) => {
-      webhookUrl = typeof p.url === 'string' ? p.url : '';
-      webhookSecret = typeof p.secret_token === 'string' && p.secret_token !== '' ? p.secret_token : undefined;
+    setWebhook: (p, bot) => {
+      const url = typeof p.url === 'string' ? p.url : '';
+      if (bot.webhookUrl === '' && url !== '') bot.webhookSeq = ++webhooksSet;
+      bot.webhookUrl = url;
+      bot.webhookSecret = typeof p.secret_token === 'string' && p.secret_token !== '' ? p.secret_token : undefined;
       return true;
     },
-    deleteWebhook: (p) => {
-      webhookUrl = '';
-      if (isTrue(p.drop_pending_updates)) updates = [];
+    deleteWebhook: (p, bot) => {
+      bot.webhookUrl = '';
+      if (isTrue(p.drop_pending_updates)) bot.updates = [];
       return true;
     },
-    getWebhookInfo: () => ({
-      url: webhookUrl,
+    getWebhookInfo: (_p, bot) => ({
+      url: bot.webhookUrl,
       has_custom_certificate: false,
-      pending_update_count: updates.length,
-      ...(webhookUrl ? { max_connections: 40, ip_address: '127.0.0.1' } : {}),
+      pending_update_count: bot.updates.length,
+      ...(bot.webhookUrl ? { max_connections: 40, ip_address: '127.0.0.1' } : {}),
     }),
-    setMyCommands: (p) => {
+    setMyCommands: (p, bot) => {
       const lang = typeof p.language_code === 'string' ? p.language_code : '';
-      commandsByLang.set(lang, p.commands ?? []);
-      if (lang === '') commands = p.commands ?? [];
+      bot.commandsByLang.set(lang, p.commands ?? []);
       return true;
     },
-    getMyCommands: (p) =>
-      typeof p.language_code === 'string' && p.language_code !== ''
-        ? (commandsByLang.get(p.language_code) ?? [])
-        : commands,
+    getMyCommands: (p, bot) => bot.commandsByLang.get(typeof p.language_code === 'string' ? p.language_code : '') ?? [],
     sendChatAction: (p) => (chatFor(p.chat_id), true),
-    sendMessage: (p) => {
+    sendMessage: (p, bot) => {
       const state = chatFor(p.chat_id);
       const text = checkText(visibleText(p));
       const markup = inlineMarkup(p.reply_markup);
       const message = {
         message_id: ++state.lastId,
-        from: botFrom,
+        from: bot.from,
         chat: state.chat,
         date: nowSec(),
         text,
         ...(markup ? { reply_markup: markup } : {}),
       };
-      state.messages.set(message.message_id, { fromBot: true, message, text, markup: JSON.stringify(markup ?? null) });
+      sent(bot, state, message, text, JSON.stringify(markup ?? null));
       return message;
     },
-    editMessageText: (p) => {
+    editMessageText: (p, bot) => {
       const text = checkText(visibleText(p));
       if (p.inline_message_id !== undefined) return true;
-      const { stored } = botMessage(p, 'edit');
+      const { stored } = botMessage(p, bot, 'edit');
       const markup = inlineMarkup(p.reply_markup);
       if (text === stored.text && JSON.stringify(markup ?? null) === stored.markup) {
         throw bad(
@@ -413,8 +417,8 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       ]);
       return true;
     },
-    deleteMessage: (p) => {
-      const { state } = botMessage(p, 'delete');
+    deleteMessage: (p, bot) => {
+      const { state } = botMessage(p, bot, 'delete');
       state.messages.delete(intOf(p.message_id) ?? NaN);
       return true;
     },
@@ -430,20 +434,16 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(file.bytes.length) });
     res.end(file.bytes);
   }
-  /** Same bookkeeping as pushUpdate, for updates delivered by webhook. */
+  /** Remembers an incoming message so bot replies get the next shared message id and the real chat object. */
   function rememberIncoming(update: object): void {
     const u = update as Record<string, unknown>;
-    const incoming = incomingSchema.safeParse(u.message ?? u.edited_message);
+    const incoming = incomingSchema.safeParse(u.message ?? u.edited_message ?? u.channel_post);
     if (!incoming.success) return;
-    const state = chatFor(incoming.data.chat.id);
-    state.chat = incoming.data.chat;
-    state.lastId = Math.max(state.lastId, incoming.data.message_id);
-    state.messages.set(incoming.data.message_id, {
-      fromBot: false,
-      message: incoming.data,
-      text: incoming.data.text,
-      markup: 'null',
-    });
+    const msg = incoming.data;
+    const state = chatFor(msg.chat.id);
+    state.chat = msg.chat;
+    state.lastId = Math.max(state.lastId, msg.message_id);
+    state.messages.set(msg.message_id, { sender: undefined, message: msg, text: msg.text, markup: 'null' });
   }
 
   const rateLimiter = opts.rateLimits ? new TelegramRateLimiter(opts.rateLimits) : undefined;
@@ -461,6 +461,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       return send(res, 400, { ok: false, error_code: 400, description: "Bad Request: can't parse JSON object" });
     }
     calls.push({ method: name, params, at: Date.now(), token });
+    const bot = bots.request(token);
 
     const gone = new AbortController();
     res.on('close', () => gone.abort());
@@ -471,7 +472,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       if (failure) throw new ApiError(failure.error_code, failure.description, failure.retry_after);
       const fn = methods[name];
       if (!fn) throw new ApiError(404, 'Not Found');
-      send(res, 200, { ok: true, result: await fn(params, gone.signal) });
+      send(res, 200, { ok: true, result: await fn(params, bot, gone.signal) });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       const parameters = err.retryAfter === undefined ? {} : { parameters: { retry_after: err.retryAfter } };
@@ -487,6 +488,15 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
+  /** What bots sent into the chat and is still there, in message order. */
+  function sentMessages(chatId: number | string): Array<{ token: string; botId: number; text: string }> {
+    const state = chats.get(String(chatId));
+    if (!state) return [];
+    return [...state.messages.entries()]
+      .sort(([a], [b]) => a - b)
+      .flatMap(([, m]) => (m.sender ? [{ ...m.sender, text: m.text ?? '' }] : []));
+  }
+
   let closed: Promise<void> | undefined;
   return {
     apiRoot: `http://127.0.0.1:${port}`,
@@ -495,21 +505,12 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     },
     calls,
     callsOf: (method) => calls.filter((c) => c.method.toLowerCase() === method.toLowerCase()),
-    pushUpdate(update) {
+    pushUpdate(update, o = {}) {
       updateSchema.parse(update);
-      // Remember incoming messages so bot replies get the next shared message id and the real chat object.
-      const u = update as Record<string, unknown>;
-      const incoming = incomingSchema.safeParse(u.message ?? u.edited_message ?? u.channel_post);
-      if (incoming.success) {
-        const msg = incoming.data;
-        const state = chatFor(msg.chat.id);
-        state.chat = msg.chat;
-        state.lastId = Math.max(state.lastId, msg.message_id);
-        state.messages.set(msg.message_id, { fromBot: false, message: msg, text: msg.text, markup: 'null' });
-      }
-      updates.push(update);
-      if (poller) poller.resolve(updates.slice(0, poller.limit));
+      rememberIncoming(update);
+      bots.push(update, o.tokens);
     },
+    addBot: (token, user) => bots.addBot(token, user),
     async waitFor(pred, timeoutMs = 2000) {
       const deadline = Date.now() + timeoutMs;
       while (!pred(calls)) {
@@ -523,14 +524,8 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       const key = method.toLowerCase();
       failures.set(key, [...(failures.get(key) ?? []), error]);
     },
-    sentText(chatId) {
-      const state = chats.get(String(chatId));
-      if (!state) return [];
-      return [...state.messages.entries()]
-        .filter(([, m]) => m.fromBot)
-        .sort(([a], [b]) => a - b)
-        .map(([, m]) => m.text ?? '');
-    },
+    sentText: (chatId) => sentMessages(chatId).map((m) => m.text),
+    sentBy: sentMessages,
     downloads,
     addFile(bytes, o = {}) {
       const n = files.size + 1;
@@ -543,11 +538,12 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     },
     drafts: (chatId) => [...(draftsByChat.get(String(chatId)) ?? [])],
     async deliverWebhook(update, o = {}) {
-      if (webhookUrl === '') throw new Error('fakeTelegram: no webhook is set');
+      const bot = bots.webhookBot(o.token);
+      if (!bot) throw new Error(`fakeTelegram: no webhook is set${o.token === undefined ? '' : ` for ${o.token}`}`);
       updateSchema.parse(update);
       rememberIncoming(update);
-      const secret = o.secret === undefined ? webhookSecret : o.secret;
-      const res = await fetch(webhookUrl, {
+      const secret = o.secret === undefined ? bot.webhookSecret : o.secret;
+      const res = await fetch(bot.webhookUrl, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -557,11 +553,13 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       });
       return { status: res.status, body: await res.text() };
     },
-    commandsFor: (languageCode = '') => (languageCode === '' ? commands : commandsByLang.get(languageCode)),
+    commandsFor(languageCode = '', token) {
+      const bot = token === undefined ? bots.all().find((b) => b.commandsByLang.size > 0) : bots.find(token);
+      return bot?.commandsByLang.get(languageCode) ?? (languageCode === '' ? [] : undefined);
+    },
     close() {
       closed ??= new Promise<void>((resolve, reject) => {
-        if (poller) clearTimeout(poller.timer);
-        poller = undefined;
+        bots.close();
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections(); // ends pending long polls and keep-alive sockets
       });

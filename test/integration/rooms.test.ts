@@ -169,6 +169,101 @@ describe('rooms: several agents in one Telegram group', () => {
     await redis.quit();
   }, 40_000);
 
+  it('where people only watch, the agents talk among themselves and stop at the round budget', async () => {
+    await h.app.store.config.update({ thresholds: { room_auto_rounds: 2 } }, new Date());
+    current = await createRoom(
+      h.app.store,
+      { chat, name: 'Debate', mode: 'default', agentIds: [ids.aria, ids.bo, ids.cy], userParticipation: false },
+      new Date(),
+    );
+    for (let i = 1; i <= 6; i++) h.llm.enqueue({ kind: 'reply', chunks: [`point ${i}`] });
+    say('Debate: mountains or sea?');
+    const second = await roundDone(current, 2);
+    expect(second.chainRound).toBe(2);
+    expect(second.triggerSenderRole).toBe('ai');
+    // Round 2 answered what round 1 ended with.
+    const first = await roundDone(current, 1);
+    expect(second.triggerMessageId).toBe(first.answers.at(-1)!.messageId);
+    // The budget holds: no third round, six answers in all, and the room is quiet.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await h.app.store.rooms.getRound(`${current._id}.r3`)).toBeNull();
+    expect(h.tg.sentText(GROUP)).toEqual(['point 1', 'point 2', 'point 3', 'point 4', 'point 5', 'point 6']);
+    expect((await h.app.store.rooms.get(current._id))?.roundSeq).toBe(2);
+  });
+
+  it('/room shows the floor, /pause stops new rounds, /resume lets them start again', async () => {
+    current = await open();
+    h.llm.enqueue({ kind: 'reply', chunks: ['Aria: hi'] }, { kind: 'reply', chunks: ['Bo: hi'] });
+    say('/pause');
+    await eventually(
+      async () => ((await h.app.store.rooms.get(current!._id))?.status === 'paused' ? true : undefined),
+      5_000,
+      'paused',
+    );
+    say('Is anyone there?');
+    say('/room');
+    await eventually(
+      () => Promise.resolve(h.tg.sentText(GROUP).some((t) => t.includes('Members: Aria, Bo, Cy')) || undefined),
+      5_000,
+      '/room answered',
+    );
+    const status = h.tg.sentText(GROUP).find((t) => t.includes('Members:'))!;
+    expect(status).toContain('paused');
+    expect(status).toContain('No round in progress');
+    expect((await h.app.store.rooms.get(current._id))?.roundSeq).toBe(0); // the paused room asked nobody
+    say('/resume');
+    await eventually(
+      async () => ((await h.app.store.rooms.get(current!._id))?.status === 'active' ? true : undefined),
+      5_000,
+      'resumed',
+    );
+    h.llm.enqueue({ kind: 'reply', chunks: ['Cy: hi'] });
+    say('Hello again');
+    const round = await roundDone(current, 1);
+    expect(round.answers).toHaveLength(3);
+  });
+
+  it('the API creates agents and rooms, shows rounds, and never returns a bot token', async () => {
+    const created = await h.gql<{ createAgent: { id: string; name: string } }>(
+      'mutation { createAgent(name: "Dee", basePersona: "You are Dee.") { id name } }',
+    );
+    const dee = created.body.data!.createAgent.id;
+    const room = await h.gql<{ createRoom: { id: string; members: Array<{ id: string; isHost: boolean }> } }>(
+      `mutation($input: CreateRoomInput!) { createRoom(input: $input) { id members { id isHost } } }`,
+      {
+        input: {
+          platform: 'telegram',
+          chatId: String(GROUP),
+          name: 'Api room',
+          mode: 'HOST',
+          agentIds: [ids.bo, dee],
+          hostId: dee,
+          password: 'let-me-in',
+        },
+      },
+    );
+    expect(room.body.errors).toBeUndefined();
+    expect(room.body.data!.createRoom.members).toEqual([
+      { id: ids.bo, isHost: false },
+      { id: dee, isHost: true },
+    ]);
+    const stored = await h.app.store.rooms.get(room.body.data!.createRoom.id);
+    expect(stored?.passwordHash).toMatch(/^scrypt\$/);
+    expect(JSON.stringify(stored)).not.toContain('let-me-in');
+
+    const bad = await h.gql(
+      'mutation { setAgentBot(agentId: "agt_bo", platform: telegram, token: "nope") { userId } }',
+    );
+    expect(bad.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect(JSON.stringify(bad)).not.toContain('nope"');
+    const unknown = await h.gql('{ room(id: "room_nope") { id } }');
+    expect(unknown.body.errors?.[0]?.extensions?.code).toBe('ROOM_NOT_FOUND');
+    const dup = await h.gql(
+      `mutation { createRoom(input: {platform: telegram, chatId: "${GROUP}", name: "Again", mode: DEFAULT, agentIds: ["${ids.bo}"]}) { id } }`,
+    );
+    expect(dup.body.errors?.[0]?.extensions?.code).toBe('ROOM_EXISTS');
+  });
+
   it('refuses a second room in the same chat, unknown agents and a host who is not a member', async () => {
     current = await open();
     await expect(open()).rejects.toMatchObject({ code: 'ROOM_EXISTS' });

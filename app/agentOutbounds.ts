@@ -1,0 +1,51 @@
+// The outbound channel an agent posts through: its own bot when it has one on the chat's
+// platform (SPEC §8), else the deployment's. Every channel spends the same per-chat budget, so
+// the agents of a room share the group's limits. Tokens are looked up by `_id` and kept for a
+// short while, so a new or changed token is used within AGENT_OUTBOUND_TTL_MS.
+import type { ChatRef } from '../src/domain/model.js';
+import type { OutboundChannel } from '../src/delivery/outbound.js';
+import type { ChatBudget } from '../src/delivery/chatBudget.js';
+import { PacedOutbound } from '../src/delivery/pacedOutbound.js';
+import type { Store } from '../src/store/store.js';
+import type { Logger } from '../src/log.js';
+import { TelegramOutbound } from '../adapters/telegram/outbound.js';
+
+const AGENT_OUTBOUND_TTL_MS = 30_000;
+
+interface Cached {
+  token: string | undefined;
+  channel: OutboundChannel | undefined;
+  at: number;
+}
+
+export class AgentOutbounds {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(
+    private readonly o: { store: Store; budget: ChatBudget; log: Logger; telegramApiRoot: string; drafts: boolean },
+  ) {}
+
+  /** The agent's own channel for this chat's platform; undefined: post through the deployment's. */
+  async of(agentId: string, chat: ChatRef): Promise<OutboundChannel | undefined> {
+    if (chat.platform !== 'telegram') return undefined;
+    const key = `${agentId}:${chat.platform}`;
+    const hit = this.cache.get(key);
+    if (hit && Date.now() - hit.at < AGENT_OUTBOUND_TTL_MS) return hit.channel;
+    const bot = await this.o.store.agentBots.get(agentId, chat.platform);
+    const token = bot?.token;
+    const channel =
+      token === undefined
+        ? undefined
+        : hit?.token === token
+          ? hit.channel
+          : new PacedOutbound(
+              new TelegramOutbound(token, this.o.telegramApiRoot, { drafts: this.o.drafts, log: this.o.log }),
+              {
+                budget: this.o.budget,
+                log: this.o.log,
+              },
+            );
+    this.cache.set(key, { token, channel, at: Date.now() });
+    return channel;
+  }
+}

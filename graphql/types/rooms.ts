@@ -1,0 +1,246 @@
+// Rooms (SPEC §8): several agents in one group chat taking turns by rounds. Operators create
+// agents and rooms, give an agent its own bot (the token is checked with the platform and never
+// returned), pause and resume a room, choose its host, and read its rounds: who was asked, who
+// answered, who skipped and why.
+import { builder } from '../builder.js';
+import type { Agent, AgentBinding } from '../../src/domain/model.js';
+import type { Room, RoomMember, RoomRound } from '../../src/domain/room.js';
+import { createRoom } from '../../src/rooms/createRoom.js';
+import { setRoomHost, setRoomStatus } from '../../src/rooms/roomOps.js';
+import { setAgentBot } from '../../src/ops/agentBots.js';
+import { parseInput } from '../../src/ops/input.js';
+import { newId } from '../../src/domain/ids.js';
+import { apiError } from '../errors.js';
+import { PlatformEnum } from './enums.js';
+import { AgentType } from './participants.js';
+import { DialogueType } from './dialogue.js';
+import { z } from 'zod';
+
+const RoomModeEnum = builder.enumType('RoomMode', {
+  values: { DEFAULT: { value: 'default' }, HOST: { value: 'host' } } as const,
+});
+const RoomStatusEnum = builder.enumType('RoomStatus', { values: ['active', 'paused'] as const });
+const SkipReasonEnum = builder.enumType('SkipReason', { values: ['chose', 'timeout', 'left', 'failed'] as const });
+
+const RoomMemberType = builder.objectRef<RoomMember>('RoomMember').implement({
+  fields: (t) => ({
+    kind: t.exposeString('kind', { description: '`agent` or `human`.' }),
+    id: t.exposeID('id'),
+    isHost: t.boolean({ resolve: (m) => m.isHost === true }),
+    introduction: t.exposeString('introduction', { nullable: true }),
+    joinedAt: t.field({ type: 'DateTime', resolve: (m) => m.joinedAt }),
+    agent: t.field({
+      type: AgentType,
+      nullable: true,
+      resolve: (m, _a, ctx) => (m.kind === 'agent' ? ctx.loaders.agent.load(m.id) : null),
+    }),
+  }),
+});
+
+const RoundAnswerType = builder.objectRef<RoomRound['answers'][number]>('RoundAnswer').implement({
+  fields: (t) => ({
+    agentId: t.exposeID('agentId'),
+    messageId: t.exposeID('messageId'),
+    at: t.field({ type: 'DateTime', resolve: (a) => a.at }),
+  }),
+});
+
+const RoundSkipType = builder.objectRef<RoomRound['skips'][number]>('RoundSkip').implement({
+  fields: (t) => ({
+    agentId: t.exposeID('agentId'),
+    reason: t.expose('reason', { type: SkipReasonEnum }),
+    at: t.field({ type: 'DateTime', resolve: (s) => s.at }),
+  }),
+});
+
+const RoundType = builder.objectRef<RoomRound>('Round').implement({
+  description: 'One round of a room: the agents asked in order, and how each ask ended.',
+  fields: (t) => ({
+    id: t.exposeID('_id'),
+    seq: t.exposeInt('seq'),
+    mode: t.expose('mode', { type: RoomModeEnum }),
+    queue: t.exposeIDList('queue', { description: 'Agents in asking order.' }),
+    index: t.exposeInt('index', { description: 'Position of the agent asked now (queue length: nobody left).' }),
+    mustAnswer: t.exposeIDList('mustAnswer', { description: '@mentioned agents: they cannot skip.' }),
+    asked: t.exposeIDList('asked'),
+    askTurnIds: t.idList({ resolve: (r) => r.asks.map((a) => a.turnId) }),
+    answers: t.field({ type: [RoundAnswerType], resolve: (r) => r.answers }),
+    skips: t.field({ type: [RoundSkipType], resolve: (r) => r.skips }),
+    completed: t.exposeBoolean('completed'),
+    endedBy: t.exposeString('endedBy', { nullable: true }),
+    triggerMessageId: t.exposeID('triggerMessageId'),
+    startedAt: t.field({ type: 'DateTime', resolve: (r) => r.startedAt }),
+    completedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.completedAt ?? null }),
+  }),
+});
+
+const RoomType = builder.objectRef<Room>('Room').implement({
+  fields: (t) => ({
+    id: t.exposeID('_id'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    mode: t.expose('mode', { type: RoomModeEnum }),
+    status: t.expose('status', { type: RoomStatusEnum }),
+    userParticipation: t.exposeBoolean('userParticipation'),
+    hasPassword: t.boolean({ resolve: (r) => r.passwordHash !== undefined }),
+    platform: t.field({ type: PlatformEnum, resolve: (r) => r.chat.platform }),
+    chatId: t.string({ resolve: (r) => r.chat.chatId }),
+    members: t.field({ type: [RoomMemberType], resolve: (r) => r.members }),
+    announcement: t.string({ nullable: true, resolve: (r) => r.announcement?.text ?? null }),
+    dialogue: t.field({
+      type: DialogueType,
+      nullable: true,
+      resolve: (r, _a, ctx) => ctx.loaders.dialogue.load(r.dialogueId),
+    }),
+    currentRound: t.field({ type: RoundType, nullable: true, resolve: (r, _a, ctx) => ctx.store.rooms.current(r) }),
+    rounds: t.field({
+      type: [RoundType],
+      description: 'The latest rounds, oldest first.',
+      args: { last: t.arg.int({ defaultValue: 20 }) },
+      resolve: (r, a, ctx) => {
+        const last = Math.min(Math.max(a.last ?? 20, 1), 100);
+        return ctx.store.rooms.rounds(r._id, Math.max(1, r.roundSeq - last + 1), r.roundSeq);
+      },
+    }),
+    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (r) => r.updatedAt }),
+  }),
+});
+
+const AgentBindingResult = builder.objectRef<AgentBinding>('AgentAccount').implement({
+  description: 'The platform account an agent posts under (never its token).',
+  fields: (t) => ({
+    platform: t.expose('platform', { type: PlatformEnum }),
+    userId: t.exposeString('userId'),
+    username: t.exposeString('username', { nullable: true }),
+  }),
+});
+
+const CreateRoomInput = builder.inputType('CreateRoomInput', {
+  fields: (t) => ({
+    platform: t.field({ type: PlatformEnum, required: true }),
+    chatId: t.string({ required: true, description: 'The platform chat (a Telegram group, a Discord channel).' }),
+    threadId: t.string(),
+    name: t.string({ required: true }),
+    description: t.string(),
+    mode: t.field({ type: RoomModeEnum, required: true }),
+    agentIds: t.idList({ required: true, description: 'Members in round-robin order.' }),
+    hostId: t.id({ description: 'Host mode: the host (default: the first agent).' }),
+    userParticipation: t.boolean({ defaultValue: true }),
+    password: t.string({ description: 'Stored as a scrypt hash.' }),
+  }),
+});
+
+const roomInput = z.object({
+  chatId: z.string().trim().min(1).max(100),
+  threadId: z.string().trim().min(1).max(100).optional(),
+  name: z.string().trim().min(1).max(100),
+  description: z.string().trim().max(200).optional(),
+  password: z.string().min(4).max(200).optional(),
+});
+
+const agentInput = z.object({
+  name: z.string().trim().min(1).max(64),
+  basePersona: z.string().trim().min(1).max(20_000),
+  aliases: z.array(z.string().trim().min(1).max(64)).max(10).optional(),
+});
+
+const orNull = <T>(v: T | null | undefined): T | undefined => v ?? undefined;
+
+builder.queryFields((t) => ({
+  rooms: t.field({
+    type: [RoomType],
+    description: 'Rooms, newest first (at most 200).',
+    resolve: (_r, _a, ctx) => ctx.store.rooms.list(200),
+  }),
+  room: t.field({
+    type: RoomType,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, { id }, ctx) => {
+      const room = await ctx.store.rooms.get(String(id));
+      if (!room) throw apiError('ROOM_NOT_FOUND', `no room with id ${String(id)}`);
+      return room;
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createAgent: t.field({
+    type: AgentType,
+    description: 'A new agent (a room member) with its own persona.',
+    args: {
+      name: t.arg.string({ required: true }),
+      basePersona: t.arg.string({ required: true }),
+      aliases: t.arg.stringList(),
+    },
+    resolve: async (_r, a, ctx) => {
+      const input = parseInput(agentInput, { ...a, aliases: orNull(a.aliases) });
+      const at = new Date();
+      const agent: Agent = await ctx.store.participants.createAgent({ _id: newId('agt', at), ...input }, at);
+      return { ...agent, recentTurns: [] };
+    },
+  }),
+  setAgentBot: t.field({
+    type: AgentBindingResult,
+    authScopes: { admin: true },
+    description: 'Gives an agent its own bot: the token is checked with the platform, stored apart and never returned.',
+    args: {
+      agentId: t.arg.id({ required: true }),
+      platform: t.arg({ type: PlatformEnum, required: true }),
+      token: t.arg.string({ required: true }),
+    },
+    resolve: (_r, a, ctx) =>
+      setAgentBot(
+        { store: ctx.store, accounts: ctx.ops.accounts },
+        { agentId: String(a.agentId), platform: a.platform, token: a.token },
+        new Date(),
+      ),
+  }),
+  createRoom: t.field({
+    type: RoomType,
+    args: { input: t.arg({ type: CreateRoomInput, required: true }) },
+    resolve: (_r, { input }, ctx) => {
+      const checked = parseInput(roomInput, {
+        chatId: input.chatId,
+        threadId: orNull(input.threadId),
+        name: input.name,
+        description: orNull(input.description),
+        password: orNull(input.password),
+      });
+      return createRoom(
+        ctx.store,
+        {
+          chat: {
+            platform: input.platform,
+            chatId: checked.chatId,
+            ...(checked.threadId ? { threadId: checked.threadId } : {}),
+          },
+          name: checked.name,
+          ...(checked.description ? { description: checked.description } : {}),
+          mode: input.mode,
+          agentIds: input.agentIds.map(String),
+          ...(input.hostId ? { hostId: String(input.hostId) } : {}),
+          userParticipation: input.userParticipation ?? true,
+          ...(checked.password ? { password: checked.password } : {}),
+        },
+        new Date(),
+      );
+    },
+  }),
+  pauseRoom: t.field({
+    type: RoomType,
+    description: 'No agent is asked while paused; the round in progress ends (kept in history).',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, { id }, ctx) => setRoomStatus(ctx.store, String(id), 'paused', new Date()),
+  }),
+  resumeRoom: t.field({
+    type: RoomType,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, { id }, ctx) => setRoomStatus(ctx.store, String(id), 'active', new Date()),
+  }),
+  setRoomHost: t.field({
+    type: RoomType,
+    args: { id: t.arg.id({ required: true }), memberId: t.arg.id({ required: true }) },
+    resolve: (_r, a, ctx) => setRoomHost(ctx.store, String(a.id), String(a.memberId), new Date()),
+  }),
+}));
