@@ -89,10 +89,15 @@ describe('config document', () => {
       max: 200_000,
       default: 100_000,
     });
+    expect(info.find((f) => f.path === 'thresholds.room_answer_timeout_seconds')).toMatchObject({
+      min: 5,
+      max: 3600,
+      default: 180,
+    });
     expect(info.find((f) => f.path === 'preferences.summary_order')).toMatchObject({
       type: 'enum',
       values: ['summary_first', 'last_n_first'],
     });
-    expect(info.length).toBe(13);
+    expect(info.length).toBe(15);
   });
 });
