@@ -5,6 +5,9 @@ import { createApiServer } from '../graphql/server.js';
 import { createGatewayPubSub } from '../graphql/pubsub.js';
 import { DEFAULT_LIMITS } from '../graphql/limits.js';
 import { mountGraphQL } from './http/graphql.js';
+import { mcpRoutes } from '../adapters/mcp/server.js';
+import { seatRestRoutes } from '../adapters/mcp/seatRest.js';
+import { seatDeps } from './roomDeps.js';
 import type { HttpServer } from './http/server.js';
 import type { Shared } from './shared.js';
 import type { Stops } from './stops.js';
@@ -51,4 +54,8 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
     },
   });
   mountGraphQL(http.app, yoga);
+  // External agents' doors into rooms: MCP, and REST for webhook agents (SPEC §8).
+  const seats = seatDeps(s);
+  void http.app.register(mcpRoutes({ deps: seats, log }));
+  void http.app.register(seatRestRoutes({ deps: seats, log }));
 }

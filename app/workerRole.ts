@@ -1,13 +1,12 @@
 // The worker role: replies (respond worker), delayed work (timers, check-ins), memory jobs,
 // media retries and the sweepers that recover lost jobs.
-import type { Agent, ChatRef } from '../src/domain/model.js';
-import type { Persona } from '../src/delivery/outbound.js';
 import { createLlmClient } from '../src/llm/createClient.js';
 import { builtinTools } from '../src/tools/builtins/index.js';
 import { ActiveReplies } from '../src/respond/activeReplies.js';
 import type { RespondDeps } from '../src/respond/respondToTurn.js';
 import { afterReply } from '../src/respond/afterReply.js';
-import { askDue, type RoomFlowDeps } from '../src/rooms/roomFlow.js';
+import { askDue } from '../src/rooms/roomFlow.js';
+import { notifyExternal, personaOf, roomFlowDeps } from './roomDeps.js';
 import { generate, type GenerateDeps } from '../src/respond/generate.js';
 import { memoryJobHandlers, type MemoryWorkDeps } from '../src/lifecycle/memoryWork.js';
 import { TokenCounter } from '../src/context/tokens.js';
@@ -160,28 +159,11 @@ function buildRespondDeps(
     active: o.active,
     personaOf: (agent, chat) => personaOf(s, agent, chat),
     agentOutbound: (agentId, chat) => s.agentOutbounds.of(agentId, chat),
+    notifyExternal: notifyExternal(s),
     prepareMedia: (platform, messages) => prepareMessagesMedia(o.mediaDeps, messages, { platform }),
     onReplied: (turn, at, done) => afterReply(after, turn, at, done),
     ...(o.streamStages ? { streamStages: o.streamStages } : {}),
   };
-}
-
-/** How a room's floor moves on in this process (src/rooms/roomFlow.ts). */
-function roomFlowDeps(s: Shared): RoomFlowDeps {
-  return {
-    store: s.store,
-    enqueueReply: (job) => s.respondQueue.enqueue(job),
-    scheduler: s.timers,
-    responseWindowMs: s.env.RESPONSE_WINDOW_MS,
-    log: s.log,
-  };
-}
-
-/** Discord persona webhooks, when switched on: the agent's name and avatar on its posts. */
-function personaOf(s: Shared, agent: Agent, chat: ChatRef): Persona | undefined {
-  if (chat.platform !== 'discord' || s.env.DISCORD_PERSONAS !== 'on') return undefined;
-  const avatarUrl = agent.avatarUrl ?? (agent.isDefault ? s.env.AGENT_AVATAR_URL : undefined);
-  return { name: agent.name, ...(avatarUrl ? { avatarUrl } : {}) };
 }
 
 function buildMemoryDeps(s: Shared, respond: RespondDeps): MemoryWorkDeps {

@@ -8,6 +8,7 @@ import type { Room, RoomMember, RoomRound } from '../../src/domain/room.js';
 import { createRoom } from '../../src/rooms/createRoom.js';
 import { setRoomHost, setRoomStatus } from '../../src/rooms/roomOps.js';
 import { setAgentBot } from '../../src/ops/agentBots.js';
+import { createSeat, type NewSeat } from '../../src/rooms/createSeat.js';
 import { parseInput } from '../../src/ops/input.js';
 import { newId } from '../../src/domain/ids.js';
 import { apiError } from '../errors.js';
@@ -114,6 +115,22 @@ const AgentBindingResult = builder.objectRef<AgentBinding>('AgentAccount').imple
     userId: t.exposeString('userId'),
     username: t.exposeString('username', { nullable: true }),
   }),
+});
+
+const NewSeatType = builder.objectRef<NewSeat>('NewSeat').implement({
+  description: 'An external agent’s seat: its token (and signing key) are shown this once.',
+  fields: (t) => ({
+    seatId: t.exposeID('seatId'),
+    token: t.exposeString('token', { description: 'Bearer token for /mcp and the webhook-agent endpoints.' }),
+    signingKey: t.exposeString('signingKey', {
+      nullable: true,
+      description: 'Webhook seats: the HMAC-SHA256 key of X-Rainbow-Signature.',
+    }),
+  }),
+});
+
+const SeatKindEnum = builder.enumType('SeatKind', {
+  values: { MCP: { value: 'mcp' }, WEBHOOK: { value: 'webhook' } } as const,
 });
 
 const CreateRoomInput = builder.inputType('CreateRoomInput', {
@@ -226,6 +243,18 @@ builder.mutationFields((t) => ({
         new Date(),
       );
     },
+  }),
+  createAgentSeat: t.field({
+    type: NewSeatType,
+    authScopes: { admin: true },
+    description: 'A seat for an external agent (MCP, or a webhook the room POSTs agent_turn events to).',
+    args: {
+      roomId: t.arg.id({ required: true }),
+      kind: t.arg({ type: SeatKindEnum, required: true }),
+      webhookUrl: t.arg.string(),
+    },
+    resolve: (_r, a, ctx) =>
+      createSeat(ctx.store, { roomId: String(a.roomId), kind: a.kind, webhookUrl: orNull(a.webhookUrl) }, new Date()),
   }),
   pauseRoom: t.field({
     type: RoomType,

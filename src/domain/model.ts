@@ -325,9 +325,20 @@ export interface AgentBinding {
   avatarUrl?: string;
 }
 
+/** An agent that runs outside the gateway and takes its seat in rooms (seed 002: IDE / non-IDE agents). */
+export type ExternalAgent =
+  /** Connects over MCP and waits for its turn (`wait_for_turn`). */
+  | { kind: 'mcp'; seatId: string }
+  /** Is sent a signed `agent_turn` event when it is asked. */
+  | { kind: 'webhook'; seatId: string; url: string };
+
 export interface Agent {
   _id: string;
   name: string;
+  /** Set for agents that run outside the gateway: they answer through their seat, never through the model. */
+  external?: ExternalAgent;
+  /** Seed 002 `introduce`: how it presents itself to the room. */
+  introduction?: string;
   /** Other names people call it by in a group ("named" activation). */
   aliases?: string[];
   bindings?: AgentBinding[];

@@ -55,6 +55,8 @@ export interface RespondDeps {
   locale: Locale;
   timezone: string;
   active: ActiveReplies;
+  /** A room asked an external agent (MCP or webhook): tell it (webhook agents get a signed agent_turn). */
+  notifyExternal?(agent: Agent, turn: Turn): Promise<void>;
   /** The agent's own account on the chat's platform (its Telegram bot); none → the deployment's outbound. */
   agentOutbound?(agentId: string, chat: ChatRef): Promise<OutboundChannel | undefined>;
   /** The name and avatar an agent posts under on this chat (Discord persona webhooks); none → the bot account. */
@@ -95,6 +97,14 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
     // A newer message started another round before this agent spoke: it is not asked anymore.
     await store.turns.expire({ ...turn, deadlineAt: new Date() });
     return { kind: 'skipped', reason: 'round superseded' };
+  }
+  if (turn.round) {
+    // An external agent answers through its seat, never through our model.
+    const agent = await store.participants.getAgent(turn.responderId);
+    if (agent?.external) {
+      await deps.notifyExternal?.(agent, turn);
+      return { kind: 'skipped', reason: 'asked an external agent' };
+    }
   }
 
   const startedAt = new Date();

@@ -18,6 +18,7 @@ import type { OutboxEntry } from './outbox.js';
 import type { MemoryScopeMark } from './memoryScopes.js';
 import type { Room, RoomRound } from '../domain/room.js';
 import type { AgentBot } from './agentBots.js';
+import type { Seat } from './seats.js';
 
 export interface MigrationDoc {
   _id: string;
@@ -43,6 +44,7 @@ export interface Collections {
   rooms: Collection<Room>;
   rounds: Collection<RoomRound>;
   agentBots: Collection<AgentBot>;
+  seats: Collection<Seat>;
 }
 
 export function collections(db: Db): Collections {
@@ -64,6 +66,7 @@ export function collections(db: Db): Collections {
     rooms: db.collection<Room>('rooms'),
     rounds: db.collection<RoomRound>('rounds'),
     agentBots: db.collection<AgentBot>('agentBots'),
+    seats: db.collection<Seat>('seats'),
   };
 }
 
@@ -134,6 +137,7 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   // Rounds are read by derived id; the API lists a room's rounds by its dialogue.
   rounds: [{ key: { dialogueId: 1, seq: 1 }, name: 'rounds_by_dialogue' }],
   agentBots: [{ key: { platform: 1 }, name: 'agent_bots_by_platform' }],
+  seats: [],
 };
 
 /**

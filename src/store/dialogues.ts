@@ -169,6 +169,13 @@ export class DialogueRepo {
     });
   }
 
+  /** A room's new member joins its dialogue's agents. */
+  async addAgent(id: string, agentId: string, at: Date): Promise<void> {
+    await this.guarded(id, () =>
+      this.c.dialogues.updateOne({ _id: id }, { $addToSet: { agentIds: agentId }, $set: { updatedAt: at } }),
+    );
+  }
+
   async setAnswerAll(id: string, on: boolean, at: Date): Promise<void> {
     await this.guarded(id, () =>
       this.c.dialogues.updateOne({ _id: id }, { $set: { 'settings.answerAll': on, updatedAt: at } }),

@@ -140,6 +140,27 @@ export class ParticipantRepo {
     return doc;
   }
 
+  /** An external agent registered through its seat (created, or renamed on a second registration). */
+  async putExternalAgent(
+    agent: Pick<Agent, '_id' | 'name' | 'basePersona' | 'external' | 'introduction'>,
+    at: Date,
+  ): Promise<void> {
+    await this.c.agents.updateOne(
+      { _id: agent._id },
+      {
+        $set: {
+          name: agent.name,
+          basePersona: agent.basePersona,
+          external: agent.external,
+          updatedAt: at,
+          ...(agent.introduction ? { introduction: agent.introduction } : {}),
+        },
+        $setOnInsert: { isDefault: false, createdAt: at },
+      },
+      { upsert: true },
+    );
+  }
+
   /** The agent's account on a platform (one per platform: a new one replaces the old). */
   setBinding(agentId: string, binding: AgentBinding, at: Date): Promise<void> {
     return this.guard.run(guardKeys.agent(agentId), async () => {

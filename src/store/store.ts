@@ -13,6 +13,7 @@ import { MemoryRepo } from './memories.js';
 import { ConfigRepo, type ConfigMark } from './config.js';
 import { RoomRepo } from './rooms.js';
 import { AgentBotRepo } from './agentBots.js';
+import { SeatRepo } from './seats.js';
 import { guardedFeed, silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
 import { WindowRepo } from './windows.js';
 import { OutboxRepo } from './outbox.js';
@@ -55,6 +56,8 @@ export class Store {
   readonly rooms: RoomRepo;
   /** The agents' own platform accounts and their tokens (secrets). */
   readonly agentBots: AgentBotRepo;
+  /** External agents' seats in rooms (bearer tokens, hashed). */
+  readonly seats: SeatRepo;
   /** The operator API's list pages and batched reads (off the hot path). */
   readonly pages: PageReader;
   readonly stats: StatsReader;
@@ -88,6 +91,7 @@ export class Store {
     this.config = new ConfigRepo(this.c.config, o.configMark);
     this.rooms = new RoomRepo(this.c);
     this.agentBots = new AgentBotRepo(this.c);
+    this.seats = new SeatRepo(this.c);
     this.pages = new PageReader(this.c);
     this.stats = new StatsReader(this.c);
   }

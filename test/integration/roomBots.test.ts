@@ -8,7 +8,6 @@ import { startHarness, type Harness } from '../support/harness.js';
 import { eventually } from '../support/testEnv.js';
 import { PLACES, textUpdate } from '../fixtures/telegramUpdates.js';
 import { createRoom } from '../../src/rooms/createRoom.js';
-import type { RoomRound } from '../../src/domain/room.js';
 
 const GROUP = PLACES.group.chatId;
 const TOKENS = {
@@ -25,11 +24,9 @@ const BOTS = {
 describe('rooms: every agent posts through its own bot', () => {
   let h: Harness;
   beforeEach(async () => {
-    h = await startHarness(
-      { EMBEDDINGS: 'offline', AGENT_BOTS_REFRESH_MS: '200' },
-      ['gateway', 'worker', 'api'],
-      { telegram: { bots: BOTS, botToBot: true } },
-    );
+    h = await startHarness({ EMBEDDINGS: 'offline', AGENT_BOTS_REFRESH_MS: '200' }, ['gateway', 'worker', 'api'], {
+      telegram: { bots: BOTS, botToBot: true },
+    });
   });
   afterEach(() => h.stop());
 
@@ -89,7 +86,7 @@ describe('rooms: every agent posts through its own bot', () => {
       30_000,
       'the round',
     );
-    expect((round as RoomRound).answers.map((a) => a.agentId)).toEqual([agentIds.aria, agentIds.bo, agentIds.cy]);
+    expect(round.answers.map((a) => a.agentId)).toEqual([agentIds.aria, agentIds.bo, agentIds.cy]);
     // Each answer went out through its agent's own bot, none through the deployment's.
     await eventually(() => Promise.resolve(h.tg.sentBy(GROUP).length >= 3 || undefined), 10_000, 'three posts');
     expect(h.tg.sentBy(GROUP).map((s) => [s.token, s.text])).toEqual([

@@ -1,0 +1,80 @@
+// The small REST door for webhook agents (SPEC §8): having been POSTed an agent_turn event,
+// they answer here with their seat token — send a message, skip, or read the context. The same
+// core functions as the MCP tools; errors come back with their stable code and an HTTP status.
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Logger } from '../../src/log.js';
+import { GatewayError, isGatewayError, type ErrorCode } from '../../src/errors.js';
+import {
+  openSeat,
+  registerAgent,
+  roomContext,
+  sendAsSeat,
+  skipAsSeat,
+  type SeatDeps,
+} from '../../src/rooms/externalSeat.js';
+import type { Seat } from '../../src/store/seats.js';
+
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  ROOM_NOT_FOUND: 404,
+  MESSAGE_NOT_FOUND: 404,
+  NOT_YOUR_TURN: 409,
+  SKIP_NOT_ALLOWED: 409,
+  ROUND_COMPLETED: 409,
+  NOT_A_MEMBER: 403,
+  MESSAGE_CONTENT_REQUIRED: 400,
+  MESSAGE_TOO_LONG: 400,
+  BAD_REQUEST: 400,
+};
+
+const sendBody = z.object({ text: z.string() });
+const registerBody = z.object({
+  name: z.string().min(1).max(64),
+  introduction: z.string().max(500).optional(),
+  password: z.string().max(200).optional(),
+});
+
+export function seatRestRoutes(o: { deps: SeatDeps; log: Logger }): FastifyPluginCallback {
+  const run = async (req: FastifyRequest, reply: FastifyReply, act: (seat: Seat) => Promise<unknown>) => {
+    try {
+      const h = req.headers.authorization;
+      const seat = await openSeat(o.deps, h?.startsWith('Bearer ') ? h.slice(7).trim() : undefined);
+      return await reply.code(200).send(await act(seat));
+    } catch (err) {
+      if (!isGatewayError(err)) {
+        o.log.error({ err }, 'seat request failed');
+        return reply.code(500).send({ error: { code: 'INTERNAL', message: 'internal error' } });
+      }
+      return reply.code(STATUS[err.code] ?? 400).send({ error: { code: err.code, message: err.message } });
+    }
+  };
+  return (app, _opts, done) => {
+    app.post('/agents/register', (req, reply) =>
+      run(req, reply, (seat) => {
+        const body = registerBody.safeParse(req.body);
+        if (!body.success)
+          return Promise.reject(new GatewayError('BAD_REQUEST', 'body: {"name": "…", "introduction"?, "password"?}'));
+        const { name, introduction, password } = body.data;
+        return registerAgent(
+          o.deps,
+          seat,
+          { name, ...(introduction ? { introduction } : {}), ...(password ? { password } : {}) },
+          new Date(),
+        );
+      }),
+    );
+    app.get('/agents/context', (req, reply) => run(req, reply, (seat) => roomContext(o.deps, seat)));
+    app.post('/agents/send_message', (req, reply) =>
+      run(req, reply, (seat) => {
+        const body = sendBody.safeParse(req.body);
+        if (!body.success) return Promise.reject(new GatewayError('BAD_REQUEST', 'body: {"text": "…"}'));
+        return sendAsSeat(o.deps, seat, body.data.text, new Date());
+      }),
+    );
+    app.post('/agents/skip_response', (req, reply) => run(req, reply, (seat) => skipAsSeat(o.deps, seat, new Date())));
+    done();
+  };
+}
