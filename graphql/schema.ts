@@ -20,5 +20,6 @@ import './types/warnings.js';
 import './types/stats.js';
 import './types/subscriptions.js';
 import './types/rooms.js';
+import './types/roomEvents.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

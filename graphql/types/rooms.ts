@@ -6,10 +6,11 @@ import { builder } from '../builder.js';
 import type { Agent, AgentBinding } from '../../src/domain/model.js';
 import type { Room, RoomMember, RoomRound } from '../../src/domain/room.js';
 import { createRoom } from '../../src/rooms/createRoom.js';
-import { setRoomHost, setRoomStatus } from '../../src/rooms/roomOps.js';
+import { announce, removeRoomMember, setRoomHost, setRoomStatus } from '../../src/rooms/roomOps.js';
 import { setAgentBot } from '../../src/ops/agentBots.js';
 import { createSeat, type NewSeat } from '../../src/rooms/createSeat.js';
 import { parseInput } from '../../src/ops/input.js';
+import { exportDialogue } from '../../src/ops/exportDialogue.js';
 import { newId } from '../../src/domain/ids.js';
 import { apiError } from '../errors.js';
 import { PlatformEnum } from './enums.js';
@@ -255,6 +256,30 @@ builder.mutationFields((t) => ({
     },
     resolve: (_r, a, ctx) =>
       createSeat(ctx.store, { roomId: String(a.roomId), kind: a.kind, webhookUrl: orNull(a.webhookUrl) }, new Date()),
+  }),
+  removeRoomMember: t.field({
+    type: RoomType,
+    description: 'The member leaves; if it is being asked now it is skipped (reason LEFT) and the round goes on.',
+    args: { id: t.arg.id({ required: true }), memberId: t.arg.id({ required: true }) },
+    resolve: (_r, a, ctx) => removeRoomMember(ctx.ops, String(a.id), String(a.memberId), new Date()),
+  }),
+  postRoomAnnouncement: t.field({
+    type: RoomType,
+    description: 'Kept on the room and posted in its chat as a system message.',
+    args: { id: t.arg.id({ required: true }), text: t.arg.string({ required: true }) },
+    resolve: (_r, a, ctx) => announce(ctx.ops, { roomId: String(a.id), text: a.text, by: ctx.viewer.name }, new Date()),
+  }),
+  exportRoom: t.field({
+    type: 'JSON',
+    description:
+      'seed 002 export_chat_history: the room’s conversation as Markdown or PDF (as exportDialogue returns it).',
+    args: { id: t.arg.id({ required: true }), format: t.arg.string({ required: true }) },
+    resolve: async (_r, a, ctx) => {
+      const room = await ctx.store.rooms.get(String(a.id));
+      if (!room) throw apiError('ROOM_NOT_FOUND', `no room with id ${String(a.id)}`);
+      const format = parseInput(z.enum(['markdown', 'pdf']), a.format.toLowerCase());
+      return exportDialogue(ctx.ops, room.dialogueId, format, new Date());
+    },
   }),
   pauseRoom: t.field({
     type: RoomType,

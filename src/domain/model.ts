@@ -273,7 +273,15 @@ export interface ArchivedMessage extends Message {
   archivedAt: Date;
 }
 
-export type EventKind = 'context_built' | 'llm_call' | 'tool_call' | 'system_utterance' | 'warning' | 'delivery';
+export type EventKind =
+  | 'context_built'
+  | 'llm_call'
+  | 'tool_call'
+  | 'system_utterance'
+  | 'warning'
+  | 'delivery'
+  /** A room's floor decision (SPEC §8): who was asked and why, a skip and its reason, a round's end. */
+  | 'floor';
 
 export interface EventLog {
   _id: string;

@@ -18,6 +18,7 @@ import { guardKeys } from '../store/stateGuard.js';
 import { replyIdOf } from '../respond/respondToTurn.js';
 import { askAnswered, askSkipped, skipMessage, type RoomFlowDeps } from './roomFlow.js';
 import { passwordMatches } from './createRoom.js';
+import { recordRoomEvent } from './roomEvents.js';
 
 export interface SeatDeps extends RoomFlowDeps {
   outbounds: Outbounds;

@@ -84,6 +84,8 @@ export async function startRoomRound(
   if (!opened) return undefined;
   const writes = [
     ...opened.writes,
+    () =>
+      floorEvent(store, opened.turn, now, { decision: 'round_started', roundId: stored._id, seq, queue: stored.queue }),
     () => store.rooms.put({ ...room, roundSeq: seq, updatedAt: now }),
     ...(previous && !previous.completed
       ? [() => store.rooms.putRound({ ...previous, ...superseded(previous, now), updatedAt: now })]
@@ -116,6 +118,7 @@ async function openAsk(
   };
   const next: RoomRound = { ...round, asks: [...round.asks, { agentId: ask.agentId, turnId: turn._id, at: now }] };
   const dueAt = new Date(now.getTime() + config.config.thresholds.room_answer_timeout_seconds * 1000);
+  const why = round.mustAnswer.includes(ask.agentId) ? 'mentioned' : round.mode === 'host' ? 'host' : 'round_robin';
   return {
     turn,
     round: next,
@@ -123,8 +126,32 @@ async function openAsk(
       () => deps.store.turns.insert(turn),
       () => deps.store.rooms.putRound({ ...next, updatedAt: now }),
       () => deps.scheduler.roomAnswerDueAt(turn._id, dueAt),
+      () =>
+        floorEvent(deps.store, turn, now, {
+          decision: 'asked',
+          roundId: round._id,
+          seq: round.seq,
+          agentId: ask.agentId,
+          why,
+          canSkip: ask.canSkip,
+          position: round.index,
+          queue: round.queue,
+          dueAt: dueAt.toISOString(),
+        }),
     ],
   };
+}
+
+/** A floor decision in the ask turn's trace (event `floor`). */
+function floorEvent(store: Store, turn: Turn, at: Date, data: Record<string, unknown>): Promise<string> {
+  return store.events.record({
+    kind: 'floor',
+    dialogueId: turn.dialogueId,
+    sessionId: turn.sessionId,
+    turnId: turn._id,
+    at,
+    data,
+  });
 }
 
 /** The next ask, stored and waiting to be queued (after the caller released the reply lease). */
@@ -248,10 +275,20 @@ async function advance(
     if (!step.ok) {
       // A superseded round, or an answer that came after its timeout: recorded, nothing moves.
       deps.log.info({ roundId, turnId: turn._id, code: step.code }, 'room: step refused');
+      await floorEvent(deps.store, turn, at, { decision: 'refused', roundId, code: step.code });
       return undefined;
     }
     await alsoWrite?.(turn);
     const next: RoomRound = { ...round, ...step.round, updatedAt: at };
+    const skip = next.skips.length > round.skips.length ? next.skips.at(-1) : undefined;
+    await floorEvent(deps.store, turn, at, {
+      decision: skip ? 'skipped' : 'answered',
+      roundId,
+      agentId: turn.responderId,
+      ...(skip ? { reason: skip.reason } : {}),
+    });
+    if (next.completed)
+      await floorEvent(deps.store, turn, at, { decision: 'round_ended', roundId, endedBy: next.endedBy });
     const ask = (await openAsk(deps, next, turn.sessionId, at)) ?? (await agentsGoOn(deps, next, turn.sessionId, at));
     if (!ask) {
       await deps.store.rooms.putRound(next);

@@ -7,6 +7,7 @@
 // lease (or otherwise stop its ingest/replies/archiving) while it runs, or a concurrent write
 // may leave a stray child behind.
 import type { Collections } from './collections.js';
+import { roomIdOf } from './rooms.js';
 
 export interface DialogueDeletion {
   /** Whether this call removed the dialogue document (false: unknown or already deleted). */
@@ -37,6 +38,7 @@ export async function deleteDialogue(c: Collections, dialogueId: string): Promis
   await c.outbox.deleteMany({ dialogueId });
   // A room lives on its dialogue: its rounds and the room itself go too.
   await c.rounds.deleteMany({ dialogueId });
+  await c.seats.deleteMany({ roomId: roomIdOf(dialogueId) });
   await c.rooms.deleteMany({ dialogueId });
   const sessions = (await c.sessions.deleteMany({ dialogueId })).deletedCount;
   const found = (await c.dialogues.deleteOne({ _id: dialogueId })).deletedCount === 1;

@@ -151,6 +151,45 @@ describe('rooms: external agents', () => {
     await client.close();
   }, 90_000);
 
+  it('an announcement reaches the chat and the agents; a removed member is refused, and skipped if asked', async () => {
+    const { token } = await seat('MCP');
+    const client = new Client({ name: 'ide-agent', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${h.app.apiUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
+    const extId = String(parsed(await call('register_agent', { name: 'Ext', password: 'hike2026' })).agentId);
+    const ann = await h.gql(
+      'mutation($r: ID!) { postRoomAnnouncement(id: $r, text: "Meet at 8, north gate.") { id } }',
+      {
+        r: room._id,
+      },
+    );
+    expect(ann.body.errors).toBeUndefined();
+    expect(h.tg.sentText(GROUP)).toContain('Meet at 8, north gate.');
+    expect(parsed(await call('get_context')).announcement).toBe('Meet at 8, north gate.');
+
+    // Asked third; Aria and Bo answer, then the operator removes the external agent while it is asked.
+    h.llm.enqueue({ kind: 'reply', chunks: ['Aria: ok'] }, { kind: 'reply', chunks: ['Bo: ok'] });
+    say('See you there?');
+    expect(parsed(await call('wait_for_turn', { timeoutSeconds: 20 }))).toMatchObject({ asked: true });
+    const removed = await h.gql('mutation($r: ID!, $m: ID!) { removeRoomMember(id: $r, memberId: $m) { id } }', {
+      r: room._id,
+      m: extId,
+    });
+    expect(removed.body.errors).toBeUndefined();
+    const round = await roundDone(1);
+    expect(round.skips).toMatchObject([{ agentId: extId, reason: 'left' }]);
+    expect(errorCode(await call('send_message', { text: 'wait for me' }))).toBe('NOT_A_MEMBER');
+    const unknown = await h.gql('mutation($r: ID!) { removeRoomMember(id: $r, memberId: "agt_nobody") { id } }', {
+      r: room._id,
+    });
+    expect(unknown.body.errors?.[0]?.extensions?.code).toBe('NOT_A_MEMBER');
+    await client.close();
+  }, 60_000);
+
   describe('a webhook agent', () => {
     let server: Server;
     const events: Array<{ body: string; signature: string }> = [];

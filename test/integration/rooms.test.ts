@@ -13,6 +13,9 @@ import type { Room, RoomRound } from '../../src/domain/room.js';
 import type { Message } from '../../src/domain/model.js';
 import type { RoomMode } from '../../src/domain/roundRules.js';
 import { GatewayError } from '../../src/errors.js';
+import { createClient } from 'graphql-sse';
+import { feedTopics } from '../../src/feed/changeFeed.js';
+import { TEST_VIEWER_TOKEN } from '../support/testEnv.js';
 
 const GROUP = PLACES.group.chatId;
 const chat = { platform: 'telegram', chatId: String(GROUP) } as const;
@@ -262,6 +265,48 @@ describe('rooms: several agents in one Telegram group', () => {
       `mutation { createRoom(input: {platform: telegram, chatId: "${GROUP}", name: "Again", mode: DEFAULT, agentIds: ["${ids.bo}"]}) { id } }`,
     );
     expect(dup.body.errors?.[0]?.extensions?.code).toBe('ROOM_EXISTS');
+  });
+
+  it('roomEvents streams seed 002 events: round_start, agent_turn per ask, new messages, round_end', async () => {
+    current = await open();
+    const client = createClient({
+      url: `${h.app.apiUrl}/graphql`,
+      headers: { authorization: `Bearer ${TEST_VIEWER_TOKEN}` },
+      singleConnection: false,
+      retryAttempts: 0,
+    });
+    const got: Array<{ type: string; agentId: string | null; message: { content: string } | null }> = [];
+    client.subscribe<{ roomEvents: (typeof got)[number] }>(
+      {
+        query: 'subscription($r: ID!) { roomEvents(roomId: $r) { type agentId message { content } } }',
+        variables: { r: current._id },
+      },
+      { next: (r) => void (r.data && got.push(r.data.roomEvents)), error: () => {}, complete: () => {} },
+    );
+    const redis = new Redis(h.env.REDIS_URL);
+    const channel = `${feedTopics(h.env.QUEUE_PREFIX).events}:${current.dialogueId}`;
+    await eventually(
+      async () => (Number(((await redis.pubsub('NUMSUB', channel)) as [string, number])[1]) > 0 ? true : undefined),
+      5_000,
+      'the subscription listening',
+    );
+    h.llm.enqueue(
+      { kind: 'reply', chunks: ['Aria: yes'] },
+      { kind: 'tool_calls', calls: [{ name: 'skip_response', arguments: '{}' }] },
+      { kind: 'reply', chunks: ['Cy: yes'] },
+    );
+    say('Coming on Sunday?');
+    await roundDone(current, 1);
+    await eventually(() => Promise.resolve(got.some((e) => e.type === 'round_end') || undefined), 5_000, 'round_end');
+    expect(got.filter((e) => e.type === 'agent_turn').map((e) => e.agentId)).toEqual([ids.aria, ids.bo, ids.cy]);
+    expect(got.filter((e) => e.type === 'round_start')).toHaveLength(1);
+    const said = got.filter((e) => e.type === 'message_new').map((e) => e.message?.content);
+    expect(said).toEqual(expect.arrayContaining(['Coming on Sunday?', '']));
+    // Bo's skip is invisible: never an event.
+    expect(got.some((e) => e.message?.content.startsWith('[skipped'))).toBe(false);
+    expect(got.at(-1)?.type).toBe('round_end');
+    client.dispose();
+    await redis.quit();
   });
 
   it('refuses a second room in the same chat, unknown agents and a host who is not a member', async () => {

@@ -5,6 +5,7 @@ import {
   skipped,
   startRound,
   superseded,
+  withoutMember,
   type Round,
   type RoundStep,
 } from '../../src/domain/roundRules.js';
@@ -94,5 +95,17 @@ describe('host mode', () => {
 
   it('starts no round when the host mentions nobody', () => {
     expect(startRound({ id: 'rnd-2', mode: 'host', members, mentions: [], at })).toBeUndefined();
+  });
+});
+
+describe('a member leaving', () => {
+  it('leaves the queue when still to be asked, and changes nothing once asked or done', () => {
+    const r = startRound({ id: 'r1', mode: 'default', members: ['a', 'b', 'c'], mentions: ['c'], at })!;
+    expect(r.queue).toEqual(['c', 'a', 'b']);
+    const without = withoutMember(r, 'b');
+    expect(without.queue).toEqual(['c', 'a']);
+    expect(withoutMember(r, 'c')).toBe(r); // asked now: skipped with reason `left` instead
+    const mentionedLater = startRound({ id: 'r2', mode: 'host', members: ['a', 'b'], mentions: ['a', 'b'], at })!;
+    expect(withoutMember(mentionedLater, 'b').mustAnswer).toEqual(['a']);
   });
 });
