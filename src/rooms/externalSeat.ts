@@ -66,6 +66,7 @@ export async function registerAgent(
         ...(o.introduction ? { introduction: o.introduction } : {}),
       };
       await deps.store.rooms.put({ ...fresh, members: [...fresh.members, member], updatedAt: now });
+      await recordRoomEvent(deps.store, fresh, { decision: 'member_join', memberId: agentId }, now);
     }
     await deps.store.dialogues.addAgent(room.dialogueId, agentId, now);
   });
