@@ -26,6 +26,8 @@ import { PlatformRegistry } from '../src/platforms/platform.js';
 import { PLATFORMS } from '../adapters/platforms.js';
 import { telegramLimits } from '../adapters/telegram/platform.js';
 import type { Stops } from './stops.js';
+import type { Platform } from '../src/domain/model.js';
+import type { PlatformLimits } from '../src/platforms/platform.js';
 
 export interface Shared extends Platforms {
   env: Env;
@@ -53,7 +55,13 @@ export interface Shared extends Platforms {
 
 export async function buildShared(
   env: Env,
-  o: { log: Logger; mongoUri: string; redisUrl: string; stops: Stops },
+  o: {
+    log: Logger;
+    mongoUri: string;
+    redisUrl: string;
+    stops: Stops;
+    platformLimits?: Partial<Record<Platform, PlatformLimits>>;
+  },
 ): Promise<Shared> {
   const { log, stops } = o;
   const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
@@ -83,7 +91,7 @@ export async function buildShared(
   const budget = new RedisChatBudget(redis, {
     prefix: env.QUEUE_PREFIX,
     platforms: new PlatformRegistry(PLATFORMS),
-    limits: { telegram: telegramLimits(env.TELEGRAM_GLOBAL_PER_SECOND) },
+    limits: { telegram: telegramLimits(env.TELEGRAM_GLOBAL_PER_SECOND), ...o.platformLimits },
   });
   const platforms = buildPlatforms(env, { budget, log });
 

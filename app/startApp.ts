@@ -5,6 +5,8 @@
 import type { Env } from '../src/config/env.js';
 import type { Logger } from '../src/log.js';
 import type { Store } from '../src/store/store.js';
+import type { Platform } from '../src/domain/model.js';
+import type { PlatformLimits } from '../src/platforms/platform.js';
 import type { StreamStageFactory } from '../src/respond/streamStage.js';
 import { handleInbound, type HandleInboundDeps } from '../src/gateway/handleInbound.js';
 import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
@@ -34,6 +36,8 @@ export interface RunningApp {
 
 /** What a deployment plugs into the pipeline at the edges (none by default). */
 export interface Extensions {
+  /** Sending limits other than the platforms' own (a deployment the platform allows more; the bench). */
+  platformLimits?: Partial<Record<Platform, PlatformLimits>>;
   /** Stages between the model and what people see, in order (src/respond/streamStage.ts). */
   streamStages?: readonly StreamStageFactory[];
 }
@@ -44,7 +48,11 @@ export async function startApp(
 ): Promise<RunningApp> {
   const stops = new Stops(o.log);
   try {
-    const s = await buildShared(env, { ...o, stops });
+    const s = await buildShared(env, {
+      ...o,
+      stops,
+      ...(o.extensions?.platformLimits ? { platformLimits: o.extensions.platformLimits } : {}),
+    });
     if (o.roles.has('worker')) await startWorkerRole(s, stops, o.extensions ?? {});
     // What every gateway does with an inbound event; also exposed for tools and the bench.
     const inboundDeps = buildInboundDeps(s);

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { QueueEvents } from 'bullmq';
 import { loadEnv } from '../src/config/env.js';
 import { createLogger } from '../src/log.js';
-import { startApp, type RunningApp } from '../app/startApp.js';
+import { startApp, type Extensions, type RunningApp } from '../app/startApp.js';
 import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
 import type { IngestResult } from '../src/ingest/ingest.js';
 import { RESPOND_QUEUE, RespondQueue, respondJobId } from '../jobs/respondQueue.js';
@@ -47,6 +47,8 @@ export async function startPipeline(o: {
   streamEditMs: number;
   /** TELEGRAM_GLOBAL_PER_SECOND (the app's default when absent). */
   telegramPerSecond?: number;
+  /** What the app is started with at its edges (e.g. lifted platform limits). */
+  extensions?: Extensions;
   /** What the fake model answers (default 'ok': one chunk, no delay). */
   reply?: (body: ChatRequestBody) => string;
 }): Promise<PipelineRig> {
@@ -75,6 +77,7 @@ export async function startPipeline(o: {
     log,
     mongoUri: o.mongoUri,
     redisUrl: o.redisUrl,
+    ...(o.extensions ? { extensions: o.extensions } : {}),
   }).catch(async (err: unknown) => {
     await tg.close();
     await llm.close();

@@ -15,6 +15,7 @@ import { benchRecall, loadRecallBenchConfig } from './recall.js';
 import { contextNotes, contextTable, runContextBench } from './context.js';
 import { graphqlTable, runGraphqlBench } from './graphql.js';
 import { loadGrowthConfig, runGrowthBench } from './growth.js';
+import { roomTables, runRoomBench } from './rooms.js';
 import { commandKindTable, growthNotes, growthRatios, growthTable, shapeTables } from './growthReport.js';
 import {
   burstNotes,
@@ -31,7 +32,7 @@ const WORKER_LOCK_MS = 30_000; // the app's default WORKER_LOCK_MS, used by the 
 
 const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const PARTS = ['pipeline', 'recall', 'context', 'graphql', 'growth'] as const;
+const PARTS = ['pipeline', 'rooms', 'recall', 'context', 'graphql', 'growth'] as const;
 type Part = (typeof PARTS)[number];
 
 /** BENCH_ONLY: one part, or every part when unset. */
@@ -138,6 +139,22 @@ async function main(): Promise<void> {
         driftLine(r),
         'Ratio = pipeline ÷ floor for times, floor ÷ pipeline for rates: how many floors one turn costs.',
       ]);
+    }
+
+    if (parts.has('rooms')) {
+      const roomsDb = `${dbName}_rooms`;
+      databases.push(roomsDb);
+      progress('rooms: rounds of 4 agents against 4 single-agent turns');
+      const rr = await runRoomBench({
+        mongoUri,
+        redisUrl,
+        dbName: roomsDb,
+        prefix: `${prefix}-rooms`,
+        rounds: intFromEnv('BENCH_ROOM_ROUNDS', 20),
+        agents: 4,
+        progress,
+      });
+      write(['', 'Rooms: one round of 4 agents (instant model, platform pacing lifted)', '', ...roomTables(rr)]);
     }
 
     if (parts.has('recall')) {
