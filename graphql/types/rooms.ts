@@ -6,7 +6,14 @@ import { builder } from '../builder.js';
 import type { Agent, AgentBinding } from '../../src/domain/model.js';
 import type { Room, RoomMember, RoomRound } from '../../src/domain/room.js';
 import { createRoom } from '../../src/rooms/createRoom.js';
-import { announce, removeRoomMember, setRoomHost, setRoomStatus } from '../../src/rooms/roomOps.js';
+import {
+  addRoomMember,
+  announce,
+  removeRoomMember,
+  setRoomHost,
+  setRoomStatus,
+  updateRoom,
+} from '../../src/rooms/roomOps.js';
 import { setAgentBot } from '../../src/ops/agentBots.js';
 import { createSeat, type NewSeat } from '../../src/rooms/createSeat.js';
 import { parseInput } from '../../src/ops/input.js';
@@ -256,6 +263,44 @@ builder.mutationFields((t) => ({
     },
     resolve: (_r, a, ctx) =>
       createSeat(ctx.store, { roomId: String(a.roomId), kind: a.kind, webhookUrl: orNull(a.webhookUrl) }, new Date()),
+  }),
+  updateRoom: t.field({
+    type: RoomType,
+    description: 'Name, description, mode, user participation; a change applies from the next round.',
+    args: {
+      id: t.arg.id({ required: true }),
+      name: t.arg.string(),
+      description: t.arg.string(),
+      mode: t.arg({ type: RoomModeEnum }),
+      userParticipation: t.arg.boolean(),
+    },
+    resolve: (_r, a, ctx) => {
+      const checked = parseInput(
+        z.object({
+          name: z.string().trim().min(1).max(100).optional(),
+          description: z.string().trim().max(200).optional(),
+        }),
+        { name: orNull(a.name), description: orNull(a.description) },
+      );
+      return updateRoom(
+        ctx.store,
+        String(a.id),
+        {
+          ...checked,
+          ...(a.mode ? { mode: a.mode } : {}),
+          ...(a.userParticipation !== null && a.userParticipation !== undefined
+            ? { userParticipation: a.userParticipation }
+            : {}),
+        },
+        new Date(),
+      );
+    },
+  }),
+  addRoomMember: t.field({
+    type: RoomType,
+    description: 'An agent of this deployment joins as the last member (asked last in the next rounds).',
+    args: { id: t.arg.id({ required: true }), agentId: t.arg.id({ required: true }) },
+    resolve: (_r, a, ctx) => addRoomMember(ctx.store, String(a.id), String(a.agentId), new Date()),
   }),
   removeRoomMember: t.field({
     type: RoomType,

@@ -106,3 +106,34 @@ export async function announce(
   await postMessage(deps, { dialogueId: room.dialogueId, text: o.text, as: 'system', by: o.by }, now);
   return room;
 }
+
+/** An agent of this deployment joins the room as its last member (seed 002 member_join). */
+export async function addRoomMember(store: Store, roomId: string, agentId: string, now: Date): Promise<Room> {
+  if (!(await store.participants.getAgent(agentId))) throw new GatewayError('NOT_FOUND', `agent ${agentId} not found`);
+  const room = await changeRoom(store, roomId, async (r) => {
+    if (r.members.some((m) => m.id === agentId)) return r;
+    await recordRoomEvent(store, r, { decision: 'member_join', memberId: agentId }, now);
+    return { ...r, members: [...r.members, { kind: 'agent', id: agentId, joinedAt: now }], updatedAt: now };
+  });
+  await store.dialogues.addAgent(room.dialogueId, agentId, now);
+  return room;
+}
+
+export interface RoomChanges {
+  name?: string;
+  description?: string;
+  mode?: Room['mode'];
+  userParticipation?: boolean;
+}
+
+/** Name, description, interaction mode, user participation: applied from the next round on. */
+export function updateRoom(store: Store, roomId: string, changes: RoomChanges, now: Date): Promise<Room> {
+  return changeRoom(store, roomId, (r) => ({
+    ...r,
+    ...(changes.name !== undefined ? { name: changes.name } : {}),
+    ...(changes.description !== undefined ? { description: changes.description } : {}),
+    ...(changes.mode !== undefined ? { mode: changes.mode } : {}),
+    ...(changes.userParticipation !== undefined ? { userParticipation: changes.userParticipation } : {}),
+    updatedAt: now,
+  }));
+}

@@ -48,12 +48,13 @@ export class SessionHistory {
 
   /**
    * A turn's conversation messages (its human messages and its reply), from its session's
-   * window; from the record when the window no longer holds them.
+   * window; from the record when the window no longer holds them. A window that still holds
+   * its whole session is the answer even when it has none (a room agent's skip is invisible).
    */
   async ofTurn(turn: Pick<Turn, '_id' | 'sessionId' | 'dialogueId'>): Promise<Array<Message | WindowEntry>> {
     const w = await this.window({ _id: turn.sessionId, dialogueId: turn.dialogueId });
     const own = windowMessages(w).filter((m) => m.turnId === turn._id);
-    return own.length > 0 ? own : this.messages.ofTurn(turn._id);
+    return own.length > 0 || windowCovers(w) ? own : this.messages.ofTurn(turn._id);
   }
 
   /** A seeded session's predecessor messages (copied into the window when it was opened). */

@@ -9,11 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { eventually } from '../support/testEnv.js';
-import { privateText, textUpdate } from '../fixtures/telegramUpdates.js';
+import { PLACES, privateText, textUpdate } from '../fixtures/telegramUpdates.js';
 import { watchCommands, withCommandMonitoring, type Classified, type CommandWatch } from '../support/commandWatch.js';
 import { MemoryQueue } from '../../jobs/memoryJobs.js';
 import { extractionEventIdOf } from '../../src/memory/extraction.js';
 import type { EventLog, Message, Turn } from '../../src/domain/model.js';
+import type { RoomRound } from '../../src/domain/room.js';
+import { createRoom } from '../../src/rooms/createRoom.js';
 
 /**
  * Commands allowed on the hot path although they are not an `_id` lookup, by shape (see
@@ -137,5 +139,61 @@ describe('hot path access rule (SPEC §3)', () => {
       console.log(`${seen.length} commands\n${[...counts].map(([k, n]) => `${n} ${k}`).join('\n')}`);
     }
     expect(offending, 'commands on the hot path that are not an _id lookup').toEqual([]);
+  });
+
+  it('reads and writes every document of a room round by _id only (three agents, one skip)', async () => {
+    const at = new Date();
+    for (const [id, name] of [
+      ['agt_hp_a', 'Ann'],
+      ['agt_hp_b', 'Ben'],
+      ['agt_hp_c', 'Cat'],
+    ] as const)
+      await h.app.store.participants.createAgent({ _id: id, name, basePersona: `You are ${name}.` }, at);
+    const room = await createRoom(
+      h.app.store,
+      {
+        chat: { platform: 'telegram', chatId: String(PLACES.group.chatId) },
+        name: 'Hot path',
+        mode: 'default',
+        agentIds: ['agt_hp_a', 'agt_hp_b', 'agt_hp_c'],
+      },
+      at,
+    );
+    h.llm.enqueue(
+      { kind: 'reply', chunks: ['Ann: the coast.'] },
+      { kind: 'tool_calls', calls: [{ name: 'skip_response', arguments: '{}' }] },
+      { kind: 'reply', chunks: ['Cat: the hills.'] },
+    );
+    watch.seen.length = 0;
+    watch.start();
+    h.tg.pushUpdate(
+      textUpdate({ updateId: 31, place: PLACES.group, userId: 4242, firstName: 'Lin', text: 'Coast or hills, Ann?' }),
+    );
+    const round = await eventually(
+      async () => {
+        const r = await db.collection<RoomRound>('rounds').findOne({ _id: `${room._id}.r1` });
+        return r?.completed ? r : undefined;
+      },
+      30_000,
+      'the round',
+    );
+    await eventually(
+      async () => {
+        const c = await memory.queue.getJobCounts('waiting', 'active', 'prioritized');
+        return (c.waiting ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) === 0;
+      },
+      20_000,
+      'memory jobs done',
+    );
+    watch.stop();
+    expect(round.asked).toHaveLength(3);
+    const seen = watch.seen;
+    for (const collection of ['rooms', 'rounds', 'turns', 'messages', 'events'])
+      expect(
+        seen.some((c) => c.shape.startsWith(`${collection} `)),
+        `commands on ${collection}`,
+      ).toBe(true);
+    const offending = [...new Set(seen.filter((c) => !allowed(c)).map((c) => c.shape))];
+    expect(offending, 'commands of a round that are not an _id lookup').toEqual([]);
   });
 });

@@ -94,10 +94,12 @@ async function answeredTurn(at: number, texts: string[], reply = 'I see, thanks 
     createdAt: new Date(time),
     updatedAt: new Date(time),
   });
-  await store.c.messages.insertMany([
+  // Stored as the app stores them: each message also enters its session's working window.
+  for (const m of [
     ...texts.map((t, i) => msg(i, 'human', t, at + i * 60_000)),
     msg(texts.length, 'ai', reply, at + texts.length * 60_000),
-  ]);
+  ])
+    await store.messages.insertOnce(m);
   return turn;
 }
 

@@ -265,6 +265,25 @@ describe('rooms: several agents in one Telegram group', () => {
       `mutation { createRoom(input: {platform: telegram, chatId: "${GROUP}", name: "Again", mode: DEFAULT, agentIds: ["${ids.bo}"]}) { id } }`,
     );
     expect(dup.body.errors?.[0]?.extensions?.code).toBe('ROOM_EXISTS');
+
+    const roomId = room.body.data!.createRoom.id;
+    const grown = await h.gql<{ addRoomMember: { members: Array<{ id: string }> } }>(
+      'mutation($r: ID!, $a: ID!) { addRoomMember(id: $r, agentId: $a) { members { id } } }',
+      { r: roomId, a: ids.cy },
+    );
+    expect(grown.body.data!.addRoomMember.members.map((m) => m.id)).toEqual([ids.bo, dee, ids.cy]);
+    const renamed = await h.gql<{ updateRoom: { name: string; mode: string; userParticipation: boolean } }>(
+      'mutation($r: ID!) { updateRoom(id: $r, name: "Renamed", mode: DEFAULT, userParticipation: false) { name mode userParticipation } }',
+      { r: roomId },
+    );
+    expect(renamed.body.data!.updateRoom).toEqual({ name: 'Renamed', mode: 'DEFAULT', userParticipation: false });
+    const blank = await h.gql('mutation($r: ID!) { updateRoom(id: $r, name: "  ") { name } }', { r: roomId });
+    expect(blank.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    const rounds = await h.gql<{ room: { rounds: unknown[]; currentRound: unknown } }>(
+      'query($r: ID!) { room(id: $r) { rounds { id } currentRound { id } } }',
+      { r: roomId },
+    );
+    expect(rounds.body.data!.room).toEqual({ rounds: [], currentRound: null });
   });
 
   it('roomEvents streams seed 002 events: round_start, agent_turn per ask, new messages, round_end', async () => {
