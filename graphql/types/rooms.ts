@@ -153,6 +153,7 @@ const CreateRoomInput = builder.inputType('CreateRoomInput', {
     hostId: t.id({ description: 'Host mode: the host (default: the first agent).' }),
     userParticipation: t.boolean({ defaultValue: true }),
     password: t.string({ description: 'Stored as a scrypt hash.' }),
+    lio: t.boolean({ description: 'One human with several of their own agents: the dialogue is a lio_group.' }),
   }),
 });
 
@@ -247,6 +248,7 @@ builder.mutationFields((t) => ({
           ...(input.hostId ? { hostId: String(input.hostId) } : {}),
           userParticipation: input.userParticipation ?? true,
           ...(checked.password ? { password: checked.password } : {}),
+          ...(input.lio ? { lio: true } : {}),
         },
         new Date(),
       );

@@ -19,6 +19,8 @@ export interface NewRoom {
   hostId?: string;
   userParticipation?: boolean;
   password?: string;
+  /** One human with several of their own agents (seed 000 ⑥ LIO): the dialogue is a `lio_group`. */
+  lio?: boolean;
 }
 
 export async function createRoom(store: Store, o: NewRoom, now: Date): Promise<Room> {
@@ -50,7 +52,8 @@ export async function createRoom(store: Store, o: NewRoom, now: Date): Promise<R
     createdAt: now,
     updatedAt: now,
   };
-  const hosted = await store.dialogues.hostRoom(o.chat, { roomId: room._id, type: 'group', agentIds, at: now });
+  const type = o.lio ? 'lio_group' : 'group';
+  const hosted = await store.dialogues.hostRoom(o.chat, { roomId: room._id, type, agentIds, at: now });
   if (!hosted || !(await store.rooms.create(room)))
     throw new GatewayError('ROOM_EXISTS', `the chat ${o.chat.platform}:${o.chat.chatId} already has a room`);
   return room;

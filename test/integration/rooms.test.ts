@@ -284,6 +284,19 @@ describe('rooms: several agents in one Telegram group', () => {
       { r: roomId },
     );
     expect(rounds.body.data!.room).toEqual({ rounds: [], currentRound: null });
+    // One human with several of their own agents: a lio_group dialogue.
+    const lio = await createRoom(
+      h.app.store,
+      {
+        chat: { platform: 'telegram', chatId: '-424242' },
+        name: 'Mine',
+        mode: 'default',
+        agentIds: [ids.aria, ids.bo],
+        lio: true,
+      },
+      new Date(),
+    );
+    expect((await h.app.store.dialogues.get(lio.dialogueId))?.type).toBe('lio_group');
   });
 
   it('roomEvents streams seed 002 events: round_start, agent_turn per ask, new messages, round_end', async () => {
