@@ -72,6 +72,13 @@ export const CONFIG_FIELDS = {
       default: 20_000,
       doc: 'middle section (reminder, memories, summary, history) warning; never truncates',
     },
+    room_auto_tokens: {
+      type: 'int',
+      min: 1_000,
+      max: 2_000_000,
+      default: 50_000,
+      doc: 'rooms where people only watch: tokens (prompts and answers) the agents may spend per human message',
+    },
     conversation_max_tokens: {
       type: 'int',
       min: 10_000,

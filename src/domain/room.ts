@@ -52,6 +52,10 @@ export interface RoomRound extends Round {
   triggerSenderRole: 'human' | 'ai';
   /** 1 for a round a human's message started; n for the agents' n-th round after it (bounded by config). */
   chainRound: number;
+  /** Tokens (prompts and answers) this round's asks spent so far. */
+  tokens?: number;
+  /** Tokens the earlier rounds of its chain spent (the agents' own rounds are bounded by them too). */
+  chainTokens?: number;
   /** The turn opened for each ask, in asking order. */
   asks: Array<{ agentId: string; turnId: string; at: Date }>;
   updatedAt: Date;

@@ -24,11 +24,13 @@ export interface AfterReply {
   roomAnswer?: RoomAnswer;
 }
 
-export type RoomAnswer =
+/** `tokens`: what the ask spent, its prompt and its answer (the agents' own rounds are bounded by it). */
+export type RoomAnswer = { tokens: number } & (
   | { kind: 'answered'; messageId: string; mentions: string[] }
   | { kind: 'skipped' }
   /** The reply failed (model error, timeout, empty): the round moves on without it. */
-  | { kind: 'failed' };
+  | { kind: 'failed' }
+);
 
 export interface AfterReplyDeps {
   store: Store;
@@ -61,5 +63,5 @@ export async function afterReply(
 
 function nextInRound(deps: RoomFlowDeps, turn: Turn, answer: RoomAnswer, at: Date): Promise<NextAsk | undefined> {
   if (answer.kind === 'answered') return askAnswered(deps, turn, answer, at);
-  return askSkipped(deps, turn, answer.kind === 'skipped' ? 'chose' : 'failed', at);
+  return askSkipped(deps, turn, answer.kind === 'skipped' ? 'chose' : 'failed', at, answer.tokens);
 }

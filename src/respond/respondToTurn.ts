@@ -272,7 +272,9 @@ export async function produceAiMessage(
     foldDue: foldDue(gathered, reply),
     evolveEveryTurns: evolveEvery(gathered),
     ...(facts ? { facts } : {}),
-    ...(turn.round ? { roomAnswer: roomAnswerOf(outcome, dialogue, gathered, reply) } : {}),
+    ...(turn.round
+      ? { roomAnswer: roomAnswerOf(outcome, dialogue, gathered, reply, deps.counter.count(outcome.stored)) }
+      : {}),
   };
 }
 
@@ -287,11 +289,18 @@ interface Outcome {
 }
 
 /** How a room's ask ended, for the round (src/rooms/roomFlow.ts). */
-function roomAnswerOf(outcome: Outcome, dialogue: Dialogue, gathered: GatheredContext, reply: Message): RoomAnswer {
-  if (outcome.skipped) return { kind: 'skipped' };
-  if (outcome.state !== 'complete') return { kind: 'failed' };
+function roomAnswerOf(
+  outcome: Outcome,
+  dialogue: Dialogue,
+  gathered: GatheredContext,
+  reply: Message,
+  answerTokens: number,
+): RoomAnswer {
+  const tokens = gathered.built.totalTokens + answerTokens;
+  if (outcome.skipped) return { kind: 'skipped', tokens };
+  if (outcome.state !== 'complete') return { kind: 'failed', tokens };
   const marks = { platform: dialogue.chat.platform, text: outcome.stored, mentions: [] };
-  return { kind: 'answered', messageId: reply._id, mentions: mentionedAgents(marks, gathered.otherAgents) };
+  return { kind: 'answered', tokens, messageId: reply._id, mentions: mentionedAgents(marks, gathered.otherAgents) };
 }
 
 /** The reply's streamer: the platform, the persona, and in a group a quote of whom it answers. */

@@ -45,6 +45,8 @@ export async function startRoomRound(
     now: Date;
     /** The agents' own round after a human's message (default 1: the human's). */
     chainRound?: number;
+    /** Tokens the chain's earlier rounds spent. */
+    chainTokens?: number;
     /** The room's current round when the caller has it already. */
     previous?: RoomRound | null;
   },
@@ -77,6 +79,7 @@ export async function startRoomRound(
     triggerSenderId: o.trigger.senderId,
     triggerSenderRole: o.trigger.senderRole ?? 'human',
     chainRound: o.chainRound ?? 1,
+    ...(o.chainTokens ? { chainTokens: o.chainTokens } : {}),
     asks: [],
     updatedAt: now,
   };
@@ -167,17 +170,35 @@ export interface NextAsk {
 export function askAnswered(
   deps: RoomFlowDeps,
   turn: Turn,
-  reply: { messageId: string; mentions: readonly string[] },
+  reply: { messageId: string; mentions: readonly string[]; tokens?: number },
   at: Date,
 ): Promise<NextAsk | undefined> {
-  return advance(deps, turn, at, (round) =>
-    answered(round, { agentId: turn.responderId, messageId: reply.messageId, mentions: reply.mentions, at }),
+  return advance(
+    deps,
+    turn,
+    at,
+    (round) => answered(round, { agentId: turn.responderId, messageId: reply.messageId, mentions: reply.mentions, at }),
+    undefined,
+    reply.tokens,
   );
 }
 
 /** The agent asked by `turn` skipped (by choice, or its reply failed); returns the next ask as askAnswered. */
-export function askSkipped(deps: RoomFlowDeps, turn: Turn, reason: SkipReason, at: Date): Promise<NextAsk | undefined> {
-  return advance(deps, turn, at, (round) => skipped(round, { agentId: turn.responderId, reason, at }));
+export function askSkipped(
+  deps: RoomFlowDeps,
+  turn: Turn,
+  reason: SkipReason,
+  at: Date,
+  tokens?: number,
+): Promise<NextAsk | undefined> {
+  return advance(
+    deps,
+    turn,
+    at,
+    (round) => skipped(round, { agentId: turn.responderId, reason, at }),
+    undefined,
+    tokens,
+  );
 }
 
 /**
@@ -218,24 +239,45 @@ export async function askDue(deps: RoomFlowDeps, turnId: string, now: Date): Pro
 async function agentsGoOn(
   deps: Pick<RoomFlowDeps, 'store' | 'scheduler' | 'responseWindowMs'>,
   ended: RoomRound,
-  sessionId: string,
+  turn: Turn,
   now: Date,
 ): Promise<OpenedAsk | undefined> {
   if (!ended.completed || ended.endedBy === 'superseded') return undefined;
   const [room, config] = await Promise.all([deps.store.rooms.get(ended.roomId), deps.store.config.get()]);
   const last = ended.answers.at(-1);
   if (!room || room.status !== 'active' || room.userParticipation || !last) return undefined;
-  if ((ended.chainRound ?? 1) >= config.config.thresholds.room_auto_rounds) return undefined;
+  const spent = (ended.chainTokens ?? 0) + (ended.tokens ?? 0);
+  const stop = chainStop(ended.chainRound ?? 1, spent, config.config);
+  if (stop) {
+    await floorEvent(deps.store, turn, now, {
+      decision: 'chain_stopped',
+      roundId: ended._id,
+      why: stop,
+      tokens: spent,
+    });
+    return undefined;
+  }
   const opened = await startRoomRound(deps, {
     room,
-    sessionId,
+    sessionId: turn.sessionId,
     trigger: { messageId: last.messageId, senderId: last.agentId, senderRole: 'ai' },
     mentions: [],
     now,
     chainRound: (ended.chainRound ?? 1) + 1,
+    chainTokens: spent,
     previous: ended,
   });
   return opened && { ...opened, writes: [() => deps.store.rooms.putRound(ended), ...opened.writes] };
+}
+
+/** Why the agents' own rounds stop here: the round or token budget per human message is used up. */
+function chainStop(
+  rounds: number,
+  tokens: number,
+  c: { thresholds: { room_auto_rounds: number }; limits: { room_auto_tokens: number } },
+): 'rounds' | 'tokens' | undefined {
+  if (rounds >= c.thresholds.room_auto_rounds) return 'rounds';
+  return tokens >= c.limits.room_auto_tokens ? 'tokens' : undefined;
 }
 
 /** The invisible message that records a skip (seed 002: "不可见的跳过消息"). */
@@ -265,6 +307,7 @@ async function advance(
   at: Date,
   decide: (round: RoomRound) => Step,
   alsoWrite?: (turn: Turn) => Promise<void>,
+  tokens = 0,
 ): Promise<NextAsk | undefined> {
   const roundId = turn.round?.roundId;
   if (!roundId) return undefined;
@@ -279,7 +322,7 @@ async function advance(
       return undefined;
     }
     await alsoWrite?.(turn);
-    const next: RoomRound = { ...round, ...step.round, updatedAt: at };
+    const next: RoomRound = { ...round, ...step.round, tokens: (round.tokens ?? 0) + tokens, updatedAt: at };
     const skip = next.skips.length > round.skips.length ? next.skips.at(-1) : undefined;
     await floorEvent(deps.store, turn, at, {
       decision: skip ? 'skipped' : 'answered',
@@ -289,7 +332,7 @@ async function advance(
     });
     if (next.completed)
       await floorEvent(deps.store, turn, at, { decision: 'round_ended', roundId, endedBy: next.endedBy });
-    const ask = (await openAsk(deps, next, turn.sessionId, at)) ?? (await agentsGoOn(deps, next, turn.sessionId, at));
+    const ask = (await openAsk(deps, next, turn.sessionId, at)) ?? (await agentsGoOn(deps, next, turn, at));
     if (!ask) {
       await deps.store.rooms.putRound(next);
       return undefined;

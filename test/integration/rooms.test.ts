@@ -194,6 +194,35 @@ describe('rooms: several agents in one Telegram group', () => {
     expect((await h.app.store.rooms.get(current._id))?.roundSeq).toBe(2);
   });
 
+  it('where people only watch, the agents also stop at the token budget, and the trace says why', async () => {
+    await h.app.store.config.update(
+      { thresholds: { room_auto_rounds: 20 }, limits: { room_auto_tokens: 1_000 } },
+      new Date(),
+    );
+    current = await createRoom(
+      h.app.store,
+      { chat, name: 'Budget', mode: 'default', agentIds: [ids.aria, ids.bo, ids.cy], userParticipation: false },
+      new Date(),
+    );
+    say('Talk among yourselves about hiking.');
+    const stopped = await eventually(
+      async () =>
+        (await h.app.store.c.events.findOne({ kind: 'floor', 'data.decision': 'chain_stopped' })) ?? undefined,
+      30_000,
+      'the chain to stop',
+    );
+    expect(stopped.data).toMatchObject({ why: 'tokens' });
+    expect(Number(stopped.data.tokens)).toBeGreaterThanOrEqual(1_000);
+    const room = (await h.app.store.rooms.get(current._id))!;
+    expect(room.roundSeq).toBeLessThan(20);
+    // The last round's spending was counted on it; no round started after the stop.
+    const last = (await h.app.store.rooms.getRound(`${current._id}.r${room.roundSeq}`))!;
+    expect(last.completed).toBe(true);
+    expect((last.chainTokens ?? 0) + (last.tokens ?? 0)).toBeGreaterThanOrEqual(1_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await h.app.store.rooms.get(current._id))?.roundSeq).toBe(room.roundSeq);
+  });
+
   it('/room shows the floor, /pause stops new rounds, /resume lets them start again', async () => {
     current = await open();
     h.llm.enqueue({ kind: 'reply', chunks: ['Aria: hi'] }, { kind: 'reply', chunks: ['Bo: hi'] });
