@@ -57,6 +57,26 @@ export function mountGatewayRole(
       void http.app.register(telegram.webhookRoutes());
     }
   }
+  // The agents' own bots (rooms), beside the deployment's, in the same mode.
+  const agentWebhooks =
+    gatewayServesHttp(env) && env.TELEGRAM_WEBHOOK_SECRET
+      ? {
+          secret: env.TELEGRAM_WEBHOOK_SECRET,
+          ...(env.TELEGRAM_WEBHOOK_URL ? { publicBase: new URL(env.TELEGRAM_WEBHOOK_URL).origin } : {}),
+        }
+      : undefined;
+  const agentBots = new AgentGateways({
+    store: s.store,
+    apiRoot: env.TELEGRAM_API_ROOT,
+    log,
+    refreshMs: env.AGENT_BOTS_REFRESH_MS,
+    onInbound,
+    ...(agentWebhooks ? { webhooks: agentWebhooks } : {}),
+  });
+  if (agentWebhooks) {
+    if (!http) throw new Error('the agents’ Telegram webhooks need the HTTP server');
+    void http.app.register(agentBots.routes());
+  }
   return {
     async start(serverUrl) {
       let telegramWebhookUrl: string | undefined;
@@ -67,15 +87,7 @@ export function mountGatewayRole(
         telegramWebhookUrl = t.webhookListenUrl;
         log.info({ mode: t.mode, listen: t.webhookListenUrl }, 'Telegram adapter started');
       }
-      // The agents' own bots (rooms), beside the deployment's.
-      const agentBots = new AgentGateways({
-        store: s.store,
-        apiRoot: env.TELEGRAM_API_ROOT,
-        log,
-        refreshMs: env.AGENT_BOTS_REFRESH_MS,
-        onInbound,
-      });
-      await agentBots.start();
+      await agentBots.start(serverUrl);
       stops.push(() => agentBots.stop());
       if (env.DISCORD_BOT_TOKEN) {
         // Our own posts and their streaming edits come back from the gateway; the core would

@@ -3,7 +3,7 @@
 // app/http/), are translated, and handed to the core.
 // Updates of one chat are handled one after another, in order; different chats run concurrently.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { Bot, webhookCallback, type Context } from 'grammy';
 import type { Update } from 'grammy/types';
 import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
@@ -23,6 +23,8 @@ export interface TelegramWebhookOptions {
   url?: string;
   /** Sent by Telegram in X-Telegram-Bot-Api-Secret-Token; any other request gets 401. */
   secret: string;
+  /** The route's path when `url` is absent (default /telegram/webhook). */
+  path?: string;
 }
 
 export interface TelegramBotOptions {
@@ -92,7 +94,44 @@ export class TelegramGateway {
   get webhookPath(): string | undefined {
     const w = this.o.webhook;
     if (this.mode !== 'webhook' || !w) return undefined;
-    return w.url ? new URL(w.url).pathname : DEFAULT_WEBHOOK_PATH;
+    return w.url ? new URL(w.url).pathname : (w.path ?? DEFAULT_WEBHOOK_PATH);
+  }
+
+  /**
+   * Webhook mode, for a caller that routes several bots' webhooks itself (the agents' bots):
+   * the handler of one POST, with the same answers as webhookRoutes(). The caller's route must
+   * parse any body as JSON and serve this bot's webhookPath.
+   */
+  webhookHandler(): (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+    const secret = this.o.webhook?.secret;
+    if (this.webhookPath === undefined || secret === undefined)
+      throw new Error('TelegramGateway: webhookHandler() is for webhook mode');
+    const callback = webhookCallback(this.bot, 'fastify', { secretToken: secret, timeoutMilliseconds: 60_000 });
+    const secretDigest = digest(secret);
+    this.routesMounted = true;
+    return async (req, reply) => {
+      if (this.refused(req, reply, secretDigest)) return reply;
+      return this.serveWebhook(req, reply, callback);
+    };
+  }
+
+  /** 405 for another method, 503 once stopping, 401 without the right secret; true when answered. */
+  private refused(req: FastifyRequest, reply: FastifyReply, secretDigest: Buffer): boolean {
+    if (req.method !== 'POST') {
+      void reply.code(405).header('allow', 'POST').send();
+      return true;
+    }
+    if (this.stopping) {
+      void reply.code(503).send();
+      return true;
+    }
+    // grammY checks the secret again, but only once the body has been read and parsed.
+    const header = req.headers['x-telegram-bot-api-secret-token'];
+    if (typeof header !== 'string' || !timingSafeEqual(digest(header), secretDigest)) {
+      void reply.code(401).send();
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -110,24 +149,10 @@ export class TelegramGateway {
     const callback = webhookCallback(this.bot, 'fastify', { secretToken: secret, timeoutMilliseconds: 60_000 });
     const secretDigest = digest(secret);
     return (app, _opts, done) => {
-      // Telegram posts JSON; the body is read as JSON whatever its content type says. Scoped to
-      // this plugin: other routes of the server keep their own parsers.
-      app.removeAllContentTypeParsers();
-      app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, parsed) => {
-        try {
-          parsed(null, JSON.parse(body as string));
-        } catch {
-          parsed(Object.assign(new Error('the body is not JSON'), { statusCode: 400 }), undefined);
-        }
-      });
+      readBodiesAsJson(app);
       app.all(path, {
         onRequest: async (req, reply) => {
-          if (req.method !== 'POST') return reply.code(405).header('allow', 'POST').send();
-          if (this.stopping) return reply.code(503).send();
-          // grammY checks the secret again, but only once the body has been read and parsed.
-          const header = req.headers['x-telegram-bot-api-secret-token'];
-          if (typeof header !== 'string' || !timingSafeEqual(digest(header), secretDigest))
-            return reply.code(401).send();
+          if (this.refused(req, reply, secretDigest)) return reply;
         },
         handler: (req, reply) => this.serveWebhook(req, reply, callback),
       });
@@ -229,6 +254,21 @@ function chatKey(ctx: Context): string | undefined {
 }
 
 /** Fixed-length digest, so secrets of any length compare in constant time. */
+/**
+ * Telegram posts JSON; the body is read as JSON whatever its content type says. For a webhook
+ * plugin's own scope: other routes of the server keep their own parsers.
+ */
+export function readBodiesAsJson(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, parsed) => {
+    try {
+      parsed(null, JSON.parse(body as string));
+    } catch {
+      parsed(Object.assign(new Error('the body is not JSON'), { statusCode: 400 }), undefined);
+    }
+  });
+}
+
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }

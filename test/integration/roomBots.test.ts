@@ -3,6 +3,8 @@
 // message delivered to every bot stored once and answered by one round, each answer sent by
 // the answering agent's bot, and Bot API 10 bot-to-bot echoes of those answers recognised as
 // the room's own (never stored twice, never starting a round).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { eventually } from '../support/testEnv.js';
@@ -121,4 +123,93 @@ describe('rooms: every agent posts through its own bot', () => {
     );
     expect(unknownAgent.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
+});
+
+/** A port nothing listens on now (the webhook URL must name the server's port before it starts). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+describe('rooms: agent bots in webhook mode', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    const port = await freePort();
+    h = await startHarness(
+      {
+        EMBEDDINGS: 'offline',
+        AGENT_BOTS_REFRESH_MS: '200',
+        PORT: String(port),
+        TELEGRAM_MODE: 'webhook',
+        TELEGRAM_WEBHOOK_URL: `http://127.0.0.1:${port}/telegram/webhook`,
+        TELEGRAM_WEBHOOK_SECRET: 'deployment-webhook-secret-0123',
+      },
+      ['gateway', 'worker', 'api'],
+      { telegram: { bots: BOTS } },
+    );
+  });
+  afterEach(() => h.stop());
+
+  it('each agent bot gets its own webhook and secret; a group message through all of them makes one round', async () => {
+    const agentIds: string[] = [];
+    for (const key of ['aria', 'bo'] as const) {
+      const name = BOTS[TOKENS[key]]!.first_name;
+      await h.app.store.participants.createAgent(
+        { _id: `agt_wh_${key}`, name, basePersona: `You are ${name}.` },
+        new Date(),
+      );
+      const bound = await h.gql(
+        'mutation($a: ID!, $t: String!) { setAgentBot(agentId: $a, platform: telegram, token: $t) { userId } }',
+        { a: `agt_wh_${key}`, t: TOKENS[key] },
+      );
+      expect(bound.body.errors).toBeUndefined();
+      agentIds.push(`agt_wh_${key}`);
+    }
+    const room = await createRoom(
+      h.app.store,
+      { chat: { platform: 'telegram', chatId: String(GROUP) }, name: 'Hooks', mode: 'default', agentIds },
+      new Date(),
+    );
+    const hooks = await eventually(
+      () => {
+        const set = [TOKENS.aria, TOKENS.bo].map((t) =>
+          h.tg.calls.find((c) => c.token === t && c.method === 'setWebhook'),
+        );
+        return Promise.resolve(set.every(Boolean) ? set : undefined);
+      },
+      10_000,
+      'agent webhooks registered',
+    );
+    const [ariaHook, boHook] = hooks.map((c) => c!.params as { url: string; secret_token: string });
+    expect(ariaHook!.url).toMatch(/\/telegram\/agents\/agt_wh_aria$/);
+    expect(boHook!.url).toMatch(/\/telegram\/agents\/agt_wh_bo$/);
+    expect(ariaHook!.secret_token).not.toBe(boHook!.secret_token);
+    expect(ariaHook!.secret_token).not.toBe('deployment-webhook-secret-0123');
+
+    h.llm.enqueue({ kind: 'reply', chunks: ['Aria: hooked.'] }, { kind: 'reply', chunks: ['Bo: hooked too.'] });
+    const update = textUpdate({ updateId: 7_001, place: PLACES.group, userId: 4242, firstName: 'Lin', text: 'Hooks?' });
+    // Telegram delivers the group message to every bot in it: the deployment's and both agents'.
+    for (const token of [TOKENS.aria, TOKENS.bo, undefined]) {
+      const r = await h.tg.deliverWebhook(update, token ? { token } : {});
+      expect(r.status).toBe(200);
+    }
+    // A stranger's POST to an agent's webhook is refused.
+    const forged = await h.tg.deliverWebhook(update, { token: TOKENS.aria, secret: 'not-the-secret-at-all' });
+    expect(forged.status).toBe(401);
+    const round = await eventually(
+      async () => {
+        const r = await h.app.store.rooms.getRound(`${room._id}.r1`);
+        return r?.completed ? r : undefined;
+      },
+      30_000,
+      'the round',
+    );
+    expect(round.answers.map((a) => a.agentId)).toEqual(agentIds);
+    const human = await h.app.store.c.messages.find({ dialogueId: room.dialogueId, senderRole: 'human' }).toArray();
+    expect(human.map((m) => m.content)).toEqual(['Hooks?']);
+    expect(h.tg.sentBy(GROUP).map((s) => s.token)).toEqual([TOKENS.aria, TOKENS.bo]);
+  }, 60_000);
 });
