@@ -360,8 +360,8 @@ async function generateText(
   const show = (text: string) => {
     if (!text) return;
     shownSoFar += text;
-    // An agent that may still skip shows nothing until it has finished (roomAsk.ts).
-    if (!o.ask.holdsOutput) o.streamer.append(text);
+    // An agent that may still skip shows nothing until it is clearly answering (roomAsk.ts).
+    o.ask.stream(text, (t) => o.streamer.append(t));
   };
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort('timeout'), deps.llmTimeoutMs);

@@ -1,27 +1,47 @@
 // What a reply does differently when it answers a room's ask (SPEC §8): the agent is offered
-// skip_response, and while it may still skip nothing it says is shown — the finished text is
-// shown at once, or nothing when it skipped — so a skip never reaches the platform.
+// skip_response, and while it may still skip what it says is held back, so a skip never
+// reaches the platform. Once it has said enough to be clearly answering (HOLD_CHARS) the held
+// text streams as usual and a skip is refused from then on ("you have already spoken"); a
+// short answer is shown by the reply's final push, a skip not at all.
 import type { Turn } from '../domain/model.js';
 import type { ToolContext, ToolRegistry } from '../tools/registry.js';
 import { skipResponseTool } from '../rooms/skipTool.js';
+
+/** Text held back while an agent may still skip. */
+export const HOLD_CHARS = 160;
 
 export interface RoomAsk {
   tools: ToolRegistry;
   /** For the tool context; absent outside rooms. */
   ask?: NonNullable<ToolContext['ask']>;
   skipped(): boolean;
-  /** Output is held until the reply ends (the agent may still skip). */
-  holdsOutput: boolean;
+  /** Passes streamed text on (to `show`) once it need no longer be held. */
+  stream(text: string, show: (text: string) => void): void;
 }
 
 export function roomAsk(tools: ToolRegistry, turn: Pick<Turn, 'round'>): RoomAsk {
   const round = turn.round;
-  if (!round) return { tools, skipped: () => false, holdsOutput: false };
+  if (!round?.canSkip)
+    return {
+      tools: round ? tools.with([skipResponseTool]) : tools,
+      ...(round ? { ask: { canSkip: false, skip: () => {} } } : {}),
+      skipped: () => false,
+      stream: (text, show) => show(text),
+    };
   let skipped = false;
+  let held = '';
+  let released = false;
   return {
     tools: tools.with([skipResponseTool]),
-    ask: { canSkip: round.canSkip, skip: () => void (skipped = true) },
+    ask: { canSkip: true, skip: () => void (skipped = true), spoke: () => released },
     skipped: () => skipped,
-    holdsOutput: round.canSkip,
+    stream(text, show) {
+      if (released) return show(text);
+      held += text;
+      if (held.trim().length < HOLD_CHARS || skipped) return;
+      released = true;
+      show(held);
+      held = '';
+    },
   };
 }

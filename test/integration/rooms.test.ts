@@ -102,6 +102,24 @@ describe('rooms: several agents in one Telegram group', () => {
     expect(cyPrompt).not.toContain('nothing to add');
   });
 
+  it('an agent that may skip streams once it is clearly answering', async () => {
+    current = await open();
+    const opening = 'Aria here, and I have a lot to say about this trail: '.repeat(4);
+    h.llm.enqueue(
+      { kind: 'reply', chunks: [opening, 'the end.'], chunkDelayMs: 1_500 },
+      { kind: 'tool_calls', calls: [{ name: 'skip_response', arguments: '{}' }] },
+      { kind: 'reply', chunks: ['Cy: short.'] },
+    );
+    say('Tell me about the trail.');
+    // The group sees Aria's words before her reply is finished.
+    await h.tg.waitFor((calls) => calls.some((c) => c.method === 'sendMessage'), 10_000);
+    const first = h.tg.callsOf('sendMessage')[0]!.params as { text: string };
+    expect(first.text.trim()).toBe(opening.trim());
+    const round = await roundDone(current, 1);
+    expect(h.tg.sentText(GROUP)[0]).toBe(`${opening}the end.`);
+    expect(round.skips.map((s) => s.agentId)).toEqual([ids.bo]);
+  });
+
   it('an @mentioned agent is asked first, cannot skip, and its answer ends the round', async () => {
     current = await open();
     h.llm.enqueue(
