@@ -33,7 +33,7 @@ export interface OpenedAsk {
  * A message that addresses the room starts a round (an unfinished one is superseded, kept in
  * history). Returns the first ask, whose turn the message belongs to; undefined when nobody is
  * asked (host mode without a mention). The caller holds the dialogue's guard, stores the
- * writes with the message, then enqueues the ask (`ask`).
+ * writes with the message, then queues the ask's reply.
  */
 export async function startRoomRound(
   deps: Pick<RoomFlowDeps, 'store' | 'scheduler' | 'responseWindowMs'>,
