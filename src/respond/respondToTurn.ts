@@ -93,18 +93,9 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
   if (turn.responderRole !== 'ai') return { kind: 'skipped', reason: 'the AI is not the responder of this turn' };
   const dialogue = known?._id === turn.dialogueId ? known : await store.dialogues.get(turn.dialogueId);
   if (!dialogue) return { kind: 'skipped', reason: 'dialogue not found' };
-  if (turn.round && !(await askStillOpen(store, turn))) {
-    // A newer message started another round before this agent spoke: it is not asked anymore.
-    await store.turns.expire({ ...turn, deadlineAt: new Date() });
-    return { kind: 'skipped', reason: 'round superseded' };
-  }
   if (turn.round) {
-    // An external agent answers through its seat, never through our model.
-    const agent = await store.participants.getAgent(turn.responderId);
-    if (agent?.external) {
-      await deps.notifyExternal?.(agent, turn);
-      return { kind: 'skipped', reason: 'asked an external agent' };
-    }
+    const skipped = await roomAskSkipped(deps, turn);
+    if (skipped) return skipped;
   }
 
   const startedAt = new Date();
@@ -134,6 +125,24 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
       });
   }
   return { kind: 'replied', messageId: reply._id, state, ...(nextAsk ? { nextAsk } : {}) };
+}
+
+/**
+ * A room's ask that this reply does not answer: superseded by a newer round before the agent
+ * spoke (closed unanswered), or asked of an external agent, who answers through its seat.
+ */
+async function roomAskSkipped(deps: RespondDeps, turn: Turn): Promise<RespondResult | undefined> {
+  const [open, agent] = await Promise.all([
+    askStillOpen(deps.store, turn),
+    deps.store.participants.getAgent(turn.responderId),
+  ]);
+  if (!open) {
+    await deps.store.turns.expire({ ...turn, deadlineAt: new Date() });
+    return { kind: 'skipped', reason: 'round superseded' };
+  }
+  if (!agent?.external) return undefined;
+  await deps.notifyExternal?.(agent, turn);
+  return { kind: 'skipped', reason: 'asked an external agent' };
 }
 
 /** Whether a room's ask is still the one its round waits for. */

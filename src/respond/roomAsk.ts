@@ -24,7 +24,7 @@ export function roomAsk(tools: ToolRegistry, turn: Pick<Turn, 'round'>): RoomAsk
   if (!round?.canSkip)
     return {
       tools: round ? tools.with([skipResponseTool]) : tools,
-      ...(round ? { ask: { canSkip: false, skip: () => {} } } : {}),
+      ...(round ? { ask: { canSkip: false } } : {}),
       skipped: () => false,
       stream: (text, show) => show(text),
     };
@@ -33,7 +33,7 @@ export function roomAsk(tools: ToolRegistry, turn: Pick<Turn, 'round'>): RoomAsk
   let released = false;
   return {
     tools: tools.with([skipResponseTool]),
-    ask: { canSkip: true, skip: () => void (skipped = true), spoke: () => released },
+    ask: { canSkip: true, markSkipped: () => void (skipped = true), spoke: () => released },
     skipped: () => skipped,
     stream(text, show) {
       if (released) return show(text);

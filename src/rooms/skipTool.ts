@@ -14,9 +14,9 @@ export const skipResponseTool = defineTool({
     if (!ctx.ask) throw new GatewayError('NOT_YOUR_TURN', 'skip_response only works when you are asked in a room');
     if (!ctx.ask.canSkip)
       throw new GatewayError('SKIP_NOT_ALLOWED', 'you were @mentioned: you must answer, you cannot skip');
-    if (ctx.ask.spoke?.())
+    if (ctx.ask.spoke())
       throw new GatewayError('SKIP_NOT_ALLOWED', 'you have already started answering: finish your answer');
-    ctx.ask.skip();
+    ctx.ask.markSkipped();
     return Promise.resolve({ skipped: true });
   },
 });

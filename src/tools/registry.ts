@@ -12,8 +12,8 @@ export interface ToolContext {
   timezone: string;
   /** Aborted when the tool's time is up or the reply is stopped. */
   signal: AbortSignal;
-  /** A room's ask (SPEC §8): whether the agent may skip, how it does, and whether it has already spoken. */
-  ask?: { canSkip: boolean; skip(): void; spoke?(): boolean };
+  /** A room's ask (SPEC §8): whether the agent may pass; if so, how, and whether it has already spoken. */
+  ask?: { canSkip: false } | { canSkip: true; markSkipped(): void; spoke(): boolean };
 }
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {

@@ -59,6 +59,17 @@ describe('hot path access rule (SPEC §3)', () => {
     await h.stop();
   });
 
+  /** Until nothing waits or runs on the memory queue. */
+  const memoryJobsDone = () =>
+    eventually(
+      async () => {
+        const c = await memory.queue.getJobCounts('waiting', 'active', 'prioritized');
+        return (c.waiting ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) === 0;
+      },
+      20_000,
+      'memory jobs done',
+    );
+
   /** Until the turn is answered and its post-turn jobs (extraction, rolling summary) have run. */
   async function turnDone(nth: number): Promise<Turn> {
     const turn = await eventually(
@@ -76,14 +87,7 @@ describe('hot path access rule (SPEC §3)', () => {
       20_000,
       'memory extraction',
     );
-    await eventually(
-      async () => {
-        const c = await memory.queue.getJobCounts('waiting', 'active', 'prioritized');
-        return (c.waiting ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) === 0;
-      },
-      20_000,
-      'memory jobs done',
-    );
+    await memoryJobsDone();
     return turn;
   }
 
@@ -177,14 +181,7 @@ describe('hot path access rule (SPEC §3)', () => {
       30_000,
       'the round',
     );
-    await eventually(
-      async () => {
-        const c = await memory.queue.getJobCounts('waiting', 'active', 'prioritized');
-        return (c.waiting ?? 0) + (c.active ?? 0) + (c.prioritized ?? 0) === 0;
-      },
-      20_000,
-      'memory jobs done',
-    );
+    await memoryJobsDone();
     watch.stop();
     expect(round.asked).toHaveLength(3);
     const seen = watch.seen;
