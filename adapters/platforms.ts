@@ -3,5 +3,6 @@
 import type { PlatformDescriptor } from '../src/platforms/platform.js';
 import { telegramPlatform } from './telegram/platform.js';
 import { discordPlatform } from './discord/platform.js';
+import { webPlatform } from './web/platform.js';
 
-export const PLATFORMS: readonly PlatformDescriptor[] = [telegramPlatform, discordPlatform];
+export const PLATFORMS: readonly PlatformDescriptor[] = [telegramPlatform, discordPlatform, webPlatform];

@@ -6,6 +6,9 @@ import { createLogger } from '../src/log.js';
 import { ensureLocalServices } from '../src/localServices/index.js';
 import { ROLES, startApp, type ProcessRole } from './startApp.js';
 import { redisReachable, mongoReachable } from '../src/localServices/reachability.js';
+import { projectRoot } from '../src/localServices/ferretdb.js';
+import { consoleInvite, devAdminToken } from './devAdminToken.js';
+import { join } from 'node:path';
 
 function parseRoles(): Set<ProcessRole> {
   const { values } = parseArgs({ options: { role: { type: 'string', multiple: true } }, allowPositionals: false });
@@ -50,8 +53,13 @@ async function main(): Promise<void> {
     if (!(await redisReachable(redisUrl))) throw new Error('REDIS_URL is unreachable and LOCAL_SERVICES=off');
   }
 
+  const localDir = join(projectRoot, '.local');
+  const devToken = devAdminToken(env, localDir);
+  if (devToken) env = { ...env, OPS_TOKENS: [devToken] };
   const app = await startApp(env, { roles, log, mongoUri, redisUrl });
   log.info({ roles: [...roles] }, 'rainbow gateway started');
+  // Printed to the terminal, not logged: logs never carry tokens.
+  if (devToken && app.apiUrl) process.stdout.write(consoleInvite(app.apiUrl, devToken, join(localDir, 'admin-token')));
 
   let stopping = false;
   const shutdown = async (signal: string) => {

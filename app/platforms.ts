@@ -13,6 +13,7 @@ import { DiscordMediaSource } from '../adapters/discord/media.js';
 import { telegramBotOf } from '../adapters/telegram/accounts.js';
 import type { PlatformAccounts } from '../src/ops/agentBots.js';
 import { GatewayError } from '../src/errors.js';
+import { WebOutbound } from '../adapters/web/outbound.js';
 
 export interface Platforms {
   outbounds: Outbounds;
@@ -21,7 +22,9 @@ export interface Platforms {
 
 export function buildPlatforms(env: Env, o: { budget: ChatBudget; log: Logger }): Platforms {
   const { budget, log } = o;
-  const outbounds: Outbounds = {};
+  // The web channel needs no token: its people come through this deployment's own API. Paced
+  // like the others, so one runaway reply cannot flood the store with streamed writes.
+  const outbounds: Outbounds = { web: new PacedOutbound(new WebOutbound(), { budget, log }) };
   const mediaSources: MediaSources = {};
   if (env.TELEGRAM_BOT_TOKEN) {
     const telegram = new TelegramOutbound(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT, {

@@ -51,6 +51,8 @@ export interface Shared extends Platforms {
   agentOutbounds: AgentOutbounds;
   /** Which account a bot token belongs to (registering an agent's bot). */
   accounts: PlatformAccounts;
+  /** Every adapter's descriptor (adapters/platforms.ts). */
+  platformRegistry: PlatformRegistry;
 }
 
 export async function buildShared(
@@ -88,9 +90,10 @@ export async function buildShared(
   stops.push(() => interrupts.close());
   const memoryQueue = new MemoryQueue(redis, env.QUEUE_PREFIX);
   stops.push(() => memoryQueue.close());
+  const platformRegistry = new PlatformRegistry(PLATFORMS);
   const budget = new RedisChatBudget(redis, {
     prefix: env.QUEUE_PREFIX,
-    platforms: new PlatformRegistry(PLATFORMS),
+    platforms: platformRegistry,
     limits: { telegram: telegramLimits(env.TELEGRAM_GLOBAL_PER_SECOND), ...o.platformLimits },
   });
   const platforms = buildPlatforms(env, { budget, log });
@@ -149,5 +152,6 @@ export async function buildShared(
     dialogueLock,
     agentOutbounds,
     accounts: platformAccounts(env),
+    platformRegistry,
   };
 }

@@ -15,6 +15,7 @@ import { buildShared, type Shared } from './shared.js';
 import { startWorkerRole } from './workerRole.js';
 import { gatewayServesHttp, mountGatewayRole } from './gatewayRole.js';
 import { mountApiRole } from './apiRole.js';
+import { mountWebChannel } from './webChannel.js';
 import { createHttpServer } from './http/server.js';
 import { Stops } from './stops.js';
 
@@ -69,7 +70,10 @@ export async function startApp(
           readiness: { mongodb: () => s.store.ping(), redis: async () => (await s.redis.ping()) === 'PONG' },
         })
       : undefined;
-    if (http && o.roles.has('api')) mountApiRole(s, http, stops);
+    if (http && o.roles.has('api')) {
+      mountApiRole(s, http, stops);
+      mountWebChannel(s, http, ingest, stops);
+    }
     const mounted = o.roles.has('gateway') ? mountGatewayRole(s, ingest, stops, http) : undefined;
     let serverUrl: string | undefined;
     if (http) {

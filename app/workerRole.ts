@@ -1,6 +1,8 @@
 // The worker role: replies (respond worker), delayed work (timers, check-ins), memory jobs,
 // media retries and the sweepers that recover lost jobs.
 import { createLlmClient } from '../src/llm/createClient.js';
+import { modelConfigured, NoModelClient } from '../src/llm/noModel.js';
+import { DEFAULT_OPENAI_BASE_URL } from '../src/config/env.js';
 import { builtinTools } from '../src/tools/builtins/index.js';
 import { ActiveReplies } from '../src/respond/activeReplies.js';
 import type { RespondDeps } from '../src/respond/respondToTurn.js';
@@ -144,7 +146,13 @@ function buildRespondDeps(
   };
   return {
     store,
-    llm: createLlmClient(env.LLM_API, s.openai),
+    llm: modelConfigured({
+      apiKey: env.OPENAI_API_KEY,
+      baseUrl: env.OPENAI_BASE_URL,
+      defaultBaseUrl: DEFAULT_OPENAI_BASE_URL,
+    })
+      ? createLlmClient(env.LLM_API, s.openai)
+      : new NoModelClient(),
     tools: builtinTools(env),
     outbounds: s.outbounds,
     log,
@@ -154,6 +162,7 @@ function buildRespondDeps(
     counter: new TokenCounter(),
     recall: s.recall,
     streamEditIntervalMs: env.STREAM_EDIT_INTERVAL_MS,
+    platforms: s.platformRegistry,
     locale: env.DEFAULT_LOCALE,
     timezone: env.DISPLAY_TIMEZONE,
     active: o.active,

@@ -6,7 +6,7 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import RelayPlugin from '@pothos/plugin-relay';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import type { GraphQLContext } from './context.js';
-import { roleAtLeast } from './auth.js';
+import { roleAtLeast } from '../src/auth/opsTokens.js';
 import { apiError } from './errors.js';
 
 export type { GraphQLContext } from './context.js';

@@ -21,5 +21,6 @@ import './types/stats.js';
 import './types/subscriptions.js';
 import './types/rooms.js';
 import './types/roomEvents.js';
+import './types/webUsers.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

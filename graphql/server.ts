@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { OpsToken } from '../src/config/env.js';
 import type { OpsDeps } from '../src/ops/opsDeps.js';
 import { schema } from './schema.js';
-import { authenticate } from './auth.js';
+import { authenticate } from '../src/auth/opsTokens.js';
 import { apiError } from './errors.js';
 import { isGatewayError } from '../src/errors.js';
 import { createContext, type GraphQLContext } from './context.js';

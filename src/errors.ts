@@ -9,6 +9,8 @@ export const ERROR_CODES = [
   'GENERATION_TIMEOUT',
   'GENERATION_ABORTED',
   'LLM_SERVICE_ERROR',
+  /** No model service is configured (no OPENAI_API_KEY, no OPENAI_BASE_URL of its own). */
+  'MODEL_NOT_CONFIGURED',
   'PROMPT_TOO_LONG',
   'CONFIG_INVALID',
   'EMBEDDING_FAILED',
@@ -27,6 +29,11 @@ export const ERROR_CODES = [
   'ROUND_COMPLETED',
   'NOT_A_MEMBER',
   'ROOM_EXISTS',
+  /** Knowledge uploads (src/knowledge/intake.ts): refused whole, nothing stored. */
+  'DOCUMENT_TYPE_UNSUPPORTED',
+  'DOCUMENT_TOO_LARGE',
+  'DOCUMENT_EMPTY',
+  'DOCUMENT_MALFORMED',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -10,6 +10,9 @@ const withDefault = <T extends z.ZodType>(schema: T, fallback: z.input<T>) =>
 
 export const OPS_ROLES = ['viewer', 'operator', 'admin'] as const;
 export type OpsRole = (typeof OPS_ROLES)[number];
+/** OpenAI's own endpoint: the default when no OpenAI-compatible server of one's own is named. */
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
 export interface OpsToken {
   name: string;
   role: OpsRole;
@@ -88,7 +91,7 @@ export const envSchema = z.object({
   ),
 
   OPENAI_API_KEY: optionalString,
-  OPENAI_BASE_URL: withDefault(url, 'https://api.openai.com/v1'),
+  OPENAI_BASE_URL: withDefault(url, DEFAULT_OPENAI_BASE_URL),
   LLM_MODEL: withDefault(z.string().min(1), 'gpt-4o-mini'),
   /** BR-004: a streamed reply that takes longer than this ends as GENERATION_TIMEOUT. */
   LLM_TIMEOUT_MS: withDefault(positiveMs, 60_000),

@@ -214,6 +214,13 @@ export interface Delivery {
   platformMessageIds: string[];
   /** Stable code and plain text when state is error/timeout. */
   error?: { code: string; message: string };
+  /**
+   * What people were shown at the end, when it differs from `content` (what the model said):
+   * a notice, a stopped mark, markers and invalid citations taken out. The web channel resends it.
+   */
+  shown?: string;
+  /** Tokens the reply's model calls took (reported by the model, else counted). */
+  usage?: { inputTokens: number; outputTokens: number };
   completedAt?: Date;
 }
 
@@ -239,12 +246,24 @@ export interface Message {
   sentAt?: Date;
   /** Earlier versions, oldest first; `content` is always the latest (edits open no turn). */
   edits?: MessageEdit[];
+  /** Knowledge the reply validly cited as [n] (src/knowledge); only on AI replies that cited. */
+  sources?: SourceReference[];
   /** Deleted on the platform: the record stays, the context leaves it out. */
   deleted?: { at: Date };
   /** Message search index (src/search/searchKeys.ts): bigrams of the text, written by MessageRepo; never shown. */
   searchKeys?: string[];
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A knowledge chunk a reply cited as [n] (seed 004's SourceReference, with where it came from). */
+export interface SourceReference {
+  n: number;
+  documentId: string;
+  documentName: string;
+  chunkId: string;
+  content: string;
+  relevanceScore: number;
 }
 
 /** A message as the working window holds it: what prompts need, without search keys and edit history. */

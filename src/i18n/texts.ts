@@ -14,6 +14,11 @@ const TEXTS = {
     'zh-CN': '抱歉，AI 服务暂时出错了，请稍后再试。',
     en: 'Sorry, the AI service had an error. Please try again in a moment.',
   },
+  MODEL_NOT_CONFIGURED: {
+    'zh-CN':
+      '还没有配置 AI 模型，所以我暂时无法回答。请设置 OPENAI_API_KEY，或把 OPENAI_BASE_URL 指向本地的 OpenAI 兼容服务（如 Ollama、vLLM）。',
+    en: 'No AI model is configured yet, so I cannot answer. Set OPENAI_API_KEY, or point OPENAI_BASE_URL at a local OpenAI-compatible server (Ollama, vLLM).',
+  },
   GENERATION_TIMEOUT: {
     'zh-CN': '抱歉，回复生成超时了，请再试一次。',
     en: 'Sorry, the reply took too long and was stopped. Please try again.',

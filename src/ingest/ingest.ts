@@ -1,7 +1,7 @@
 // Ingest (SPEC §4.1): validate, deduplicate, store, resolve dialogue/session/turn, decide who
 // must answer (§7), enqueue. Runs in the adapter process and touches only the store and queue.
 import type { Store } from '../store/store.js';
-import type { Attachment, ChatRef, ContentMeta, Message, Quote, Turn } from '../domain/model.js';
+import type { Agent, Attachment, ChatRef, ContentMeta, Dialogue, Message, Quote, Turn } from '../domain/model.js';
 import { checkInboundText, type ContentCheck } from '../domain/content.js';
 import { newTurn, placeInitiatorMessage } from '../domain/turnRules.js';
 import { dialogueTypeOf } from '../domain/dialogueType.js';
@@ -138,14 +138,14 @@ async function placeMessage(
   const groupChat = ev.chat.kind === 'group';
   const type = dialogueTypeOf({ humans: 1, agents: 1, groupChat }) ?? 'human_ai';
   // All ids are derived, so the dedupe read and the participants go out at once.
-  const [existing, human, dialogue, agent] = await Promise.all([
+  const [existing, human, dialogue, defaultAgent] = await Promise.all([
     store.messages.get(messageId),
     store.participants.resolveHuman(identity, now),
     store.dialogues.resolve(chat, { type, humanId: humanIdOf(identity), agentId: DEFAULT_AGENT_ID, at: now }),
     store.participants.getAgent(DEFAULT_AGENT_ID),
   ]);
   if (existing) return ingestKnown(deps, ev, existing, { albumId, now });
-  if (!agent) throw new Error(`agent ${DEFAULT_AGENT_ID} not found`);
+  const agent = await dialogueAgent(store, dialogue, defaultAgent);
 
   const [current, latestTurn] = await Promise.all([
     dialogue.currentSessionId ? store.sessions.get(dialogue.currentSessionId) : null,
@@ -263,6 +263,17 @@ async function placeMessage(
     now,
   });
   return storeInTurn(turnId, opensTurn, turnWrites);
+}
+
+/**
+ * Who answers a dialogue outside rooms: the agent it was opened with (a web conversation names
+ * one), else the deployment's default agent (read alongside the dialogue, so usually no extra read).
+ */
+async function dialogueAgent(store: Store, dialogue: Dialogue, defaultAgent: Agent | null): Promise<Agent> {
+  const own = dialogue.roomId ? undefined : dialogue.agentIds[0];
+  const agent = own && own !== DEFAULT_AGENT_ID ? await store.participants.getAgent(own) : defaultAgent;
+  if (!agent) throw new Error(`agent ${own ?? DEFAULT_AGENT_ID} not found`);
+  return agent;
 }
 
 /** The stored form of an inbound message, before it is placed in a turn. */

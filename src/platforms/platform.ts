@@ -25,6 +25,8 @@ export interface PlatformDescriptor {
   isGroupChat(chat: ChatRef): boolean;
   /** Whose budget a call spends: a whole chat, or one channel or thread of it. */
   budgetKey(chat: ChatRef): string;
+  /** How often a streaming reply is stored and shown; absent: the deployment's STREAM_EDIT_INTERVAL_MS. */
+  readonly streamIntervalMs?: number;
 }
 
 export class PlatformRegistry {

@@ -20,6 +20,7 @@ import { beginReply } from './beginReply.js';
 import { turnsToFold } from '../context/historyWindow.js';
 import { guardKeys } from '../store/stateGuard.js';
 import type { TokenCounter } from '../context/tokens.js';
+import type { PlatformRegistry } from '../platforms/platform.js';
 import type { MemoryRecall } from '../memory/recall.js';
 import { LlmFailure, type LlmClient } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -52,6 +53,8 @@ export interface RespondDeps {
   /** Active recall over the agent's memories of the human; absent → no memories section. */
   recall?: MemoryRecall;
   streamEditIntervalMs: number;
+  /** The registered platforms' facts (a platform's own stream interval); absent: defaults apply. */
+  platforms?: PlatformRegistry;
   locale: Locale;
   timezone: string;
   active: ActiveReplies;
@@ -252,6 +255,12 @@ export async function produceAiMessage(
       content: outcome.stored,
       ...(outcome.error ? { error: outcome.error } : {}),
       ...(outcome.skipped ? { visible: false as const } : {}),
+      ...(outcome.shown !== outcome.stored && !outcome.skipped ? { shown: outcome.shown } : {}),
+      // Counted when the model reported nothing, so every reply says what it cost.
+      usage: outcome.usage ?? {
+        inputTokens: gathered.built.totalTokens,
+        outputTokens: deps.counter.count(outcome.stored),
+      },
     },
     new Date(),
   );
@@ -295,6 +304,8 @@ interface Outcome {
   error?: { code: string; message: string };
   /** A room agent declined to speak (skip_response): stored invisible, shown nowhere. */
   skipped?: true;
+  /** Tokens as the model reported them (absent: it reported none, or failed). */
+  usage?: { inputTokens: number; outputTokens: number };
 }
 
 /** How a room's ask ended, for the round (src/rooms/roomFlow.ts). */
@@ -311,6 +322,10 @@ function roomAnswerOf(
   const marks = { platform: dialogue.chat.platform, text: outcome.stored, mentions: [] };
   return { kind: 'answered', tokens, messageId: reply._id, mentions: mentionedAgents(marks, gathered.otherAgents) };
 }
+
+/** A platform's own stream interval (the web streams finer than chat apps allow edits). */
+const streamIntervalOf = (deps: RespondDeps, platform: Platform): number =>
+  deps.platforms?.get(platform).streamIntervalMs ?? deps.streamEditIntervalMs;
 
 /** The reply's streamer: the platform, the persona, and in a group a quote of whom it answers. */
 function openStreamer(
@@ -334,7 +349,7 @@ function openStreamer(
     chat: dialogue.chat,
     outbound: o.outbound,
     messages: deps.store.messages,
-    intervalMs: deps.streamEditIntervalMs,
+    intervalMs: streamIntervalOf(deps, dialogue.chat.platform),
     deliveredIds: reply.delivery?.platformMessageIds ?? [],
     typing: o.typing,
     // Drafts exist only in private chats; the outbound has draft() only when they are enabled.
@@ -396,10 +411,11 @@ async function generateText(
       done: () => o.ask.skipped(),
     });
     show(stage.end());
-    if (o.ask.skipped()) return { state: 'complete', stored: result.text, shown: '', skipped: true };
-    if (shownSoFar.trim().length > 0) return { state: 'complete', stored: result.text, shown: shownSoFar };
+    const spent = result.usage ? { usage: result.usage } : {};
+    if (o.ask.skipped()) return { state: 'complete', stored: result.text, shown: '', skipped: true, ...spent };
+    if (shownSoFar.trim().length > 0) return { state: 'complete', stored: result.text, shown: shownSoFar, ...spent };
     const empty = notice('EMPTY_REPLY', deps.locale);
-    return { state: 'empty', stored: result.text.trim() ? result.text : empty, shown: empty };
+    return { state: 'empty', stored: result.text.trim() ? result.text : empty, shown: empty, ...spent };
   } catch (err) {
     if (!(err instanceof LlmFailure)) throw err;
     return failedOutcome(deps, err, o.streamer.currentText.trim() ? o.streamer.currentText : '', o.turn);
@@ -417,7 +433,11 @@ function failedOutcome(deps: RespondDeps, err: LlmFailure, partial: string, turn
     return { state: 'interrupted', stored: partial, shown: partial ? `${partial} ${mark}` : mark };
   }
   const timeout = err.error.code === 'GENERATION_TIMEOUT';
-  const userText = notice(timeout ? 'GENERATION_TIMEOUT' : 'LLM_SERVICE_ERROR', deps.locale);
+  const noModel = err.error.code === 'MODEL_NOT_CONFIGURED';
+  const userText = notice(
+    timeout ? 'GENERATION_TIMEOUT' : noModel ? 'MODEL_NOT_CONFIGURED' : 'LLM_SERVICE_ERROR',
+    deps.locale,
+  );
   deps.log.warn({ turnId: turn._id, code: err.error.code, err: err.message }, 'reply failed');
   return {
     state: timeout ? 'timeout' : 'error',

@@ -1,7 +1,7 @@
 // The bounded tool loop (SPEC §6): call the model; if it asks for tools, run them in parallel,
 // hand back their results (errors included) and call again — at most `maxRounds` times, then
 // once more without tools so the model must answer in words.
-import type { LlmClient, LlmMessage, ToolCall } from '../llm/types.js';
+import type { LlmClient, LlmMessage, ToolCall, Usage } from '../llm/types.js';
 import type { ToolContext, ToolRegistry } from '../tools/registry.js';
 import type { TurnTrace } from '../trace/turnTrace.js';
 
@@ -26,13 +26,25 @@ export interface ToolLoopResult {
   text: string;
   llmCalls: number;
   toolCalls: number;
+  /** Tokens of every call, as the model reported them; absent when it reported none. */
+  usage?: { inputTokens: number; outputTokens: number };
 }
+
+type Spent = ToolLoopResult['usage'];
+const addUsage = (sum: Spent, u: Usage | undefined): Spent =>
+  u
+    ? {
+        inputTokens: (sum?.inputTokens ?? 0) + u.promptTokens,
+        outputTokens: (sum?.outputTokens ?? 0) + u.completionTokens,
+      }
+    : sum;
 
 export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
   const messages = [...o.messages];
   const appended: LlmMessage[] = [];
   let text = '';
   let toolCalls = 0;
+  let usage: Spent;
   for (let round = 1; ; round++) {
     const toolsAllowed = round <= o.maxRounds && o.registry.size > 0;
     let result;
@@ -66,7 +78,9 @@ export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
         error: null,
       }),
     );
-    if (result.toolCalls.length === 0 || !toolsAllowed) return { text, llmCalls: round, toolCalls };
+    usage = addUsage(usage, result.usage);
+    const spent = usage ? { usage } : {};
+    if (result.toolCalls.length === 0 || !toolsAllowed) return { text, llmCalls: round, toolCalls, ...spent };
 
     const assistant: LlmMessage = {
       role: 'assistant',
@@ -86,7 +100,7 @@ export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
     toolCalls += outcomes.length;
     messages.push(assistant, ...results);
     appended.push(assistant, ...results);
-    if (o.signal.aborted || o.done?.()) return { text, llmCalls: round, toolCalls };
+    if (o.signal.aborted || o.done?.()) return { text, llmCalls: round, toolCalls, ...spent };
   }
 }
 

@@ -19,6 +19,7 @@ import type { MemoryScopeMark } from './memoryScopes.js';
 import type { Room, RoomRound } from '../domain/room.js';
 import type { AgentBot } from './agentBots.js';
 import type { Seat } from './seats.js';
+import type { WebUser } from './webUsers.js';
 
 export interface MigrationDoc {
   _id: string;
@@ -45,6 +46,7 @@ export interface Collections {
   rounds: Collection<RoomRound>;
   agentBots: Collection<AgentBot>;
   seats: Collection<Seat>;
+  webUsers: Collection<WebUser>;
 }
 
 export function collections(db: Db): Collections {
@@ -67,6 +69,7 @@ export function collections(db: Db): Collections {
     rounds: db.collection<RoomRound>('rounds'),
     agentBots: db.collection<AgentBot>('agentBots'),
     seats: db.collection<Seat>('seats'),
+    webUsers: db.collection<WebUser>('webUsers'),
   };
 }
 
@@ -138,6 +141,7 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   rounds: [{ key: { dialogueId: 1, seq: 1 }, name: 'rounds_by_dialogue' }],
   agentBots: [{ key: { platform: 1 }, name: 'agent_bots_by_platform' }],
   seats: [],
+  webUsers: [],
 };
 
 /**

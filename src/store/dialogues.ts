@@ -35,8 +35,9 @@ export class DialogueRepo {
     return this.guarded(_id, async () => {
       // Most messages come from a known chat and person: one read, no write.
       const known = await this.get(_id);
-      // A room's dialogue has the room's agents (set with the room), not the default one.
-      const hasAgent = known?.roomId !== undefined || known?.agentIds.includes(init.agentId);
+      // A room's dialogue has the room's agents (set with the room), and a dialogue opened with
+      // an agent (a web conversation) keeps it: only a dialogue without any gets `init.agentId`.
+      const hasAgent = known !== null && (known.roomId !== undefined || known.agentIds.length > 0);
       if (known?.humanIds.includes(init.humanId) && hasAgent) return known;
       const doc = await this.c.dialogues.findOneAndUpdate(
         { _id },
@@ -50,7 +51,7 @@ export class DialogueRepo {
             createdAt: init.at,
             lastActivityAt: init.at,
           },
-          $addToSet: known?.roomId ? { humanIds: init.humanId } : { humanIds: init.humanId, agentIds: init.agentId },
+          $addToSet: hasAgent ? { humanIds: init.humanId } : { humanIds: init.humanId, agentIds: init.agentId },
         },
         { upsert: true, returnDocument: 'after' },
       );

@@ -129,6 +129,9 @@ export class MessageRepo {
       error?: { code: string; message: string };
       /** false: a room agent's skip, kept but never shown (seed 002). */
       visible?: false;
+      /** What people were shown, when it differs from `content`. */
+      shown?: string;
+      usage?: { inputTokens: number; outputTokens: number };
     },
     at: Date,
   ): Promise<Message> {
@@ -137,6 +140,8 @@ export class MessageRepo {
       state: outcome.state,
       completedAt: at,
       ...(outcome.error ? { error: outcome.error } : {}),
+      ...(outcome.shown !== undefined ? { shown: outcome.shown } : {}),
+      ...(outcome.usage ? { usage: outcome.usage } : {}),
     };
     await this.c.messages.updateOne(
       { _id: message._id },
@@ -147,6 +152,8 @@ export class MessageRepo {
           'delivery.state': outcome.state,
           'delivery.completedAt': at,
           ...(outcome.error ? { 'delivery.error': outcome.error } : {}),
+          ...(outcome.shown !== undefined ? { 'delivery.shown': outcome.shown } : {}),
+          ...(outcome.usage ? { 'delivery.usage': outcome.usage } : {}),
           ...(outcome.visible === false ? { visible: false } : {}),
           updatedAt: at,
         },
@@ -168,7 +175,10 @@ export class MessageRepo {
   async reopenReply(message: MessageKey, at: Date): Promise<void> {
     await this.c.messages.updateOne(
       { _id: message._id },
-      { $set: { 'delivery.state': 'streaming', updatedAt: at }, $unset: { 'delivery.error': '' } },
+      {
+        $set: { 'delivery.state': 'streaming', updatedAt: at },
+        $unset: { 'delivery.error': '', 'delivery.shown': '', 'delivery.usage': '' },
+      },
     );
     this.announce(message, 'updated');
   }

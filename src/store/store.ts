@@ -14,6 +14,7 @@ import { ConfigRepo, type ConfigMark } from './config.js';
 import { RoomRepo } from './rooms.js';
 import { AgentBotRepo } from './agentBots.js';
 import { SeatRepo } from './seats.js';
+import { WebUserRepo } from './webUsers.js';
 import { guardedFeed, silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
 import { WindowRepo } from './windows.js';
 import { OutboxRepo } from './outbox.js';
@@ -58,6 +59,8 @@ export class Store {
   readonly agentBots: AgentBotRepo;
   /** External agents' seats in rooms (bearer tokens, hashed). */
   readonly seats: SeatRepo;
+  /** People of the web channel and their bearer tokens (hashed). */
+  readonly webUsers: WebUserRepo;
   /** The operator API's list pages and batched reads (off the hot path). */
   readonly pages: PageReader;
   readonly stats: StatsReader;
@@ -92,6 +95,7 @@ export class Store {
     this.rooms = new RoomRepo(this.c);
     this.agentBots = new AgentBotRepo(this.c);
     this.seats = new SeatRepo(this.c);
+    this.webUsers = new WebUserRepo(this.c);
     this.pages = new PageReader(this.c);
     this.stats = new StatsReader(this.c);
   }

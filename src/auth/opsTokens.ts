@@ -1,7 +1,7 @@
 // Bearer-token authentication against OPS_TOKENS (constant-time comparison) and the role order
 // viewer < operator < admin that the schema's auth scopes check.
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { OPS_ROLES, type OpsRole, type OpsToken } from '../src/config/env.js';
+import { OPS_ROLES, type OpsRole, type OpsToken } from '../config/env.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 

@@ -1,0 +1,232 @@
+// The web channel's REST + SSE API (SPEC §12, seed 004) under /api. Translation only: a posted
+// message becomes an InboundEvent through the same handleInbound as Telegram's and Discord's,
+// and its reply is followed through the stored record (replyFollower.ts). Errors are
+// `{error: {code, message}}` with seed 004's statuses; nothing else reaches a client.
+import type { FastifyError, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Logger } from '../../src/log.js';
+import type { OpsToken } from '../../src/config/env.js';
+import type { Dialogue, Message } from '../../src/domain/model.js';
+import type { InboundEventInput } from '../../src/ingest/inboundEvent.js';
+import type { IngestResult } from '../../src/ingest/ingest.js';
+import type { Store } from '../../src/store/store.js';
+import { GatewayError, isGatewayError, type ErrorCode } from '../../src/errors.js';
+import { checkInboundText } from '../../src/domain/content.js';
+import { newId } from '../../src/domain/ids.js';
+import { humanIdOf } from '../../src/store/participants.js';
+import { openDialogue } from '../../src/ops/openDialogue.js';
+import { replyIdOf } from '../../src/respond/respondToTurn.js';
+import { WEB_PLATFORM } from './platform.js';
+import { webCaller, mayChange, type WebCaller } from './webAuth.js';
+import { conversationDialogueId, conversationView, isConversationId, messageView, webChat } from './conversations.js';
+import { parseEventId, statusOf } from './streamEvents.js';
+import { followReply } from './replyFollower.js';
+import { streamEvents } from './sse.js';
+import type { DialogueFeed } from './feedSubscriber.js';
+
+export interface WebApiDeps {
+  store: Store;
+  opsTokens: OpsToken[];
+  log: Logger;
+  feed: DialogueFeed;
+  /** The gateway's one way in (src/gateway/handleInbound.ts). */
+  handleInbound(event: InboundEventInput): Promise<IngestResult>;
+  /** FR-008: stop the reply being generated in this dialogue, if one is. */
+  interrupt(dialogueId: string): Promise<boolean>;
+  /** BR-006: the dialogue and everything under it (src/ops/deleteDialogue.ts). */
+  deleteDialogue(dialogueId: string): Promise<void>;
+  /** How long a stream waits for its reply to end before telling the client to look later. */
+  maxWaitMs: number;
+  /** How often a stream re-reads its reply without an announcement. */
+  pollMs: number;
+}
+
+/** The history a conversation returns (BR-002 keeps at most 1 000 live messages anyway). */
+const HISTORY_LIMIT = 1_000;
+const LIST_LIMIT = 200;
+
+const createBody = z.object({ agentId: z.string().min(1).max(100).optional() }).strict();
+const messageBody = z.object({
+  content: z.unknown().optional(),
+  /** The client's id for this message: posting it again (a retry) is answered once. */
+  clientMessageId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/)
+    .optional(),
+});
+
+const fail = (code: ErrorCode, message: string) => new GatewayError(code, message);
+
+export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
+  const { store } = deps;
+
+  const callerOf = async (req: FastifyRequest): Promise<WebCaller> => {
+    const caller = await webCaller(req.headers.authorization, { opsTokens: deps.opsTokens, webUsers: store.webUsers });
+    if (!caller) throw fail('UNAUTHENTICATED', 'a valid bearer token is required (Authorization: Bearer …)');
+    return caller;
+  };
+  const changer = async (req: FastifyRequest): Promise<WebCaller> => {
+    const caller = await callerOf(req);
+    if (!mayChange(caller)) throw fail('FORBIDDEN', 'a viewer token cannot change anything');
+    return caller;
+  };
+  /** The caller's conversation; anyone else's is as unknown as a missing one. */
+  const conversationOf = async (caller: WebCaller, id: string): Promise<Dialogue> => {
+    const d = isConversationId(id) ? await store.dialogues.get(conversationDialogueId(id)) : null;
+    if (!d || !d.humanIds.includes(humanIdOf(caller.identity)))
+      throw fail('CONVERSATION_NOT_FOUND', `no conversation with id ${id}`);
+    return d;
+  };
+  const idParam = (req: FastifyRequest) => (req.params as { id: string }).id;
+
+  return (app, _opts, done) => {
+    app.setErrorHandler((err: FastifyError, req, reply) => sendError(deps.log, req, reply, err));
+
+    app.post('/conversations', async (req, reply) => {
+      const caller = await changer(req);
+      const body = createBody.safeParse(req.body ?? {});
+      if (!body.success) throw fail('BAD_REQUEST', 'body: {"agentId"?: "…"}');
+      const d = await openDialogue(store, {
+        chat: webChat(newId('conv')),
+        identity: caller.identity,
+        ...(body.data.agentId ? { agentId: body.data.agentId } : {}),
+        at: new Date(),
+      });
+      return reply.code(201).send(conversationView(d));
+    });
+
+    app.get('/conversations', async (req, reply) => {
+      const caller = await callerOf(req);
+      const list = await store.pages.of('dialogues')(
+        { 'chat.platform': WEB_PLATFORM, humanIds: humanIdOf(caller.identity) },
+        { lastActivityAt: -1, _id: -1 },
+        LIST_LIMIT,
+      );
+      return reply.send({ conversations: list.map(conversationView) });
+    });
+
+    app.get('/conversations/:id', async (req, reply) => {
+      const d = await conversationOf(await callerOf(req), idParam(req));
+      const newestFirst = await store.pages.of('messages')(
+        { dialogueId: d._id, visible: true },
+        { createdAt: -1, _id: -1 },
+        HISTORY_LIMIT,
+      );
+      const messages = newestFirst.reverse().map((m) => messageView(m, d.chat.chatId));
+      return reply.send({ conversation: conversationView(d), messages });
+    });
+
+    app.delete('/conversations/:id', async (req, reply) => {
+      const d = await conversationOf(await changer(req), idParam(req));
+      await deps.deleteDialogue(d._id);
+      return reply.code(204).send();
+    });
+
+    app.post('/conversations/:id/abort', async (req, reply) => {
+      const d = await conversationOf(await changer(req), idParam(req));
+      return reply.send({ aborted: await deps.interrupt(d._id) });
+    });
+
+    app.post('/conversations/:id/messages', async (req, reply) => {
+      const caller = await changer(req);
+      const d = await conversationOf(caller, idParam(req));
+      const resume = req.headers['last-event-id'];
+      const target = resume !== undefined ? await resumed(d, resume) : await posted(d, caller, req.body);
+      if ('answer' in target) return reply.code(200).send(target.answer);
+      const { replyId, offset } = target;
+      const gone = new AbortController();
+      reply.raw.on('close', () => gone.abort());
+      const events = followReply({
+        dialogueId: d._id,
+        replyId,
+        offset,
+        read: (id) => store.messages.get(id),
+        feed: deps.feed,
+        maxWaitMs: deps.maxWaitMs,
+        pollMs: deps.pollMs,
+        signal: gone.signal,
+      });
+      // The status waits for the reply's first event: a reply that fails before saying
+      // anything is answered with its error and status, as seed 004 lists them.
+      const first = await events.next();
+      if (first.done) return reply.code(204).send(); // the client left before anything came
+      if (first.value.event === 'error') {
+        const { code, message } = first.value.data;
+        return reply.code(statusOf(code)).send({ error: { code, message } });
+      }
+      reply.hijack();
+      await streamEvents(reply.raw, first.value, events, gone.signal);
+    });
+
+    done();
+  };
+
+  /** A new message: checked (BR-001), ingested like any platform's, then its turn's reply. */
+  async function posted(
+    d: Dialogue,
+    caller: WebCaller,
+    raw: unknown,
+  ): Promise<{ replyId: string; offset: number } | { answer: unknown }> {
+    const body = messageBody.safeParse(raw ?? {});
+    if (!body.success) throw fail('BAD_REQUEST', 'body: {"content": "…", "clientMessageId"?: "…"}');
+    const { content, clientMessageId } = body.data;
+    if (content !== undefined && typeof content !== 'string') throw fail('BAD_REQUEST', '"content" must be a string');
+    const check = checkInboundText(content);
+    if (!check.ok) throw fail(check.code, check.code === 'MESSAGE_TOO_LONG' ? 'at most 10 000 characters' : 'empty');
+    const r = await deps.handleInbound({
+      platform: WEB_PLATFORM,
+      chat: { chatId: d.chat.chatId, kind: 'private' },
+      platformMessageId: clientMessageId ?? newId('wmsg'),
+      sender: {
+        userId: caller.identity.userId,
+        isBot: false,
+        ...(caller.identity.displayName ? { displayName: caller.identity.displayName } : {}),
+      },
+      text: check.text,
+      sentAt: new Date(),
+    });
+    switch (r.kind) {
+      case 'accepted':
+        return { replyId: replyIdOf(r.turnId), offset: 0 };
+      case 'duplicate':
+        return replyOfStored(r.messageId);
+      case 'rejected':
+        throw fail(r.code, 'the message was refused');
+      case 'command':
+        // Commands (/new, /summary, /stop …) are answered by a stored notice, not the model.
+        return { answer: { command: r.name, messageId: r.messageId } };
+      default:
+        throw new Error(`web message ingested as ${r.kind}`);
+    }
+  }
+
+  /** The reply a retried message's turn got. */
+  async function replyOfStored(messageId: string): Promise<{ replyId: string; offset: number } | { answer: unknown }> {
+    const m = await store.messages.get(messageId);
+    if (!m?.turnId) return { answer: { messageId, duplicate: true } };
+    return { replyId: replyIdOf(m.turnId), offset: 0 };
+  }
+
+  /** Last-Event-ID: the same reply from where the client stopped. */
+  async function resumed(d: Dialogue, lastEventId: string | string[]): Promise<{ replyId: string; offset: number }> {
+    const at = parseEventId(Array.isArray(lastEventId) ? lastEventId[0] : lastEventId);
+    if (!at) throw fail('BAD_REQUEST', 'Last-Event-ID is not an id this API sent');
+    const m: Message | null = await store.messages.get(at.messageId);
+    if (m?.dialogueId !== d._id || m.senderRole !== 'ai')
+      throw fail('MESSAGE_NOT_FOUND', `no reply ${at.messageId} in this conversation`);
+    return { replyId: m._id, offset: at.offset };
+  }
+}
+
+/** Our codes with their status; Fastify's own 4xx (bad JSON, body too large) as BAD_REQUEST; the rest hidden. */
+function sendError(log: Logger, req: FastifyRequest, reply: FastifyReply, err: FastifyError) {
+  if (isGatewayError(err))
+    return reply.code(statusOf(err.code)).send({ error: { code: err.code, message: err.message } });
+  const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    const code: ErrorCode = status === 413 ? 'MESSAGE_TOO_LONG' : 'BAD_REQUEST';
+    return reply.code(status === 413 ? 400 : status).send({ error: { code, message: err.message } });
+  }
+  log.error({ err, method: req.method, route: req.routeOptions.url }, 'web API request failed');
+  return reply.code(500).send({ error: { code: 'INTERNAL', message: 'internal error' } });
+}

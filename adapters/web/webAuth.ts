@@ -1,0 +1,30 @@
+// Who is calling the web API: a web user by the token an operator issued them, or an operator
+// by their OPS_TOKENS token (operators chat as themselves). Either is one platform identity on
+// `web`, so a person is one Human there whatever conversation they open.
+import type { OpsRole, OpsToken } from '../../src/config/env.js';
+import type { PlatformIdentity } from '../../src/domain/model.js';
+import { authenticate } from '../../src/auth/opsTokens.js';
+import type { WebUserRepo } from '../../src/store/webUsers.js';
+import { WEB_PLATFORM } from './platform.js';
+
+export interface WebCaller {
+  identity: PlatformIdentity;
+  /** Operators' role; web users may chat, read and delete their own conversations. */
+  role: OpsRole | 'web_user';
+}
+
+export async function webCaller(
+  header: string | undefined,
+  o: { opsTokens: OpsToken[]; webUsers: Pick<WebUserRepo, 'byToken'> },
+): Promise<WebCaller | null> {
+  const op = authenticate(header ?? null, o.opsTokens);
+  if (op) return { identity: { platform: WEB_PLATFORM, userId: `op:${op.name}`, displayName: op.name }, role: op.role };
+  const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  const user = m?.[1] ? await o.webUsers.byToken(m[1]) : null;
+  return user
+    ? { identity: { platform: WEB_PLATFORM, userId: user._id, displayName: user.name }, role: 'web_user' }
+    : null;
+}
+
+/** A viewer reads; everyone else may also talk and delete their own conversations. */
+export const mayChange = (c: WebCaller) => c.role !== 'viewer';
