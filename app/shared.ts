@@ -6,6 +6,7 @@ import type { Env } from '../src/config/env.js';
 import type { Logger } from '../src/log.js';
 import { Store } from '../src/store/store.js';
 import { RedisConfigMark } from '../src/store/redisConfigMark.js';
+import { RedisLinkCodes } from '../src/store/linkCodes.js';
 import { RedisStateGuard } from '../src/store/stateGuard.js';
 import { runHotPathBackfills } from '../src/store/hotPathBackfills.js';
 import { RedisChangeFeed } from '../src/feed/changeFeed.js';
@@ -53,6 +54,8 @@ export interface Shared extends Platforms {
   accounts: PlatformAccounts;
   /** Every adapter's descriptor (adapters/platforms.ts). */
   platformRegistry: PlatformRegistry;
+  /** Codes that link a platform identity to a web user (`/link`). */
+  linkCodes: RedisLinkCodes;
 }
 
 export async function buildShared(
@@ -153,5 +156,6 @@ export async function buildShared(
     agentOutbounds,
     accounts: platformAccounts(env),
     platformRegistry,
+    linkCodes: new RedisLinkCodes(redis, env.QUEUE_PREFIX),
   };
 }

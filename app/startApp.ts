@@ -9,6 +9,8 @@ import type { Platform } from '../src/domain/model.js';
 import type { PlatformLimits } from '../src/platforms/platform.js';
 import type { StreamStageFactory } from '../src/respond/streamStage.js';
 import { handleInbound, type HandleInboundDeps } from '../src/gateway/handleInbound.js';
+import { linkIdentity } from '../src/ops/linkIdentity.js';
+import { WEB_PLATFORM } from '../adapters/web/platform.js';
 import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
 import type { IngestResult } from '../src/ingest/ingest.js';
 import { buildShared, type Shared } from './shared.js';
@@ -112,5 +114,13 @@ function buildInboundDeps(s: Shared): HandleInboundDeps {
     interrupt: (dialogueId) => s.interrupts.publish(dialogueId),
     replyInProgress: (dialogueId) => s.dialogueLock.isHeld(dialogueId),
     requestSummary: (sessionId, notify) => s.memoryQueue.summarize(sessionId, 'command', notify),
+    async link(identity, code) {
+      // A web identity is the one others link to, never linked itself.
+      if (identity.platform === WEB_PLATFORM) return false;
+      const into = await s.linkCodes.redeem(code);
+      if (!into) return false;
+      await linkIdentity({ store: s.store, memoryVersions: s.memoryVersions }, { identity, into, at: new Date() });
+      return true;
+    },
   };
 }

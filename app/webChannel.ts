@@ -28,6 +28,7 @@ export function mountWebChannel(
     log,
     feed: new RedisDialogueFeed(subscriber, env.QUEUE_PREFIX, log),
     handleInbound,
+    linkCodes: s.linkCodes,
     async interrupt(dialogueId) {
       if (!(await s.dialogueLock.isHeld(dialogueId))) return false;
       await s.interrupts.publish(dialogueId);

@@ -15,6 +15,7 @@ import { checkInboundText } from '../../src/domain/content.js';
 import { newId } from '../../src/domain/ids.js';
 import { humanIdOf } from '../../src/store/participants.js';
 import { openDialogue } from '../../src/ops/openDialogue.js';
+import type { LinkCodes } from '../../src/store/linkCodes.js';
 import { replyIdOf } from '../../src/respond/respondToTurn.js';
 import { WEB_PLATFORM } from './platform.js';
 import { webCaller, mayChange, type WebCaller } from './webAuth.js';
@@ -31,6 +32,8 @@ export interface WebApiDeps {
   feed: DialogueFeed;
   /** The gateway's one way in (src/gateway/handleInbound.ts). */
   handleInbound(event: InboundEventInput): Promise<IngestResult>;
+  /** Codes a web user sends as `/link CODE` to the bot, to be one person on both (SPEC §12). */
+  linkCodes: Pick<LinkCodes, 'issue'>;
   /** FR-008: stop the reply being generated in this dialogue, if one is. */
   interrupt(dialogueId: string): Promise<boolean>;
   /** BR-006: the dialogue and everything under it (src/ops/deleteDialogue.ts). */
@@ -125,6 +128,14 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
     app.post('/conversations/:id/abort', async (req, reply) => {
       const d = await conversationOf(await changer(req), idParam(req));
       return reply.send({ aborted: await deps.interrupt(d._id) });
+    });
+
+    app.post('/link-code', async (req, reply) => {
+      const caller = await changer(req);
+      const at = new Date();
+      const human = await store.participants.resolveHuman(caller.identity, at);
+      const { code, expiresAt } = await deps.linkCodes.issue(human._id, at);
+      return reply.code(201).send({ code, expiresAt: expiresAt.toISOString(), send: `/link ${code}` });
     });
 
     app.post('/conversations/:id/messages', async (req, reply) => {

@@ -266,8 +266,8 @@ export interface SourceReference {
   relevanceScore: number;
 }
 
-/** A message as the working window holds it: what prompts need, without search keys and edit history. */
-export type WindowEntry = Omit<Message, 'searchKeys' | 'edits'>;
+/** A message as the working window holds it: what prompts need, without search keys, edit history and cited sources. */
+export type WindowEntry = Omit<Message, 'searchKeys' | 'edits' | 'sources'>;
 
 /**
  * The recent raw conversation of one session (MongoDB's subset pattern): a bounded copy of its
@@ -325,6 +325,12 @@ export interface Human {
   _id: string;
   identities: PlatformIdentity[];
   displayName: string;
+  /**
+   * This identity was linked to another person's (a Telegram account to a web user, SPEC §12):
+   * that Human is who speaks from here on, with one memory across channels. Kept as a pointer
+   * so the identity still resolves by its derived `_id`.
+   */
+  linkedTo?: string;
   /** Emotional tone carried across turns, updated after each reply (src/tone). */
   tone?: ToneState;
   /**

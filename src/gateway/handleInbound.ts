@@ -4,7 +4,8 @@ import { isNetworkFailure } from '../networkErrors.js';
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { Outbounds } from '../delivery/outbound.js';
-import { inboundEventSchema, type InboundEventInput } from '../ingest/inboundEvent.js';
+import { inboundEventSchema, type InboundEvent, type InboundEventInput } from '../ingest/inboundEvent.js';
+import type { PlatformIdentity } from '../domain/model.js';
 import { ingest, type IngestDeps, type IngestResult } from '../ingest/ingest.js';
 import { pickLocale, text, type Locale, type TextKey } from '../i18n/texts.js';
 import { sendNotice } from './notice.js';
@@ -21,6 +22,8 @@ export interface HandleInboundDeps extends IngestDeps {
   interrupt(dialogueId: string): Promise<void>;
   /** Whether a worker holds the dialogue's reply lease now (a reply is being generated). */
   replyInProgress(dialogueId: string): Promise<boolean>;
+  /** `/link CODE`: links the sender's identity to the web user who was given the code; false when the code is no good. */
+  link?(identity: PlatformIdentity, code: string): Promise<boolean>;
   /** Queues the summarise action for a session (`/summary`); the worker answers when done. */
   requestSummary?(
     sessionId: string,
@@ -35,7 +38,7 @@ export async function handleInbound(deps: HandleInboundDeps, raw: InboundEventIn
   // In a group the notice quotes the message it answers, so people see whom it is for.
   const replyTo = ev.chat.kind === 'group' ? ev.platformMessageId : undefined;
   if (result.kind === 'rejected') await sendNotice(deps, result, text(result.code, locale), result.code, replyTo);
-  if (result.kind === 'command') await runCommand(deps, result, locale, replyTo);
+  if (result.kind === 'command') await runCommand(deps, result, locale, replyTo, ev);
   if (result.kind !== 'accepted')
     deps.log.info(
       {
@@ -55,6 +58,7 @@ async function runCommand(
   r: Extract<IngestResult, { kind: 'command' }>,
   locale: Locale,
   replyTo: string | undefined,
+  ev: InboundEvent,
 ): Promise<void> {
   const say = (key: TextKey) => sendNotice(deps, r, text(key, locale), key, replyTo);
   switch (r.name) {
@@ -81,6 +85,16 @@ async function runCommand(
         locale,
         ...(replyTo ? { replyTo } : {}),
       });
+    case 'link': {
+      // A code is a key to someone's memory: only taken in a private chat, never read out in a group.
+      if (r.groupChat || !deps.link || ev.kind !== 'message') return say('LINK_PRIVATE_ONLY');
+      const identity = {
+        platform: ev.platform,
+        userId: ev.sender.userId,
+        displayName: ev.sender.displayName ?? ev.sender.username ?? ev.sender.userId,
+      };
+      return say((await deps.link(identity, r.args)) ? 'LINK_DONE' : 'LINK_CODE_INVALID');
+    }
     case 'answerall':
       if (!r.groupChat) return say('GROUPS_ONLY');
       return say(answerAllWanted(r.args) ? 'ANSWER_ALL_ON' : 'ANSWER_ALL_OFF');

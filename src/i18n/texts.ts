@@ -19,6 +19,18 @@ const TEXTS = {
       '还没有配置 AI 模型，所以我暂时无法回答。请设置 OPENAI_API_KEY，或把 OPENAI_BASE_URL 指向本地的 OpenAI 兼容服务（如 Ollama、vLLM）。',
     en: 'No AI model is configured yet, so I cannot answer. Set OPENAI_API_KEY, or point OPENAI_BASE_URL at a local OpenAI-compatible server (Ollama, vLLM).',
   },
+  LINK_DONE: {
+    'zh-CN': '已关联！从现在起，你在这里和网页上是同一个人，我记得的事情也共享。',
+    en: 'Linked! From now on you are the same person here and on the web, and I remember things across both.',
+  },
+  LINK_CODE_INVALID: {
+    'zh-CN': '这个关联码无效或已过期。请在网页上重新获取一个，再发送 /link 关联码。',
+    en: 'That link code is not valid or has expired. Get a new one on the web and send /link CODE again.',
+  },
+  LINK_PRIVATE_ONLY: {
+    'zh-CN': '请在和我的私聊中发送 /link 关联码。',
+    en: 'Please send /link CODE to me in a private chat.',
+  },
   GENERATION_TIMEOUT: {
     'zh-CN': '抱歉，回复生成超时了，请再试一次。',
     en: 'Sorry, the reply took too long and was stopped. Please try again.',

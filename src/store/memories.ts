@@ -200,6 +200,11 @@ export class MemoryRepo {
       .toArray();
   }
 
+  /** Active entries about one person, whoever remembers them (linking identities moves them). */
+  activeAbout(subjectId: string): Promise<MemoryEntry[]> {
+    return this.c.find({ subjectId, status: 'active' }).sort({ createdAt: 1, _id: 1 }).toArray();
+  }
+
   /** Every (owner, subject) pair that has active entries, for the nightly consolidation. */
   async activeScopes(): Promise<OwnerScope[]> {
     const rows = await this.c

@@ -41,6 +41,7 @@ export class ParticipantRepo {
     const _id = humanIdOf(identity);
     const displayName = identity.displayName ?? identity.username ?? identity.userId;
     const known = await this.getHuman(_id);
+    if (known?.linkedTo) return this.linkedHuman(known);
     if (known && known.displayName === displayName) return known;
     return this.guard.run(guardKeys.human(_id), async () => {
       const doc = await this.c.humans.findOneAndUpdate(
@@ -51,6 +52,34 @@ export class ParticipantRepo {
       if (!doc) throw new Error(`human upsert returned nothing for ${_id}`);
       return doc;
     });
+  }
+
+  /** The person a linked identity speaks as (one more read by `_id`); the identity's own record if that one is gone. */
+  private async linkedHuman(identityHuman: Human): Promise<Human> {
+    const target = identityHuman.linkedTo ? await this.getHuman(identityHuman.linkedTo) : null;
+    return target ?? identityHuman;
+  }
+
+  /**
+   * Links a platform identity to another person (SPEC §12): the identity's own record points at
+   * `into` from now on, and `into` lists the identity among its own. Idempotent.
+   */
+  async link(identity: PlatformIdentity, into: string, at: Date): Promise<void> {
+    const from = humanIdOf(identity);
+    await this.guard.run(guardKeys.human(from), () =>
+      this.c.humans.updateOne(
+        { _id: from },
+        {
+          $setOnInsert: { identities: [identity], createdAt: at, visits: {} },
+          $set: { linkedTo: into, displayName: identity.displayName ?? identity.userId, updatedAt: at },
+        },
+        { upsert: true },
+      ),
+    );
+    const bare = { platform: identity.platform, userId: identity.userId };
+    await this.guard.run(guardKeys.human(into), () =>
+      this.c.humans.updateOne({ _id: into }, { $addToSet: { identities: bare }, $set: { updatedAt: at } }),
+    );
   }
 
   /** A new session began in a dialogue of this human with these agents (the persona card's visit count). */
