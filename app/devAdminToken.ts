@@ -4,15 +4,14 @@
 // production nothing is made: the API refuses every request until OPS_TOKENS is set.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import type { Env, OpsToken } from '../src/config/env.js';
 
 export const DEV_ADMIN_NAME = 'local-admin';
 
-/** The token kept in `dir` (made on first use); only when nothing else is configured outside production. */
-export function devAdminToken(env: Pick<Env, 'NODE_ENV' | 'OPS_TOKENS'>, dir: string): OpsToken | undefined {
+/** The token kept in `file` (made on first use); only in development with no token configured. */
+export function devAdminToken(env: Pick<Env, 'NODE_ENV' | 'OPS_TOKENS'>, file: string): OpsToken | undefined {
   if (env.NODE_ENV !== 'development' || env.OPS_TOKENS.length > 0) return undefined;
-  const file = join(dir, 'admin-token');
   let token = '';
   try {
     token = readFileSync(file, 'utf8').trim();
@@ -21,7 +20,7 @@ export function devAdminToken(env: Pick<Env, 'NODE_ENV' | 'OPS_TOKENS'>, dir: st
   }
   if (!/^[A-Za-z0-9_-]{32,}$/.test(token)) {
     token = randomBytes(24).toString('base64url');
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${token}\n`, { mode: 0o600 });
   }
   return { name: DEV_ADMIN_NAME, role: 'admin', token };

@@ -53,13 +53,13 @@ async function main(): Promise<void> {
     if (!(await redisReachable(redisUrl))) throw new Error('REDIS_URL is unreachable and LOCAL_SERVICES=off');
   }
 
-  const localDir = join(projectRoot, '.local');
-  const devToken = devAdminToken(env, localDir);
+  const tokenFile = env.ADMIN_TOKEN_FILE ?? join(projectRoot, '.local', 'admin-token');
+  const devToken = devAdminToken(env, tokenFile);
   if (devToken) env = { ...env, OPS_TOKENS: [devToken] };
   const app = await startApp(env, { roles, log, mongoUri, redisUrl });
   log.info({ roles: [...roles] }, 'rainbow gateway started');
   // Printed to the terminal, not logged: logs never carry tokens.
-  if (devToken && app.apiUrl) process.stdout.write(consoleInvite(app.apiUrl, devToken, join(localDir, 'admin-token')));
+  if (devToken && app.apiUrl) process.stdout.write(consoleInvite(app.apiUrl, devToken, tokenFile));
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -193,6 +193,8 @@ export const envSchema = z.object({
   ALBUM_SETTLE_MS: withDefault(z.coerce.number().int().min(0).max(30_000), 1_500),
 
   OPS_TOKENS: opsTokens,
+  /** Development only, when OPS_TOKENS is empty: where the local admin token is kept (default .local/admin-token). */
+  ADMIN_TOKEN_FILE: optionalString,
 
   /** Language of system notices when the platform does not tell the user's language. */
   DEFAULT_LOCALE: withDefault(z.enum(['zh-CN', 'en']), 'zh-CN'),
