@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { QueueEvents } from 'bullmq';
 import { loadEnv } from '../src/config/env.js';
 import { createLogger } from '../src/log.js';
-import { startApp, type Extensions, type RunningApp } from '../app/startApp.js';
+import { startApp, type Extensions, type ProcessRole, type RunningApp } from '../app/startApp.js';
 import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
 import type { IngestResult } from '../src/ingest/ingest.js';
 import { RESPOND_QUEUE, RespondQueue, respondJobId } from '../jobs/respondQueue.js';
@@ -51,6 +51,8 @@ export async function startPipeline(o: {
   extensions?: Extensions;
   /** What the fake model answers (default 'ok': one chunk, no delay). */
   reply?: (body: ChatRequestBody) => string;
+  /** Also run the api role (GraphQL and the web channel on an HTTP server), accepting this admin token. */
+  apiToken?: string;
 }): Promise<PipelineRig> {
   const llm = await startFakeOpenAI({ defaultReply: o.reply ?? (() => 'ok') });
   const tg = await startFakeTelegram();
@@ -70,10 +72,11 @@ export async function startPipeline(o: {
     STREAM_EDIT_INTERVAL_MS: String(o.streamEditMs),
     ...(o.telegramPerSecond ? { TELEGRAM_GLOBAL_PER_SECOND: String(o.telegramPerSecond) } : {}),
     WORKER_CONCURRENCY: String(o.concurrency),
+    ...(o.apiToken ? { OPS_TOKENS: `bench:admin:${o.apiToken}` } : {}),
   });
   const log = createLogger(env.LOG_LEVEL);
   const app = await startApp(env, {
-    roles: new Set(['worker']),
+    roles: new Set<ProcessRole>(o.apiToken ? ['worker', 'api'] : ['worker']),
     log,
     mongoUri: o.mongoUri,
     redisUrl: o.redisUrl,
