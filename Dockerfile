@@ -10,6 +10,9 @@ COPY app ./app
 COPY adapters ./adapters
 COPY graphql ./graphql
 COPY jobs ./jobs
+# The operator console, built now: `npm start` then finds it up to date and never writes.
+COPY console ./console
+RUN npm run build:console
 USER node
 EXPOSE 4000
 CMD ["npm", "start"]

@@ -5,6 +5,7 @@ import { createApiServer } from '../graphql/server.js';
 import { createGatewayPubSub } from '../graphql/pubsub.js';
 import { DEFAULT_LIMITS } from '../graphql/limits.js';
 import { mountGraphQL } from './http/graphql.js';
+import { mountConsole } from './http/console.js';
 import { mcpRoutes } from '../adapters/mcp/server.js';
 import { seatRestRoutes } from '../adapters/mcp/seatRest.js';
 import { seatDeps } from './roomDeps.js';
@@ -40,6 +41,7 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
       enqueueReply: (job) => s.respondQueue.enqueue(job),
       lockDialogue: (dialogueId) => s.dialogueLock.acquire(dialogueId),
       accounts: s.accounts,
+      knowledge: s.knowledge.deps,
     },
     pubsub: createGatewayPubSub({ publisher: redis, subscriber, prefix: env.QUEUE_PREFIX }),
     opsTokens: env.OPS_TOKENS,
@@ -54,6 +56,8 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
     },
   });
   mountGraphQL(http.app, yoga);
+  // The operator console at / (console/dist), beside the API it talks to.
+  mountConsole(http.app);
   // External agents' doors into rooms: MCP, and REST for webhook agents (SPEC §8).
   const seats = seatDeps(s);
   void http.app.register(mcpRoutes({ deps: seats, log }));

@@ -15,6 +15,7 @@ import { createEmbedder, type Embedder } from '../src/memory/embedder.js';
 import { IndexCache } from '../src/memory/indexCache.js';
 import { RedisMemoryVersions } from '../src/memory/versions.js';
 import { MemoryRecall } from '../src/memory/recall.js';
+import { buildKnowledge, type Knowledge } from './knowledge.js';
 import { RespondQueue } from '../jobs/respondQueue.js';
 import { TimerQueue } from '../jobs/timers.js';
 import { InterruptBus } from '../jobs/interrupts.js';
@@ -46,6 +47,8 @@ export interface Shared extends Platforms {
   memoryVersions: RedisMemoryVersions;
   memoryCache: IndexCache;
   recall: MemoryRecall;
+  /** Agents' documents: the per-agent index, retrieval for turns, adding and removing (src/knowledge). */
+  knowledge: Knowledge;
   /** The dialogue lease replies hold; summaries and operator deletions take it too. */
   dialogueLock: DialogueLock;
   /** Agents' own platform accounts: the channel each posts through (rooms). */
@@ -127,6 +130,7 @@ export async function buildShared(
     log,
     embedTimeoutMs: env.RECALL_EMBED_TIMEOUT_MS,
   });
+  const knowledge = buildKnowledge({ env, redis, store, embedder, log });
   const dialogueLock = new DialogueLock(redis, env.QUEUE_PREFIX, env.WORKER_LOCK_MS);
   const agentOutbounds = new AgentOutbounds({
     store,
@@ -152,6 +156,7 @@ export async function buildShared(
     memoryVersions,
     memoryCache,
     recall,
+    knowledge,
     dialogueLock,
     agentOutbounds,
     accounts: platformAccounts(env),

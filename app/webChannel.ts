@@ -6,6 +6,8 @@ import type { IngestResult } from '../src/ingest/ingest.js';
 import { deleteDialogueNow } from '../src/ops/deleteDialogue.js';
 import { webApiRoutes } from '../adapters/web/routes.js';
 import { RedisDialogueFeed } from '../adapters/web/feedSubscriber.js';
+import { documentRoutes } from '../adapters/web/documentRoutes.js';
+import { notFound } from '../adapters/web/httpErrors.js';
 import type { HttpServer } from './http/server.js';
 import type { Shared } from './shared.js';
 import type { Stops } from './stops.js';
@@ -44,5 +46,21 @@ export function mountWebChannel(
     maxWaitMs: 2 * env.LLM_TIMEOUT_MS + 30_000,
     pollMs: POLL_MS,
   });
-  void http.app.register(routes, { prefix: '/api' });
+  const documents = documentRoutes({
+    opsTokens: env.OPS_TOKENS,
+    webUsers: store.webUsers,
+    knowledge: s.knowledge.deps,
+    log,
+  });
+  void http.app.register(
+    (api, _opts, done) => {
+      void api.register(routes);
+      void api.register(documents);
+      // Unknown paths under /api answer in the API's own shape (a route, so the console's
+      // catch-all at /* never takes them).
+      api.all('/*', notFound);
+      done();
+    },
+    { prefix: '/api' },
+  );
 }

@@ -12,6 +12,7 @@ import { notifyExternal, personaOf, roomFlowDeps } from './roomDeps.js';
 import { generate, type GenerateDeps } from '../src/respond/generate.js';
 import { memoryJobHandlers, type MemoryWorkDeps } from '../src/lifecycle/memoryWork.js';
 import { TokenCounter } from '../src/context/tokens.js';
+import { citationStageFactory } from '../src/knowledge/citationStage.js';
 import { MediaProcessor } from '../src/media/processor.js';
 import { prepareMessagesMedia, type PrepareMediaDeps } from '../src/media/prepare.js';
 import { startRespondWorker } from '../jobs/respondWorker.js';
@@ -161,6 +162,8 @@ function buildRespondDeps(
     maxToolRounds: env.TOOL_MAX_ROUNDS,
     counter: new TokenCounter(),
     recall: s.recall,
+    knowledge: s.knowledge.retrieval,
+    knowledgeTopK: env.KNOWLEDGE_TOP_K,
     streamEditIntervalMs: env.STREAM_EDIT_INTERVAL_MS,
     platforms: s.platformRegistry,
     locale: env.DEFAULT_LOCALE,
@@ -171,7 +174,8 @@ function buildRespondDeps(
     notifyExternal: notifyExternal(s),
     prepareMedia: (platform, messages) => prepareMessagesMedia(o.mediaDeps, messages, { platform }),
     onReplied: (turn, at, done) => afterReply(after, turn, at, done),
-    ...(o.streamStages ? { streamStages: o.streamStages } : {}),
+    // The deployment's stages, then citations checked against the reply's passages (src/knowledge).
+    streamStages: [...(o.streamStages ?? []), citationStageFactory],
   };
 }
 

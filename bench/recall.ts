@@ -14,6 +14,7 @@ import { MemoryRecall, type RecallRequest } from '../src/memory/recall.js';
 import { toMemoryEmbedding } from '../src/memory/vectors.js';
 import { LocalMemoryVersions } from '../src/memory/versions.js';
 import { intFromEnv } from './config.js';
+import { timed } from './stats.js';
 
 // ---- configuration (BENCH_RECALL_*, read like config.ts's settings) ----
 
@@ -334,16 +335,6 @@ function inMemoryMemories(all: readonly MemoryEntry[]): MemoriesPort {
     setEmbedding: () => Promise.resolve(),
     getMany: (ids) => Promise.resolve(all.filter((e) => ids.includes(e._id))),
   };
-}
-
-async function timed(n: number, f: (i: number) => Promise<void>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await f(i);
-    out.push(performance.now() - t);
-  }
-  return out;
 }
 
 export async function benchRecall(o: {

@@ -1,7 +1,7 @@
 // `npm run bench`: the pipeline's own cost next to the bare floor, on the same Redis and
 // MongoDB-wire server, in one run, then active recall at growing memory counts (recall.ts), and
-// the pipeline at growing store sizes (growth.ts). BENCH_ONLY=pipeline, recall, context, graphql
-// or growth runs one part. Progress goes to stderr, the tables to stdout.
+// the pipeline at growing store sizes (growth.ts), knowledge retrieval over 10 000 chunks
+// (knowledge.ts). BENCH_ONLY=pipeline, rooms, web, recall, knowledge, context, graphql or growth runs one part. Progress goes to stderr, the tables to stdout.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { MongoClient } from 'mongodb';
@@ -12,10 +12,12 @@ import { startFloor, type FloorRig } from './floor.js';
 import { startPipeline, type PipelineRig } from './pipeline.js';
 import { measureAll } from './measure.js';
 import { benchRecall, loadRecallBenchConfig } from './recall.js';
+import { benchKnowledge, knowledgeNotes, knowledgeTable, loadKnowledgeBenchConfig } from './knowledge.js';
 import { contextNotes, contextTable, runContextBench } from './context.js';
 import { graphqlTable, runGraphqlBench } from './graphql.js';
 import { loadGrowthConfig, runGrowthBench } from './growth.js';
 import { roomTables, runRoomBench } from './rooms.js';
+import { runWebBench, webNotes, webTable } from './web.js';
 import { commandKindTable, growthNotes, growthRatios, growthTable, shapeTables } from './growthReport.js';
 import {
   burstNotes,
@@ -32,7 +34,7 @@ const WORKER_LOCK_MS = 30_000; // the app's default WORKER_LOCK_MS, used by the 
 
 const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const PARTS = ['pipeline', 'rooms', 'recall', 'context', 'graphql', 'growth'] as const;
+const PARTS = ['pipeline', 'rooms', 'web', 'recall', 'knowledge', 'context', 'graphql', 'growth'] as const;
 type Part = (typeof PARTS)[number];
 
 /** BENCH_ONLY: one part, or every part when unset. */
@@ -157,11 +159,40 @@ async function main(): Promise<void> {
       write(['', 'Rooms: one round of 4 agents (instant model, platform pacing lifted)', '', ...roomTables(rr)]);
     }
 
+    if (parts.has('web')) {
+      const webDb = `${dbName}_web`;
+      databases.push(webDb);
+      const wr = await runWebBench({
+        mongoUri,
+        redisUrl,
+        dbName: webDb,
+        prefix: `${prefix}-web`,
+        turns: intFromEnv('BENCH_WEB_TURNS', 50),
+        warmup: 5,
+        progress,
+      });
+      write([
+        '',
+        'Web channel: REST + SSE over real HTTP against the same pipeline',
+        '',
+        webTable(wr),
+        '',
+        ...webNotes(wr),
+      ]);
+    }
+
     if (parts.has('recall')) {
       const recallDb = `${dbName}_recall`;
       databases.push(recallDb);
       const rr = await benchRecall({ mongoUri, dbName: recallDb, cfg: recallCfg, progress });
       write(['', 'Recall', '', recallTable(rr), '', ...recallNotes(rr)]);
+    }
+
+    if (parts.has('knowledge')) {
+      const knowledgeDb = `${dbName}_knowledge`;
+      databases.push(knowledgeDb);
+      const kr = await benchKnowledge({ mongoUri, dbName: knowledgeDb, cfg: loadKnowledgeBenchConfig(), progress });
+      write(['', 'Knowledge retrieval', '', knowledgeTable(kr), '', ...knowledgeNotes(kr)]);
     }
 
     if (parts.has('context')) {

@@ -20,3 +20,14 @@ export function summarize(samples: readonly number[]): Summary {
 
 /** Items per second over a wall-clock span in milliseconds. */
 export const perSecond = (count: number, spanMs: number): number => (count * 1000) / spanMs;
+
+/** Runs `f` n times one after another; each call's wall time in milliseconds. */
+export async function timed(n: number, f: (i: number) => Promise<void>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await f(i);
+    out.push(performance.now() - t);
+  }
+  return out;
+}

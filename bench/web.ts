@@ -135,6 +135,6 @@ export function webTable(r: WebBenchResult): string {
 }
 
 export const webNotes = (r: WebBenchResult): string[] => [
-  `n = ${r.turns} each. The web's pre-LLM adds HTTP, the token check and the conversation read to the pipeline's.`,
+  `n = ${r.turns} each. The web's pre-LLM adds HTTP, the token check and the conversation read to the pipeline's; its conversation (person and dialogue) exists before the timed POST, while a new Telegram chat's timed ingest creates them.`,
   'The first byte waits for the first stored text (the status depends on it: a reply failing before any text is answered 502/504 as JSON).',
 ];

@@ -21,6 +21,8 @@ import './types/stats.js';
 import './types/subscriptions.js';
 import './types/rooms.js';
 import './types/roomEvents.js';
+import './types/knowledge.js';
 import './types/webUsers.js';
+import './types/viewer.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

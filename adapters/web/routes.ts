@@ -2,7 +2,7 @@
 // message becomes an InboundEvent through the same handleInbound as Telegram's and Discord's,
 // and its reply is followed through the stored record (replyFollower.ts). Errors are
 // `{error: {code, message}}` with seed 004's statuses; nothing else reaches a client.
-import type { FastifyError, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Logger } from '../../src/log.js';
 import type { OpsToken } from '../../src/config/env.js';
@@ -10,7 +10,7 @@ import type { Dialogue, Message } from '../../src/domain/model.js';
 import type { InboundEventInput } from '../../src/ingest/inboundEvent.js';
 import type { IngestResult } from '../../src/ingest/ingest.js';
 import type { Store } from '../../src/store/store.js';
-import { GatewayError, isGatewayError, type ErrorCode } from '../../src/errors.js';
+import { GatewayError, type ErrorCode } from '../../src/errors.js';
 import { checkInboundText } from '../../src/domain/content.js';
 import { newId } from '../../src/domain/ids.js';
 import { humanIdOf } from '../../src/store/participants.js';
@@ -18,9 +18,10 @@ import { openDialogue } from '../../src/ops/openDialogue.js';
 import type { LinkCodes } from '../../src/store/linkCodes.js';
 import { replyIdOf } from '../../src/respond/respondToTurn.js';
 import { WEB_PLATFORM } from './platform.js';
-import { webCaller, mayChange, type WebCaller } from './webAuth.js';
+import { requireCaller, type WebCaller } from './webAuth.js';
+import { sendError, statusOf } from './httpErrors.js';
 import { conversationDialogueId, conversationView, isConversationId, messageView, webChat } from './conversations.js';
-import { parseEventId, statusOf } from './streamEvents.js';
+import { parseEventId } from './streamEvents.js';
 import { followReply } from './replyFollower.js';
 import { streamEvents } from './sse.js';
 import type { DialogueFeed } from './feedSubscriber.js';
@@ -63,16 +64,9 @@ const fail = (code: ErrorCode, message: string) => new GatewayError(code, messag
 export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
   const { store } = deps;
 
-  const callerOf = async (req: FastifyRequest): Promise<WebCaller> => {
-    const caller = await webCaller(req.headers.authorization, { opsTokens: deps.opsTokens, webUsers: store.webUsers });
-    if (!caller) throw fail('UNAUTHENTICATED', 'a valid bearer token is required (Authorization: Bearer …)');
-    return caller;
-  };
-  const changer = async (req: FastifyRequest): Promise<WebCaller> => {
-    const caller = await callerOf(req);
-    if (!mayChange(caller)) throw fail('FORBIDDEN', 'a viewer token cannot change anything');
-    return caller;
-  };
+  const callers = { opsTokens: deps.opsTokens, webUsers: store.webUsers };
+  const callerOf = (req: FastifyRequest) => requireCaller(req, callers, 'read');
+  const changer = (req: FastifyRequest) => requireCaller(req, callers, 'talk');
   /** The caller's conversation; anyone else's is as unknown as a missing one. */
   const conversationOf = async (caller: WebCaller, id: string): Promise<Dialogue> => {
     const d = isConversationId(id) ? await store.dialogues.get(conversationDialogueId(id)) : null;
@@ -83,7 +77,7 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
   const idParam = (req: FastifyRequest) => (req.params as { id: string }).id;
 
   return (app, _opts, done) => {
-    app.setErrorHandler((err: FastifyError, req, reply) => sendError(deps.log, req, reply, err));
+    app.setErrorHandler((err: FastifyError, req, reply) => sendError(deps.log, req, reply, err, 'MESSAGE_TOO_LONG'));
 
     app.post('/conversations', async (req, reply) => {
       const caller = await changer(req);
@@ -227,17 +221,4 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
       throw fail('MESSAGE_NOT_FOUND', `no reply ${at.messageId} in this conversation`);
     return { replyId: m._id, offset: at.offset };
   }
-}
-
-/** Our codes with their status; Fastify's own 4xx (bad JSON, body too large) as BAD_REQUEST; the rest hidden. */
-function sendError(log: Logger, req: FastifyRequest, reply: FastifyReply, err: FastifyError) {
-  if (isGatewayError(err))
-    return reply.code(statusOf(err.code)).send({ error: { code: err.code, message: err.message } });
-  const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
-  if (status >= 400 && status < 500) {
-    const code: ErrorCode = status === 413 ? 'MESSAGE_TOO_LONG' : 'BAD_REQUEST';
-    return reply.code(status === 413 ? 400 : status).send({ error: { code, message: err.message } });
-  }
-  log.error({ err, method: req.method, route: req.routeOptions.url }, 'web API request failed');
-  return reply.code(500).send({ error: { code: 'INTERNAL', message: 'internal error' } });
 }

@@ -22,26 +22,6 @@ export type WebStreamEvent =
   | { event: 'message_complete'; id: string; data: { usage: TokenUsage } }
   | { event: 'error'; id: string; data: { code: ErrorCode; message: string } };
 
-/** seed 004 §9, plus ours: a code's HTTP status when it is answered before the stream began. */
-export const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
-  BAD_REQUEST: 400,
-  MESSAGE_CONTENT_REQUIRED: 400,
-  MESSAGE_TOO_LONG: 400,
-  PROMPT_TOO_LONG: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  CONVERSATION_NOT_FOUND: 404,
-  MESSAGE_NOT_FOUND: 404,
-  NOT_FOUND: 404,
-  DIALOGUE_BUSY: 409,
-  GENERATION_ABORTED: 499,
-  LLM_SERVICE_ERROR: 502,
-  MODEL_NOT_CONFIGURED: 503,
-  GENERATION_TIMEOUT: 504,
-};
-
-export const statusOf = (code: ErrorCode): number => HTTP_STATUS[code] ?? 500;
-
 /** An event id: the reply and how many of its characters the client has with this event. */
 export const eventIdOf = (messageId: string, offset: number): string => `${messageId}:${offset}`;
 

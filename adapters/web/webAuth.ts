@@ -1,7 +1,9 @@
 // Who is calling the web API: a web user by the token an operator issued them, or an operator
 // by their OPS_TOKENS token (operators chat as themselves). Either is one platform identity on
 // `web`, so a person is one Human there whatever conversation they open.
+import type { FastifyRequest } from 'fastify';
 import type { OpsRole, OpsToken } from '../../src/config/env.js';
+import { GatewayError } from '../../src/errors.js';
 import type { PlatformIdentity } from '../../src/domain/model.js';
 import { authenticate } from '../../src/auth/opsTokens.js';
 import type { WebUserRepo } from '../../src/store/webUsers.js';
@@ -26,5 +28,21 @@ export async function webCaller(
     : null;
 }
 
-/** A viewer reads; everyone else may also talk and delete their own conversations. */
-export const mayChange = (c: WebCaller) => c.role !== 'viewer';
+/** What a route needs: anyone signed in reads; `talk`: not a viewer; `operate`: an operator or admin. */
+export type Need = 'read' | 'talk' | 'operate';
+
+export interface CallerSource {
+  opsTokens: OpsToken[];
+  webUsers: Pick<WebUserRepo, 'byToken'>;
+}
+
+/** The caller of a request, or UNAUTHENTICATED / FORBIDDEN. */
+export async function requireCaller(req: FastifyRequest, o: CallerSource, need: Need): Promise<WebCaller> {
+  const caller = await webCaller(req.headers.authorization, o);
+  if (!caller) throw new GatewayError('UNAUTHENTICATED', 'a valid bearer token is required (Authorization: Bearer …)');
+  if (need === 'talk' && caller.role === 'viewer')
+    throw new GatewayError('FORBIDDEN', 'a viewer token cannot change anything');
+  if (need === 'operate' && caller.role !== 'operator' && caller.role !== 'admin')
+    throw new GatewayError('FORBIDDEN', 'only operators manage agents’ documents');
+  return caller;
+}

@@ -1,6 +1,9 @@
 // Query.stats: counts, reply latency percentiles and token use over a window (default: the last
 // 7 days, at most 366), for everything or one dialogue.
+import { z } from 'zod';
 import { builder } from '../builder.js';
+import type { StatsBucket } from '../../src/stats/timeline.js';
+import { apiError } from '../errors.js';
 import { LATENCY_SAMPLE_MAX, type Stats, type TokenUse } from '../../src/store/collectStats.js';
 import { statsWindow, STATS_DEFAULT_DAYS, STATS_MAX_DAYS } from '../../src/query/timeWindow.js';
 import { windowArgs } from './queryFilters.js';
@@ -72,6 +75,28 @@ const TokensType = builder.objectRef<Stats['tokens']>('TokenStats').implement({
   }),
 });
 
+const StatsBucketType = builder.objectRef<StatsBucket>('StatsBucket').implement({
+  description: 'One slice of the stats window: the model’s tokens and the reply latency of turns started in it.',
+  fields: (t) => ({
+    start: t.field({ type: 'DateTime', resolve: (b) => b.start }),
+    end: t.field({ type: 'DateTime', resolve: (b) => b.end }),
+    calls: t.exposeInt('calls', { description: 'llm_call events (replies and background tasks).' }),
+    promptTokens: t.exposeFloat('promptTokens'),
+    completionTokens: t.exposeFloat('completionTokens'),
+    totalTokens: t.exposeFloat('totalTokens'),
+    replies: t.exposeInt('replies', { description: 'Responded turns measured.' }),
+    p50Ms: t.int({ nullable: true, resolve: (b) => b.p50Ms }),
+    p90Ms: t.int({ nullable: true, resolve: (b) => b.p90Ms }),
+  }),
+});
+
+export const TIMELINE_MAX_BUCKETS = 200;
+const bucketCount = z
+  .number()
+  .int()
+  .min(1, `buckets must be between 1 and ${TIMELINE_MAX_BUCKETS}`)
+  .max(TIMELINE_MAX_BUCKETS, `buckets must be between 1 and ${TIMELINE_MAX_BUCKETS}`);
+
 const StatsType = builder.objectRef<Stats>('Stats').implement({
   fields: (t) => ({
     since: t.field({ type: 'DateTime', resolve: (s) => s.since }),
@@ -83,6 +108,21 @@ const StatsType = builder.objectRef<Stats>('Stats').implement({
     messages: t.field({ type: MessageCountsType, resolve: (s) => s.messages }),
     replyLatency: t.field({ type: LatencyType, resolve: (s) => s.replyLatency }),
     tokens: t.field({ type: TokensType, resolve: (s) => s.tokens }),
+    timeline: t.field({
+      type: [StatsBucketType],
+      description: `The window in equal buckets (1 to ${TIMELINE_MAX_BUCKETS}), oldest first: tokens and reply latency over time.`,
+      args: { buckets: t.arg.int({ defaultValue: 24 }) },
+      resolve: (s, args, ctx) => {
+        const buckets = bucketCount.safeParse(args.buckets ?? 24);
+        if (!buckets.success) throw apiError('BAD_REQUEST', buckets.error.issues[0]?.message ?? 'invalid buckets');
+        return ctx.store.stats.timeline({
+          since: s.since,
+          until: s.until,
+          ...(s.dialogueId ? { dialogueId: s.dialogueId } : {}),
+          buckets: buckets.data,
+        });
+      },
+    }),
   }),
 });
 

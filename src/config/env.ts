@@ -108,6 +108,21 @@ export const envSchema = z.object({
   RECALL_EMBED_TIMEOUT_MS: withDefault(positiveMs, 3_000),
   /** Owner/human memory indexes kept in each worker's memory (LRU). */
   MEMORY_CACHE_SCOPES: withDefault(z.coerce.number().int().min(1).max(100_000), 500),
+  /** Knowledge (seed 004 FR-004): largest document upload in bytes (base64 uploads are checked before decoding). */
+  KNOWLEDGE_MAX_BYTES: withDefault(
+    z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(100 * 1024 * 1024),
+    10 * 1024 * 1024,
+  ),
+  /** Most chunks (about 1000 characters each) one document may make. */
+  KNOWLEDGE_MAX_CHUNKS: withDefault(z.coerce.number().int().min(1).max(100_000), 2_000),
+  /** Passages of the agent's documents retrieved into each turn's prompt (0: none). */
+  KNOWLEDGE_TOP_K: withDefault(z.coerce.number().int().min(0).max(20), 5),
+  /** Cosine below which a passage is no vector match (keywords can still find it). */
+  KNOWLEDGE_MIN_SIMILARITY: withDefault(z.coerce.number().min(-1).max(1), 0.3),
   /** Cron pattern (in DISPLAY_TIMEZONE) of the nightly memory consolidation; `off` disables it. */
   CONSOLIDATION_CRON: withDefault(
     z.string().regex(/^(off|(\S+\s+){4}\S+)$/, 'must be a 5-field cron pattern such as "0 3 * * *", or off'),

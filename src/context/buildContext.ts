@@ -2,7 +2,8 @@
 // stable prefix first so provider prompt caching works: gateway rules → base persona → evolved
 // persona → background → story outline and progress instruction, as ONE system message whose
 // text never carries the clock; then the dynamic parts, each its own system message with a short
-// header (time, director reminder, memories, summary, user persona card, tone guidance); then
+// header (time, director reminder, memories, knowledge passages, summary, user persona card,
+// tone guidance); then
 // the raw history and the turn's own input; then an optional closing instruction. Pure: the
 // caller fetches everything (src/context/gatherContext.ts) and checks the budget.
 import { isSaid } from '../domain/conversation.js';
@@ -20,6 +21,14 @@ export interface RecalledMemory {
   kind: MemoryKind;
   text: string;
   occurredAt: Date;
+}
+
+/** A passage of the agent's documents, numbered as the reply may cite it (src/knowledge/retrieval.ts). */
+export interface KnowledgePassage {
+  n: number;
+  documentName: string;
+  heading?: string;
+  content: string;
 }
 
 export interface DirectorContext {
@@ -46,6 +55,8 @@ export interface ContextInput {
   background?: string;
   director?: DirectorContext;
   recalled: RecalledMemory[];
+  /** Retrieved passages of the agent's documents, numbered [1]..[k]; none → no knowledge part. */
+  knowledge?: readonly KnowledgePassage[];
   /** The session's rolling summary text (messages before its coversUntil). */
   rollingSummary?: string;
   seed?: ContextSeed;
@@ -74,6 +85,7 @@ export const PART_NAMES = [
   'clock',
   'reminder',
   'memories',
+  'knowledge',
   'summary',
   'personaCard',
   'tone',
@@ -82,8 +94,8 @@ export const PART_NAMES = [
   'instruction',
 ] as const;
 export type PartName = (typeof PART_NAMES)[number];
-/** Seed 001's middle section: director reminder, recalled memories, summary/seed and the raw history. */
-export const MIDDLE_PARTS: readonly PartName[] = ['reminder', 'memories', 'summary', 'history'];
+/** Seed 001's middle section: director reminder, recalled memories and passages, summary/seed and the raw history. */
+export const MIDDLE_PARTS: readonly PartName[] = ['reminder', 'memories', 'knowledge', 'summary', 'history'];
 
 export interface PartSize {
   tokens: number;
@@ -111,6 +123,7 @@ export const HEADERS = {
   progress: '[Progress instruction]',
   reminder: '[Director reminder]',
   memories: '[Memories]',
+  knowledge: '[Knowledge]',
   seedSummary: '[Summary of the previous session]',
   summary: '[Summary of earlier conversation]',
   personaCard: '[About the user]',
@@ -202,6 +215,19 @@ export function renderMemories(recalled: readonly RecalledMemory[], now: Date, t
     .join('\n');
 }
 
+/** How the model is asked to cite (the citation stage drops any other number from what is shown). */
+export const CITE_INSTRUCTION =
+  'Passages from your documents that may help with this turn. When a statement relies on one, cite it right after the statement as [n] with its number. Cite only these numbers, never anything else; without a relevant passage, answer without citations.';
+
+/** The numbered passages, each under its document's name (and heading). */
+export function renderKnowledge(passages: readonly KnowledgePassage[]): string {
+  if (passages.length === 0) return '';
+  const body = passages
+    .map((p) => `[${p.n}] ${p.documentName}${p.heading ? ` — ${p.heading}` : ''}\n${p.content.trim()}`)
+    .join('\n\n');
+  return `${CITE_INSTRUCTION}\n\n${body}`;
+}
+
 const system = (content: string): ChatCompletionMessageParam[] => (content ? [{ role: 'system', content }] : []);
 
 export function buildContext(input: ContextInput, limits: PromptLimits, counter: TokenCounter): BuiltContext {
@@ -233,6 +259,7 @@ export function buildContext(input: ContextInput, limits: PromptLimits, counter:
     ['clock', system(clockLine(input.now, input.timezone))],
     ['reminder', system(section(HEADERS.reminder, input.director?.fallbackReminder))],
     ['memories', system(section(HEADERS.memories, renderMemories(input.recalled, input.now, input.timezone)))],
+    ['knowledge', system(section(HEADERS.knowledge, renderKnowledge(input.knowledge ?? [])))],
     ['summary', summary],
     [
       'personaCard',

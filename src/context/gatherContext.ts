@@ -1,6 +1,7 @@
 // The I/O half of the every-turn context (SPEC §5): fetch every part in parallel — config,
-// agent, session (rolling summary / seed), the turn's input, raw history, active recall, the
-// human's tone and persona-card inputs — then hand plain data to the pure builder and budget.
+// agent, session (rolling summary / seed), the turn's input, raw history, active recall and
+// knowledge retrieval (side by side), the human's tone and persona-card inputs — then hand plain
+// data to the pure builder and budget.
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { EffectiveConfig } from '../store/config.js';
@@ -25,6 +26,7 @@ import { toneGuidance } from '../tone/templates.js';
 import { buildUserPersonaCard } from '../persona/userPersonaCard.js';
 import { promptLanguage } from '../persona/communicationStyle.js';
 import type { MemoryRecall, RecallResult } from '../memory/recall.js';
+import type { KnowledgeRetrieval, RetrievalResult } from '../knowledge/retrieval.js';
 import { requireTurnAgent, turnHumanId } from '../domain/turnRules.js';
 
 /** What was built when the prompt was over the limit: the trace records it (seed 001). */
@@ -41,6 +43,10 @@ export interface ContextDeps {
   log: Logger;
   /** Active recall; absent → no memories section. */
   recall?: MemoryRecall;
+  /** Passages of the agent's documents (src/knowledge); absent → no knowledge part. */
+  knowledge?: KnowledgeRetrieval;
+  /** Passages retrieved per turn (KNOWLEDGE_TOP_K). */
+  knowledgeTopK?: number;
   /** Turns pending attachments into text (src/media); absent → used as stored. */
   prepareMedia?(platform: Platform, messages: Message[]): Promise<Message[]>;
 }
@@ -60,6 +66,8 @@ export interface GatheredContext {
   /** The raw history the prompt shows (since the rolling summary), oldest first. */
   rawHistory: Message[];
   recall?: RecallResult;
+  /** The passages the prompt numbered [1]..[k] (what a reply may cite), when the agent has documents. */
+  knowledge?: RetrievalResult;
   mode: 'rolling' | 'load_all';
   /** Where the raw history came from: the working window, or the record when it reached further back. */
   historyFrom: 'window' | 'record';
@@ -140,9 +148,9 @@ export async function gatherContext(
     .map((m) => m.content)
     .join('\n')
     .trim();
-  const recalled =
+  const recalling =
     deps.recall && config.config.preferences.active_recall && inputText && humanId
-      ? await deps.recall
+      ? deps.recall
           .recall({
             ownerId: agent._id,
             subjectId: humanId,
@@ -156,6 +164,7 @@ export async function gatherContext(
             return undefined;
           })
       : undefined;
+  const [recalled, knowledge] = await Promise.all([recalling, retrieveKnowledge(deps, agent._id, inputText, turn._id)]);
   // Already the raw part: read since the rolling summary's boundary (the whole session in load_all mode), oldest first.
   const windowed = split.history;
   const toPrepare = [...windowed, ...input];
@@ -184,6 +193,7 @@ export async function gatherContext(
     {
       agent,
       recalled: memories,
+      ...(knowledge && knowledge.sources.length > 0 ? { knowledge: knowledge.sources } : {}),
       ...(mode === 'rolling' && session.rollingSummary ? { rollingSummary: session.rollingSummary.text } : {}),
       ...(session.seed
         ? { seed: { summary: session.seed.summary, messages: seedMessages, order: session.seed.order } }
@@ -215,6 +225,7 @@ export async function gatherContext(
     input: current,
     rawHistory: history,
     ...(recalled ? { recall: recalled } : {}),
+    ...(knowledge && knowledge.searched > 0 ? { knowledge } : {}),
     mode,
     historyFrom: sessionRead.source,
     gatherMs: performance.now() - started,
@@ -234,6 +245,24 @@ export async function gatherContext(
   ].filter((w): w is PromptWarning => w !== undefined);
   return { ...gathered, warnings };
 }
+
+/** Passages for the turn's input; an enhancement like recall: a failure leaves the part out. */
+async function retrieveKnowledge(
+  deps: ContextDeps,
+  agentId: string,
+  inputText: string,
+  turnId: string,
+): Promise<RetrievalResult | undefined> {
+  if (!deps.knowledge || !inputText) return undefined;
+  return deps.knowledge
+    .retrieve({ agentId, message: inputText, topK: deps.knowledgeTopK ?? DEFAULT_KNOWLEDGE_TOP_K })
+    .catch((err: unknown) => {
+      deps.log.warn({ err, turnId }, 'knowledge retrieval failed');
+      return undefined;
+    });
+}
+
+const DEFAULT_KNOWLEDGE_TOP_K = 5;
 
 /** The chat's other agents (none in a one-agent chat: nothing is read). */
 async function otherAgentsOf(store: Store, dialogue: Dialogue, selfId: string): Promise<Agent[]> {

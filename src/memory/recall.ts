@@ -12,6 +12,7 @@ import type { MemoryScope } from './versions.js';
 import type { IndexEntry, IndexHit, MemoryIndex } from './memoryIndex.js';
 import { synthesizeQueries } from './recallQueries.js';
 import { DEFAULT_BLEND, rankFused, reciprocalRankFusion } from './rrf.js';
+import { embedQueries } from './queryEmbeddings.js';
 
 export interface RecalledMemory {
   id: string;
@@ -62,8 +63,6 @@ export const DEEP_RECALL_KINDS: readonly MemoryKind[] = [...RECALL_KINDS, 'plot'
 const PER_LIST = 20;
 const DEFAULT_EMBED_TIMEOUT_MS = 3_000;
 
-type Embedded = { vectors: Float32Array[]; ms: number } | { error: unknown; ms: number };
-
 export class MemoryRecall {
   private embeddingsDown = false;
 
@@ -93,7 +92,7 @@ export class MemoryRecall {
     // embedder) get the same budget; past it they are searched by keywords only this time.
     const budgetMs = this.d.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS;
     const [embedded, index] = await Promise.all([
-      this.embedQueries(q.queries, r.signal),
+      embedQueries(this.d.embedder, q.queries, budgetMs, r.signal),
       this.d.cache.get(scope, { vectorWaitMs: budgetMs }),
     ]);
     r.signal?.throwIfAborted();
@@ -156,21 +155,6 @@ export class MemoryRecall {
     return lists.filter((l) => l.length > 0);
   }
 
-  private async embedQueries(queries: string[], signal?: AbortSignal): Promise<Embedded> {
-    const started = performance.now();
-    const timeout = AbortSignal.timeout(this.d.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS);
-    const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    try {
-      // The race guards against an embedder that ignores its signal.
-      const vectors = await Promise.race([this.d.embedder.embed(queries, both), rejectOnAbort(both)]);
-      if (vectors.length !== queries.length)
-        throw new Error(`embedder returned ${vectors.length} vectors for ${queries.length} queries`);
-      return { vectors, ms: performance.now() - started };
-    } catch (error) {
-      return { error, ms: performance.now() - started };
-    }
-  }
-
   // Logged once per outage, not once per turn.
   private noteEmbeddingsDown(err: unknown): void {
     if (this.embeddingsDown) {
@@ -189,11 +173,4 @@ export class MemoryRecall {
     this.embeddingsDown = false;
     this.d.log.info({ embedder: this.d.embedder.id }, 'query embeddings work again; memory recall uses vectors');
   }
-}
-
-function rejectOnAbort(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
-  });
 }

@@ -9,6 +9,7 @@ import type { MemoryRecall } from '../memory/recall.js';
 import type { Scheduler } from '../lifecycle/scheduler.js';
 import type { MemoryVersions } from '../memory/versions.js';
 import type { PlatformAccounts } from './agentBots.js';
+import type { KnowledgeDeps } from '../knowledge/documents.js';
 
 export interface OpsDeps {
   store: Store;
@@ -31,4 +32,6 @@ export interface OpsDeps {
   lockDialogue(dialogueId: string): Promise<(() => Promise<void>) | null>;
   /** Which account a bot token belongs to (registering an agent's own bot). */
   accounts: PlatformAccounts;
+  /** Agents' knowledge documents: upload and delete (absent: those mutations are refused). */
+  knowledge?: KnowledgeDeps;
 }

@@ -27,6 +27,11 @@ export interface PlatformDescriptor {
   budgetKey(chat: ChatRef): string;
   /** How often a streaming reply is stored and shown; absent: the deployment's STREAM_EDIT_INTERVAL_MS. */
   readonly streamIntervalMs?: number;
+  /**
+   * The channel shows a reply's cited sources itself (the web channel's `source_reference` events,
+   * from `Message.sources`); otherwise the reply ends with short footnotes ("[1] handbook.pdf").
+   */
+  readonly sourcesAsEvents?: boolean;
 }
 
 export class PlatformRegistry {
@@ -39,6 +44,11 @@ export class PlatformRegistry {
   register(d: PlatformDescriptor): void {
     if (this.byId.has(d.id)) throw new Error(`platform ${d.id} is registered twice`);
     this.byId.set(d.id, d);
+  }
+
+  /** The descriptor of a platform, undefined when none is registered under `id`. */
+  find(id: string): PlatformDescriptor | undefined {
+    return this.byId.get(id);
   }
 
   /** The descriptor of a registered platform; an unknown one is a wiring mistake. */

@@ -22,6 +22,8 @@ import { guardKeys } from '../store/stateGuard.js';
 import type { TokenCounter } from '../context/tokens.js';
 import type { PlatformRegistry } from '../platforms/platform.js';
 import type { MemoryRecall } from '../memory/recall.js';
+import type { KnowledgeRetrieval } from '../knowledge/retrieval.js';
+import { withCitedSources } from './replySources.js';
 import { LlmFailure, type LlmClient } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ReplyStreamer } from '../delivery/replyStreamer.js';
@@ -52,6 +54,10 @@ export interface RespondDeps {
   counter: TokenCounter;
   /** Active recall over the agent's memories of the human; absent → no memories section. */
   recall?: MemoryRecall;
+  /** Passages of the agent's documents for the prompt, cited as [n] (src/knowledge); absent → none. */
+  knowledge?: KnowledgeRetrieval;
+  /** Passages per turn (KNOWLEDGE_TOP_K). */
+  knowledgeTopK?: number;
   streamEditIntervalMs: number;
   /** The registered platforms' facts (a platform's own stream interval); absent: defaults apply. */
   platforms?: PlatformRegistry;
@@ -245,7 +251,14 @@ export async function produceAiMessage(
 
   const streamer = openStreamer(deps, { dialogue, reply, outbound, typing, gathered });
   const ask = roomAsk(deps.tools, turn);
-  const outcome = await generateText(deps, { turn, dialogue, gathered, streamer, trace, contextEventId, now, ask });
+  // The valid citations are recorded; channels without source events get footnotes.
+  const outcome = withCitedSources(
+    await generateText(deps, { turn, dialogue, gathered, streamer, trace, contextEventId, now, ask }),
+    {
+      retrieved: gathered.knowledge?.sources ?? [],
+      footnotes: deps.platforms?.find(dialogue.chat.platform)?.sourcesAsEvents !== true,
+    },
+  );
   await streamer.endStreaming();
   await trace.settled();
   await store.messages.finishReply(
@@ -255,6 +268,7 @@ export async function produceAiMessage(
       content: outcome.stored,
       ...(outcome.error ? { error: outcome.error } : {}),
       ...(outcome.skipped ? { visible: false as const } : {}),
+      ...(outcome.sources ? { sources: outcome.sources } : {}),
       ...(outcome.shown !== outcome.stored && !outcome.skipped ? { shown: outcome.shown } : {}),
       // Counted when the model reported nothing, so every reply says what it cost.
       usage: outcome.usage ?? {
@@ -379,7 +393,8 @@ async function generateText(
     ask: RoomAsk;
   },
 ): Promise<Outcome> {
-  const stage = composeStages((deps.streamStages ?? []).map((make) => make()));
+  const reply = { sources: o.gathered.knowledge?.sources ?? [] };
+  const stage = composeStages((deps.streamStages ?? []).map((make) => make(reply)));
   let shownSoFar = '';
   const show = (text: string) => {
     if (!text) return;
@@ -478,7 +493,7 @@ function foldDue(g: GatheredContext, reply: Message): boolean {
   return turnsToFold([...g.rawHistory, ...g.input, reply], { thresholdTurns, keepTurns }) !== undefined;
 }
 
-/** Event `context_built`: the full prompt, every part's size in tokens, hashes, recall queries. */
+/** Event `context_built`: the full prompt, every part's size in tokens, hashes, recall queries, retrieved passages. */
 function contextEventData(
   g: Omit<GatheredContext, 'warnings'>,
   deps: RespondDeps,
@@ -500,7 +515,24 @@ function contextEventData(
           deep: g.recall.deep,
           degraded: g.recall.degraded ?? null,
           memoryIds: g.recall.memories.map((m) => m.id),
+          // The fused score of each, in the same order (the console shows why each was recalled).
+          scores: g.recall.memories.map((m) => m.score),
           timings: g.recall.timings,
+        }
+      : null,
+    // The passages the prompt numbered, with their relevance (what a reply may cite).
+    knowledge: g.knowledge
+      ? {
+          queries: g.knowledge.queries,
+          degraded: g.knowledge.degraded ?? null,
+          chunks: g.knowledge.sources.map((k) => ({
+            n: k.n,
+            chunkId: k.chunkId,
+            documentId: k.documentId,
+            documentName: k.documentName,
+            score: k.score,
+          })),
+          timings: g.knowledge.timings,
         }
       : null,
     gatherMs: Math.round(g.gatherMs * 10) / 10,

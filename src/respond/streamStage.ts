@@ -3,6 +3,7 @@
 // text back — a marker whose end has not arrived — or rewrite it; the reply's raw text is still
 // stored as the model said it. Stages compose in order, one set per reply. None is installed by
 // default; the director (progress markers), rooms (skips) and knowledge (citations) plug in here.
+import type { NumberedSource } from '../knowledge/citations.js';
 
 export interface StreamStage {
   /** One delta from the model → the text that may be shown now ('' while holding back). */
@@ -11,8 +12,14 @@ export interface StreamStage {
   end(): string;
 }
 
-/** Makes a fresh stage for each reply (stages keep per-reply state). */
-export type StreamStageFactory = () => StreamStage;
+/** What a stage may know of the reply it filters. */
+export interface StreamStageContext {
+  /** The knowledge passages the prompt numbered [1]..[k] (src/knowledge); empty when none. */
+  readonly sources: readonly NumberedSource[];
+}
+
+/** Makes a fresh stage for each reply (stages keep per-reply state); a stage may ignore the reply's context. */
+export type StreamStageFactory = (reply: StreamStageContext) => StreamStage;
 
 /** Stages in order: each one's output is the next one's input. No stages: text passes through. */
 export function composeStages(stages: readonly StreamStage[]): StreamStage {

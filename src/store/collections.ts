@@ -20,6 +20,7 @@ import type { Room, RoomRound } from '../domain/room.js';
 import type { AgentBot } from './agentBots.js';
 import type { Seat } from './seats.js';
 import type { WebUser } from './webUsers.js';
+import type { KnowledgeChunk, KnowledgeDocument, KnowledgeMark } from '../domain/knowledge.js';
 
 export interface MigrationDoc {
   _id: string;
@@ -47,6 +48,10 @@ export interface Collections {
   agentBots: Collection<AgentBot>;
   seats: Collection<Seat>;
   webUsers: Collection<WebUser>;
+  /** Knowledge (seed 004 FR-004): an agent's documents, their chunks, and which agents have any. */
+  knowledgeDocuments: Collection<KnowledgeDocument>;
+  knowledgeChunks: Collection<KnowledgeChunk>;
+  knowledgeMarks: Collection<KnowledgeMark>;
 }
 
 export function collections(db: Db): Collections {
@@ -70,6 +75,9 @@ export function collections(db: Db): Collections {
     agentBots: db.collection<AgentBot>('agentBots'),
     seats: db.collection<Seat>('seats'),
     webUsers: db.collection<WebUser>('webUsers'),
+    knowledgeDocuments: db.collection<KnowledgeDocument>('knowledgeDocuments'),
+    knowledgeChunks: db.collection<KnowledgeChunk>('knowledgeChunks'),
+    knowledgeMarks: db.collection<KnowledgeMark>('knowledgeMarks'),
   };
 }
 
@@ -142,6 +150,14 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   agentBots: [{ key: { platform: 1 }, name: 'agent_bots_by_platform' }],
   seats: [],
   webUsers: [],
+  // The API lists an agent's documents; a process loads an agent's chunks in order; deleting a
+  // document deletes its chunks.
+  knowledgeDocuments: [{ key: { agentId: 1, createdAt: -1, _id: -1 }, name: 'documents_by_agent' }],
+  knowledgeChunks: [
+    { key: { agentId: 1, documentId: 1, index: 1 }, name: 'chunks_by_agent' },
+    { key: { documentId: 1, index: 1 }, name: 'chunks_by_document' },
+  ],
+  knowledgeMarks: [],
 };
 
 /**

@@ -1,6 +1,6 @@
 import type { Collections } from './collections.js';
 import { isDuplicateKey } from './collections.js';
-import type { Attachment, ChatRef, DeliveryState, Message } from '../domain/model.js';
+import type { Attachment, ChatRef, DeliveryState, Message, SourceReference } from '../domain/model.js';
 import { belongsInWindow } from '../domain/windowRules.js';
 import { messageSearchKeys } from '../search/searchKeys.js';
 import { silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
@@ -132,6 +132,8 @@ export class MessageRepo {
       /** What people were shown, when it differs from `content`. */
       shown?: string;
       usage?: { inputTokens: number; outputTokens: number };
+      /** The knowledge the reply validly cited (src/respond/replySources.ts). */
+      sources?: SourceReference[];
     },
     at: Date,
   ): Promise<Message> {
@@ -155,8 +157,11 @@ export class MessageRepo {
           ...(outcome.shown !== undefined ? { 'delivery.shown': outcome.shown } : {}),
           ...(outcome.usage ? { 'delivery.usage': outcome.usage } : {}),
           ...(outcome.visible === false ? { visible: false } : {}),
+          ...(outcome.sources ? { sources: outcome.sources } : {}),
           updatedAt: at,
         },
+        // A retried reply that cites nothing keeps no sources of an earlier attempt.
+        ...(!outcome.sources && message.sources ? { $unset: { sources: '' as const } } : {}),
       },
     );
     this.announce(message, 'updated');
@@ -167,6 +172,8 @@ export class MessageRepo {
       updatedAt: at,
       ...(outcome.visible === false ? { visible: false } : {}),
     };
+    if (outcome.sources) finished.sources = outcome.sources;
+    else delete finished.sources;
     await this.windows.put(finished, at);
     return finished;
   }

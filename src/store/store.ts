@@ -15,6 +15,7 @@ import { RoomRepo } from './rooms.js';
 import { AgentBotRepo } from './agentBots.js';
 import { SeatRepo } from './seats.js';
 import { WebUserRepo } from './webUsers.js';
+import { KnowledgeRepo } from './knowledge.js';
 import { guardedFeed, silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
 import { WindowRepo } from './windows.js';
 import { OutboxRepo } from './outbox.js';
@@ -61,6 +62,8 @@ export class Store {
   readonly seats: SeatRepo;
   /** People of the web channel and their bearer tokens (hashed). */
   readonly webUsers: WebUserRepo;
+  /** Agents' knowledge documents and their chunks (seed 004 FR-004). */
+  readonly knowledge: KnowledgeRepo;
   /** The operator API's list pages and batched reads (off the hot path). */
   readonly pages: PageReader;
   readonly stats: StatsReader;
@@ -96,6 +99,7 @@ export class Store {
     this.agentBots = new AgentBotRepo(this.c);
     this.seats = new SeatRepo(this.c);
     this.webUsers = new WebUserRepo(this.c);
+    this.knowledge = new KnowledgeRepo(this.c);
     this.pages = new PageReader(this.c);
     this.stats = new StatsReader(this.c);
   }

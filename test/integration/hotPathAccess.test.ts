@@ -136,6 +136,12 @@ describe('hot path access rule (SPEC §3)', () => {
         `commands on ${collection}`,
       ).toBe(true);
     }
+    // The agent has no knowledge documents: two turns cost one read of its mark by _id, then
+    // only the Redis version check — nothing on documents or chunks.
+    expect(seen.filter((c) => /^knowledge(Documents|Chunks) /.test(c.shape))).toEqual([]);
+    expect(seen.filter((c) => c.shape.startsWith('knowledgeMarks ')).map((c) => c.shape)).toEqual([
+      'knowledgeMarks find {_id}',
+    ]);
     const offending = [...new Set(seen.filter((c) => !allowed(c)).map((c) => c.shape))];
     if (process.env.SHOW_COMMANDS) {
       const counts = new Map<string, number>();

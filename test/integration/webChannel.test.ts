@@ -28,7 +28,7 @@ async function newConversation(): Promise<string> {
 const names = (events: SseEvent[]) => events.map((e) => e.event);
 
 beforeAll(async () => {
-  h = await startHarness({ LLM_TIMEOUT_MS: '3000' });
+  h = await startHarness({ LLM_TIMEOUT_MS: '3000', KNOWLEDGE_MAX_BYTES: '20000' });
   ({ token } = await issueToken('Ada'));
   api = webApi(h.app.apiUrl!, token);
 });
@@ -260,5 +260,91 @@ describe('web channel: no model configured', () => {
     } finally {
       await bare.stop();
     }
+  });
+});
+
+describe('web channel: knowledge documents and cited answers', () => {
+  const upload = (token: string, agentId: string, name: string, body: string | Blob, type: string) =>
+    fetch(`${h.app.apiUrl!}/api/agents/${agentId}/documents?name=${encodeURIComponent(name)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': type },
+      body,
+    });
+  const errorCode = async (res: Response) => ((await res.json()) as { error: { code: string } }).error.code;
+
+  it('uploads, lists and deletes an agent’s documents; refuses other types, oversize and non-operators', async () => {
+    const handbook = '# Refunds\n\nRefunds are paid within 30 days of the request.\n';
+    const ok = await upload(TEST_OPERATOR_TOKEN, 'agt_default', 'handbook.md', handbook, 'text/markdown');
+    expect(ok.status).toBe(201);
+    const doc = (await ok.json()) as { id: string; name: string; type: string; chunkCount: number; status: string };
+    expect(doc).toMatchObject({ name: 'handbook.md', type: 'markdown', status: 'ready' });
+    expect(doc.chunkCount).toBeGreaterThan(0);
+
+    expect((await upload(token, 'agt_default', 'x.md', handbook, 'text/markdown')).status).toBe(403);
+    const docx = await upload(
+      TEST_OPERATOR_TOKEN,
+      'agt_default',
+      'notes.docx',
+      new Blob([new Uint8Array([0x50, 0x4b, 3, 4, 0, 0])]),
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
+    expect(docx.status).toBe(415);
+    expect(await errorCode(docx)).toBe('DOCUMENT_TYPE_UNSUPPORTED');
+    const big = await upload(TEST_OPERATOR_TOKEN, 'agt_default', 'big.txt', 'word '.repeat(6_000), 'text/plain');
+    expect(big.status).toBe(413);
+    expect(await errorCode(big)).toBe('DOCUMENT_TOO_LARGE');
+    const empty = await upload(TEST_OPERATOR_TOKEN, 'agt_default', 'empty.txt', '', 'text/plain');
+    expect(empty.status).toBe(400);
+    const nobody = await upload(TEST_OPERATOR_TOKEN, 'agt_nobody', 'a.txt', 'some text here', 'text/plain');
+    expect(nobody.status).toBe(404);
+
+    const listed = await api.raw('GET', '/agents/agt_default/documents');
+    expect((listed.json!.documents as Array<{ id: string }>).map((d) => d.id)).toEqual([doc.id]);
+    const removed = await fetch(`${h.app.apiUrl!}/api/documents/${doc.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+    });
+    expect(removed.status).toBe(204);
+    expect((await api.raw('GET', '/agents/agt_default/documents')).json!.documents).toEqual([]);
+
+    const unknown = await api.raw('GET', '/nothing-here');
+    expect(unknown.status).toBe(404);
+    expect((unknown.json!.error as { code: string }).code).toBe('NOT_FOUND');
+  });
+
+  it('streams a cited answer: the invalid citation never shows, the valid one arrives as source_reference', async () => {
+    const text = '# Shipping\n\nParcels to Lisbon arrive within 4 working days by courier.\n';
+    expect((await upload(TEST_OPERATOR_TOKEN, 'agt_default', 'shipping.md', text, 'text/markdown')).status).toBe(201);
+    const id = await newConversation();
+    h.llm.enqueue({
+      kind: 'reply',
+      chunks: ['Parcels to Lisbon take 4 working days [', '1]. Also [', '9].'],
+      chunkDelayMs: 50,
+    });
+    const before = h.llm.requests.length;
+    const r = await api.send(id, { content: 'How long do parcels to Lisbon take?' });
+    expect(JSON.stringify(h.llm.requests[before]!.body.messages)).toContain('4 working days by courier');
+
+    const shown = streamedText(r.events);
+    expect(shown).toContain('4 working days [1]');
+    expect(shown).not.toContain('9');
+    const sources = r.events.filter((e) => e.event === 'source_reference');
+    expect(sources).toHaveLength(1);
+    expect(sources[0]!.data).toMatchObject({
+      documentName: 'shipping.md',
+      documentId: expect.stringMatching(/^doc_/) as string,
+    });
+    expect(String(sources[0]!.data.content)).toContain('4 working days');
+    expect(Number(sources[0]!.data.relevanceScore)).toBeGreaterThan(0);
+    expect(names(r.events).slice(-2)).toEqual(['source_reference', 'message_complete']);
+
+    // History shows what was shown, with its source; the record keeps what the model said.
+    const reply = (
+      (await api.get(id)).json!.messages as Array<{ id: string; content: string; metadata: { sources?: unknown[] } }>
+    ).at(-1)!;
+    expect(reply.content).toBe(shown);
+    expect(reply.metadata.sources).toHaveLength(1);
+    const stored = await h.app.store.messages.get(reply.id);
+    expect(stored?.content).toContain('[9]');
   });
 });

@@ -1,0 +1,127 @@
+// One memory: its text, kind, weight and recall statistics, where it came from, the chain of
+// entries that replaced it, and (for operators) retire and edit.
+import { useState } from 'preact/hooks';
+import { errorText, gql } from '../lib/api.js';
+import { Link } from '../lib/router.js';
+import { Badge, Time } from './ui.js';
+
+export interface MemoryView {
+  id: string;
+  text: string;
+  kind: string;
+  status: string;
+  importance: number;
+  recallCount: number;
+  lastRecalledAt: string | null;
+  occurredAt: string;
+  updatedAt: string;
+  supersededAt: string | null;
+  subject: { id: string; displayName: string } | null;
+  sources: { dialogueId: string | null; turnIds: string[] };
+  chain: Array<{ id: string; text: string; status: string; updatedAt: string }>;
+}
+
+export const MEMORY_FIELDS = `id text kind status importance recallCount lastRecalledAt occurredAt updatedAt supersededAt
+  subject { id displayName } sources { dialogueId turnIds } chain { id text status updatedAt }`;
+
+const RETIRE = `mutation Retire($id: ID!) { retireMemory(id: $id) { id status } }`;
+const EDIT = `mutation Edit($id: ID!, $text: String!) { editMemory(id: $id, text: $text) { id } }`;
+
+export function MemoryRow(p: { m: MemoryView; canAct: boolean; score?: number; onChanged: () => void }) {
+  const { m } = p;
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(m.text);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (fn: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+      setEditing(false);
+      p.onChanged();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const turn = m.sources.turnIds.at(-1);
+  return (
+    <li class={`memory ${m.status}`} data-testid="memory">
+      <div class="memory-main">
+        {editing ? (
+          <div class="memory-edit">
+            <textarea rows={3} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+            <div class="row">
+              <button
+                class="primary small"
+                disabled={busy || !text.trim()}
+                onClick={() => run(() => gql(EDIT, { id: m.id, text }))}
+              >
+                Save as a new entry
+              </button>
+              <button class="small" onClick={() => setEditing(false)}>
+                Cancel
+              </button>
+              <span class="muted small">The old text stays, superseded by the new one.</span>
+            </div>
+          </div>
+        ) : (
+          <div class="memory-text">{m.text}</div>
+        )}
+        <div class="memory-meta">
+          <Badge>{m.status}</Badge> <Badge tone="plain">{m.kind}</Badge>
+          <span>importance {m.importance.toFixed(2)}</span>
+          {p.score !== undefined && <span>score {p.score.toFixed(4)}</span>}
+          <span>
+            recalled {m.recallCount}×{' '}
+            {m.lastRecalledAt && (
+              <>
+                (last <Time at={m.lastRecalledAt} relative />)
+              </>
+            )}
+          </span>
+          {m.subject && <span>about {m.subject.displayName}</span>}
+          <span>
+            happened <Time at={m.occurredAt} />
+          </span>
+          {m.sources.dialogueId && (
+            <Link href={`/dialogues/${encodeURIComponent(m.sources.dialogueId)}`}>dialogue</Link>
+          )}
+          {turn && <Link href={`/turns/${encodeURIComponent(turn)}`}>turn</Link>}
+        </div>
+        {m.chain.length > 0 && (
+          <ol class="chain" data-testid="memory-chain">
+            {m.chain.map((c) => (
+              <li>
+                <span class="arrow">↳</span> {c.text} <Badge>{c.status}</Badge>{' '}
+                <span class="muted small">
+                  <Time at={c.updatedAt} />
+                </span>
+              </li>
+            ))}
+          </ol>
+        )}
+        {error && <div class="field-error">{error}</div>}
+      </div>
+      {p.canAct && m.status === 'active' && !editing && (
+        <div class="memory-actions">
+          <button class="small" onClick={() => setEditing(true)} data-testid="memory-edit">
+            Edit
+          </button>
+          <button
+            class="small danger"
+            disabled={busy}
+            onClick={() =>
+              confirm('Retire this memory? It stays stored but is no longer recalled.') &&
+              run(() => gql(RETIRE, { id: m.id }))
+            }
+          >
+            Retire
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,46 @@
+// One stored message as a chat bubble: who said it, what, when, and how its delivery went.
+import type { MessageView } from '../lib/types.js';
+import { Badge, Time } from './ui.js';
+
+export function MessageBubble(p: { m: MessageView; names?: Record<string, string> }) {
+  const { m } = p;
+  const who = p.names?.[m.senderId] ?? (m.senderRole === 'system' ? 'system' : m.senderId);
+  const state = m.delivery?.state;
+  return (
+    <div class={`bubble ${m.senderRole}${m.visible ? '' : ' hidden-msg'}`} data-testid="message">
+      <div class="bubble-meta">
+        <span class="who">{who}</span>
+        <Time at={m.createdAt} />
+        {m.contentType !== 'text' && <Badge tone="plain">{m.contentType}</Badge>}
+        {state && state !== 'complete' && <Badge>{state}</Badge>}
+        {m.rejectedCode && <Badge tone="bad">{m.rejectedCode}</Badge>}
+        {!m.visible && <Badge tone="muted">not shown</Badge>}
+      </div>
+      <div class="bubble-text">{m.content || <span class="muted">(no text)</span>}</div>
+      {m.attachments.length > 0 && (
+        <div class="bubble-attachments">
+          {m.attachments.map((a) => (
+            <Badge tone={a.state === 'failed' ? 'bad' : 'plain'}>
+              {a.kind}
+              {a.fileName ? ` · ${a.fileName}` : ''} · {a.state}
+            </Badge>
+          ))}
+        </div>
+      )}
+      {m.sources.length > 0 && (
+        <ol class="sources">
+          {m.sources.map((s) => (
+            <li value={s.n} title={s.content}>
+              <strong>{s.documentName}</strong> <span class="muted small">relevance {s.relevanceScore.toFixed(2)}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {m.delivery?.error && (
+        <div class="bubble-error">
+          {m.delivery.error.code}: {m.delivery.error.message}
+        </div>
+      )}
+    </div>
+  );
+}

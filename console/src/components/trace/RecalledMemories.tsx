@@ -1,0 +1,116 @@
+// The memories recall put into a turn's prompt, in rank order, with their scores when the
+// event recorded them, and the queries recall searched with.
+import { useQuery } from '../../lib/hooks.js';
+import type { ContextBuild } from '../../lib/trace.js';
+import { formatMs } from '../../lib/time.js';
+import { Link } from '../../lib/router.js';
+import { Badge, Empty } from '../ui.js';
+
+interface MemoryRow {
+  id: string;
+  text: string;
+  kind: string;
+  importance: number;
+  status: string;
+  ownerId: string;
+  subjectId: string | null;
+}
+
+// One aliased field per memory (the API has no list-by-ids); the alias limit is 15 per request.
+const CHUNK = 10;
+const queryFor = (n: number) =>
+  `query Recalled(${Array.from({ length: n }, (_, i) => `$m${i}: ID!`).join(', ')}) { ${Array.from(
+    { length: n },
+    (_, i) => `m${i}: memory(id: $m${i}) { id text kind importance status ownerId subjectId }`,
+  ).join(' ')} }`;
+
+function useMemories(ids: string[]): { rows: Array<MemoryRow | undefined>; error: unknown } {
+  const chunks = [ids.slice(0, CHUNK), ids.slice(CHUNK, 2 * CHUNK)];
+  const a = useQuery<Record<string, MemoryRow>>(
+    queryFor(chunks[0]!.length),
+    Object.fromEntries(chunks[0]!.map((id, i) => [`m${i}`, id])),
+    { skip: chunks[0]!.length === 0 },
+  );
+  const b = useQuery<Record<string, MemoryRow>>(
+    queryFor(chunks[1]!.length),
+    Object.fromEntries(chunks[1]!.map((id, i) => [`m${i}`, id])),
+    { skip: chunks[1]!.length === 0 },
+  );
+  const rows = [...chunks[0]!.map((_, i) => a.data?.[`m${i}`]), ...chunks[1]!.map((_, i) => b.data?.[`m${i}`])];
+  return { rows, error: a.error ?? b.error };
+}
+
+export function RecalledMemories(p: { recall: NonNullable<ContextBuild['recall']> }) {
+  const { recall } = p;
+  const ids = recall.memoryIds.slice(0, 2 * CHUNK);
+  const { rows } = useMemories(ids);
+  const hasScores = Object.keys(recall.scores).length > 0;
+  return (
+    <div data-testid="recall">
+      <div class="kv-row">
+        <span>
+          {recall.memoryIds.length} recalled {recall.deep && <Badge tone="info">deep</Badge>}
+          {recall.degraded && <Badge tone="warn">{recall.degraded}</Badge>}
+        </span>
+        {recall.totalMs !== null && <span>recall took {formatMs(recall.totalMs)}</span>}
+      </div>
+      {recall.queries.length > 0 && (
+        <div class="small">
+          Queries:{' '}
+          {recall.queries.map((q) => (
+            <span class="chip">{q}</span>
+          ))}
+        </div>
+      )}
+      {ids.length === 0 ? (
+        <Empty>No memories were recalled for this turn.</Empty>
+      ) : (
+        <table class="table compact">
+          <thead>
+            <tr>
+              <th class="num">#</th>
+              <th>Memory</th>
+              <th>Kind</th>
+              <th class="num">Importance</th>
+              <th class="num">Score</th>
+              <th>Now</th>
+            </tr>
+          </thead>
+          <tbody>
+            {ids.map((id, i) => {
+              const m = rows[i];
+              const score = recall.scores[id];
+              return (
+                <tr data-testid="recalled-memory">
+                  <td class="num">{i + 1}</td>
+                  <td>
+                    {m ? m.text : <span class="muted mono small">{id}</span>}
+                    {m && (
+                      <div>
+                        <Link
+                          class="small"
+                          href={`/memories?agent=${encodeURIComponent(m.ownerId)}${m.subjectId ? `&human=${encodeURIComponent(m.subjectId)}` : ''}`}
+                        >
+                          all memories of this pair →
+                        </Link>
+                      </div>
+                    )}
+                  </td>
+                  <td>{m?.kind}</td>
+                  <td class="num">{m ? m.importance.toFixed(2) : ''}</td>
+                  <td class="num">{score !== undefined ? score.toFixed(4) : <span class="muted">—</span>}</td>
+                  <td>{m && <Badge>{m.status}</Badge>}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {ids.length > 0 && !hasScores && (
+        <div class="muted small">
+          Rank order is recall&apos;s fused ranking; this trace did not record the scores themselves.
+        </div>
+      )}
+    </div>
+  );
+}

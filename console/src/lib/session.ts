@@ -1,0 +1,42 @@
+// The signed-in operator: the token (kept in localStorage so a reload stays signed in), and who
+// the API says it belongs to. Anything that changes it tells the app through `onSessionChange`.
+export type OpsRole = 'viewer' | 'operator' | 'admin';
+
+export interface Viewer {
+  name: string;
+  role: OpsRole;
+  timezone: string;
+}
+
+const TOKEN_KEY = 'rainbow.console.token';
+const RANK: Record<OpsRole, number> = { viewer: 0, operator: 1, admin: 2 };
+
+export const getToken = (): string | null => localStorage.getItem(TOKEN_KEY);
+export const setToken = (token: string): void => localStorage.setItem(TOKEN_KEY, token);
+
+/**
+ * The link `npm start` prints on a developer's first start (`/#token=…`, as notebook servers do):
+ * the token is kept as if typed in, and taken out of the address bar and history at once.
+ */
+export function takeTokenFromUrl(): void {
+  const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (!m?.[1]) return;
+  setToken(decodeURIComponent(m[1]));
+  history.replaceState(null, '', location.pathname + location.search);
+}
+
+type Listener = (reason: 'signed-out' | 'rejected') => void;
+const listeners = new Set<Listener>();
+
+export function onSessionEnd(l: Listener): () => void {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
+
+/** Forgets the token; `rejected` when the API stopped accepting it (the sign-in page says so). */
+export function endSession(reason: 'signed-out' | 'rejected'): void {
+  localStorage.removeItem(TOKEN_KEY);
+  for (const l of listeners) l(reason);
+}
+
+export const roleAtLeast = (role: OpsRole, needed: OpsRole): boolean => RANK[role] >= RANK[needed];

@@ -1,0 +1,257 @@
+// The config document (seed 001's thresholds, limits and preferences) with every field's range
+// and default. Admins change it here; the API validates (CONFIG_INVALID names field and range,
+// shown beside the input) and the change applies on the next turn in every process.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiError, errorText, gql } from '../lib/api.js';
+import { useQuery } from '../lib/hooks.js';
+import { useCan } from '../lib/viewerContext.js';
+import { fieldErrors } from '../lib/configErrors.js';
+import { ErrorBox, Loading, PageHeader, Panel, ReadOnlyNote, Time } from '../components/ui.js';
+
+interface FieldInfo {
+  path: string;
+  type: 'int' | 'bool' | 'enum';
+  min: number | null;
+  max: number | null;
+  values: string[] | null;
+  default: unknown;
+  doc: string;
+}
+type Sections = Record<string, Record<string, unknown>>;
+interface ConfigData {
+  version: number;
+  updatedAt: string | null;
+  ignored: string[];
+  [section: string]: unknown;
+}
+
+const FIELDS = `query ConfigFields { configFields { path type min max values default doc } }`;
+
+/** The config query names every field, so it is built from the API's own list of fields. */
+function configSelection(fields: FieldInfo[]): string {
+  const bySection = new Map<string, string[]>();
+  for (const f of fields) {
+    const [s, k] = f.path.split('.') as [string, string];
+    bySection.set(s, [...(bySection.get(s) ?? []), k]);
+  }
+  return `version updatedAt ignored ${[...bySection].map(([s, ks]) => `${s} { ${ks.join(' ')} }`).join(' ')}`;
+}
+
+const valueAt = (c: ConfigData | undefined, path: string): unknown => {
+  const [s, k] = path.split('.') as [string, string];
+  return (c?.[s] as Record<string, unknown> | undefined)?.[k];
+};
+
+function rangeText(f: FieldInfo): string {
+  if (f.type === 'int') return `${f.min?.toLocaleString('en-US')} – ${f.max?.toLocaleString('en-US')}`;
+  if (f.type === 'bool') return 'on / off';
+  return (f.values ?? []).join(' | ');
+}
+
+export function ConfigPage() {
+  const canEdit = useCan('admin');
+  const info = useQuery<{ configFields: FieldInfo[] }>(FIELDS);
+  const fields = info.data?.configFields ?? [];
+  const query = useMemo(
+    () => (fields.length ? `query Config { config { ${configSelection(fields)} } }` : ''),
+    [fields],
+  );
+  const cfg = useQuery<{ config: ConfigData }>(query, {}, { skip: !query });
+  const current = cfg.data?.config;
+  const [draft, setDraft] = useState<Record<string, string | boolean>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [other, setOther] = useState<string[]>([]);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!current) return;
+    setDraft(
+      Object.fromEntries(
+        fields.map((f) => [
+          f.path,
+          f.type === 'bool' ? Boolean(valueAt(current, f.path)) : String(valueAt(current, f.path)),
+        ]),
+      ),
+    );
+  }, [current]);
+
+  const changed = fields.filter((f) => current && String(draft[f.path]) !== String(valueAt(current, f.path)));
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setSaved(null);
+    setOther([]);
+    const local: Record<string, string> = {};
+    const patch: Sections = {};
+    for (const f of changed) {
+      const raw = draft[f.path];
+      let v: unknown = raw;
+      if (f.type === 'int') {
+        v = Number(String(raw).trim());
+        // Only what cannot be sent as a GraphQL Int is caught here; ranges are the API's to check.
+        if (String(raw).trim() === '' || !Number.isSafeInteger(v) || Math.abs(v as number) > 2 ** 31 - 1) {
+          local[f.path] = `${f.path} must be a whole number (${rangeText(f)})`;
+          continue;
+        }
+      }
+      const [s, k] = f.path.split('.') as [string, string];
+      (patch[s] ??= {})[k] = v;
+    }
+    setErrors(local);
+    if (Object.keys(local).length || !changed.length) return;
+    setBusy(true);
+    try {
+      await gql(`mutation Update($patch: ConfigPatchInput!) { updateConfig(patch: $patch) { version } }`, { patch });
+      setSaved(`Saved ${changed.length} field${changed.length > 1 ? 's' : ''}; the next turn uses them.`);
+      await cfg.reload();
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'CONFIG_INVALID') {
+        const r = fieldErrors(
+          err.message,
+          fields.map((f) => f.path),
+        );
+        setErrors(r.byPath);
+        setOther(r.other);
+      } else setOther([errorText(err)]);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const reset = async () => {
+    if (!confirm('Restore every field to its default?')) return;
+    setBusy(true);
+    try {
+      await gql(`mutation Reset { resetConfig { version } }`);
+      setErrors({});
+      setSaved('Every field is back to its default.');
+      await cfg.reload();
+    } catch (err) {
+      setOther([errorText(err)]);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (info.error || cfg.error) return <ErrorBox error={info.error ?? cfg.error} />;
+  if (!current) return <Loading what="the config" />;
+  const sections = [...new Set(fields.map((f) => f.path.split('.')[0]!))];
+
+  return (
+    <form onSubmit={save} noValidate>
+      <PageHeader
+        title="Config"
+        sub={
+          <>
+            Version {current.version}
+            {current.updatedAt && (
+              <>
+                , changed <Time at={current.updatedAt} />
+              </>
+            )}
+            . Changes apply on the next turn in every process.
+          </>
+        }
+        actions={
+          canEdit && (
+            <>
+              <button type="button" onClick={reset} disabled={busy} data-testid="config-reset">
+                Restore defaults
+              </button>
+              <button type="submit" class="primary" disabled={busy || changed.length === 0} data-testid="config-save">
+                {busy
+                  ? 'Saving…'
+                  : changed.length
+                    ? `Save ${changed.length} change${changed.length > 1 ? 's' : ''}`
+                    : 'Save'}
+              </button>
+            </>
+          )
+        }
+      />
+      {!canEdit && <ReadOnlyNote needs="admin" />}
+      {current.ignored.length > 0 && (
+        <div class="error-box">
+          Stored values replaced by defaults because they were invalid: {current.ignored.join(', ')}
+        </div>
+      )}
+      {saved && (
+        <div class="notice" data-testid="config-saved">
+          {saved}
+        </div>
+      )}
+      {other.length > 0 && (
+        <div class="error-box" role="alert">
+          {other.join('; ')}
+        </div>
+      )}
+      {sections.map((s) => (
+        <Panel title={s[0]!.toUpperCase() + s.slice(1)}>
+          <div class="config-grid">
+            {fields
+              .filter((f) => f.path.startsWith(`${s}.`))
+              .map((f) => {
+                const key = f.path.split('.')[1]!;
+                const value = draft[f.path];
+                const isChanged = changed.includes(f);
+                const error = errors[f.path];
+                const set = (v: string | boolean) => setDraft((d) => ({ ...d, [f.path]: v }));
+                return (
+                  <div
+                    class={`config-field${error ? ' invalid' : ''}${isChanged ? ' changed' : ''}`}
+                    data-testid={`config-${f.path}`}
+                  >
+                    <label for={f.path}>
+                      <span class="mono">{key}</span>
+                      <span class="muted small">{f.doc}</span>
+                    </label>
+                    <div class="config-input">
+                      {f.type === 'bool' ? (
+                        <input
+                          id={f.path}
+                          type="checkbox"
+                          checked={value === true}
+                          disabled={!canEdit}
+                          onChange={(e) => set(e.currentTarget.checked)}
+                        />
+                      ) : f.type === 'enum' ? (
+                        <select
+                          id={f.path}
+                          value={String(value)}
+                          disabled={!canEdit}
+                          onChange={(e) => set(e.currentTarget.value)}
+                        >
+                          {(f.values ?? []).map((v) => (
+                            <option value={v}>{v}</option>
+                          ))}
+                        </select>
+                      ) : (
+                        <input
+                          id={f.path}
+                          type="number"
+                          inputMode="numeric"
+                          value={String(value ?? '')}
+                          disabled={!canEdit}
+                          aria-invalid={error ? 'true' : undefined}
+                          onInput={(e) => set(e.currentTarget.value)}
+                        />
+                      )}
+                      <span class="range">
+                        {rangeText(f)} · default {String(f.default)}
+                      </span>
+                    </div>
+                    {error && (
+                      <div class="field-error" data-testid="config-error">
+                        {error}
+                      </div>
+                    )}
+                  </div>
+                );
+              })}
+          </div>
+        </Panel>
+      ))}
+    </form>
+  );
+}

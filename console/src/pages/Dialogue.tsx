@@ -1,0 +1,230 @@
+// One dialogue: its sessions, the selected session's turns with their messages (live over
+// subscriptions: messages grow as replies stream, turns change status), and the operator's
+// actions (post a message, summarise the session, export).
+import { useMemo, useState } from 'preact/hooks';
+import { errorText, gql } from '../lib/api.js';
+import { useDebounced, useQuery } from '../lib/hooks.js';
+import { useSubscription } from '../lib/live.js';
+import { navigate } from '../lib/router.js';
+import { download } from '../lib/download.js';
+import { useCan } from '../lib/viewerContext.js';
+import {
+  MESSAGE_FIELDS,
+  nodes,
+  type Conn,
+  type DialogueSummary,
+  type MessageView,
+  type SessionSummary,
+  type TurnView,
+} from '../lib/types.js';
+import { Badge, Collapsible, Empty, ErrorBox, LiveDot, Loading, PageHeader, Panel, Time } from '../components/ui.js';
+import { TurnCard } from '../components/TurnCard.js';
+import { PostMessage } from '../components/PostMessage.js';
+
+const DIALOGUE = `query Dialogue($id: ID!) {
+  dialogue(id: $id) {
+    id title type status messageCount lastActivityAt createdAt
+    chat { platform chatId threadId } humans { id displayName } agents { id name }
+    sessions(last: 50) { edges { node { id kind status startedAt endedAt closeReason summary stats { messageCount turnCount } } } }
+  }
+}`;
+
+const TURNS = `query SessionTurns($id: ID!, $since: DateTime!) {
+  dialogue(id: $id) { sessions(first: 1, since: $since) { edges { node { id
+    turns(last: 40) { pageInfo { hasPreviousPage } edges { node {
+      id kind status outcome startedAt closedAt responseTimeMs initiatorRole initiatorId responderRole responderId
+      messages(first: 50) { edges { node { ${MESSAGE_FIELDS} } } }
+    } } }
+  } } } }
+}`;
+
+const MESSAGE_UPDATES = `subscription Messages($id: ID!) { messageUpdates(dialogueId: $id) { change message { ${MESSAGE_FIELDS} } } }`;
+const TURN_UPDATES = `subscription Turns($id: ID!) { turnUpdates(dialogueId: $id) { id status } }`;
+const SUMMARIZE = `mutation Summarize($id: ID!) { summarizeSession(sessionId: $id) { queued } }`;
+const EXPORT = `mutation Export($id: ID!) { exportDialogue(dialogueId: $id, format: MARKDOWN) { fileName mimeType content } }`;
+
+type DialogueData = { dialogue: DialogueSummary & { sessions: Conn<SessionSummary> } };
+type TurnsData = { dialogue: { sessions: Conn<{ id: string; turns: Conn<TurnView> }> } };
+
+export function DialoguePage(p: { id: string; query: URLSearchParams }) {
+  const canAct = useCan('operator');
+  const d = useQuery<DialogueData>(DIALOGUE, { id: p.id });
+  const sessions = nodes(d.data?.dialogue.sessions).slice().reverse(); // newest first
+  const selected = sessions.find((s) => s.id === p.query.get('session')) ?? sessions[0];
+  const t = useQuery<TurnsData>(TURNS, { id: p.id, since: selected?.startedAt ?? '' }, { skip: !selected });
+  const session = nodes(t.data?.dialogue.sessions)[0];
+  const turns = session && session.id === selected?.id ? nodes(session.turns) : [];
+  const [live, setLive] = useState<Record<string, MessageView>>({});
+  const [picked, setPicked] = useState<string[]>([]);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const refresh = useDebounced(() => {
+    void d.reload();
+    void t.reload();
+  }, 300);
+  const shown = useMemo(() => new Set(turns.flatMap((x) => nodes(x.messages).map((m) => m.id))), [turns]);
+  const messagesLive = useSubscription<{ messageUpdates: { change: string; message: MessageView } }>(
+    MESSAGE_UPDATES,
+    { id: p.id },
+    ({ messageUpdates: u }) => {
+      // A streamed reply updates in place at once; anything new reloads the turn list.
+      if (shown.has(u.message.id)) setLive((l) => ({ ...l, [u.message.id]: u.message }));
+      if (u.change === 'CREATED' || !shown.has(u.message.id)) refresh();
+    },
+  );
+  const turnsLive = useSubscription(TURN_UPDATES, { id: p.id }, refresh);
+
+  const names = useMemo(() => {
+    const n: Record<string, string> = {};
+    for (const h of d.data?.dialogue.humans ?? []) n[h.id] = h.displayName;
+    for (const a of d.data?.dialogue.agents ?? []) n[a.id] = a.name;
+    return n;
+  }, [d.data]);
+
+  if (d.error) return <ErrorBox error={d.error} title="This dialogue cannot be shown" />;
+  if (!d.data) return <Loading what="the dialogue" />;
+  const dlg = d.data.dialogue;
+
+  const act = async (what: () => Promise<void>) => {
+    setActionError(null);
+    setNotice(null);
+    try {
+      await what();
+    } catch (err) {
+      setActionError(errorText(err));
+    }
+  };
+  const pick = (id: string, on: boolean) =>
+    setPicked((ids) => (on ? [...ids.filter((x) => x !== id), id].slice(-2) : ids.filter((x) => x !== id)));
+
+  return (
+    <>
+      <PageHeader
+        title={dlg.title ?? 'Untitled dialogue'}
+        sub={
+          <>
+            <Badge tone="plain">{dlg.type}</Badge> <Badge>{dlg.status}</Badge> {dlg.chat.platform} chat{' '}
+            <span class="mono">{dlg.chat.chatId}</span> ·{' '}
+            {dlg.humans.map((h) => h.displayName).join(', ') || 'no humans'} with{' '}
+            {dlg.agents.map((a) => a.name).join(', ')} · {dlg.messageCount} messages · last active{' '}
+            <Time at={dlg.lastActivityAt} />
+          </>
+        }
+        actions={
+          <>
+            <LiveDot state={messagesLive === 'live' && turnsLive === 'live' ? 'live' : messagesLive} />
+            {canAct && (
+              <button
+                onClick={() =>
+                  act(async () => {
+                    const r = await gql<{ exportDialogue: { fileName: string; mimeType: string; content: string } }>(
+                      EXPORT,
+                      { id: dlg.id },
+                    );
+                    download(r.exportDialogue.fileName, r.exportDialogue.mimeType, r.exportDialogue.content);
+                  })
+                }
+              >
+                Export Markdown
+              </button>
+            )}
+          </>
+        }
+      />
+      <ErrorBox error={actionError} />
+      {notice && <div class="notice">{notice}</div>}
+      <div class="split">
+        <Panel title="Sessions" class="side">
+          <ul class="session-list" data-testid="session-list">
+            {sessions.map((s) => (
+              <li
+                class={s.id === selected?.id ? 'selected' : ''}
+                onClick={() => navigate(`/dialogues/${encodeURIComponent(dlg.id)}?session=${encodeURIComponent(s.id)}`)}
+              >
+                <div>
+                  <Badge>{s.status}</Badge> {s.kind !== 'dialogue' && <Badge tone="plain">{s.kind}</Badge>}
+                  {s.closeReason && <span class="muted small"> {s.closeReason}</span>}
+                </div>
+                <div class="small">
+                  <Time at={s.startedAt} />
+                </div>
+                <div class="muted small">
+                  {s.stats.turnCount} turns · {s.stats.messageCount} messages
+                </div>
+              </li>
+            ))}
+          </ul>
+        </Panel>
+        <div class="main-col">
+          {selected && (
+            <Panel
+              title={
+                <>
+                  Session <span class="mono small muted">{selected.id}</span>
+                </>
+              }
+              actions={
+                <>
+                  {picked.length === 2 && (
+                    <button
+                      class="primary small"
+                      onClick={() =>
+                        navigate(`/diff?a=${encodeURIComponent(picked[0]!)}&b=${encodeURIComponent(picked[1]!)}`)
+                      }
+                    >
+                      Diff the two contexts
+                    </button>
+                  )}
+                  {canAct && selected.status === 'open' && (
+                    <button
+                      class="small"
+                      title="Close the session as summarized and seed a successor with its summary"
+                      onClick={() =>
+                        act(async () => {
+                          await gql(SUMMARIZE, { id: selected.id });
+                          setNotice('Summary queued: the session closes once a worker has written it.');
+                        })
+                      }
+                    >
+                      Summarise
+                    </button>
+                  )}
+                </>
+              }
+            >
+              {selected.summary && (
+                <Collapsible summary="Session summary">
+                  <p class="prewrap">{selected.summary}</p>
+                </Collapsible>
+              )}
+              <ErrorBox error={t.error} />
+              {!t.data && t.loading ? (
+                <Loading what="turns" />
+              ) : turns.length === 0 ? (
+                <Empty>No turns in this session yet.</Empty>
+              ) : (
+                <div class="turns">
+                  {session?.turns.pageInfo?.hasPreviousPage && (
+                    <div class="muted small">Older turns of this session are not shown (the latest 40 are).</div>
+                  )}
+                  {turns.map((turn) => (
+                    <TurnCard
+                      turn={turn}
+                      live={live}
+                      names={names}
+                      picked={picked.includes(turn.id)}
+                      onPick={(on) => pick(turn.id, on)}
+                    />
+                  ))}
+                </div>
+              )}
+              {canAct && <PostMessage dialogueId={dlg.id} onPosted={refresh} />}
+            </Panel>
+          )}
+          {sessions.length === 0 && <Empty>No sessions yet.</Empty>}
+        </div>
+      </div>
+    </>
+  );
+}

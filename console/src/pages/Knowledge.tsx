@@ -1,0 +1,182 @@
+// An agent's knowledge documents (txt, md, pdf): what is stored and how it was chunked; operators
+// upload and delete. Uploads travel as base64 in the GraphQL mutation.
+import { useRef, useState } from 'preact/hooks';
+import { errorText, gql } from '../lib/api.js';
+import { useQuery } from '../lib/hooks.js';
+import { navigate } from '../lib/router.js';
+import { formatNumber } from '../lib/time.js';
+import { useCan } from '../lib/viewerContext.js';
+import { nodes, type Conn, type Named } from '../lib/types.js';
+import { Badge, Empty, ErrorBox, Loading, PageHeader, Panel, ReadOnlyNote, Select, Time } from '../components/ui.js';
+
+interface DocumentView {
+  id: string;
+  name: string;
+  type: string;
+  mime: string | null;
+  size: number;
+  chunkCount: number;
+  status: string;
+  createdAt: string;
+}
+
+const AGENTS = `query Agents { agents(first: 100) { edges { node { id name } } } }`;
+const DOCUMENTS = `query Documents($agentId: ID!) { documents(agentId: $agentId) { id name type mime size chunkCount status createdAt } }`;
+const UPLOAD = `mutation Upload($agentId: ID!, $name: String!, $mime: String!, $content: String!) {
+  uploadDocument(agentId: $agentId, name: $name, mime: $mime, contentBase64: $content) { id name status chunkCount }
+}`;
+const DELETE = `mutation Delete($id: ID!) { deleteDocument(id: $id) { id chunksDeleted } }`;
+
+const ACCEPT = '.txt,.md,.markdown,.pdf,text/plain,text/markdown,application/pdf';
+
+function base64Of(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(typeof r.result === 'string' ? r.result.replace(/^data:[^,]*,/, '') : '');
+    r.onerror = () => reject(r.error ?? new Error('the file could not be read'));
+    r.readAsDataURL(file);
+  });
+}
+
+function mimeOf(file: File): string {
+  if (file.type) return file.type;
+  if (/\.pdf$/i.test(file.name)) return 'application/pdf';
+  if (/\.(md|markdown)$/i.test(file.name)) return 'text/markdown';
+  return 'text/plain';
+}
+
+const size = (n: number) =>
+  n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 ** 2).toFixed(1)} MB`;
+
+export function Knowledge(p: { query: URLSearchParams }) {
+  const canAct = useCan('operator');
+  const agents = nodes(useQuery<{ agents: Conn<Named> }>(AGENTS).data?.agents);
+  const agentId = p.query.get('agent') ?? agents[0]?.id ?? '';
+  const docs = useQuery<{ documents: DocumentView[] }>(DOCUMENTS, { agentId }, { skip: !agentId });
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  const upload = async (e: Event) => {
+    e.preventDefault();
+    const file = input.current?.files?.[0];
+    if (!file) return setError('Choose a .txt, .md or .pdf file first.');
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      const r = await gql<{ uploadDocument: { name: string; chunkCount: number } }>(UPLOAD, {
+        agentId,
+        name: file.name,
+        mime: mimeOf(file),
+        content: await base64Of(file),
+      });
+      setDone(`${r.uploadDocument.name} stored in ${r.uploadDocument.chunkCount} chunks.`);
+      if (input.current) input.current.value = '';
+      await docs.reload();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async (d: DocumentView) => {
+    if (!confirm(`Delete ${d.name}? The agent stops citing it at once.`)) return;
+    try {
+      await gql(DELETE, { id: d.id });
+      await docs.reload();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  const list = docs.data?.documents ?? [];
+  return (
+    <>
+      <PageHeader
+        title="Knowledge"
+        sub="Documents an agent answers from and cites. Text, Markdown and PDF files are chunked and embedded on upload."
+        actions={
+          <Select
+            label="Agent"
+            value={agentId}
+            options={agents.map((a) => ({ value: a.id, label: a.name }))}
+            onChange={(v) => navigate(`/knowledge?agent=${encodeURIComponent(v)}`, { replace: true })}
+          />
+        }
+      />
+      {!canAct && <ReadOnlyNote needs="operator" />}
+      {canAct && agentId && (
+        <Panel title="Upload">
+          <form class="row" onSubmit={upload}>
+            <input ref={input} type="file" accept={ACCEPT} data-testid="knowledge-file" />
+            <button class="primary" type="submit" disabled={busy} data-testid="knowledge-upload">
+              {busy ? 'Uploading…' : 'Upload'}
+            </button>
+          </form>
+          {error && (
+            <div class="field-error" role="alert">
+              {error}
+            </div>
+          )}
+          {done && (
+            <div class="notice" data-testid="knowledge-done">
+              {done}
+            </div>
+          )}
+        </Panel>
+      )}
+      <ErrorBox error={docs.error} />
+      <Panel title={`Documents${list.length ? ` (${list.length})` : ''}`}>
+        {!agentId ? (
+          <Empty>No agents yet.</Empty>
+        ) : !docs.data ? (
+          <Loading what="documents" />
+        ) : list.length === 0 ? (
+          <Empty>No documents for this agent yet.</Empty>
+        ) : (
+          <table class="table" data-testid="documents">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Type</th>
+                <th class="num">Size</th>
+                <th class="num">Chunks</th>
+                <th>Status</th>
+                <th>Uploaded</th>
+                {canAct && <th />}
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((d) => (
+                <tr data-testid="document">
+                  <td class="strong">{d.name}</td>
+                  <td>
+                    {d.type} <span class="muted small">{d.mime}</span>
+                  </td>
+                  <td class="num">{size(d.size)}</td>
+                  <td class="num">{formatNumber(d.chunkCount)}</td>
+                  <td>
+                    <Badge>{d.status}</Badge>
+                  </td>
+                  <td>
+                    <Time at={d.createdAt} />
+                  </td>
+                  {canAct && (
+                    <td class="num">
+                      <button class="small danger" onClick={() => remove(d)}>
+                        Delete
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Panel>
+    </>
+  );
+}

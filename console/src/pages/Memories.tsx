@@ -1,0 +1,150 @@
+// What an agent remembers, about everyone or one human: the entries with their supersede
+// chains, a semantic search ranked as a turn's recall ranks, and (for operators) retire/edit.
+import { useState } from 'preact/hooks';
+import { gql } from '../lib/api.js';
+import { useQuery } from '../lib/hooks.js';
+import { navigate } from '../lib/router.js';
+import { useCan } from '../lib/viewerContext.js';
+import { nodes, type Conn, type HumanRef, type Named } from '../lib/types.js';
+import { Empty, ErrorBox, Loading, PageHeader, Panel, ReadOnlyNote, Select } from '../components/ui.js';
+import { MEMORY_FIELDS, MemoryRow, type MemoryView } from '../components/MemoryRow.js';
+
+const PEOPLE = `query People { agents(first: 100) { edges { node { id name } } } humans(first: 100) { edges { node { id displayName } } } }`;
+const LIST = `query Memories($owner: ID, $subject: ID, $status: MemoryStatus) {
+  memories(first: 100, ownerId: $owner, subjectId: $subject, status: $status) { edges { node { ${MEMORY_FIELDS} } } pageInfo { hasNextPage } }
+}`;
+const SEARCH = `query Search($owner: ID!, $subject: ID, $text: String!) {
+  searchMemories(ownerId: $owner, subjectId: $subject, text: $text, limit: 20) { queries keywordOnly hits { score memory { ${MEMORY_FIELDS} } } }
+}`;
+
+type Hits = { queries: string[]; keywordOnly: boolean; hits: Array<{ score: number; memory: MemoryView }> };
+
+export function Memories(p: { query: URLSearchParams }) {
+  const canAct = useCan('operator');
+  const people = useQuery<{ agents: Conn<Named>; humans: Conn<HumanRef> }>(PEOPLE);
+  const agents = nodes(people.data?.agents);
+  const humans = nodes(people.data?.humans);
+  const agent = p.query.get('agent') ?? agents[0]?.id ?? '';
+  const human = p.query.get('human') ?? '';
+  const status = p.query.get('status') ?? 'active';
+  const list = useQuery<{ memories: Conn<MemoryView> }>(
+    LIST,
+    { owner: agent || null, subject: human || null, status: status === 'all' ? null : status },
+    { skip: !agent },
+  );
+  const [text, setText] = useState('');
+  const [hits, setHits] = useState<Hits | null>(null);
+  const [searchError, setSearchError] = useState<unknown>();
+
+  const set = (k: string, v: string) => {
+    const next = new URLSearchParams(p.query);
+    next.set('agent', agent);
+    if (v) next.set(k, v);
+    else next.delete(k);
+    setHits(null);
+    navigate(`/memories?${next.toString()}`, { replace: true });
+  };
+  const search = async (e: Event) => {
+    e.preventDefault();
+    setSearchError(undefined);
+    try {
+      const r = await gql<{ searchMemories: Hits }>(SEARCH, { owner: agent, subject: human || null, text });
+      setHits(r.searchMemories);
+    } catch (err) {
+      setSearchError(err);
+    }
+  };
+  const changed = () => {
+    void list.reload();
+    setHits(null);
+  };
+  const memories = nodes(list.data?.memories);
+
+  return (
+    <>
+      <PageHeader
+        title="Memories"
+        sub="What each agent remembers about the people it talks to. Retired and rewritten entries stay, linked to what replaced them."
+        actions={
+          <>
+            <Select
+              label="Agent"
+              value={agent}
+              options={agents.map((a) => ({ value: a.id, label: a.name }))}
+              onChange={(v) => set('agent', v)}
+            />
+            <Select
+              label="About"
+              value={human}
+              options={[
+                { value: '', label: 'everyone' },
+                ...humans.map((h) => ({ value: h.id, label: h.displayName })),
+              ]}
+              onChange={(v) => set('human', v)}
+            />
+            <Select
+              label="Status"
+              value={status}
+              options={['active', 'superseded', 'merged', 'pruned', 'all'].map((v) => ({ value: v, label: v }))}
+              onChange={(v) => set('status', v)}
+            />
+          </>
+        }
+      />
+      {!canAct && <ReadOnlyNote needs="operator" />}
+      <ErrorBox error={people.error ?? list.error} />
+      <Panel title="Search as recall would">
+        <form class="row" onSubmit={search}>
+          <input
+            class="grow"
+            placeholder="e.g. what does she like to drink?"
+            value={text}
+            onInput={(e) => setText(e.currentTarget.value)}
+          />
+          <button type="submit" disabled={!agent || !text.trim()}>
+            Search
+          </button>
+          {hits && (
+            <button type="button" class="link" onClick={() => setHits(null)}>
+              clear
+            </button>
+          )}
+        </form>
+        <ErrorBox error={searchError} />
+        {hits && (
+          <>
+            <div class="muted small">
+              Queries: {hits.queries.join(' · ')} {hits.keywordOnly && '(keyword search only: embeddings unavailable)'}
+            </div>
+            {hits.hits.length === 0 ? (
+              <Empty>No active memory matches.</Empty>
+            ) : (
+              <ul class="memories">
+                {hits.hits.map((h) => (
+                  <MemoryRow key={h.memory.id} m={h.memory} score={h.score} canAct={canAct} onChanged={changed} />
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </Panel>
+      <Panel
+        title={`Entries${memories.length ? ` (${memories.length}${list.data?.memories.pageInfo?.hasNextPage ? '+' : ''})` : ''}`}
+      >
+        {!agent ? (
+          <Empty>No agents yet.</Empty>
+        ) : !list.data && list.loading ? (
+          <Loading what="memories" />
+        ) : memories.length === 0 ? (
+          <Empty>No {status === 'all' ? '' : status} memories here yet.</Empty>
+        ) : (
+          <ul class="memories">
+            {memories.map((m) => (
+              <MemoryRow key={m.id} m={m} canAct={canAct} onChanged={changed} />
+            ))}
+          </ul>
+        )}
+      </Panel>
+    </>
+  );
+}

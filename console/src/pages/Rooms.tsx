@@ -1,0 +1,84 @@
+// Rooms (several agents in one chat): their members, mode and the round in progress. The list
+// refreshes every few seconds; a room's page follows it live.
+import { useQuery } from '../lib/hooks.js';
+import { Link, navigate } from '../lib/router.js';
+import { Badge, Empty, ErrorBox, Loading, PageHeader, Panel, Time } from '../components/ui.js';
+
+export interface RoomSummary {
+  id: string;
+  name: string;
+  platform: string;
+  chatId: string;
+  mode: string;
+  status: string;
+  userParticipation: boolean;
+  updatedAt: string;
+  members: Array<{ id: string; kind: string; isHost: boolean; agent: { id: string; name: string } | null }>;
+  currentRound: { seq: number; index: number; queue: string[]; completed: boolean } | null;
+}
+
+export const ROOM_FIELDS = `id name platform chatId mode status userParticipation updatedAt
+  members { id kind isHost agent { id name } } currentRound { seq index queue completed }`;
+
+const QUERY = `query Rooms { rooms { ${ROOM_FIELDS} } }`;
+
+export function Rooms() {
+  const q = useQuery<{ rooms: RoomSummary[] }>(QUERY, {}, { pollMs: 5000 });
+  return (
+    <>
+      <PageHeader
+        title="Rooms"
+        sub="Chats where several agents take turns. Refreshes every 5 s; a room's page is live."
+      />
+      <ErrorBox error={q.error} />
+      <Panel>
+        {!q.data ? (
+          <Loading what="rooms" />
+        ) : q.data.rooms.length === 0 ? (
+          <Empty>No rooms yet. An admin creates them with the createRoom mutation.</Empty>
+        ) : (
+          <table class="table">
+            <thead>
+              <tr>
+                <th>Room</th>
+                <th>Platform · chat</th>
+                <th>Mode</th>
+                <th>Members</th>
+                <th>Round</th>
+                <th>Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {q.data.rooms.map((r) => (
+                <tr class="clickable" onClick={() => navigate(`/rooms/${encodeURIComponent(r.id)}`)}>
+                  <td>
+                    <Link href={`/rooms/${encodeURIComponent(r.id)}`} class="strong">
+                      {r.name}
+                    </Link>{' '}
+                    <Badge>{r.status}</Badge>
+                  </td>
+                  <td>
+                    {r.platform} <span class="mono small muted">{r.chatId}</span>
+                  </td>
+                  <td>
+                    {r.mode.toLowerCase()}
+                    {!r.userParticipation && <span class="muted small"> · agents only</span>}
+                  </td>
+                  <td>{r.members.map((m) => (m.agent?.name ?? m.kind) + (m.isHost ? ' (host)' : '')).join(', ')}</td>
+                  <td>
+                    {r.currentRound
+                      ? `#${r.currentRound.seq}${r.currentRound.completed ? ' done' : ` · ${r.currentRound.index + 1}/${r.currentRound.queue.length}`}`
+                      : '—'}
+                  </td>
+                  <td>
+                    <Time at={r.updatedAt} relative />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Panel>
+    </>
+  );
+}

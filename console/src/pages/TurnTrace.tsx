@@ -1,0 +1,232 @@
+// One turn's trace (seed 000's DialogueTurn): what came in, the context that was built (every
+// part with its tokens, the full prompt, the recalled memories), each model call, each tool
+// call, the deliveries and anything else recorded — live while the turn is being answered.
+import { useState } from 'preact/hooks';
+import { useDebounced, useQuery } from '../lib/hooks.js';
+import { useSubscription } from '../lib/live.js';
+import { Link, navigate } from '../lib/router.js';
+import { contextBuild } from '../lib/trace.js';
+import { formatMs, formatTime } from '../lib/time.js';
+import {
+  MESSAGE_FIELDS,
+  nodes,
+  type Conn,
+  type EventView,
+  type MessageView,
+  type Named,
+  type HumanRef,
+} from '../lib/types.js';
+import { Badge, Empty, ErrorBox, LiveDot, Loading, PageHeader, Panel, Time } from '../components/ui.js';
+import { MessageBubble } from '../components/MessageBubble.js';
+import { PromptParts } from '../components/trace/PromptParts.js';
+import { RecalledMemories } from '../components/trace/RecalledMemories.js';
+import { KnowledgePassages } from '../components/trace/KnowledgePassages.js';
+import { Deliveries, LlmCalls, OtherEvents, ToolCalls } from '../components/trace/Calls.js';
+
+const TRACE = `query Trace($id: ID!) {
+  turnTrace(turnId: $id) {
+    turn { id kind status outcome startedAt closedAt deadlineAt responseTimeMs initiatorRole initiatorId
+      responderRole responderId
+      dialogue { id title agents { id name } humans { id displayName } }
+      session { id turns(last: 30) { edges { node { id startedAt status } } } } }
+    input { ${MESSAGE_FIELDS} }
+    response { ${MESSAGE_FIELDS} }
+    systemActions { id kind at turnId messageId data }
+    llmCalls { id }
+    toolCalls { id }
+    memoryLinks
+  }
+}`;
+const TURN_EVENTS = `subscription TurnEvents($id: ID!) { turnEvents(turnId: $id) { id } }`;
+
+interface TraceData {
+  turnTrace: {
+    turn: {
+      id: string;
+      kind: string;
+      status: string;
+      outcome: string | null;
+      startedAt: string;
+      closedAt: string | null;
+      deadlineAt: string;
+      responseTimeMs: number | null;
+      initiatorId: string;
+      responderId: string;
+      initiatorRole: string;
+      responderRole: string;
+      dialogue: { id: string; title: string | null; agents: Named[]; humans: HumanRef[] };
+      session: { id: string; turns: Conn<{ id: string; startedAt: string; status: string }> };
+    };
+    input: MessageView[];
+    response: MessageView[];
+    systemActions: EventView[];
+    llmCalls: Array<{ id: string }>;
+    toolCalls: Array<{ id: string }>;
+    memoryLinks: string[];
+  };
+}
+
+export function TurnTracePage(p: { id: string }) {
+  const q = useQuery<TraceData>(TRACE, { id: p.id });
+  const refresh = useDebounced(() => void q.reload(), 300);
+  const live = useSubscription(TURN_EVENTS, { id: p.id }, refresh, q.data?.turnTrace.turn.status === 'pending');
+  const [other, setOther] = useState('');
+  if (q.error) return <ErrorBox error={q.error} title="This trace cannot be shown" />;
+  if (!q.data) return <Loading what="the trace" />;
+  const tr = q.data.turnTrace;
+  const t = tr.turn;
+  const names: Record<string, string> = {};
+  for (const a of t.dialogue.agents) names[a.id] = a.name;
+  for (const h of t.dialogue.humans) names[h.id] = h.displayName;
+
+  const events = tr.systemActions;
+  const llmIds = new Set(tr.llmCalls.map((e) => e.id));
+  const toolIds = new Set(tr.toolCalls.map((e) => e.id));
+  const contexts = events.filter((e) => e.kind === 'context_built');
+  const deliveries = events.filter((e) => e.kind === 'delivery');
+  const rest = events.filter(
+    (e) => !llmIds.has(e.id) && !toolIds.has(e.id) && e.kind !== 'context_built' && e.kind !== 'delivery',
+  );
+  const siblings = nodes(t.session.turns).filter((x) => x.id !== t.id);
+  const previous = [...siblings].reverse().find((x) => x.startedAt < t.startedAt);
+  const diffWith = other || previous?.id || siblings[0]?.id || '';
+
+  return (
+    <>
+      <PageHeader
+        title="Turn trace"
+        sub={
+          <>
+            <Link href={`/dialogues/${encodeURIComponent(t.dialogue.id)}?session=${encodeURIComponent(t.session.id)}`}>
+              ← {t.dialogue.title ?? 'dialogue'}
+            </Link>{' '}
+            · <span class="mono">{t.id}</span>
+          </>
+        }
+        actions={
+          <>
+            {t.status === 'pending' && <LiveDot state={live} />}
+            {siblings.length > 0 && (
+              <span class="inline-field">
+                <select value={diffWith} onChange={(e) => setOther(e.currentTarget.value)}>
+                  {siblings.map((s) => (
+                    <option value={s.id}>
+                      turn of {formatTime(s.startedAt)} ({s.status})
+                    </option>
+                  ))}
+                </select>
+                <button
+                  data-testid="diff-button"
+                  onClick={() => navigate(`/diff?a=${encodeURIComponent(diffWith)}&b=${encodeURIComponent(t.id)}`)}
+                >
+                  Diff contexts
+                </button>
+              </span>
+            )}
+          </>
+        }
+      />
+      <div class="summary-strip">
+        <div>
+          <Badge>{t.status}</Badge> {t.outcome && <Badge>{t.outcome}</Badge>}{' '}
+          {t.kind !== 'dialogue' && <Badge tone="plain">{t.kind}</Badge>}
+        </div>
+        <div>
+          {names[t.initiatorId] ?? t.initiatorRole} → {names[t.responderId] ?? t.responderRole}
+        </div>
+        <div>
+          started <Time at={t.startedAt} />
+        </div>
+        <div>reply time {formatMs(t.responseTimeMs)}</div>
+        <div>
+          {t.closedAt ? (
+            <>
+              closed <Time at={t.closedAt} />
+            </>
+          ) : (
+            <>
+              answer due by <Time at={t.deadlineAt} />
+            </>
+          )}
+        </div>
+      </div>
+
+      <Panel title="Conversation">
+        <div class="turn-messages">
+          {[...tr.input, ...tr.response].map((m) => (
+            <MessageBubble m={m} names={names} />
+          ))}
+        </div>
+      </Panel>
+
+      {contexts.length === 0 ? (
+        <Panel title="Context">
+          <Empty>No context was built for this turn (yet).</Empty>
+        </Panel>
+      ) : (
+        contexts.map((e, i) => {
+          const ctx = contextBuild(e);
+          return (
+            <>
+              <Panel
+                title={
+                  <>
+                    Context{contexts.length > 1 ? ` #${i + 1}` : ''}{' '}
+                    <span class="muted small">
+                      <Time at={e.at} />
+                    </span>
+                  </>
+                }
+              >
+                <PromptParts ctx={ctx} />
+              </Panel>
+              {ctx.recall && (
+                <Panel title="Recalled memories">
+                  <RecalledMemories recall={ctx.recall} />
+                </Panel>
+              )}
+              {ctx.knowledge && (
+                <Panel title="Retrieved knowledge">
+                  <KnowledgePassages knowledge={ctx.knowledge} />
+                </Panel>
+              )}
+            </>
+          );
+        })
+      )}
+
+      <Panel title={`LLM calls (${tr.llmCalls.length})`}>
+        {tr.llmCalls.length ? (
+          <LlmCalls events={events.filter((e) => llmIds.has(e.id))} />
+        ) : (
+          <Empty>No model call recorded.</Empty>
+        )}
+      </Panel>
+      <Panel title={`Tool calls (${tr.toolCalls.length})`}>
+        {tr.toolCalls.length ? (
+          <ToolCalls events={events.filter((e) => toolIds.has(e.id))} />
+        ) : (
+          <Empty>No tool was called.</Empty>
+        )}
+      </Panel>
+      <Panel title={`Deliveries (${deliveries.length})`}>
+        {deliveries.length ? <Deliveries events={deliveries} /> : <Empty>Nothing delivered yet.</Empty>}
+      </Panel>
+      {rest.length > 0 && (
+        <Panel title="Other events">
+          <OtherEvents events={rest} />
+        </Panel>
+      )}
+      {tr.memoryLinks.length > 0 && (
+        <Panel title="Memory links">
+          <div class="small muted">Memories recalled into this turn, then those extracted from it:</div>
+          <div>
+            {tr.memoryLinks.map((id) => (
+              <span class="chip mono">{id}</span>
+            ))}
+          </div>
+        </Panel>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+// The reads behind the stats timeline (bucketing is pure, in src/stats/timeline.ts): the
+// llm_call events and the responded turns of a window, bounded like the latency sample of
+// collectStats.ts. Both use the time indexes (events.by_kind, turns.by_time).
+import type { Collections } from './collections.js';
+import { LATENCY_SAMPLE_MAX } from './collectStats.js';
+import { bucketize, type StatsBucket } from '../stats/timeline.js';
+
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+export async function collectTimeline(
+  c: Collections,
+  o: { since: Date; until: Date; dialogueId?: string; buckets: number },
+): Promise<StatsBucket[]> {
+  const range = { $gte: o.since, $lt: o.until };
+  const scope = o.dialogueId ? { dialogueId: o.dialogueId } : {};
+  const [calls, turns] = await Promise.all([
+    c.events
+      .find({ ...scope, kind: 'llm_call', at: range }, { projection: { _id: 0, at: 1, 'data.usage': 1 } })
+      .sort({ at: -1 })
+      .limit(LATENCY_SAMPLE_MAX)
+      .toArray(),
+    c.turns
+      .find(
+        { ...scope, startedAt: range, status: 'responded', responseTime: { $exists: true } },
+        { projection: { _id: 0, startedAt: 1, responseTime: 1 } },
+      )
+      .sort({ startedAt: -1 })
+      .limit(LATENCY_SAMPLE_MAX)
+      .toArray(),
+  ]);
+  const tokens = calls.map((e) => {
+    const usage = (e.data as { usage?: Record<string, unknown> | null } | undefined)?.usage ?? {};
+    return {
+      at: e.at,
+      promptTokens: num(usage.promptTokens),
+      completionTokens: num(usage.completionTokens),
+      totalTokens: num(usage.totalTokens),
+    };
+  });
+  const latencies = turns.map((t) => ({ at: t.startedAt, ms: num(t.responseTime) }));
+  return bucketize(o, o.buckets, tokens, latencies);
+}

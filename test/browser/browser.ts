@@ -1,0 +1,47 @@
+// Debian's Chromium driven by playwright-core for the console's browser tests: one browser per
+// test file, headless, and screenshots under .local/screenshots/ for a person to look at.
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildConsole } from '../../console/buildConsole.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join(import.meta.dirname, '../../.local/screenshots');
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  // `npm test` builds the console first (pretest); a direct vitest run builds it here if stale.
+  await buildConsole();
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+export async function newPage(browser: Browser, baseURL: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1400, height: 900 }, timezoneId: 'UTC' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  // A console error in the page is a bug worth failing on; keep them for the assertion.
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  (page as Page & { errors: string[] }).errors = errors;
+  return page;
+}
+
+export const pageErrors = (page: Page): string[] => (page as Page & { errors?: string[] }).errors ?? [];
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Signs in on the console's sign-in page with this token. */
+export async function signIn(page: Page, token: string): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Operator token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
