@@ -18,4 +18,6 @@ export const webPlatform: PlatformDescriptor = {
   budgetKey: (chat) => chat.chatId,
   // Text reaches the browser as fast as it is stored: store it often enough to read as typing.
   streamIntervalMs: 100,
+  // Cited sources travel as source_reference events (the client lists them), not as footnotes.
+  sourcesAsEvents: true,
 };

@@ -161,6 +161,17 @@ describe('web channel: messages and the stream', () => {
     expect(states).toEqual(['error', 'timeout']);
   });
 
+  it('answers 499 GENERATION_ABORTED when the reply is stopped before its first word', async () => {
+    const id = await newConversation();
+    h.llm.enqueue({ kind: 'reply', chunks: ['too late'], firstByteDelayMs: 2_500 });
+    const pending = api.send(id, { content: 'think hard' });
+    // The model is thinking: stop it as soon as a reply is under way.
+    await eventually(async () => ((await api.abort(id)).json?.aborted === true ? true : undefined), 5_000, 'abort');
+    const r = await pending;
+    expect(r.status).toBe(499);
+    expect(r.json).toEqual({ error: { code: 'GENERATION_ABORTED', message: expect.any(String) as string } });
+  });
+
   it('aborts mid-stream (FR-008): the stream ends with GENERATION_ABORTED and the partial reply is kept', async () => {
     const id = await newConversation();
     expect((await api.abort(id)).json).toEqual({ aborted: false }); // nothing to stop yet
@@ -328,6 +339,7 @@ describe('web channel: knowledge documents and cited answers', () => {
     const shown = streamedText(r.events);
     expect(shown).toContain('4 working days [1]');
     expect(shown).not.toContain('9');
+    expect(shown).not.toContain('shipping.md'); // sources come as events here, never as footnotes
     const sources = r.events.filter((e) => e.event === 'source_reference');
     expect(sources).toHaveLength(1);
     expect(sources[0]!.data).toMatchObject({
