@@ -43,6 +43,8 @@ async function main(): Promise<void> {
       mongoUri,
       redisUrl,
       log: (line) => log.info(line),
+      // A redis-server started here keeps its queues across restarts (AOF, fsync always).
+      redisDataDir: join(projectRoot, '.local', 'redis'),
       ...(env.LOCAL_FERRETDB_POSTGRES_URL ? { ferretPostgresUrl: env.LOCAL_FERRETDB_POSTGRES_URL } : {}),
     });
     ({ mongoUri, redisUrl } = local);

@@ -14,6 +14,9 @@ const binDir = join(projectRoot, '.local', 'bin');
 export interface RunningFerretDB {
   uri: string;
   stop: () => Promise<void>;
+  /** Resolves with the exit code (null: a signal) when the server ends, asked to or not. */
+  exited: Promise<number | null>;
+  pid: number | undefined;
 }
 
 function sourceHash(): string {
@@ -81,9 +84,16 @@ export async function startFerretDB(opts: {
   );
   const stderr: string[] = [];
   child.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
+  const exited = exitOf(child);
   const uri = await waitForReady(child, stderr);
-  return { uri, stop: () => stopChild(child) };
+  return { uri, stop: () => stopChild(child), exited, pid: child.pid };
 }
+
+/** The child's exit code once it ends (null when a signal ended it). */
+export const exitOf = (child: ChildProcess): Promise<number | null> =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise((res) => child.once('exit', (code) => res(code)));
 
 /**
  * The sqlite handler's directory URI. WAL with `synchronous=NORMAL` (SQLite's advice for WAL):

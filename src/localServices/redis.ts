@@ -1,12 +1,15 @@
 // Starts a throwaway redis-server when none is reachable, installing it from Debian's
 // packages if it is missing and we may (root). Dev and tests only.
 import { spawn, spawnSync } from 'node:child_process';
-import { stopChild } from './ferretdb.js';
+import { mkdirSync } from 'node:fs';
+import { exitOf, stopChild } from './ferretdb.js';
 import { redisReachable, waitUntil } from './reachability.js';
 
 export interface RunningRedis {
   url: string;
   stop: () => Promise<void>;
+  exited: Promise<number | null>;
+  pid: number | undefined;
 }
 
 function haveRedisServer(): boolean {
@@ -23,7 +26,15 @@ function installRedis(log: (line: string) => void): void {
   });
 }
 
-export async function startRedis(opts: { port: number; log?: (line: string) => void }): Promise<RunningRedis> {
+/**
+ * `dataDir`: keep the data there with AOF, fsync on every write (what production should run), so a
+ * restarted server still has the queues; absent, nothing is kept (a throwaway server).
+ */
+export async function startRedis(opts: {
+  port: number;
+  dataDir?: string;
+  log?: (line: string) => void;
+}): Promise<RunningRedis> {
   const log = opts.log ?? (() => {});
   if (!haveRedisServer()) installRedis(log);
   if (!haveRedisServer()) {
@@ -32,12 +43,15 @@ export async function startRedis(opts: { port: number; log?: (line: string) => v
         'install redis-server, or run `docker compose up -d mongo redis`.',
     );
   }
-  const child = spawn(
-    'redis-server',
-    ['--port', String(opts.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
+  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  const persistence = opts.dataDir
+    ? ['--dir', opts.dataDir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '']
+    : ['--save', '', '--appendonly', 'no'];
+  const child = spawn('redis-server', ['--port', String(opts.port), '--bind', '127.0.0.1', ...persistence], {
+    stdio: 'ignore',
+  });
+  const exited = exitOf(child);
   const url = `redis://127.0.0.1:${opts.port}`;
   await waitUntil(() => redisReachable(url), 10_000, `redis-server on port ${opts.port} did not start`);
-  return { url, stop: () => stopChild(child) };
+  return { url, stop: () => stopChild(child), exited, pid: child.pid };
 }
