@@ -6,6 +6,7 @@ import type { ChatRef } from '../src/domain/model.js';
 import type { OutboundChannel } from '../src/delivery/outbound.js';
 import type { ChatBudget } from '../src/delivery/chatBudget.js';
 import { PacedOutbound } from '../src/delivery/pacedOutbound.js';
+import type { Metrics } from '../src/metrics/metrics.js';
 import type { Store } from '../src/store/store.js';
 import type { Logger } from '../src/log.js';
 import { TelegramOutbound } from '../adapters/telegram/outbound.js';
@@ -22,7 +23,14 @@ export class AgentOutbounds {
   private readonly cache = new Map<string, Cached>();
 
   constructor(
-    private readonly o: { store: Store; budget: ChatBudget; log: Logger; telegramApiRoot: string; drafts: boolean },
+    private readonly o: {
+      store: Store;
+      budget: ChatBudget;
+      log: Logger;
+      telegramApiRoot: string;
+      drafts: boolean;
+      metrics?: Metrics;
+    },
   ) {}
 
   /** The agent's own channel for this chat's platform; undefined: post through the deployment's. */
@@ -43,6 +51,7 @@ export class AgentOutbounds {
               {
                 budget: this.o.budget,
                 log: this.o.log,
+                ...(this.o.metrics ? { metrics: this.o.metrics } : {}),
               },
             );
     this.cache.set(key, { token, channel, at: Date.now() });

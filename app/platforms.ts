@@ -6,6 +6,7 @@ import type { Outbounds } from '../src/delivery/outbound.js';
 import type { MediaSources } from '../src/media/mediaSource.js';
 import type { ChatBudget } from '../src/delivery/chatBudget.js';
 import { PacedOutbound } from '../src/delivery/pacedOutbound.js';
+import type { Metrics } from '../src/metrics/metrics.js';
 import { TelegramOutbound } from '../adapters/telegram/outbound.js';
 import { TelegramMediaSource } from '../adapters/telegram/media.js';
 import { DiscordOutbound } from '../adapters/discord/outbound.js';
@@ -20,18 +21,18 @@ export interface Platforms {
   mediaSources: MediaSources;
 }
 
-export function buildPlatforms(env: Env, o: { budget: ChatBudget; log: Logger }): Platforms {
-  const { budget, log } = o;
+export function buildPlatforms(env: Env, o: { budget: ChatBudget; log: Logger; metrics: Metrics }): Platforms {
+  const { budget, log, metrics } = o;
   // The web channel needs no token: its people come through this deployment's own API. Paced
   // like the others, so one runaway reply cannot flood the store with streamed writes.
-  const outbounds: Outbounds = { web: new PacedOutbound(new WebOutbound(), { budget, log }) };
+  const outbounds: Outbounds = { web: new PacedOutbound(new WebOutbound(), { budget, log, metrics }) };
   const mediaSources: MediaSources = {};
   if (env.TELEGRAM_BOT_TOKEN) {
     const telegram = new TelegramOutbound(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT, {
       drafts: env.TELEGRAM_DRAFTS === 'on',
       log,
     });
-    outbounds.telegram = new PacedOutbound(telegram, { budget, log });
+    outbounds.telegram = new PacedOutbound(telegram, { budget, log, metrics });
     mediaSources.telegram = new TelegramMediaSource(env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_API_ROOT);
   } else log.info('TELEGRAM_BOT_TOKEN is not set: the Telegram adapter is disabled');
   if (env.DISCORD_BOT_TOKEN) {
@@ -43,7 +44,7 @@ export function buildPlatforms(env: Env, o: { budget: ChatBudget; log: Logger })
       log,
       maxRateLimitWaitMs: 0,
     });
-    outbounds.discord = new PacedOutbound(discord, { budget, log, retrySends: false });
+    outbounds.discord = new PacedOutbound(discord, { budget, log, metrics, retrySends: false });
     mediaSources.discord = new DiscordMediaSource({ token: env.DISCORD_BOT_TOKEN, apiRoot: env.DISCORD_API_ROOT });
   } else log.info('DISCORD_BOT_TOKEN is not set: the Discord adapter is disabled');
   return { outbounds, mediaSources };

@@ -15,6 +15,7 @@ export function roomFlowDeps(s: Shared): RoomFlowDeps {
     scheduler: s.timers,
     responseWindowMs: s.env.RESPONSE_WINDOW_MS,
     log: s.log,
+    metrics: s.metrics,
   };
 }
 

@@ -30,6 +30,10 @@ import { telegramLimits } from '../adapters/telegram/platform.js';
 import type { Stops } from './stops.js';
 import type { Platform } from '../src/domain/model.js';
 import type { PlatformLimits } from '../src/platforms/platform.js';
+import type { Registry } from 'prom-client';
+import { noMetrics, type Metrics } from '../src/metrics/metrics.js';
+import { createPromMetrics } from './metrics.js';
+import { registerQueueDepth } from './queueMetrics.js';
 
 export interface Shared extends Platforms {
   env: Env;
@@ -59,6 +63,10 @@ export interface Shared extends Platforms {
   platformRegistry: PlatformRegistry;
   /** Codes that link a platform identity to a web user (`/link`). */
   linkCodes: RedisLinkCodes;
+  /** What the core observes (src/metrics); no-op with METRICS=off. */
+  metrics: Metrics;
+  /** This process's Prometheus series, served at /metrics (absent with METRICS=off). */
+  metricsRegistry?: Registry;
 }
 
 export async function buildShared(
@@ -74,6 +82,10 @@ export async function buildShared(
   const { log, stops } = o;
   const redis = new Redis(o.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
   stops.push(() => redis.quit());
+  // This process's Prometheus series (app/metrics.ts); with METRICS=off observations go nowhere.
+  const prom = env.METRICS === 'off' ? undefined : createPromMetrics();
+  if (prom) stops.push(registerQueueDepth(prom, { redis, prefix: env.QUEUE_PREFIX }));
+  const metrics = prom ?? noMetrics;
   // Every write the store makes is announced over Redis, so the API's subscriptions see
   // changes made by any process; a failed announcement is logged, the write stands.
   const feed = new RedisChangeFeed(redis, env.QUEUE_PREFIX, (err) => log.warn({ err }, 'change feed publish failed'));
@@ -102,7 +114,7 @@ export async function buildShared(
     platforms: platformRegistry,
     limits: { telegram: telegramLimits(env.TELEGRAM_GLOBAL_PER_SECOND), ...o.platformLimits },
   });
-  const platforms = buildPlatforms(env, { budget, log });
+  const platforms = buildPlatforms(env, { budget, log, metrics });
 
   // Memory: one embedder and one per-owner vector cache per process, used by the worker's
   // recall and the API's memory search; other processes' writes reach the cache through
@@ -129,6 +141,7 @@ export async function buildShared(
     cache: memoryCache,
     log,
     embedTimeoutMs: env.RECALL_EMBED_TIMEOUT_MS,
+    metrics,
   });
   const knowledge = buildKnowledge({ env, redis, store, embedder, log });
   const dialogueLock = new DialogueLock(redis, env.QUEUE_PREFIX, env.WORKER_LOCK_MS);
@@ -138,6 +151,7 @@ export async function buildShared(
     log,
     telegramApiRoot: env.TELEGRAM_API_ROOT,
     drafts: env.TELEGRAM_DRAFTS === 'on',
+    metrics,
   });
 
   return {
@@ -162,5 +176,7 @@ export async function buildShared(
     accounts: platformAccounts(env),
     platformRegistry,
     linkCodes: new RedisLinkCodes(redis, env.QUEUE_PREFIX),
+    metrics,
+    ...(prom ? { metricsRegistry: prom.registry } : {}),
   };
 }

@@ -19,6 +19,8 @@ import { gatewayServesHttp, mountGatewayRole } from './gatewayRole.js';
 import { mountApiRole } from './apiRole.js';
 import { mountWebChannel } from './webChannel.js';
 import { createHttpServer } from './http/server.js';
+import { mountMetrics } from './http/metrics.js';
+import type { FastifyInstance } from 'fastify';
 import { Stops } from './stops.js';
 
 export const ROLES = ['gateway', 'worker', 'api'] as const;
@@ -28,6 +30,8 @@ export interface RunningApp {
   store: Store;
   /** Base URL of the HTTP server (GraphQL at /graphql) when this process runs the api role. */
   apiUrl?: string;
+  /** Where this process serves Prometheus metrics (whenever it serves HTTP and METRICS is not off). */
+  metricsUrl?: string;
   /** Where this process serves Telegram webhook updates (webhook mode, gateway role), on the same server. */
   telegramWebhookUrl?: string;
   /** Resolves when the one-off backfills of the hot path's indexes are done (src/store/hotPathBackfills.ts). */
@@ -64,7 +68,8 @@ export async function startApp(
     // listens, then the gateway starts (registering the webhook needs the server's URL). It
     // closes after the adapters stop (webhook updates being handled still get their answer) and
     // before the API's Redis subscriber goes.
-    const servesHttp = o.roles.has('api') || (o.roles.has('gateway') && gatewayServesHttp(env));
+    // METRICS=on opens it for /metrics alone too (a worker-only process).
+    const servesHttp = o.roles.has('api') || (o.roles.has('gateway') && gatewayServesHttp(env)) || env.METRICS === 'on';
     const http = servesHttp
       ? createHttpServer({
           log: s.log,
@@ -72,6 +77,7 @@ export async function startApp(
           readiness: { mongodb: () => s.store.ping(), redis: async () => (await s.redis.ping()) === 'PONG' },
         })
       : undefined;
+    if (http && s.metricsRegistry) mountMetricsRoute(s, http.app);
     if (http && o.roles.has('api')) {
       mountApiRole(s, http, stops);
       mountWebChannel(s, http, ingest, stops);
@@ -89,6 +95,7 @@ export async function startApp(
       store: s.store,
       backfilled: s.backfilled,
       ...(apiUrl ? { apiUrl } : {}),
+      ...(serverUrl && s.metricsRegistry ? { metricsUrl: `${serverUrl}/metrics` } : {}),
       ...gateway,
       handleInbound: ingest,
       stop: () => stops.run(),
@@ -105,6 +112,7 @@ function buildInboundDeps(s: Shared): HandleInboundDeps {
     store: s.store,
     outbounds: s.outbounds,
     log: s.log,
+    metrics: s.metrics,
     defaultLocale: env.DEFAULT_LOCALE,
     sessionGapMs: env.SESSION_GAP_MS,
     responseWindowMs: env.RESPONSE_WINDOW_MS,
@@ -123,4 +131,17 @@ function buildInboundDeps(s: Shared): HandleInboundDeps {
       return true;
     },
   };
+}
+
+/** /metrics with this process's series; without any token it answers 401 to everyone. */
+function mountMetricsRoute(s: Shared, app: FastifyInstance): void {
+  const { env } = s;
+  if (!s.metricsRegistry) return;
+  if (!env.METRICS_TOKEN && env.OPS_TOKENS.length === 0)
+    s.log.warn('neither METRICS_TOKEN nor OPS_TOKENS is set: /metrics will answer 401');
+  mountMetrics(app, {
+    registry: s.metricsRegistry,
+    opsTokens: env.OPS_TOKENS,
+    ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
+  });
 }

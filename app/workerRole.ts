@@ -23,6 +23,9 @@ import { MediaRetryQueue, startMediaRetryWorker, startMediaSweeper } from '../jo
 import type { Shared } from './shared.js';
 import type { Stops } from './stops.js';
 import type { Extensions } from './startApp.js';
+import { meteredLlm } from '../src/metrics/meteredLlm.js';
+import type { LlmClient } from '../src/llm/types.js';
+import { watchWorker } from './queueMetrics.js';
 
 export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions): Promise<void> {
   const { env, log, store, redis } = s;
@@ -40,10 +43,11 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
   const memoryWorker = startMemoryWorker({
     connection: redis,
     prefix: env.QUEUE_PREFIX,
-    handlers: memoryJobHandlers(buildMemoryDeps(s, deps)),
+    handlers: memoryJobHandlers(buildMemoryDeps(s)),
     log,
   });
   stops.push(() => memoryWorker.close());
+  watchWorker(memoryWorker, 'memory', s.metrics, { outcomes: true });
   if (env.CONSOLIDATION_CRON !== 'off')
     await s.memoryQueue.scheduleNightly(env.CONSOLIDATION_CRON, env.DISPLAY_TIMEZONE);
   else await s.memoryQueue.unscheduleNightly();
@@ -67,6 +71,7 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
     answer,
   });
   stops.push(() => worker.close());
+  watchWorker(worker, 'respond', s.metrics);
   const checkIn = async (dialogueId: string, since: Date, now: Date) => {
     const r = await generate(gen, { kind: 'check-in', dialogueId, since, now });
     return r.kind === 'check-in' ? r.result : r.kind;
@@ -83,6 +88,7 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
     roomAnswerDue: (turnId, now) => askDue(roomFlowDeps(s), turnId, now),
   });
   stops.push(() => timerWorker.close());
+  watchWorker(timerWorker, 'timers', s.metrics);
 
   const mediaWorker = startMediaRetryWorker({
     connection: redis,
@@ -92,6 +98,7 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
     log,
   });
   stops.push(() => mediaWorker.close());
+  watchWorker(mediaWorker, 'media-retry', s.metrics);
   const mediaSweep = startMediaSweeper({
     store,
     queue: mediaRetries,
@@ -147,13 +154,7 @@ function buildRespondDeps(
   };
   return {
     store,
-    llm: modelConfigured({
-      apiKey: env.OPENAI_API_KEY,
-      baseUrl: env.OPENAI_BASE_URL,
-      defaultBaseUrl: DEFAULT_OPENAI_BASE_URL,
-    })
-      ? createLlmClient(env.LLM_API, s.openai)
-      : new NoModelClient(),
+    llm: meteredLlm(modelClient(s), s.metrics, 'reply'),
     tools: builtinTools(env),
     outbounds: s.outbounds,
     log,
@@ -174,18 +175,31 @@ function buildRespondDeps(
     notifyExternal: notifyExternal(s),
     prepareMedia: (platform, messages) => prepareMessagesMedia(o.mediaDeps, messages, { platform }),
     onReplied: (turn, at, done) => afterReply(after, turn, at, done),
+    metrics: s.metrics,
     // The deployment's stages, then citations checked against the reply's passages (src/knowledge).
     streamStages: [...(o.streamStages ?? []), citationStageFactory],
   };
 }
 
-function buildMemoryDeps(s: Shared, respond: RespondDeps): MemoryWorkDeps {
+/** The model, or the client that says none is configured (every reply names the settings). */
+function modelClient(s: Shared): LlmClient {
+  const { env } = s;
+  const configured = modelConfigured({
+    apiKey: env.OPENAI_API_KEY,
+    baseUrl: env.OPENAI_BASE_URL,
+    defaultBaseUrl: DEFAULT_OPENAI_BASE_URL,
+  });
+  return configured ? createLlmClient(env.LLM_API, s.openai) : new NoModelClient();
+}
+
+function buildMemoryDeps(s: Shared): MemoryWorkDeps {
   const { env, store } = s;
   return {
     store,
     outbounds: s.outbounds,
     log: s.log,
-    llm: respond.llm,
+    // Counted apart from replies: background tokens are a different budget.
+    llm: meteredLlm(modelClient(s), s.metrics, 'background'),
     model: env.MEMORY_MODEL ?? env.LLM_MODEL,
     timeoutMs: env.MEMORY_TASK_TIMEOUT_MS,
     embedder: s.embedder,

@@ -30,7 +30,7 @@ export function startRespondWorker(o: RespondWorkerOptions): Worker<RespondJob> 
         throw new DelayedError();
       }
       const result = r.kind === 'answer' ? r.result : r;
-      o.log.info({ turnId: data.turnId, ...result }, 'turn handled');
+      o.log.info({ turnId: data.turnId, dialogueId: data.dialogueId, ...result }, 'turn handled');
       return result;
     },
     {
@@ -42,7 +42,10 @@ export function startRespondWorker(o: RespondWorkerOptions): Worker<RespondJob> 
     },
   );
   worker.on('failed', (job, err) =>
-    o.log.error({ turnId: job?.data.turnId, attempt: job?.attemptsMade, err }, 'respond job failed'),
+    o.log.error(
+      { turnId: job?.data.turnId, dialogueId: job?.data.dialogueId, attempt: job?.attemptsMade, err },
+      'respond job failed',
+    ),
   );
   worker.on('error', (err) => o.log.error({ err }, 'respond worker error'));
   return worker;

@@ -113,6 +113,9 @@ export class DiscordGateway {
       return;
     }
     const event = t.event;
+    // Paths of the malformed fields left out, never their values.
+    if (t.warnings.length > 0)
+      this.o.log.warn({ messageId: m.id, what, fields: t.warnings }, 'discord message: malformed fields dropped');
     const key = m.channelId;
     const prev = this.chains.get(key) ?? Promise.resolve();
     const next = prev.then(async () => {

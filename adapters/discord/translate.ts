@@ -18,10 +18,13 @@ import type {
   InboundEventInput,
   InboundMention,
 } from '../../src/ingest/inboundEvent.js';
+import { fieldsOf, isRecord, listsOf, type Fields, type Lists } from '../lenientFields.js';
+import { cardsOf, forwardOf, pollOf, readableContent } from './content.js';
 import { snapshotOf, whereOf } from './snapshot.js';
 
 export type TranslateResult =
-  | { ok: true; event: InboundEventInput }
+  /** `warnings`: malformed fields left out (paths only, never values). */
+  | { ok: true; event: InboundEventInput; warnings: string[] }
   /** Malformed: dropped and logged. */
   | { ok: false; reason: string }
   /** Well-formed but nothing for the core (a system message, an embed-only update). */
@@ -51,7 +54,8 @@ const authorSnap = z.object({
   username: z.string().min(1),
   globalName: z.string().nullable(),
 });
-const messageSnap = whereSnap.extend({
+/** What a message cannot be placed without: validated as a whole. */
+const coreSnap = whereSnap.extend({
   type: z.number().int(),
   content: z.string(),
   createdTimestamp: z.number().int().positive(),
@@ -61,26 +65,57 @@ const messageSnap = whereSnap.extend({
   applicationId: snowflake.nullable(),
   author: authorSnap,
   memberDisplayName: z.string().nullable(),
-  attachments: z.array(
-    z.object({
-      id: snowflake,
-      url: z.url(),
-      name: z.string().min(1),
-      size: z.number().int().nonnegative(),
-      contentType: z.string().min(1).nullable(),
-      duration: z.number().nonnegative().nullable(),
-      width: z.number().int().nonnegative().nullable(),
-      height: z.number().int().nonnegative().nullable(),
-    }),
-  ),
-  stickers: z.array(z.object({ id: snowflake, name: z.string(), format: z.number().int(), url: z.url() })),
-  reference: z.object({ messageId: snowflake.nullable(), type: z.number().int().nullable() }).nullable(),
-  referenced: z.object({ author: authorSnap, content: z.string() }).nullable(),
-  mentionedUsers: z.array(z.object({ id: snowflake, username: z.string() })),
-  mentionedRoles: z.array(snowflake),
 });
+const attachmentSnap = z.object({
+  id: snowflake,
+  url: z.url(),
+  name: z.string().min(1),
+  size: z.number().int().nonnegative(),
+  contentType: z.string().min(1).nullable(),
+  duration: z.number().nonnegative().nullable(),
+  width: z.number().int().nonnegative().nullable(),
+  height: z.number().int().nonnegative().nullable(),
+});
+const stickerSnap = z.object({ id: snowflake, name: z.string(), format: z.number().int(), url: z.url() });
+const embedSnap = z.object({
+  type: z.string().nullable(),
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  url: z.string().nullable(),
+  author: z.string().nullable(),
+  footer: z.string().nullable(),
+  fields: z.array(z.object({ name: z.string(), value: z.string() })),
+});
+/** Lists whose items are validated one by one (a bad one is dropped alone). */
+const contentLists = { attachments: attachmentSnap, stickers: stickerSnap, embeds: embedSnap };
+const snapshotSnap = z.looseObject({ content: z.string() });
+const messageFields = {
+  reference: z.object({
+    messageId: snowflake.nullable(),
+    channelId: snowflake.nullable(),
+    type: z.number().int().nullable(),
+    channelName: z.string().nullable().catch(null),
+  }),
+  referenced: z.object({ author: authorSnap, content: z.string() }),
+  poll: z.object({
+    question: z.string().nullable(),
+    answers: z.array(z.string()),
+    allowMultiselect: z.boolean(),
+    resultsFinalized: z.boolean(),
+  }),
+};
+const messageLists = {
+  ...contentLists,
+  snapshots: snapshotSnap,
+  mentionedUsers: z.object({ id: snowflake, username: z.string(), displayName: z.string() }),
+  mentionedRoles: z.object({ id: snowflake, name: z.string().nullable() }),
+  mentionedChannels: z.object({ id: snowflake, name: z.string().nullable() }),
+};
+type Content = Lists<typeof contentLists> & { content: string; id: string; flags: number };
+type Snap = z.infer<typeof coreSnap> &
+  Fields<typeof messageFields> &
+  Lists<typeof messageLists> & { forwarded: Content[] };
 type Where = z.infer<typeof whereSnap>;
-type Snap = z.infer<typeof messageSnap>;
 
 const THREADS: number[] = [ChannelType.PublicThread, ChannelType.PrivateThread, ChannelType.AnnouncementThread];
 /** Guild channels whose messages people type (text chat in voice and stage channels included). */
@@ -142,9 +177,9 @@ const STICKER_FILE: Record<number, { ext: string; mime: string }> = {
   [StickerFormatType.Lottie]: { ext: 'json', mime: 'application/json' },
 };
 
-function attachmentsOf(s: Snap): InboundAttachment[] {
+function attachmentsOf(s: Content): InboundAttachment[] {
   const voice = (s.flags & MessageFlags.IsVoiceMessage) !== 0;
-  const files = s.attachments.map((a): InboundAttachment => {
+  const files = (s.attachments ?? []).map((a): InboundAttachment => {
     const mime = bareMime(a.contentType);
     return {
       kind: attachmentKind(mime, voice),
@@ -159,13 +194,14 @@ function attachmentsOf(s: Snap): InboundAttachment[] {
       sourceMessageId: s.id,
     };
   });
-  const stickers = s.stickers.map((st): InboundAttachment => {
+  const stickers = (s.stickers ?? []).map((st): InboundAttachment => {
     const file = STICKER_FILE[st.format];
     return {
       kind: 'sticker',
       fileRef: st.url,
       uniqueId: st.id,
       fileName: `${st.name}.${file?.ext ?? 'png'}`,
+      stickerName: st.name,
       ...(file ? { mime: file.mime } : {}),
       sourceMessageId: s.id,
     };
@@ -175,22 +211,29 @@ function attachmentsOf(s: Snap): InboundAttachment[] {
 
 const escape = (id: string): string => id.replace(/\D/g, '');
 
+/** Mentions as marked, each with the name it reads as in the text. */
 function mentionsOf(s: Snap): InboundMention[] {
-  const users = s.mentionedUsers.map((u): InboundMention => {
-    // The token as typed; absent when Discord added the user only because a reply pings its author.
-    const token = new RegExp(`<@!?${escape(u.id)}>`).exec(s.content)?.[0];
-    return { userId: u.id, username: u.username, ...(token ? { text: token } : {}) };
+  const users = (s.mentionedUsers ?? []).map((u): InboundMention => {
+    // Typed in the text, or added by Discord only because a reply pings its author.
+    const typed = new RegExp(`<@!?${escape(u.id)}>`).test(s.content);
+    return { userId: u.id, username: u.username, ...(typed ? { text: `@${u.displayName}` } : {}) };
   });
-  // discord.js keeps only roles it has cached; the content carries every role mention.
-  const roleIds = new Set([...s.mentionedRoles, ...[...s.content.matchAll(/<@&(\d{15,21})>/g)].map((m) => m[1] ?? '')]);
-  const roles = [...roleIds].filter(Boolean).map((id): InboundMention => ({ roleId: id, text: `<@&${id}>` }));
+  const roles = (s.mentionedRoles ?? []).map((r): InboundMention => ({
+    roleId: r.id,
+    text: `@${r.name ?? 'unknown-role'}`,
+  }));
   return [...users, ...roles];
 }
+
+/** A crosspost points at its source in another channel: that is no reply to answer. */
+const isCrosspost = (s: Snap): boolean =>
+  (s.flags & MessageFlags.IsCrosspost) !== 0 || (!!s.reference?.channelId && s.reference.channelId !== s.channel?.id);
 
 function replyOf(s: Snap) {
   const ref = s.reference;
   // A forward (type 1) quotes nothing the user answers; only a plain reply counts.
   if (!ref?.messageId || (ref.type !== null && ref.type !== Number(MessageReferenceType.Default))) return undefined;
+  if (isCrosspost(s)) return undefined;
   const r = s.referenced;
   return {
     platformMessageId: ref.messageId,
@@ -202,24 +245,68 @@ function replyOf(s: Snap) {
             username: r.author.username,
             displayName: r.author.globalName ?? r.author.username,
           },
-          ...(r.content !== '' ? { text: r.content } : {}),
+          ...(r.content !== '' ? { text: readableContent(r.content, s) } : {}),
         }
       : {}),
   };
 }
 
-function parseMessage(m: Message | PartialMessage): { ok: true; s: Snap; chat: Chat } | { ok: false; reason: string } {
+/** A forwarded message's own content (message_snapshots), each snapshot validated alone. */
+function forwardedOf(core: { id: string; flags: number }, raw: unknown, dropped: string[]): Content[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((item: unknown, i): Content[] => {
+    if (!isRecord(item) || typeof item.content !== 'string') return [];
+    return [{ ...core, content: item.content, ...listsOf(item, contentLists, `snapshots[${i}].`, dropped) }];
+  });
+}
+
+function parseMessage(
+  m: Message | PartialMessage,
+): { ok: true; s: Snap; chat: Chat; dropped: string[] } | { ok: false; reason: string } {
   let raw: unknown;
   try {
     raw = snapshotOf(m);
   } catch (err) {
     return { ok: false, reason: `unreadable message: ${String(err)}` };
   }
-  const parsed = messageSnap.safeParse(raw);
-  if (!parsed.success) return { ok: false, reason: `malformed message: ${describe(parsed.error)}` };
+  const parsed = coreSnap.safeParse(raw);
+  if (!parsed.success || !isRecord(raw))
+    return { ok: false, reason: `malformed message: ${parsed.success ? 'not an object' : describe(parsed.error)}` };
   const chat = chatOf(parsed.data);
   if (typeof chat === 'string') return { ok: false, reason: chat };
-  return { ok: true, s: parsed.data, chat };
+  const dropped: string[] = [];
+  const lists = listsOf(raw, messageLists, '', dropped);
+  const s: Snap = {
+    ...parsed.data,
+    ...fieldsOf(raw, messageFields, '', dropped),
+    ...lists,
+    forwarded: forwardedOf({ id: parsed.data.id, flags: 0 }, lists.snapshots, dropped),
+  };
+  return { ok: true, s, chat, dropped };
+}
+
+/** Text, files and shared items of a message, a forward's included. */
+function bodyOf(s: Snap) {
+  const own = readableContent(s.content, s);
+  const attachments = [...attachmentsOf(s), ...s.forwarded.flatMap(attachmentsOf)];
+  const forwardedText = s.forwarded
+    .map((f) => readableContent(f.content, s))
+    .filter((t) => t !== '')
+    .join('\n');
+  const shared = [
+    ...s.forwarded.flatMap((f) => cardsOf(f.embeds ?? [], f.content !== '' || (f.attachments ?? []).length > 0)),
+    ...cardsOf(s.embeds ?? [], own !== '' || attachments.length > 0 || s.forwarded.length > 0),
+    ...(s.poll ? [pollOf(s.poll)] : []),
+  ];
+  const isForward = s.reference?.type === Number(MessageReferenceType.Forward) && s.forwarded.length > 0;
+  // A forward with a comment: the comment is the user's own words, after what they forwarded.
+  const text = [forwardedText, own].filter((t) => t !== '').join('\n');
+  return {
+    ...(text !== '' ? { text } : {}),
+    attachments,
+    ...(shared.length > 0 ? { shared } : {}),
+    ...(isForward ? { forwardedFrom: forwardOf(s.reference?.channelName) } : {}),
+  };
 }
 
 export function translateCreate(m: Message | PartialMessage): TranslateResult {
@@ -237,12 +324,12 @@ export function translateCreate(m: Message | PartialMessage): TranslateResult {
       platformMessageId: s.id,
       recipient: recipientOf(s),
       sender: senderOf(s),
-      ...(s.content !== '' ? { text: s.content } : {}),
-      attachments: attachmentsOf(s),
+      ...bodyOf(s),
       mentions: mentionsOf(s),
       ...(replyTo ? { replyTo } : {}),
       sentAt: new Date(s.createdTimestamp),
     },
+    warnings: p.dropped,
   };
 }
 
@@ -254,6 +341,7 @@ export function translateUpdate(old: Message | PartialMessage, m: Message | Part
   // Discord also sends MESSAGE_UPDATE for link embeds, pins and flags: only a text change is an edit.
   if (!old.partial && old.content === s.content) return { ok: true, event: null, ignored: 'content unchanged' };
   if (old.partial && s.editedTimestamp === null) return { ok: true, event: null, ignored: 'not edited by its author' };
+  const { attachments: _files, ...body } = bodyOf(s);
   return {
     ok: true,
     event: {
@@ -263,10 +351,11 @@ export function translateUpdate(old: Message | PartialMessage, m: Message | Part
       platformMessageId: s.id,
       recipient: recipientOf(s),
       sender: senderOf(s),
-      ...(s.content !== '' ? { text: s.content } : {}),
+      ...body,
       mentions: mentionsOf(s),
       editedAt: new Date(s.editedTimestamp ?? Date.now()),
     },
+    warnings: p.dropped,
   };
 }
 
@@ -291,5 +380,6 @@ export function translateDelete(m: Message | PartialMessage): TranslateResult {
       recipient: recipientOf(parsed.data),
       deletedAt: new Date(),
     },
+    warnings: [],
   };
 }

@@ -12,8 +12,8 @@ import type { InboundEventInput } from '../../src/ingest/inboundEvent.js';
 import { translateUpdate } from './translate.js';
 import { BOT_COMMANDS } from './commands.js';
 
-/** The only updates we ask Telegram for. */
-export const ALLOWED_UPDATES = ['message', 'edited_message'] as const;
+/** The only updates we ask Telegram for (guest_message: Bot API 10 guest mode, kept as context). */
+export const ALLOWED_UPDATES = ['message', 'edited_message', 'guest_message'] as const;
 
 export interface TelegramWebhookOptions {
   /**
@@ -243,6 +243,9 @@ export class TelegramGateway {
       else this.o.log.warn({ updateId: update.update_id, reason: t.reason }, 'telegram update dropped');
       return;
     }
+    // Paths of the fields left out, never their values.
+    if (t.warnings.length > 0)
+      this.o.log.warn({ updateId: update.update_id, fields: t.warnings }, 'telegram update: malformed fields dropped');
     await this.o.onInbound(t.event);
   }
 }

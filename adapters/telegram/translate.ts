@@ -1,8 +1,10 @@
 // Telegram Update → InboundEvent. Translation only: no rule lives here (SPEC §2).
-// The fields we read are validated against the Bot API's shapes (core.telegram.org/bots/api),
-// so a malformed update is reported and dropped, never half-stored.
-import { z } from 'zod';
+// The fields we read are validated against the Bot API's shapes (shapes.ts), field by field: a
+// message without its essentials is reported and dropped; a bad optional field is dropped alone
+// and named in `warnings`.
 import type { InboundAttachment, InboundEventInput, InboundMention } from '../../src/ingest/inboundEvent.js';
+import { isRecord, parseMessage, type TgChat, type TgEntity, type TgMessage, type TgUser } from './shapes.js';
+import { chatTitle, displayName, forwardOf, sharedOf } from './shared.js';
 
 /** Which of our bots received the update (from getMe). */
 export interface BotIdentity {
@@ -11,109 +13,10 @@ export interface BotIdentity {
 }
 
 export type TranslateResult =
-  | { ok: true; event: InboundEventInput }
+  /** `warnings`: malformed fields left out (paths only, never values). */
+  | { ok: true; event: InboundEventInput; warnings: string[] }
   /** `ignored`: a valid update we do not record (service message, channel post); else malformed. */
   | { ok: false; reason: string; ignored: boolean };
-
-const user = z.object({
-  id: z.number().int(),
-  is_bot: z.boolean(),
-  first_name: z.string(),
-  last_name: z.string().optional(),
-  username: z.string().optional(),
-  language_code: z.string().optional(),
-});
-const chat = z.object({
-  id: z.number().int(),
-  type: z.enum(['private', 'group', 'supergroup', 'channel']),
-  title: z.string().optional(),
-  username: z.string().optional(),
-});
-const entity = z.object({
-  type: z.string(),
-  offset: z.number().int().nonnegative(),
-  length: z.number().int().positive(),
-  user: user.optional(),
-});
-const file = {
-  file_id: z.string().min(1),
-  file_unique_id: z.string().min(1),
-  file_size: z.number().int().nonnegative().optional(),
-};
-const photoSize = z.object({ ...file, width: z.number().int().nonnegative(), height: z.number().int().nonnegative() });
-const voice = z.object({ ...file, duration: z.number().nonnegative(), mime_type: z.string().optional() });
-const audio = z.object({
-  ...file,
-  duration: z.number().nonnegative(),
-  file_name: z.string().optional(),
-  mime_type: z.string().optional(),
-});
-const video = z.object({
-  ...file,
-  width: z.number().int().nonnegative(),
-  height: z.number().int().nonnegative(),
-  duration: z.number().nonnegative(),
-  file_name: z.string().optional(),
-  mime_type: z.string().optional(),
-});
-const videoNote = z.object({ ...file, length: z.number().int().nonnegative(), duration: z.number().nonnegative() });
-const document = z.object({ ...file, file_name: z.string().optional(), mime_type: z.string().optional() });
-const sticker = z.object({
-  ...file,
-  width: z.number().int().nonnegative(),
-  height: z.number().int().nonnegative(),
-  is_animated: z.boolean(),
-  is_video: z.boolean(),
-  emoji: z.string().optional(),
-  set_name: z.string().optional(),
-});
-/** The replied-to message as Telegram embeds it (its own reply_to_message is never included). */
-const repliedMessage = z.object({
-  message_id: z.number().int(),
-  from: user.optional(),
-  sender_chat: chat.optional(),
-  text: z.string().optional(),
-  caption: z.string().optional(),
-  forum_topic_created: z.object({ name: z.string() }).optional(),
-});
-const messageOrigin = z.object({
-  type: z.string(),
-  sender_user: user.optional(),
-  sender_user_name: z.string().optional(),
-  sender_chat: chat.optional(),
-  chat: chat.optional(),
-});
-const message = z.object({
-  message_id: z.number().int(),
-  message_thread_id: z.number().int().optional(),
-  is_topic_message: z.boolean().optional(),
-  date: z.number().int().nonnegative(),
-  edit_date: z.number().int().nonnegative().optional(),
-  chat,
-  from: user.optional(),
-  sender_chat: chat.optional(),
-  text: z.string().optional(),
-  entities: z.array(entity).optional(),
-  caption: z.string().optional(),
-  caption_entities: z.array(entity).optional(),
-  photo: z.array(photoSize).min(1).optional(),
-  animation: video.optional(),
-  video: video.optional(),
-  video_note: videoNote.optional(),
-  voice: voice.optional(),
-  audio: audio.optional(),
-  document: document.optional(),
-  sticker: sticker.optional(),
-  media_group_id: z.string().min(1).optional(),
-  reply_to_message: repliedMessage.optional(),
-  quote: z.object({ text: z.string() }).optional(),
-  external_reply: z
-    .object({ origin: messageOrigin, chat: chat.optional(), message_id: z.number().int().optional() })
-    .optional(),
-});
-type TgMessage = z.infer<typeof message>;
-type TgUser = z.infer<typeof user>;
-type TgChat = z.infer<typeof chat>;
 
 /** Bot API service-message fields: chat events, not something a person said. */
 const SERVICE_FIELDS = [
@@ -145,7 +48,6 @@ const SERVICE_FIELDS = [
   'boost_added',
   'chat_background_set',
   'proximity_alert_triggered',
-  'successful_payment',
   'refunded_payment',
   'giveaway_created',
   'giveaway_completed',
@@ -153,21 +55,19 @@ const SERVICE_FIELDS = [
   'web_app_data',
 ] as const;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const malformed = (reason: string): TranslateResult => ({
   ok: false,
   reason: `malformed update: ${reason}`,
   ignored: false,
 });
 const ignored = (reason: string): TranslateResult => ({ ok: false, reason, ignored: true });
-const issues = (e: z.ZodError): string =>
-  e.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ');
 
-/** One Bot API Update (only `message` and `edited_message` are recorded). */
+/** One Bot API Update (`message`, `edited_message` and Bot API 10's `guest_message` are recorded). */
 export function translateUpdate(update: unknown, bot: BotIdentity): TranslateResult {
   if (!isRecord(update) || typeof update.update_id !== 'number') return malformed('update_id missing');
   if (update.message !== undefined) return translateMessage(update.message, bot, 'message');
   if (update.edited_message !== undefined) return translateMessage(update.edited_message, bot, 'edit');
+  if (update.guest_message !== undefined) return translateMessage(update.guest_message, bot, 'guest');
   const kind = Object.keys(update).find((k) => k !== 'update_id') ?? 'empty';
   return ignored(`update kind ${kind} is not handled`);
 }
@@ -176,11 +76,11 @@ export function translateUpdate(update: unknown, bot: BotIdentity): TranslateRes
 export function translateMessage(
   raw: unknown,
   bot: BotIdentity,
-  kind: 'message' | 'edit' = 'message',
+  kind: 'message' | 'edit' | 'guest' = 'message',
 ): TranslateResult {
-  const parsed = message.safeParse(raw);
-  if (!parsed.success) return malformed(issues(parsed.error));
-  const m = parsed.data;
+  const parsed = parseMessage(raw);
+  if (!parsed.ok) return malformed(parsed.reason);
+  const { m, dropped: warnings } = parsed;
   if (m.chat.type === 'channel') return ignored('channel posts are not handled');
   const service = SERVICE_FIELDS.find((f) => isRecord(raw) && raw[f] !== undefined);
   if (service) return ignored(`service message (${service})`);
@@ -188,8 +88,9 @@ export function translateMessage(
   if (!sender) return malformed('message has neither from nor sender_chat');
 
   const body = m.text ?? m.caption;
-  const mentions = mentionsOf(body ?? '', (m.text !== undefined ? m.entities : m.caption_entities) ?? []);
-  if (!mentions.ok) return malformed(mentions.reason);
+  const entities = m.text !== undefined ? 'entities' : 'caption_entities';
+  const mentions = mentionsOf(body ?? '', m[entities] ?? [], entities, warnings);
+  const forwardedFrom = m.forward_origin ? forwardOf(m.forward_origin) : undefined;
 
   const common = {
     platform: 'telegram' as const,
@@ -204,13 +105,15 @@ export function translateMessage(
     recipient: { userId: String(bot.id), ...(bot.username ? { username: bot.username } : {}) },
     sender,
     ...(body !== undefined ? { text: body } : {}),
-    mentions: mentions.list,
+    mentions,
     ...(m.media_group_id ? { mediaGroupId: m.media_group_id } : {}),
+    ...nonEmpty(sharedOf(m)),
+    ...(forwardedFrom ? { forwardedFrom } : {}),
   };
 
   if (kind === 'edit') {
     if (m.edit_date === undefined) return malformed('edited_message without edit_date');
-    return { ok: true, event: { ...common, kind: 'edit', editedAt: new Date(m.edit_date * 1000) } };
+    return { ok: true, event: { ...common, kind: 'edit', editedAt: new Date(m.edit_date * 1000) }, warnings };
   }
   const replyTo = replyOf(m);
   return {
@@ -221,13 +124,16 @@ export function translateMessage(
       attachments: attachmentsOf(m),
       ...(replyTo ? { replyTo } : {}),
       sentAt: new Date(m.date * 1000),
+      // A guest query is answered only through answerGuestQuery, which this gateway does not
+      // speak; the bot is not a member of the chat, so it is kept as context.
+      ...(kind === 'guest' || m.guest_query_id !== undefined ? { answerable: false } : {}),
     },
+    warnings,
   };
 }
 
-function displayName(u: TgUser): string {
-  return [u.first_name, u.last_name].filter(Boolean).join(' ');
-}
+/** Shared items only when there are some, so plain messages keep their plain shape. */
+const nonEmpty = <T>(shared: T[]): { shared?: T[] } => (shared.length > 0 ? { shared } : {});
 
 function senderOf(m: TgMessage) {
   // An anonymous group admin or a linked channel speaks as the chat, not as Telegram's stand-in bot.
@@ -243,18 +149,19 @@ function senderOf(m: TgMessage) {
 }
 
 function chatName(c: TgChat): { displayName?: string; username?: string } {
-  return { ...(c.title ? { displayName: c.title } : {}), ...(c.username ? { username: c.username } : {}) };
+  const title = c.title ?? chatTitle(c);
+  return { ...(title ? { displayName: title } : {}), ...(c.username ? { username: c.username } : {}) };
 }
 
-/** Entity offsets and lengths count UTF-16 code units, which is how JS strings index. */
-function mentionsOf(
-  text: string,
-  entities: Array<z.infer<typeof entity>>,
-): { ok: true; list: InboundMention[] } | { ok: false; reason: string } {
+/** Entity offsets and lengths count UTF-16 code units, which is how JS strings index. A bad one is left out. */
+function mentionsOf(text: string, entities: TgEntity[], field: string, warnings: string[]): InboundMention[] {
   const list: InboundMention[] = [];
-  for (const e of entities) {
+  for (const [i, e] of entities.entries()) {
     if (e.type !== 'mention' && e.type !== 'text_mention') continue;
-    if (e.offset + e.length > text.length) return { ok: false, reason: `${e.type} entity outside the text` };
+    if (e.offset + e.length > text.length) {
+      warnings.push(`${field}[${i}] (${e.type} outside the text)`);
+      continue;
+    }
     const covered = text.slice(e.offset, e.offset + e.length);
     if (e.type === 'mention') {
       const username = covered.replace(/^@/, '');
@@ -262,10 +169,19 @@ function mentionsOf(
     } else if (e.user) {
       list.push({ userId: String(e.user.id), text: covered });
     } else {
-      return { ok: false, reason: 'text_mention entity without user' };
+      warnings.push(`${field}[${i}] (text_mention without user)`);
     }
   }
-  return { ok: true, list };
+  return list;
+}
+
+function userSender(u: TgUser) {
+  return {
+    userId: String(u.id),
+    isBot: u.is_bot,
+    displayName: displayName(u),
+    ...(u.username ? { username: u.username } : {}),
+  };
 }
 
 function replyOf(m: TgMessage) {
@@ -278,12 +194,7 @@ function replyOf(m: TgMessage) {
     const s = r.sender_chat
       ? { userId: String(r.sender_chat.id), isBot: false, ...chatName(r.sender_chat) }
       : r.from
-        ? {
-            userId: String(r.from.id),
-            isBot: r.from.is_bot,
-            displayName: displayName(r.from),
-            ...(r.from.username ? { username: r.from.username } : {}),
-          }
+        ? userSender(r.from)
         : undefined;
     const text = r.text ?? r.caption;
     return {
@@ -291,26 +202,30 @@ function replyOf(m: TgMessage) {
       ...(s ? { sender: s } : {}),
       ...(text !== undefined ? { text } : {}),
       ...(quote !== undefined ? { quote } : {}),
+      ...nonEmpty(sharedOf(r)),
     };
   }
   // A reply to a message in another chat: its id means nothing in this chat, so it is qualified
   // with the source chat (never matches a stored message) and carried by its quote.
   const x = m.external_reply;
   if (x && x.message_id !== undefined) {
-    const source = x.chat ?? x.origin.chat ?? x.origin.sender_chat;
-    const u = x.origin.sender_user;
-    const sender = u
-      ? {
-          userId: String(u.id),
-          isBot: u.is_bot,
-          displayName: displayName(u),
-          ...(u.username ? { username: u.username } : {}),
-        }
-      : undefined;
+    const source = x.chat ?? x.origin?.chat ?? x.origin?.sender_chat;
+    const u = x.origin?.sender_user;
     return {
       platformMessageId: `${source ? source.id : 'external'}:${x.message_id}`,
-      ...(sender ? { sender } : {}),
+      ...(u ? { sender: userSender(u) } : {}),
       ...(quote !== undefined ? { quote, text: quote } : {}),
+      ...nonEmpty(sharedOf(x)),
+    };
+  }
+  // A reply to a story: stories are not messages of this chat, so the id is qualified too.
+  const story = m.reply_to_story;
+  if (story) {
+    const from = chatTitle(story.chat);
+    return {
+      platformMessageId: `story:${story.chat.id}:${story.id}`,
+      ...(quote !== undefined ? { quote } : {}),
+      shared: [{ kind: 'story' as const, ...(from ? { from } : {}) }],
     };
   }
   return undefined;

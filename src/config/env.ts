@@ -210,6 +210,16 @@ export const envSchema = z.object({
   OPS_TOKENS: opsTokens,
   /** Development only, when OPS_TOKENS is empty: where the local admin token is kept (default .local/admin-token). */
   ADMIN_TOKEN_FILE: optionalString,
+  /**
+   * Prometheus `/metrics` on the process's HTTP server: `auto` = where the process serves HTTP
+   * anyway; `on` = also opens the server on PORT for a worker-only process; `off` = not served.
+   */
+  METRICS: withDefault(z.enum(['auto', 'on', 'off']), 'auto'),
+  /** Bearer token for `/metrics` (a scraper's; any OPS_TOKENS token works too); ≥ 16 characters. */
+  METRICS_TOKEN: z.preprocess(
+    (v) => (isUnset(v) ? undefined : v),
+    z.string().min(16, 'must be at least 16 characters').optional(),
+  ),
 
   /** Language of system notices when the platform does not tell the user's language. */
   DEFAULT_LOCALE: withDefault(z.enum(['zh-CN', 'en']), 'zh-CN'),

@@ -49,7 +49,7 @@ export function renderAttachment(a: Attachment): string {
   const p = a.processing;
   const label = LABEL[a.kind];
   if (a.kind === 'sticker')
-    return `[${label}${a.emoji ? ` ${a.emoji}` : ''}${a.setName ? ` from "${a.setName}"` : ''}${p.text && p.via !== 'sticker' ? `: ${p.text}` : ''}]`;
+    return `[${label}${a.stickerName ? ` "${a.stickerName}"` : ''}${a.emoji ? ` ${a.emoji}` : ''}${a.setName ? ` from "${a.setName}"` : ''}${p.text && p.via !== 'sticker' ? `: ${p.text}` : ''}]`;
   if (a.kind === 'document') {
     const head = `${label} "${a.fileName ?? 'unnamed'}"${a.mime || a.size !== undefined ? ` (${[a.mime, size(a.size)].filter(Boolean).join(', ')})` : ''}`;
     if (p.state === 'done') return `[${head}, its text:\n${p.text ?? ''}\n]`;

@@ -8,6 +8,7 @@ import type { ChatRef } from '../domain/model.js';
 import type { ChatBudget } from './chatBudget.js';
 import { classifyDeliveryError } from './deliveryErrors.js';
 import type { OutboundChannel, SendOptions } from './outbound.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 /**
  * An outbound that can skip a call when the chat has no budget right now. Intermediate pushes of
@@ -38,6 +39,8 @@ export interface PacedOutboundOptions {
   baseBackoffMs?: number;
   maxBackoffMs?: number;
   log?: Logger;
+  /** Failed calls counted by code (429s among them). */
+  metrics?: Metrics;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -88,6 +91,7 @@ export class PacedOutbound implements SkippableOutbound {
         return await call();
       } catch (err) {
         const failure = classifyDeliveryError(err);
+        this.o.metrics?.deliveryFailure(this.platform, failure);
         if (failure.kind === 'rate_limited' && rateLimited < (this.o.maxRateLimitRetries ?? 8)) {
           rateLimited += 1;
           this.o.log?.info(
@@ -124,6 +128,7 @@ export class PacedOutbound implements SkippableOutbound {
       return true;
     } catch (err) {
       const failure = classifyDeliveryError(err);
+      this.o.metrics?.deliveryFailure(this.platform, failure);
       if (failure.kind !== 'rate_limited') throw err;
       this.o.log?.info(
         { platform: this.platform, chatId: chat.chatId, what, retryAfterMs: failure.retryAfterMs },

@@ -14,6 +14,10 @@ import { classifyDeliveryError } from './deliveryErrors.js';
 import type { OutboundChannel, SendOptions } from './outbound.js';
 import { isSkippable } from './pacedOutbound.js';
 import { splitForPlatform } from './split.js';
+import { retryTransient } from '../transientRetry.js';
+
+/** 250 ms, 500 ms … 16 s between tries: about 32 s in all. */
+const RECORD_RETRY = { attempts: 8, baseMs: 250 };
 
 export interface ReplyStreamerOptions {
   /** The stored reply; its dialogue is told about every streamed write. */
@@ -166,7 +170,12 @@ export class ReplyStreamer {
         }
         const sent = await this.o.outbound.send(this.o.chat, chunk, this.optionsFor(i));
         this.ids.push(sent.platformMessageId);
-        await this.o.messages.recordPlatformMessage(this.o.message, this.o.chat, sent.platformMessageId);
+        // Sent: a store restarting now must not fail the reply, or its retry would send the
+        // chunk again. Recording waits the store out (about half a minute at most).
+        await retryTransient(
+          () => this.o.messages.recordPlatformMessage(this.o.message, this.o.chat, sent.platformMessageId),
+          RECORD_RETRY,
+        );
         this.o.typing?.stop();
       } else if (this.shown[i] !== chunk) {
         const outbound = this.o.outbound;

@@ -109,6 +109,11 @@ export interface Turn {
    * (everything said since is this ask's input) and whether the agent may skip.
    */
   round?: { roundId: string; fromMessageId: string; canSkip: boolean };
+  /**
+   * The earlier turn of the dialogue whose reply was under way when this one opened: it is
+   * answered first (domain/turnRules.ts `mustAnswerFirst`), even after a worker died mid-reply.
+   */
+  after?: string;
 }
 
 export const CONTENT_TYPES = [
@@ -169,6 +174,8 @@ export interface Attachment {
   height?: number;
   emoji?: string;
   setName?: string;
+  /** A sticker's own name (Discord gives one; Telegram only the emoji and set). */
+  stickerName?: string;
   /** The platform message that carried it. */
   sourceMessageId: string;
   processing: AttachmentProcessing;

@@ -7,7 +7,10 @@ import type { Role, Turn } from './model.js';
  * answers (an AI-initiated turn waiting for this human): that turn closes as responded, and
  * the message still opens a turn of its own for the AI to answer.
  */
-export type TurnPlacement = { action: 'join'; turnId: string } | { action: 'open'; respondsTo?: string };
+export type TurnPlacement =
+  | { action: 'join'; turnId: string }
+  /** `after`: the earlier turn still being answered, which must be answered first (Turn.after). */
+  | { action: 'open'; respondsTo?: string; after?: string };
 
 export function placeInitiatorMessage(
   openTurn: Pick<
@@ -19,7 +22,7 @@ export function placeInitiatorMessage(
   if (!openTurn || openTurn.status !== 'pending') return { action: 'open' };
   if (openTurn.initiatorRole === sender.role && openTurn.initiatorId === sender.id) {
     // A message that arrives while the reply is being generated is folded into the next turn.
-    return openTurn.replyStartedAt ? { action: 'open' } : { action: 'join', turnId: openTurn._id };
+    return openTurn.replyStartedAt ? { action: 'open', after: openTurn._id } : { action: 'join', turnId: openTurn._id };
   }
   if (openTurn.responderRole === sender.role && openTurn.responderId === sender.id) {
     return { action: 'open', respondsTo: openTurn._id };
@@ -35,6 +38,8 @@ export interface NewTurnInput {
   responder: { role: Role; id: string };
   startedAt: Date;
   responseWindowMs: number;
+  /** The earlier turn still being answered when this one opened. */
+  after?: string;
 }
 
 export function newTurn(input: NewTurnInput): Turn {
@@ -51,8 +56,18 @@ export function newTurn(input: NewTurnInput): Turn {
     responseWindowMs: input.responseWindowMs,
     deadlineAt: new Date(input.startedAt.getTime() + input.responseWindowMs),
     status: 'pending',
+    ...(input.after ? { after: input.after } : {}),
   };
 }
+
+/**
+ * Per-dialogue order (seed 000; issue 16's crash rule): a turn's reply may start only once the
+ * turn it came after is answered. Found still pending with its reply started while the reply
+ * lease is free, that earlier reply died with its worker: it is finished first, so every message
+ * is answered once and in order, however the jobs were retried.
+ */
+export const mustAnswerFirst = (earlier: Pick<Turn, 'status' | 'responderRole' | 'replyStartedAt'>): boolean =>
+  earlier.status === 'pending' && earlier.responderRole === 'ai' && earlier.replyStartedAt !== undefined;
 
 /** The fields a responder's message sets on a pending turn. */
 export function respondedFields(

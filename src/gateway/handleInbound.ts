@@ -1,6 +1,6 @@
 // What the gateway does with one inbound event: ingest it and, when ingest refuses the content
 // (BR-001), tell the user plainly. The notice is stored as a system message before it is sent.
-import { isNetworkFailure } from '../networkErrors.js';
+import { retryTransient } from '../transientRetry.js';
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { Outbounds } from '../delivery/outbound.js';
@@ -12,12 +12,15 @@ import { sendNotice } from './notice.js';
 import { answerAllWanted } from '../domain/commands.js';
 import { runRoomCommand } from '../rooms/roomCommands.js';
 import { endCurrentRound } from '../rooms/roomOps.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 export interface HandleInboundDeps extends IngestDeps {
   store: Store;
   outbounds: Outbounds;
   log: Logger;
   defaultLocale: Locale;
+  /** Inbound events by platform, kind and result (duplicates among them). */
+  metrics?: Metrics;
   /** Tells the worker generating this dialogue's reply to stop (BR-005). */
   interrupt(dialogueId: string): Promise<void>;
   /** Whether a worker holds the dialogue's reply lease now (a reply is being generated). */
@@ -34,6 +37,7 @@ export interface HandleInboundDeps extends IngestDeps {
 export async function handleInbound(deps: HandleInboundDeps, raw: InboundEventInput): Promise<IngestResult> {
   const ev = inboundEventSchema.parse(raw);
   const result = await withTransientRetry(() => ingest(deps, ev), deps.log);
+  deps.metrics?.inbound(ev.platform, ev.kind, result.kind);
   const locale = pickLocale(ev.kind === 'delete' ? undefined : ev.sender.languageCode, deps.defaultLocale);
   // In a group the notice quotes the message it answers, so people see whom it is for.
   const replyTo = ev.chat.kind === 'group' ? ev.platformMessageId : undefined;
@@ -113,29 +117,10 @@ async function runCommand(
   }
 }
 
-/** Mongo or Redis restarting should delay an update, not lose it. */
-async function withTransientRetry<T>(op: () => Promise<T>, log: Logger, attempts = 5): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await op();
-    } catch (err) {
-      if (i >= attempts || !isTransient(err)) throw err;
-      log.warn({ attempt: i, err }, 'ingest failed on a transient error; retrying');
-      await new Promise((r) => setTimeout(r, 200 * 2 ** i));
-    }
-  }
-}
-
-/** Store and Redis hiccups worth another try: a lost connection, or SQLite busy under FerretDB. */
-function isTransient(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  if (isNetworkFailure(err)) return true;
-  const name = err.name;
-  return (
-    name === 'MongoNetworkError' ||
-    name === 'MongoServerSelectionError' ||
-    name === 'MongoNotConnectedError' ||
-    // ioredis' closed connection; SQLITE_BUSY comes from FerretDB's SQLite backend under write bursts.
-    /ECONNREFUSED|ECONNRESET|Connection is closed|ETIMEDOUT|SQLITE_BUSY|database is locked/.test(err.message)
-  );
-}
+/** Mongo or Redis restarting should delay an update, not lose it (400 ms … 3.2 s between tries). */
+const withTransientRetry = <T>(op: () => Promise<T>, log: Logger): Promise<T> =>
+  retryTransient(op, {
+    attempts: 5,
+    baseMs: 400,
+    onRetry: (attempt, err) => log.warn({ attempt, err }, 'ingest failed on a transient error; retrying'),
+  });

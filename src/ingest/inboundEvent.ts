@@ -2,6 +2,7 @@
 // boundary so a bug in an adapter cannot write a malformed record. Adapters only translate:
 // every decision (answer or not, which turn, what an edit does) is made in the core.
 import { z } from 'zod';
+import { textWithShared, type ForwardOrigin, type SharedItem } from '../domain/sharedContent.js';
 
 /** What kind of media an attachment is; decides how it is turned into text (src/media). */
 export const ATTACHMENT_KINDS = ['image', 'audio', 'voice', 'video', 'video_note', 'document', 'sticker'] as const;
@@ -26,6 +27,8 @@ export const inboundAttachmentSchema = z.object({
   /** Stickers: the emoji the sticker stands for, and its set. */
   emoji: z.string().optional(),
   setName: z.string().optional(),
+  /** Stickers: the sticker's own name where the platform gives one (Discord). */
+  stickerName: z.string().optional(),
   /** The platform message that carried it (differs per item of a Telegram album). */
   sourceMessageId: z.string().min(1),
 });
@@ -57,15 +60,81 @@ const senderSchema = z.object({
   applicationId: z.string().optional(),
 });
 
+const coordinate = z.number().finite();
+/** Non-text content a message shares (src/domain/sharedContent.ts words it for the model). */
+export const sharedItemSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('location'), latitude: coordinate, longitude: coordinate, live: z.boolean().optional() }),
+  z.object({
+    kind: z.literal('venue'),
+    title: z.string(),
+    address: z.string(),
+    latitude: coordinate,
+    longitude: coordinate,
+  }),
+  z.object({ kind: z.literal('contact'), name: z.string(), phone: z.string().optional() }),
+  z.object({
+    kind: z.literal('poll'),
+    question: z.string(),
+    options: z.array(z.string()),
+    quiz: z.boolean().optional(),
+    multipleAnswers: z.boolean().optional(),
+    closed: z.boolean().optional(),
+  }),
+  z.object({ kind: z.literal('dice'), emoji: z.string(), value: z.number().int() }),
+  z.object({ kind: z.literal('game'), title: z.string(), description: z.string().optional() }),
+  z.object({
+    kind: z.literal('invoice'),
+    title: z.string(),
+    description: z.string().optional(),
+    amount: z.number().int(),
+    currency: z.string().min(1),
+  }),
+  z.object({ kind: z.literal('payment'), amount: z.number().int(), currency: z.string().min(1) }),
+  z.object({ kind: z.literal('story'), from: z.string().optional() }),
+  z.object({
+    kind: z.literal('embed'),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    author: z.string().optional(),
+    fields: z.array(z.object({ name: z.string(), value: z.string() })).default([]),
+    footer: z.string().optional(),
+    url: z.string().optional(),
+  }),
+]);
+export type InboundSharedItem = z.input<typeof sharedItemSchema>;
+// Compile-time check that the boundary's shapes are the domain's.
+const _sharedIsDomain = (i: z.output<typeof sharedItemSchema>): SharedItem => i;
+void _sharedIsDomain;
+
+/** Where a forwarded message came from, as the platform named it. */
+export const forwardOriginSchema = z.object({ name: z.string().optional(), signature: z.string().optional() });
+const _forwardIsDomain = (o: z.output<typeof forwardOriginSchema>): ForwardOrigin => o;
+void _forwardIsDomain;
+
+/**
+ * Shared items and the forward origin are worded into the text at the core's boundary, so every
+ * later reader (the prompt, search, titles, BR-001's emptiness check) sees what was sent.
+ */
+const foldShared = <T extends { text?: string | undefined; shared?: SharedItem[]; forwardedFrom?: ForwardOrigin }>(
+  v: T,
+): T => {
+  const text = textWithShared(v.text, v.shared ?? [], v.forwardedFrom);
+  return text === undefined ? v : { ...v, text };
+};
+
 /** The message this one answers or quotes, as the platform showed it. */
-export const inboundReplySchema = z.object({
-  platformMessageId: z.string().min(1),
-  sender: senderSchema.pick({ userId: true, isBot: true, username: true, displayName: true }).optional(),
-  /** The quoted text as the platform carried it, used when the original is not in the store. */
-  text: z.string().optional(),
-  /** Telegram partial quote (the user selected part of the message). */
-  quote: z.string().optional(),
-});
+export const inboundReplySchema = z
+  .object({
+    platformMessageId: z.string().min(1),
+    sender: senderSchema.pick({ userId: true, isBot: true, username: true, displayName: true }).optional(),
+    /** The quoted text as the platform carried it, used when the original is not in the store. */
+    text: z.string().optional(),
+    /** Telegram partial quote (the user selected part of the message). */
+    quote: z.string().optional(),
+    /** What the quoted message shares (a story, a poll…): worded into `text`. */
+    shared: z.array(sharedItemSchema).optional(),
+  })
+  .transform(foldShared);
 
 const chatSchema = z.object({
   chatId: z.string().min(1),
@@ -90,30 +159,44 @@ const base = {
   recipient: recipientSchema.optional(),
 };
 
-export const newMessageSchema = z.object({
-  ...base,
-  kind: z.literal('message').default('message'),
-  sender: senderSchema,
-  /** Text or caption as typed; undefined when the message carries only media. */
-  text: z.string().optional(),
-  attachments: z.array(inboundAttachmentSchema).default([]),
-  mentions: z.array(inboundMentionSchema).default([]),
-  replyTo: inboundReplySchema.optional(),
-  /** Telegram albums: items sharing this id are one inbound message. */
-  mediaGroupId: z.string().min(1).optional(),
-  sentAt: z.date(),
-});
+export const newMessageSchema = z
+  .object({
+    ...base,
+    kind: z.literal('message').default('message'),
+    sender: senderSchema,
+    /** Text or caption as typed; undefined when the message carries only media. */
+    text: z.string().optional(),
+    attachments: z.array(inboundAttachmentSchema).default([]),
+    mentions: z.array(inboundMentionSchema).default([]),
+    replyTo: inboundReplySchema.optional(),
+    /** Telegram albums: items sharing this id are one inbound message. */
+    mediaGroupId: z.string().min(1).optional(),
+    sentAt: z.date(),
+    /** What the message shares besides text and files; worded into `text`. */
+    shared: z.array(sharedItemSchema).optional(),
+    forwardedFrom: forwardOriginSchema.optional(),
+    /**
+     * false (absent: true): the platform gives no ordinary way to answer it here (a Telegram guest query, in a
+     * chat the bot is not a member of), so it is kept as context and never answered.
+     */
+    answerable: z.boolean().optional(),
+  })
+  .transform(foldShared);
 
-export const editSchema = z.object({
-  ...base,
-  kind: z.literal('edit'),
-  sender: senderSchema,
-  text: z.string().optional(),
-  /** Telegram: an edited album caption names the album, whose stored message id derives from it. */
-  mediaGroupId: z.string().min(1).optional(),
-  mentions: z.array(inboundMentionSchema).default([]),
-  editedAt: z.date(),
-});
+export const editSchema = z
+  .object({
+    ...base,
+    kind: z.literal('edit'),
+    sender: senderSchema,
+    text: z.string().optional(),
+    /** Telegram: an edited album caption names the album, whose stored message id derives from it. */
+    mediaGroupId: z.string().min(1).optional(),
+    mentions: z.array(inboundMentionSchema).default([]),
+    editedAt: z.date(),
+    shared: z.array(sharedItemSchema).optional(),
+    forwardedFrom: forwardOriginSchema.optional(),
+  })
+  .transform(foldShared);
 
 export const deleteSchema = z.object({
   ...base,

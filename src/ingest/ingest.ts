@@ -174,7 +174,12 @@ async function placeMessage(
   };
 
   const command = parseCommand(ev.text, ev.recipient?.username);
-  if (command && (COMMANDS as readonly string[]).includes(command.name) && !ev.sender.isBot) {
+  if (
+    command &&
+    (COMMANDS as readonly string[]).includes(command.name) &&
+    !ev.sender.isBot &&
+    ev.answerable !== false
+  ) {
     // Commands are recorded, never answered by the model (BR-005 for /stop).
     if (!(await storeOutsideTurn({ ...base, contentType: 'command' }))) return { kind: 'duplicate', messageId };
     const name = command.name as CommandName;
@@ -227,6 +232,8 @@ async function placeMessage(
   // Only a turn of this session can be joined or answered; a new session starts afresh.
   const openTurn = !opened && latestTurn?.sessionId === sessionId ? latestTurn : null;
 
+  // Nothing can be said back through the ordinary path (a guest query): kept as context only.
+  if (ev.answerable === false) return outsideTurn(false);
   const room = dialogue.roomId ? await store.rooms.get(dialogue.roomId) : null;
   if (room) {
     // A room's floor is decided by rounds (src/rooms/roomFlow.ts).
@@ -339,6 +346,7 @@ async function placeInTurn(
     responder: { role: 'ai', id: o.agentId },
     startedAt: o.now,
     responseWindowMs: deps.responseWindowMs,
+    ...(placement.after ? { after: placement.after } : {}),
   });
   const turnWrites = [deps.store.turns.insert(turn), deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn))];
   return { turnId: turn._id, opensTurn: true, turnWrites };

@@ -13,6 +13,7 @@ import type { IndexEntry, IndexHit, MemoryIndex } from './memoryIndex.js';
 import { synthesizeQueries } from './recallQueries.js';
 import { DEFAULT_BLEND, rankFused, reciprocalRankFusion } from './rrf.js';
 import { embedQueries } from './queryEmbeddings.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 export interface RecalledMemory {
   id: string;
@@ -55,6 +56,8 @@ export interface RecallDeps {
   embedTimeoutMs?: number;
   /** Recency half-life of the ranking. */
   halfLifeDays?: number;
+  /** Hits vs empty recalls (a reply's recall only: operators' searches are not counted). */
+  metrics?: Metrics;
 }
 
 export const RECALL_KINDS: readonly MemoryKind[] = ['fact', 'event', 'preference', 'summary', 'reflection'];
@@ -120,6 +123,7 @@ export class MemoryRecall {
       score,
     }));
     const searchMs = performance.now() - searchStarted;
+    if (r.countRecall !== false) this.d.metrics?.recall(memories.length);
 
     if (memories.length > 0 && r.countRecall !== false) {
       // Statistics only: never on the reply's path, never fatal.

@@ -34,12 +34,13 @@ import { runToolLoop } from './toolLoop.js';
 import type { ActiveReplies } from './activeReplies.js';
 import type { AfterReply } from './afterReply.js';
 import { composeStages, type StreamStageFactory } from './streamStage.js';
-import { requireTurnAgent } from '../domain/turnRules.js';
+import { mustAnswerFirst, requireTurnAgent } from '../domain/turnRules.js';
 import { turnFactsOf } from '../memory/extraction.js';
 import { roomAsk, type RoomAsk } from './roomAsk.js';
 import { mentionedAgents } from '../domain/roomMentions.js';
 import type { RoomAnswer } from './afterReply.js';
 import type { NextAsk } from '../rooms/roomFlow.js';
+import { replyLaps, type Metrics } from '../metrics/metrics.js';
 
 export interface RespondDeps {
   store: Store;
@@ -76,6 +77,8 @@ export interface RespondDeps {
   streamStages?: readonly StreamStageFactory[];
   /** Called after a turn is closed by a reply (post-turn jobs hang off this); may name a room's next ask. */
   onReplied?(turn: Turn, at: Date, after: AfterReply): Promise<NextAsk | undefined>;
+  /** Reply latency by stage (src/metrics); absent: not measured. */
+  metrics?: Metrics;
 }
 
 /** An AI message produced: how it ended, and what the post-turn work needs. */
@@ -102,6 +105,7 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
   if (turn.responderRole !== 'ai') return { kind: 'skipped', reason: 'the AI is not the responder of this turn' };
   const dialogue = known?._id === turn.dialogueId ? known : await store.dialogues.get(turn.dialogueId);
   if (!dialogue) return { kind: 'skipped', reason: 'dialogue not found' };
+  if (turn.after) await answerEarlierFirst(deps, turn.after, dialogue._id);
   if (turn.round) {
     const skipped = await roomAskSkipped(deps, turn);
     if (skipped) return skipped;
@@ -115,6 +119,7 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
     readContextInputs(store, turn, deps.recall),
   ]);
   if (begun.kind === 'skipped') return begun;
+  deps.metrics?.replyStage('queue', startedAt.getTime() - turn.startedAt.getTime());
   const { state, ...after } = await produceAiMessage(deps, {
     turn: begun.turn,
     dialogue,
@@ -129,11 +134,23 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
     nextAsk = await deps
       .onReplied?.(turn, at, { ...after, dialogueMessages: dialogue.messageCount + 1 })
       .catch((err: unknown) => {
-        deps.log.error({ err, turnId: turn._id }, 'post-turn work failed');
+        deps.log.error({ err, turnId: turn._id, dialogueId: turn.dialogueId }, 'post-turn work failed');
         return undefined;
       });
   }
   return { kind: 'replied', messageId: reply._id, state, ...(nextAsk ? { nextAsk } : {}) };
+}
+
+/**
+ * The turn this one came after, if its reply died with its worker (we hold the lease, so nobody
+ * else is answering it): finished now, reusing its reply message and platform messages, before
+ * this turn's reply starts. Its own retried job later finds it answered.
+ */
+async function answerEarlierFirst(deps: RespondDeps, earlierId: string, dialogueId: string): Promise<void> {
+  const earlier = await deps.store.turns.get(earlierId);
+  if (!earlier || !mustAnswerFirst(earlier)) return;
+  deps.log.warn({ dialogueId, turnId: earlierId }, 'an earlier reply was interrupted; finishing it first');
+  await respondToTurn(deps, earlierId, dialogueId);
 }
 
 /**
@@ -187,8 +204,11 @@ export async function produceAiMessage(
     instruction?: string;
   },
 ): Promise<Produced> {
-  const { store } = deps;
   const { turn, dialogue, reply } = o;
+  // Every line logged for this reply names its dialogue and turn (the streamer's and typing's too).
+  deps = { ...deps, log: deps.log.child({ dialogueId: turn.dialogueId, turnId: turn._id }) };
+  const { store } = deps;
+  const lap = replyLaps(deps.metrics);
   const outbound =
     (await deps.agentOutbound?.(requireTurnAgent(turn), dialogue.chat)) ?? deps.outbounds[dialogue.chat.platform];
   if (!outbound) throw new Error(`no outbound channel for ${dialogue.chat.platform}`);
@@ -237,6 +257,7 @@ export async function produceAiMessage(
     });
     return { state, foldDue: true, evolveEveryTurns: evolveEvery(err.context) };
   }
+  lap('context');
   // Stored while the model is already being called; settled before the reply is finished.
   const contextEventId = trace.begin('context_built', contextEventData(gathered, deps));
   for (const w of gathered.warnings) {
@@ -259,6 +280,7 @@ export async function produceAiMessage(
       footnotes: deps.platforms?.find(dialogue.chat.platform)?.sourcesAsEvents !== true,
     },
   );
+  lap('model');
   await streamer.endStreaming();
   await trace.settled();
   await store.messages.finishReply(
@@ -283,7 +305,7 @@ export async function produceAiMessage(
     // unchanged tone (most turns: still neutral) is not written again.
     await store.participants
       .setTone(gathered.tone.humanId, gathered.tone.state)
-      .catch((err: unknown) => deps.log.warn({ err, turnId: turn._id }, 'tone state not stored'));
+      .catch((err: unknown) => deps.log.warn({ err }, 'tone state not stored'));
   }
   if (outcome.skipped) {
     typing.stop();
@@ -294,6 +316,7 @@ export async function produceAiMessage(
       platformMessageIds: [],
     });
   } else await deliver(streamer, trace, dialogue, outcome.shown);
+  lap('delivery');
   const facts = turnFactsOf(turn, {
     groupChat: dialogue.type === 'group',
     agentName: gathered.agent.name,

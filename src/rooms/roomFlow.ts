@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Message, Turn } from '../domain/model.js';
 import type { Room, RoomRound } from '../domain/room.js';
 import { agentMembers, hostOf, roundIdOf } from '../domain/room.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { answered, nextAsk, skipped, startRound, superseded, type SkipReason } from '../domain/roundRules.js';
 import { newTurn } from '../domain/turnRules.js';
 import { derivedId, newId } from '../domain/ids.js';
@@ -20,6 +21,8 @@ export interface RoomFlowDeps {
   scheduler: Pick<Scheduler, 'roomAnswerDueAt'>;
   responseWindowMs: number;
   log: Logger;
+  /** Skips by reason (timeouts among them). */
+  metrics?: Metrics;
 }
 
 /** An ask opened: its turn and the writes that store it (sent with the caller's own writes). */
@@ -324,6 +327,7 @@ async function advance(
     await alsoWrite?.(turn);
     const next: RoomRound = { ...round, ...step.round, tokens: (round.tokens ?? 0) + tokens, updatedAt: at };
     const skip = next.skips.length > round.skips.length ? next.skips.at(-1) : undefined;
+    if (skip) deps.metrics?.roomSkip(skip.reason);
     await floorEvent(deps.store, turn, at, {
       decision: skip ? 'skipped' : 'answered',
       roundId,

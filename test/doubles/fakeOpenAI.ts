@@ -136,6 +136,8 @@ export interface FakeOpenAIOptions {
   taskReply?: (task: string, system: string, input: string) => string;
   /** Text of the reply to a chat request when the script is empty; defaults to `echo: <last user message>`. */
   defaultReply?: (body: ChatRequestBody) => string;
+  /** Pause between the default reply's chunks (a model that streams slowly); default none. */
+  defaultChunkDelayMs?: number;
   /** Text of the reply to a responses request when the script is empty; defaults to `echo: <last user input>`. */
   defaultResponsesReply?: (body: ResponsesRequestBody) => string;
   /** Description of an image when the vision script is empty; defaults to `describeFakeImage` of the first image. */
@@ -576,6 +578,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
   const defaultStep = (body: ChatRequestBody): ScriptStep => ({
     kind: 'reply',
     chunks: splitWords((opts.defaultReply ?? echoReply)(body)),
+    ...(opts.defaultChunkDelayMs ? { chunkDelayMs: opts.defaultChunkDelayMs } : {}),
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -299,7 +299,7 @@ describe('Telegram gateway, long polling', () => {
     await r.waitForEvents(1);
     const methods = tg.calls.map((c) => c.method);
     expect(methods.indexOf('deleteWebhook')).toBeLessThan(methods.indexOf('getUpdates'));
-    expect(tg.callsOf('getUpdates')[0]!.params.allowed_updates).toEqual(['message', 'edited_message']);
+    expect(tg.callsOf('getUpdates')[0]!.params.allowed_updates).toEqual(['message', 'edited_message', 'guest_message']);
   });
 
   it('handles one chat in order while other chats go on concurrently', async () => {
@@ -383,7 +383,7 @@ describe('Telegram gateway, webhook', () => {
     expect(tg.callsOf('setWebhook')[0]!.params).toMatchObject({
       url: r.gw.webhookListenUrl,
       secret_token: SECRET,
-      allowed_updates: ['message', 'edited_message'],
+      allowed_updates: ['message', 'edited_message', 'guest_message'],
     });
     await r.deliver(textUpdate({ updateId: 1, text: 'via webhook' }));
     await r.waitForEvents(1);

@@ -143,17 +143,8 @@ describe('Telegram DM, end to end', () => {
   });
 
   it('refuses empty and oversized messages with a clear reply and no LLM call', async () => {
-    // A location carries neither text nor media we can read: it is "empty" for BR-001.
-    h.tg.pushUpdate({
-      update_id: 10,
-      message: {
-        message_id: 10,
-        date: Math.floor(Date.now() / 1000),
-        chat: { id: CHAT, type: 'private', first_name: 'Ada' },
-        from: { id: CHAT, is_bot: false, first_name: 'Ada', language_code: 'en' },
-        location: { latitude: 1.29, longitude: 103.85 },
-      },
-    });
+    // Only blanks: nothing to read, so it is "empty" for BR-001 (a location, say, is not: it reads as one).
+    h.tg.pushUpdate(privateText({ updateId: 10, chatId: CHAT, firstName: 'Ada', text: ' \n ' }));
     h.tg.pushUpdate(privateText({ updateId: 11, chatId: CHAT, languageCode: 'zh-hans', text: '长'.repeat(10_001) }));
     await h.tg.waitFor((calls) => calls.filter((c) => c.method === 'sendMessage').length >= 2, 10_000);
     const notices = h.tg.callsOf('sendMessage').map((c) => String(c.params.text));

@@ -31,7 +31,8 @@ describe('worker killed mid-reply', () => {
     await llm.close();
   });
 
-  it('completes the turn after the worker dies, with exactly one platform message', async () => {
+  /** The fakes and a gateway-only process here; workers are started as child processes by each test. */
+  async function startGatewayOnly(): Promise<RunningApp> {
     tg = await startFakeTelegram();
     llm = await startFakeOpenAI();
     raw = rawTestEnv({
@@ -42,12 +43,16 @@ describe('worker killed mid-reply', () => {
       LOG_LEVEL: 'warn',
     });
     const env = loadEnv(raw);
-    gateway = await startApp(env, {
+    return startApp(env, {
       roles: new Set(['gateway']),
       log: createLogger('silent'),
       mongoUri: env.MONGODB_URI!,
       redisUrl: env.REDIS_URL,
     });
+  }
+
+  it('completes the turn after the worker dies, with exactly one platform message', async () => {
+    gateway = await startGatewayOnly();
 
     // Worker 1 starts streaming a slow reply; we kill it once the user can see part of it.
     llm.enqueue({
@@ -101,4 +106,61 @@ describe('worker killed mid-reply', () => {
     expect(kinds.filter((k) => k === 'context_built')).toHaveLength(2);
     expect(kinds.at(-1)).toBe('delivery');
   }, 60_000);
+
+  it('after a worker dies mid-reply, a later message is answered only after the interrupted turn, once each', async () => {
+    gateway = await startGatewayOnly();
+    const store = gateway.store;
+
+    llm.enqueue({
+      kind: 'reply',
+      chunks: ['First', ' answer', ' cut', ' short', ' by', ' the', ' crash.'],
+      chunkDelayMs: 300,
+    });
+    const first = runMain(raw, ['--role', 'worker']);
+    children.push(first);
+    tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, text: 'first question' }));
+    await eventually(async () => {
+      const m = await store.c.messages.findOne({ senderRole: 'ai' });
+      return m?.delivery?.platformMessageIds.length ? m : undefined;
+    }, 20_000);
+    first.process.kill('SIGKILL');
+    await first.exited;
+
+    // The user goes on while nothing is answering: this opens the next turn.
+    // Telegram numbers a chat's messages together: after the bot's, the user's next is 10 here.
+    tg.pushUpdate(privateText({ updateId: 2, messageId: 10, chatId: CHAT, text: 'second question' }));
+    const later = await eventually(
+      async () => (await store.c.turns.findOne({ after: { $exists: true } })) ?? undefined,
+      10_000,
+      'the second turn',
+    );
+    llm.enqueue(
+      { kind: 'reply', chunks: ['First answer,', ' finished.'] },
+      { kind: 'reply', chunks: ['Second answer.'] },
+    );
+    const second = runMain(raw, ['--role', 'worker']);
+    children.push(second);
+    await eventually(
+      async () => ((await store.c.turns.countDocuments({ status: 'responded' })) === 2 ? true : undefined),
+      30_000,
+      'both turns answered',
+    ).catch(async (err: unknown) => {
+      const turns = await store.c.turns.find({}).toArray();
+      throw new Error(`${String(err)}\nturns: ${JSON.stringify(turns)}\nworker output:\n${second.output()}`);
+    });
+
+    const earlier = (await store.c.turns.findOne({ _id: later.after! }))!;
+    const replies = await store.c.messages.find({ senderRole: 'ai' }).sort({ createdAt: 1 }).toArray();
+    expect(replies.map((m) => [m.turnId, m.content])).toEqual([
+      [earlier._id, 'First answer, finished.'],
+      [later._id, 'Second answer.'],
+    ]);
+    // In order: the second reply's prompt already held the finished first answer.
+    const secondPrompt = JSON.stringify(llm.requests.at(-1)!.body.messages);
+    expect(secondPrompt).toContain('First answer, finished.');
+    expect(earlier.closedAt!.getTime()).toBeLessThanOrEqual(replies[1]!.createdAt.getTime());
+    // On Telegram: the first message edited to its finished text, one more message for the second.
+    await tg.waitFor(() => tg.sentText(CHAT).join('|') === 'First answer, finished.|Second answer.', 10_000);
+    expect(tg.callsOf('sendMessage')).toHaveLength(2);
+  }, 90_000);
 });

@@ -345,11 +345,11 @@ describe('Telegram translation, special cases', () => {
     ]);
   });
 
-  it('a message of a kind with no text rendering (a location) still reaches the core, without text', () => {
+  it('a message without text or media (a location) reaches the core with what it shares as its text', () => {
     const u = textUpdate({ updateId: 130, text: 'x' });
     const { text: _text, entities: _entities, ...rest } = u.message!;
     const e = message({ update_id: 130, message: { ...rest, location: { latitude: 1, longitude: 2 } } });
-    expect(e.text).toBeUndefined();
+    expect(e.text).toBe('[location 1.0000, 2.0000]');
     expect(e.attachments).toEqual([]);
   });
 

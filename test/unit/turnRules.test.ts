@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   expiryCheckAt,
   isExpired,
+  mustAnswerFirst,
   newTurn,
   placeInitiatorMessage,
   respondedFields,
@@ -52,9 +53,37 @@ describe('placeInitiatorMessage', () => {
     expect(placeInitiatorMessage(turn(), { role: 'ai', id: 'h-1' })).toEqual({ action: 'open' });
   });
 
-  it('folds a message that arrives while the reply is being generated into the next turn', () => {
+  it('folds a message that arrives while the reply is being generated into the next turn, answered after it', () => {
     const replying = turn({ replyStartedAt: new Date(startedAt.getTime() + 1000) });
-    expect(placeInitiatorMessage(replying, human)).toEqual({ action: 'open' });
+    expect(placeInitiatorMessage(replying, human)).toEqual({ action: 'open', after: 't-1' });
+  });
+});
+
+describe('mustAnswerFirst (order across crashes)', () => {
+  const started = new Date(startedAt.getTime() + 1000);
+  it('holds for an earlier AI turn still pending whose reply had started (its worker died)', () => {
+    expect(mustAnswerFirst(turn({ replyStartedAt: started }))).toBe(true);
+  });
+  it.each([
+    ['answered', { status: 'responded' as const, replyStartedAt: started }],
+    ['expired', { status: 'unresponded' as const, replyStartedAt: started }],
+    ['not started', {}],
+    ['answered by a human', { responderRole: 'human' as const, replyStartedAt: started }],
+  ])('does not hold for one %s', (_what, o) => {
+    expect(mustAnswerFirst(turn(o))).toBe(false);
+  });
+  it('is carried by the new turn', () => {
+    const t = newTurn({
+      id: 't-2',
+      dialogueId: 'd-1',
+      sessionId: 's-1',
+      initiator: human,
+      responder: agent,
+      startedAt,
+      responseWindowMs: THREE_HOURS,
+      after: 't-1',
+    });
+    expect(t.after).toBe('t-1');
   });
 });
 
