@@ -123,10 +123,12 @@ export async function buildShared(
   const embedder = createEmbedder({
     provider: env.EMBEDDINGS,
     ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
+    ...(env.EMBEDDING_BASE_URL ? { baseUrl: env.EMBEDDING_BASE_URL } : {}),
     openai,
     model: env.EMBEDDING_MODEL,
     dims: env.EMBEDDING_DIMS,
   });
+  log.info({ embedder: embedder.id }, 'memory and knowledge embedder');
   const memoryVersions = new RedisMemoryVersions(redis, `${env.QUEUE_PREFIX}:`);
   const memoryCache = new IndexCache({
     store,

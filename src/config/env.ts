@@ -99,8 +99,13 @@ export const envSchema = z.object({
   MEMORY_MODEL: optionalString,
   /** One background LLM task (extraction, summary, consolidation of one cluster). */
   MEMORY_TASK_TIMEOUT_MS: withDefault(positiveMs, 90_000),
-  /** Embeddings: `auto` uses the OpenAI embeddings API when OPENAI_API_KEY is set, else the offline hashed n-gram embedder. */
+  /**
+   * Embeddings: `auto` calls an OpenAI-compatible embeddings API when OPENAI_API_KEY or
+   * EMBEDDING_BASE_URL is set, else uses the offline hashed n-gram embedder.
+   */
   EMBEDDINGS: withDefault(z.enum(['auto', 'openai', 'offline']), 'auto'),
+  /** An embeddings server apart from the chat endpoint (Ollama, vLLM, TEI: `http://127.0.0.1:11434/v1`). */
+  EMBEDDING_BASE_URL: z.preprocess((v) => (isUnset(v) ? undefined : v), url.optional()),
   EMBEDDING_MODEL: withDefault(z.string().min(1), 'text-embedding-3-small'),
   /** Vector size (the OpenAI `dimensions` parameter; the offline embedder's hash space). */
   EMBEDDING_DIMS: withDefault(z.coerce.number().int().min(32).max(3072), 256),

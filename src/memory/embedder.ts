@@ -1,6 +1,6 @@
 // The Embedder port: texts → unit-length vectors. Which implementation runs is a configuration
-// choice (SPEC §5): the OpenAI embeddings API when a key is configured, else the offline
-// hashed n-gram embedder, which needs no network and also handles Chinese.
+// choice (SPEC §5): an OpenAI-compatible embeddings API when a key or an embeddings endpoint is
+// configured, else the offline hashed n-gram embedder, which needs no network and also handles Chinese.
 import OpenAI from 'openai';
 import { HashedNgramEmbedder } from './hashedNgramEmbedder.js';
 import { OpenAiEmbedder } from './openaiEmbedder.js';
@@ -16,17 +16,26 @@ export interface Embedder {
 export interface EmbedderOptions {
   provider: 'auto' | 'openai' | 'offline';
   apiKey?: string;
-  /** A configured client (base URL, retries); built from apiKey when absent. */
+  /** An OpenAI-compatible embeddings server of its own (Ollama, vLLM, TEI), apart from the chat endpoint. */
+  baseUrl?: string;
+  /** The deployment's configured client (chat endpoint, retries), used when no `baseUrl` is given. */
   openai?: OpenAI;
   model: string;
   dims: number;
 }
 
+/**
+ * `auto` calls an embeddings API only when one is configured — a key, or an embeddings endpoint —
+ * so a keyless deployment uses the offline embedder instead of failing (or waiting out the
+ * recall timeout) on every recall.
+ */
 export function createEmbedder(o: EmbedderOptions): Embedder {
-  const useOpenAi =
-    o.provider === 'openai' ||
-    (o.provider === 'auto' && ((o.apiKey !== undefined && o.apiKey !== '') || o.openai !== undefined));
+  const configured = (o.apiKey !== undefined && o.apiKey !== '') || o.baseUrl !== undefined;
+  const useOpenAi = o.provider === 'openai' || (o.provider === 'auto' && configured);
   if (!useOpenAi) return new HashedNgramEmbedder(o.dims);
-  const client = o.openai ?? new OpenAI({ apiKey: o.apiKey });
+  const client = o.baseUrl
+    ? // Local servers take any key; the client library insists on one.
+      new OpenAI({ apiKey: o.apiKey || 'no-key', baseURL: o.baseUrl })
+    : (o.openai ?? new OpenAI({ apiKey: o.apiKey }));
   return new OpenAiEmbedder(client, o.model, o.dims);
 }

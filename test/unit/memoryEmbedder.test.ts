@@ -1,3 +1,4 @@
+import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { HashedNgramEmbedder } from '../../src/memory/hashedNgramEmbedder.js';
 import { createEmbedder } from '../../src/memory/embedder.js';
@@ -72,5 +73,21 @@ describe('createEmbedder', () => {
     expect(createEmbedder({ provider: 'offline', apiKey: 'sk-test', model: 'x', dims: 128 }).id).toBe(
       'hashed-ngram-v1-128',
     );
+  });
+
+  it('auto: the deployment’s client alone (no key, no embeddings endpoint) is not a reason to call an API', () => {
+    const client = new OpenAI({ apiKey: 'no-key', baseURL: 'http://127.0.0.1:9/v1' });
+    expect(createEmbedder({ provider: 'auto', openai: client, model: 'm', dims: 64 }).id).toBe('hashed-ngram-v1-64');
+  });
+
+  it('auto: an embeddings endpoint of its own is used without a key (Ollama, vLLM, TEI)', () => {
+    const e = createEmbedder({
+      provider: 'auto',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'nomic-embed-text',
+      dims: 64,
+    });
+    expect(e).toBeInstanceOf(OpenAiEmbedder);
+    expect(e.id).toBe('openai:nomic-embed-text:64');
   });
 });
