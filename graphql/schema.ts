@@ -23,6 +23,7 @@ import './types/rooms.js';
 import './types/roomEvents.js';
 import './types/knowledge.js';
 import './types/webUsers.js';
+import './types/stories.js';
 import './types/viewer.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

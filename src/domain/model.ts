@@ -34,6 +34,8 @@ export interface Dialogue {
   openTurnId?: string | null;
   /** Group chats: answer every message instead of only when addressed (SPEC §7). */
   settings?: { answerAll?: boolean };
+  /** The background (seed 001) its story follows now; each background keeps its own plot state. */
+  backgroundId?: string;
   lastActivityAt: Date;
   createdAt: Date;
   updatedAt: Date;

@@ -20,6 +20,7 @@ import type { Room, RoomRound } from '../domain/room.js';
 import type { AgentBot } from './agentBots.js';
 import type { Seat } from './seats.js';
 import type { WebUser } from './webUsers.js';
+import type { Background, PlotState } from '../domain/story.js';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeMark } from '../domain/knowledge.js';
 
 export interface MigrationDoc {
@@ -48,6 +49,9 @@ export interface Collections {
   agentBots: Collection<AgentBot>;
   seats: Collection<Seat>;
   webUsers: Collection<WebUser>;
+  /** Seed 001: backgrounds (world setting + story outline) and each dialogue's plot state per background. */
+  backgrounds: Collection<Background>;
+  plots: Collection<PlotState>;
   /** Knowledge (seed 004 FR-004): an agent's documents, their chunks, and which agents have any. */
   knowledgeDocuments: Collection<KnowledgeDocument>;
   knowledgeChunks: Collection<KnowledgeChunk>;
@@ -75,6 +79,8 @@ export function collections(db: Db): Collections {
     agentBots: db.collection<AgentBot>('agentBots'),
     seats: db.collection<Seat>('seats'),
     webUsers: db.collection<WebUser>('webUsers'),
+    backgrounds: db.collection<Background>('backgrounds'),
+    plots: db.collection<PlotState>('plots'),
     knowledgeDocuments: db.collection<KnowledgeDocument>('knowledgeDocuments'),
     knowledgeChunks: db.collection<KnowledgeChunk>('knowledgeChunks'),
     knowledgeMarks: db.collection<KnowledgeMark>('knowledgeMarks'),
@@ -150,6 +156,8 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   agentBots: [{ key: { platform: 1 }, name: 'agent_bots_by_platform' }],
   seats: [],
   webUsers: [],
+  backgrounds: [],
+  plots: [],
   // The API lists an agent's documents; a process loads an agent's chunks in order; deleting a
   // document deletes its chunks.
   knowledgeDocuments: [{ key: { agentId: 1, createdAt: -1, _id: -1 }, name: 'documents_by_agent' }],

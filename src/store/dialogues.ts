@@ -183,6 +183,16 @@ export class DialogueRepo {
     );
   }
 
+  /** The background its story follows from now on (null: none). The caller holds the dialogue's guard. */
+  async setBackground(id: string, backgroundId: string | null, at: Date): Promise<void> {
+    await this.c.dialogues.updateOne(
+      { _id: id },
+      backgroundId
+        ? { $set: { backgroundId, updatedAt: at } }
+        : { $unset: { backgroundId: '' }, $set: { updatedAt: at } },
+    );
+  }
+
   /**
    * Makes `toSessionId` the dialogue's current session, only while the dialogue is still on
    * `fromSessionId` (or on none): a session ingest opened meanwhile is never replaced.

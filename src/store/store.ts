@@ -15,6 +15,7 @@ import { RoomRepo } from './rooms.js';
 import { AgentBotRepo } from './agentBots.js';
 import { SeatRepo } from './seats.js';
 import { WebUserRepo } from './webUsers.js';
+import { StoryRepo } from './stories.js';
 import { KnowledgeRepo } from './knowledge.js';
 import { guardedFeed, silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
 import { WindowRepo } from './windows.js';
@@ -62,6 +63,8 @@ export class Store {
   readonly seats: SeatRepo;
   /** People of the web channel and their bearer tokens (hashed). */
   readonly webUsers: WebUserRepo;
+  /** Backgrounds and plot states (seed 001). */
+  readonly stories: StoryRepo;
   /** Agents' knowledge documents and their chunks (seed 004 FR-004). */
   readonly knowledge: KnowledgeRepo;
   /** The operator API's list pages and batched reads (off the hot path). */
@@ -99,6 +102,7 @@ export class Store {
     this.agentBots = new AgentBotRepo(this.c);
     this.seats = new SeatRepo(this.c);
     this.webUsers = new WebUserRepo(this.c);
+    this.stories = new StoryRepo(this.c);
     this.knowledge = new KnowledgeRepo(this.c);
     this.pages = new PageReader(this.c);
     this.stats = new StatsReader(this.c);

@@ -1,0 +1,97 @@
+// Seed 001's backgrounds as operator actions: define one, switch a dialogue (or a room's dialogue)
+// to one — its plot state for that background is kept, so switching back resumes the story — and
+// set a beat's status by hand. Decisions under the dialogue's state guard, writes by `_id`.
+import { GatewayError } from '../errors.js';
+import { newId } from '../domain/ids.js';
+import {
+  applyStep,
+  freshPlot,
+  outlineProblems,
+  type Background,
+  type BeatStatus,
+  type PlotState,
+} from '../domain/story.js';
+import type { Store } from '../store/store.js';
+import { guardKeys } from '../store/stateGuard.js';
+
+export async function createBackground(
+  store: Store,
+  o: { name: string; worldSetting: string; beats: string[] },
+  at: Date,
+): Promise<Background> {
+  const problems = outlineProblems(o);
+  if (problems.length > 0)
+    throw new GatewayError('BAD_REQUEST', problems.map((p) => `${p.field}: ${p.message}`).join('; '));
+  const b: Background = {
+    _id: newId('bgd', at),
+    name: o.name.trim(),
+    worldSetting: o.worldSetting,
+    outline: o.beats.map((text, i) => ({ n: i + 1, text: text.trim() })),
+    createdAt: at,
+    updatedAt: at,
+  };
+  await store.stories.createBackground(b);
+  return b;
+}
+
+/** The dialogue's story now: its background and that background's plot state (started when new). */
+export interface Story {
+  background: Background;
+  plot: PlotState;
+}
+
+export async function storyOf(store: Store, dialogueId: string, at: Date): Promise<Story | null> {
+  const d = await store.dialogues.get(dialogueId);
+  if (!d?.backgroundId) return null;
+  const background = await store.stories.getBackground(d.backgroundId);
+  if (!background) return null;
+  const plot = (await store.stories.getPlot(dialogueId, background._id)) ?? freshPlot(dialogueId, background, at);
+  return { background, plot };
+}
+
+/** Seed 001's "switch background": the next context follows it; each background keeps its plot state. */
+export async function switchBackground(
+  store: Store,
+  dialogueId: string,
+  backgroundId: string | null,
+  at: Date,
+): Promise<Story | null> {
+  if (!(await store.dialogues.get(dialogueId)))
+    throw new GatewayError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
+  const background = backgroundId ? await store.stories.getBackground(backgroundId) : null;
+  if (backgroundId && !background) throw new GatewayError('NOT_FOUND', `no background with id ${backgroundId}`);
+  await store.guard.run(guardKeys.dialogue(dialogueId), async () => {
+    await store.dialogues.setBackground(dialogueId, backgroundId, at);
+    // A background taken up for the first time here starts its story; one seen before resumes.
+    if (background && !(await store.stories.getPlot(dialogueId, background._id)))
+      await store.stories.savePlot(freshPlot(dialogueId, background, at));
+  });
+  return storyOf(store, dialogueId, at);
+}
+
+/** An operator sets a beat's status (the director does the same from a reply's markers). */
+export async function setBeatStatus(
+  store: Store,
+  dialogueId: string,
+  o: { n: number; status: BeatStatus; messageIds?: string[] },
+  at: Date,
+): Promise<Story> {
+  return store.guard.run(guardKeys.dialogue(dialogueId), async () => {
+    const story = await storyOf(store, dialogueId, at);
+    if (!story) throw new GatewayError('NOT_FOUND', `dialogue ${dialogueId} follows no background`);
+    const r = applyStep(story.plot, story.background, {
+      n: o.n,
+      status: o.status,
+      at,
+      by: 'operator',
+      messageIds: o.messageIds ?? [],
+    });
+    if (!r.ok)
+      throw new GatewayError(
+        'BAD_REQUEST',
+        `beat ${o.n} is not in "${story.background.name}" (1–${story.background.outline.length})`,
+      );
+    await store.stories.savePlot(r.plot);
+    return { background: story.background, plot: r.plot };
+  });
+}
