@@ -13,6 +13,8 @@ import { generate, type GenerateDeps } from '../src/respond/generate.js';
 import { memoryJobHandlers, type MemoryWorkDeps } from '../src/lifecycle/memoryWork.js';
 import { TokenCounter } from '../src/context/tokens.js';
 import { citationStageFactory } from '../src/knowledge/citationStage.js';
+import { markerStage } from '../src/respond/streamStage.js';
+import { PROGRESS_MARKER } from '../src/domain/director.js';
 import { MediaProcessor } from '../src/media/processor.js';
 import { prepareMessagesMedia, type PrepareMediaDeps } from '../src/media/prepare.js';
 import { startRespondWorker } from '../jobs/respondWorker.js';
@@ -26,6 +28,9 @@ import type { Extensions } from './startApp.js';
 import { meteredLlm } from '../src/metrics/meteredLlm.js';
 import type { LlmClient } from '../src/llm/types.js';
 import { watchWorker } from './queueMetrics.js';
+
+/** Progress markers (seed 001) are taken out of what people see, whether or not the director is on. */
+const progressMarkerStage = () => markerStage({ names: [PROGRESS_MARKER] });
 
 export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions): Promise<void> {
   const { env, log, store, redis } = s;
@@ -177,7 +182,8 @@ function buildRespondDeps(
     onReplied: (turn, at, done) => afterReply(after, turn, at, done),
     metrics: s.metrics,
     // The deployment's stages, then citations checked against the reply's passages (src/knowledge).
-    streamStages: [...(o.streamStages ?? []), citationStageFactory],
+    // Progress markers never reach people, director on or off (seed 001); citations are checked last.
+    streamStages: [progressMarkerStage, ...(o.streamStages ?? []), citationStageFactory],
   };
 }
 

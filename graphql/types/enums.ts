@@ -23,5 +23,14 @@ export const MemoryStatusEnum = builder.enumType('MemoryStatus', {
   values: ['active', 'superseded', 'merged', 'pruned'] as const,
 });
 export const EventKindEnum = builder.enumType('EventKind', {
-  values: ['context_built', 'llm_call', 'tool_call', 'system_utterance', 'warning', 'delivery', 'floor'] as const,
+  values: [
+    'context_built',
+    'llm_call',
+    'tool_call',
+    'system_utterance',
+    'warning',
+    'delivery',
+    'floor',
+    'director',
+  ] as const,
 });

@@ -10,6 +10,7 @@ import {
 } from '../../src/domain/story.js';
 import { createBackground, setBeatStatus, storyOf, switchBackground, type Story } from '../../src/ops/stories.js';
 import { DialogueType } from './dialogue.js';
+import { apiError } from '../errors.js';
 
 const BeatStatusEnum = builder.enumType('BeatStatus', { values: BEAT_STATUSES });
 
@@ -71,6 +72,13 @@ builder.objectField(DialogueType, 'story', (t) =>
   }),
 );
 
+builder.objectField(DialogueType, 'director', (t) =>
+  t.boolean({
+    description: 'Seed 001’s director: the outline and progress markers in the context, markers moving the plot.',
+    resolve: (d) => d.settings?.director === true,
+  }),
+);
+
 const BACKGROUNDS_LIMIT = 200;
 
 builder.queryFields((t) => ({
@@ -103,6 +111,17 @@ builder.mutationFields((t) => ({
     args: { dialogueId: t.arg.id({ required: true }), backgroundId: t.arg.id() },
     resolve: (_r, a, ctx) =>
       switchBackground(ctx.store, String(a.dialogueId), a.backgroundId ? String(a.backgroundId) : null, new Date()),
+  }),
+  setDirector: t.boolean({
+    authScopes: { operator: true },
+    description: 'Switches the director on or off for a dialogue (a room’s too). Markers stay hidden either way.',
+    args: { dialogueId: t.arg.id({ required: true }), on: t.arg.boolean({ required: true }) },
+    resolve: async (_r, a, ctx) => {
+      const id = String(a.dialogueId);
+      if (!(await ctx.store.dialogues.get(id))) throw apiError('CONVERSATION_NOT_FOUND', `no dialogue with id ${id}`);
+      await ctx.store.dialogues.setDirector(id, a.on, new Date());
+      return a.on;
+    },
   }),
   setBeatStatus: t.field({
     type: StoryType,

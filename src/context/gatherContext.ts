@@ -4,6 +4,8 @@
 // data to the pure builder and budget.
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
+import type { Story } from '../store/stories.js';
+import { directorContext } from './directorContext.js';
 import type { EffectiveConfig } from '../store/config.js';
 import type {
   Agent,
@@ -72,6 +74,8 @@ export interface GatheredContext {
   /** Where the raw history came from: the working window, or the record when it reached further back. */
   historyFrom: 'window' | 'record';
   gatherMs: number;
+  /** The background the dialogue follows and its plot state; `directed`: the director is on (seed 001). */
+  story?: Story & { directed: boolean };
   /** The human's tone after this turn's messages; stored once the reply is out (seed 003) when `changed`. */
   tone?: { humanId: string; state: ToneState; changed: boolean };
 }
@@ -128,12 +132,14 @@ export async function gatherContext(
   if (!agent) throw new Error(`agent ${agentId} not found`);
   const mode = config.config.preferences.conversation_load_all ? 'load_all' : 'rolling';
   const since = mode === 'rolling' ? session.rollingSummary?.coversUntil : undefined;
-  const [sessionRead, seedMessages, visits, otherAgents] = await Promise.all([
+  const [sessionRead, seedMessages, visits, otherAgents, story] = await Promise.all([
     store.history.since(session, since, window),
     store.history.seed(session, window),
     human ? store.participants.visitsOf(human, agent._id) : Promise.resolve(undefined),
     otherAgentsOf(store, dialogue, agent._id),
+    store.stories.ofDialogue(dialogue, o.now),
   ]);
+  const directed = story !== null && dialogue.settings?.director === true;
   const agentNames = otherAgents.length > 0 ? Object.fromEntries(otherAgents.map((a) => [a._id, a.name])) : undefined;
   // A room's ask answers everything said since its round started (other agents included).
   const split = turn.round
@@ -209,6 +215,10 @@ export async function gatherContext(
       ...(agentNames ? { agentNames } : {}),
       lang,
       ...(o.instruction ? { instruction: o.instruction } : {}),
+      ...(story ? { background: story.background.worldSetting } : {}),
+      ...(story && directed
+        ? { director: directorContext(story, config.config.thresholds.rag_fallback_threshold) }
+        : {}),
     },
     {
       maxTotalTokens: config.config.limits.max_total_tokens,
@@ -226,6 +236,7 @@ export async function gatherContext(
     rawHistory: history,
     ...(recalled ? { recall: recalled } : {}),
     ...(knowledge && knowledge.searched > 0 ? { knowledge } : {}),
+    ...(story ? { story: { ...story, directed } } : {}),
     mode,
     historyFrom: sessionRead.source,
     gatherMs: performance.now() - started,

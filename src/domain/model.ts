@@ -33,7 +33,11 @@ export interface Dialogue {
    */
   openTurnId?: string | null;
   /** Group chats: answer every message instead of only when addressed (SPEC §7). */
-  settings?: { answerAll?: boolean };
+  settings?: {
+    answerAll?: boolean;
+    /** Seed 001's director: the outline and progress markers in the context, markers parsed into the plot. */
+    director?: boolean;
+  };
   /** The background (seed 001) its story follows now; each background keeps its own plot state. */
   backgroundId?: string;
   lastActivityAt: Date;
@@ -309,7 +313,9 @@ export type EventKind =
   | 'warning'
   | 'delivery'
   /** A room's floor decision (SPEC §8): who was asked and why, a skip and its reason, a round's end. */
-  | 'floor';
+  | 'floor'
+  /** The director's reading of a reply (seed 001): markers applied or refused, turns without progress. */
+  | 'director';
 
 export interface EventLog {
   _id: string;

@@ -3,14 +3,8 @@
 // set a beat's status by hand. Decisions under the dialogue's state guard, writes by `_id`.
 import { GatewayError } from '../errors.js';
 import { newId } from '../domain/ids.js';
-import {
-  applyStep,
-  freshPlot,
-  outlineProblems,
-  type Background,
-  type BeatStatus,
-  type PlotState,
-} from '../domain/story.js';
+import { applyStep, freshPlot, outlineProblems, type Background, type BeatStatus } from '../domain/story.js';
+import type { Story } from '../store/stories.js';
 import type { Store } from '../store/store.js';
 import { guardKeys } from '../store/stateGuard.js';
 
@@ -34,19 +28,11 @@ export async function createBackground(
   return b;
 }
 
-/** The dialogue's story now: its background and that background's plot state (started when new). */
-export interface Story {
-  background: Background;
-  plot: PlotState;
-}
+export type { Story } from '../store/stories.js';
 
 export async function storyOf(store: Store, dialogueId: string, at: Date): Promise<Story | null> {
   const d = await store.dialogues.get(dialogueId);
-  if (!d?.backgroundId) return null;
-  const background = await store.stories.getBackground(d.backgroundId);
-  if (!background) return null;
-  const plot = (await store.stories.getPlot(dialogueId, background._id)) ?? freshPlot(dialogueId, background, at);
-  return { background, plot };
+  return d ? store.stories.ofDialogue(d, at) : null;
 }
 
 /** Seed 001's "switch background": the next context follows it; each background keeps its plot state. */

@@ -24,6 +24,7 @@ import type { PlatformRegistry } from '../platforms/platform.js';
 import type { MemoryRecall } from '../memory/recall.js';
 import type { KnowledgeRetrieval } from '../knowledge/retrieval.js';
 import { withCitedSources } from './replySources.js';
+import { directAfterReply } from './directorStep.js';
 import { LlmFailure, type LlmClient } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ReplyStreamer } from '../delivery/replyStreamer.js';
@@ -300,6 +301,17 @@ export async function produceAiMessage(
     },
     new Date(),
   );
+  if (gathered.story?.directed && !outcome.skipped)
+    await directAfterReply(store, {
+      dialogueId: turn.dialogueId,
+      story: gathered.story,
+      text: outcome.stored,
+      replyId: reply._id,
+      inputIds: gathered.input.map((m) => m._id),
+      at: new Date(),
+      trace,
+      fallbackThreshold: gathered.config.config.thresholds.rag_fallback_threshold,
+    });
   if (gathered.tone?.changed && outcome.state === 'complete') {
     // The tone carried into the next turn (seed 003); losing it only loses a nuance. An
     // unchanged tone (most turns: still neutral) is not written again.

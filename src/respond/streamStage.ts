@@ -51,13 +51,22 @@ export interface MarkerStageOptions {
 export function markerStage(o: MarkerStageOptions): StreamStage {
   const max = o.maxLength ?? 200;
   let held = '';
+  // A marker between two spaces would leave two: the space after it is dropped with it.
+  let lastShown = '';
+  let swallowSpace = false;
+  const shown = (piece: string): string => {
+    const text = swallowSpace && piece.startsWith(' ') ? piece.slice(1) : piece;
+    if (piece) swallowSpace = false;
+    if (text) lastShown = text.at(-1) ?? lastShown;
+    return text;
+  };
   const scan = (text: string): string => {
     let out = '';
     let rest = text;
     for (;;) {
       const open = rest.indexOf('[');
-      if (open < 0) return out + rest;
-      out += rest.slice(0, open);
+      if (open < 0) return out + shown(rest);
+      out += shown(rest.slice(0, open));
       rest = rest.slice(open);
       const m = markerAt(rest, o.names, max);
       if (m.kind === 'partial') {
@@ -67,8 +76,9 @@ export function markerStage(o: MarkerStageOptions): StreamStage {
       if (m.kind === 'marker') {
         o.onMarker?.(rest.slice(0, m.length));
         rest = rest.slice(m.length);
+        swallowSpace = /\s/.test(lastShown);
       } else {
-        out += '[';
+        out += shown('[');
         rest = rest.slice(1);
       }
     }

@@ -183,6 +183,12 @@ export class DialogueRepo {
     );
   }
 
+  async setDirector(id: string, on: boolean, at: Date): Promise<void> {
+    await this.guarded(id, () =>
+      this.c.dialogues.updateOne({ _id: id }, { $set: { 'settings.director': on, updatedAt: at } }),
+    );
+  }
+
   /** The background its story follows from now on (null: none). The caller holds the dialogue's guard. */
   async setBackground(id: string, backgroundId: string | null, at: Date): Promise<void> {
     await this.c.dialogues.updateOne(

@@ -1,8 +1,15 @@
 // Backgrounds (a library operators keep) and plot states (one per dialogue and background,
 // by derived `_id`, so switching back resumes a story without a query).
 import type { Collections } from './collections.js';
+import type { Dialogue } from '../domain/model.js';
 import type { Background, PlotState } from '../domain/story.js';
-import { plotIdOf } from '../domain/story.js';
+import { freshPlot, plotIdOf } from '../domain/story.js';
+
+/** A dialogue's story now: its background and that background's plot state (started when new). */
+export interface Story {
+  background: Background;
+  plot: PlotState;
+}
 
 export class StoryRepo {
   constructor(private readonly c: Collections) {}
@@ -22,6 +29,16 @@ export class StoryRepo {
 
   getPlot(dialogueId: string, backgroundId: string): Promise<PlotState | null> {
     return this.c.plots.findOne({ _id: plotIdOf(dialogueId, backgroundId) });
+  }
+
+  /** The story of a dialogue already read: two reads by `_id` when it follows a background, none otherwise. */
+  async ofDialogue(d: Pick<Dialogue, '_id' | 'backgroundId'>, at: Date): Promise<Story | null> {
+    if (!d.backgroundId) return null;
+    const [background, plot] = await Promise.all([
+      this.getBackground(d.backgroundId),
+      this.getPlot(d._id, d.backgroundId),
+    ]);
+    return background ? { background, plot: plot ?? freshPlot(d._id, background, at) } : null;
   }
 
   /** Whole-document write by `_id`; callers hold the dialogue's state guard. */

@@ -22,24 +22,25 @@ describe('stream stage', () => {
       {},
       ['gateway', 'worker'],
       {},
-      { streamStages: [() => markerStage({ names: ['PROGRESS'], onMarker: (m) => seen.push(m) })] },
+      // A deployment's own marker (the director's PROGRESS markers have their stage built in).
+      { streamStages: [() => markerStage({ names: ['SCENE'], onMarker: (m) => seen.push(m) })] },
     );
     // Chunks far enough apart that the streamer pushes between them (STREAM_EDIT_INTERVAL_MS 50).
     h.llm.enqueue({
       kind: 'reply',
-      chunks: ['The gate creaks open. [PRO', 'GRESS:2:do', 'ne] Beyond it, a garden.'],
+      chunks: ['The gate creaks open. [SCE', 'NE:2:do', 'ne] Beyond it, a garden.'],
       chunkDelayMs: 200,
     });
     h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, messageId: 1, text: 'I push the gate.' }));
 
     await h.tg.waitFor(() => h.tg.sentText(CHAT).some((t) => t.includes('Beyond it, a garden.')), 10_000);
     const shown = h.tg.sentText(CHAT).join('\n');
-    expect(shown).toBe('The gate creaks open.  Beyond it, a garden.');
+    expect(shown).toBe('The gate creaks open. Beyond it, a garden.');
     // Every text the platform was ever given (drafts, sends, edits) is free of the marker's pieces.
     const texts = h.tg.calls.map((c) => c.params.text).filter((t): t is string => typeof t === 'string');
     expect(texts.length).toBeGreaterThan(1); // it streamed: more than the final text was pushed
-    for (const t of texts) expect(t).not.toMatch(/\[PRO|GRESS|:do|ne\]/);
-    expect(seen).toEqual(['[PROGRESS:2:done]']);
+    for (const t of texts) expect(t).not.toMatch(/\[SCE|NE:2|:do|ne\]/);
+    expect(seen).toEqual(['[SCENE:2:done]']);
 
     // The record keeps what the model said.
     const turn = await eventually(
@@ -49,7 +50,7 @@ describe('stream stage', () => {
     );
     const reply = await h.app.store.messages.get(replyIdOf(turn._id));
     expect(reply).toMatchObject({
-      content: 'The gate creaks open. [PROGRESS:2:done] Beyond it, a garden.',
+      content: 'The gate creaks open. [SCENE:2:done] Beyond it, a garden.',
       delivery: { state: 'complete' },
     });
   });

@@ -109,7 +109,7 @@ describe('citationStage', () => {
   it('composes with the marker stage', () => {
     const stage = composeStages([markerStage({ names: ['PROGRESS'] }), citationStage(TWO)]);
     const r = run(stage, ['Go on [PROG', 'RESS:1:done] as said [', '2] and [8', '].']);
-    expect(r.all).toBe('Go on  as said [2] and.');
+    expect(r.all).toBe('Go on as said [2] and.');
   });
 });
 

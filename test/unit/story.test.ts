@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { currentBeat, directReply, fallbackDue, outlineText, parseProgressMarkers } from '../../src/domain/director.js';
 import {
   applyStep,
   beatsWithStatus,
@@ -48,5 +49,36 @@ describe('plot state (seed 001)', () => {
       beats: [...Array.from({ length: STORY_LIMITS.beats }, () => 'b'), ''],
     });
     expect(too.map((p) => p.field)).toEqual(['name', 'worldSetting', 'beats', `beats[${STORY_LIMITS.beats}]`]);
+  });
+});
+
+describe('the director (seed 001)', () => {
+  const plot0 = () => freshPlot('dlg_1', bg, at);
+
+  it('reads markers, well-formed or not', () => {
+    expect(
+      parseProgressMarkers('a [PROGRESS:1:done] b [PROGRESS:2:active] [PROGRESS:x:done] [PROGRESS:3:won]'),
+    ).toEqual([
+      { n: 1, status: 'done' },
+      { n: 2, status: 'active' },
+      { malformed: '[PROGRESS:x:done]' },
+      { malformed: '[PROGRESS:3:won]' },
+    ]);
+  });
+
+  it('moves the plot with evidence; a reply that moves nothing counts up to the reminder', () => {
+    const moved = directReply(plot0(), bg, { text: 'ok [PROGRESS:1:done][PROGRESS:2:active]', at, messageIds: ['m1'] });
+    expect(moved.applied).toHaveLength(2);
+    expect(currentBeat(bg, moved.plot)?.n).toBe(2);
+    let plot = moved.plot;
+    for (const text of ['nothing', '[PROGRESS:9:done]', '[PROGRESS:bad]'])
+      plot = directReply(plot, bg, { text, at, messageIds: [] }).plot;
+    expect(plot.noUpdateCount).toBe(3);
+    expect(fallbackDue(plot, 3)).toBe(true);
+    expect(directReply(plot, bg, { text: '[PROGRESS:2:done]', at, messageIds: [] }).plot.noUpdateCount).toBe(0);
+  });
+
+  it('shows the outline with statuses', () => {
+    expect(outlineText(bg, plot0()).split('\n')[0]).toBe('1. [active] Find the traitor’s trail');
   });
 });

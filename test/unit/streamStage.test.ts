@@ -15,7 +15,7 @@ describe('markerStage', () => {
       'GRESS:2:d',
       'one] You step in.',
     ]);
-    expect(r.shown).toEqual(['The door opens. ', '', ' You step in.']);
+    expect(r.shown).toEqual(['The door opens. ', '', 'You step in.']);
     expect(r.final).toBe('');
     expect(markers).toEqual(['[PROGRESS:2:done]']);
   });
@@ -44,10 +44,18 @@ describe('composeStages', () => {
     expect(run(composeStages([]), ['a', 'b'])).toEqual({ shown: ['a', 'b'], final: '' });
   });
 
+  it('leaves one space where a marker stood between two, and the text as it was elsewhere', () => {
+    const stage = () => markerStage({ names: ['PROGRESS'] });
+    expect(run(stage(), ['a [PROGRESS:1:done] b']).shown.join('')).toBe('a b');
+    expect(run(stage(), ['a[PROGRESS:1:done] b']).shown.join('')).toBe('a b');
+    expect(run(stage(), ['a [PROGRESS:1:done]b']).shown.join('')).toBe('a b');
+    expect(run(stage(), ['a [PROGRESS:1:done]', '  two spaces']).shown.join('')).toBe('a  two spaces');
+  });
+
   it("feeds each stage the previous one's output, also what is released at the end", () => {
     const lower: StreamStage = { push: (d) => d.toLowerCase(), end: () => '' };
     const r = run(composeStages([markerStage({ names: ['SKIP'] }), lower]), ['Hi [SK', 'IP:x] There [SKI']);
-    expect(r.shown).toEqual(['hi ', ' there ']);
+    expect(r.shown).toEqual(['hi ', 'there ']);
     expect(r.final).toBe('[ski');
   });
 });
