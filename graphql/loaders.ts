@@ -6,6 +6,7 @@ import type { Document, Filter } from 'mongodb';
 import type { Store } from '../src/store/store.js';
 import type { DocOf, Keyed, Listed, PageReader, PageSort } from '../src/store/pages.js';
 import type { Agent, Dialogue, Human, MemoryEntry, Message, Session, Turn } from '../src/domain/model.js';
+import type { Background, PlotState } from '../src/domain/story.js';
 
 /** Sessions of at most this many of an agent's most recently active dialogues are listed. */
 export const AGENT_SESSION_DIALOGUES = 10_000;
@@ -29,6 +30,8 @@ export interface Loaders {
   human: DataLoader<string, Human | null>;
   agent: DataLoader<string, Agent | null>;
   memory: DataLoader<string, MemoryEntry | null>;
+  background: DataLoader<string, Background | null>;
+  plot: DataLoader<string, PlotState | null>;
   children: DataLoader<ChildQuery, Keyed[], string>;
   /** An agent's most recently active dialogues (its sessions' scope), batched across agents. */
   agentDialogueIds: DataLoader<string, string[]>;
@@ -95,6 +98,8 @@ export function createLoaders(store: Store): Loaders {
     human: byId(pages, 'humans'),
     agent: byId(pages, 'agents'),
     memory: byId(pages, 'memories'),
+    background: byId(pages, 'backgrounds'),
+    plot: byId(pages, 'plots'),
     children: new DataLoader<ChildQuery, Keyed[], string>((qs) => loadChildren(pages, qs), {
       cacheKeyFn: (q) => JSON.stringify([groupKey(q), q.parentId]),
     }),

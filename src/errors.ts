@@ -50,3 +50,40 @@ export class GatewayError extends Error {
 }
 
 export const isGatewayError = (e: unknown): e is GatewayError => e instanceof GatewayError;
+
+/**
+ * The HTTP status each code is answered with by the REST doors (the web channel, seats' REST):
+ * seed 004 §9 for its codes, the usual meaning for ours. Every code has one, so a new code must
+ * say how it reads over HTTP.
+ */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  MESSAGE_CONTENT_REQUIRED: 400,
+  MESSAGE_TOO_LONG: 400,
+  PROMPT_TOO_LONG: 400,
+  CONFIG_INVALID: 400,
+  QUERY_TOO_COMPLEX: 400,
+  DOCUMENT_EMPTY: 400,
+  DOCUMENT_MALFORMED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_A_MEMBER: 403,
+  CONVERSATION_NOT_FOUND: 404,
+  MESSAGE_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  ROOM_NOT_FOUND: 404,
+  DIALOGUE_BUSY: 409,
+  NOT_YOUR_TURN: 409,
+  SKIP_NOT_ALLOWED: 409,
+  ROUND_COMPLETED: 409,
+  ROOM_EXISTS: 409,
+  PLATFORM_NOT_CONFIGURED: 409,
+  DOCUMENT_TOO_LARGE: 413,
+  DOCUMENT_TYPE_UNSUPPORTED: 415,
+  GENERATION_ABORTED: 499,
+  INTERNAL: 500,
+  LLM_SERVICE_ERROR: 502,
+  EMBEDDING_FAILED: 502,
+  MODEL_NOT_CONFIGURED: 503,
+  GENERATION_TIMEOUT: 504,
+};

@@ -4,7 +4,7 @@
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Logger } from '../../src/log.js';
-import { GatewayError, isGatewayError, type ErrorCode } from '../../src/errors.js';
+import { GatewayError, HTTP_STATUS, isGatewayError } from '../../src/errors.js';
 import {
   openSeat,
   registerAgent,
@@ -14,21 +14,6 @@ import {
   type SeatDeps,
 } from '../../src/rooms/externalSeat.js';
 import type { Seat } from '../../src/store/seats.js';
-
-const STATUS: Partial<Record<ErrorCode, number>> = {
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  ROOM_NOT_FOUND: 404,
-  MESSAGE_NOT_FOUND: 404,
-  NOT_YOUR_TURN: 409,
-  SKIP_NOT_ALLOWED: 409,
-  ROUND_COMPLETED: 409,
-  NOT_A_MEMBER: 403,
-  MESSAGE_CONTENT_REQUIRED: 400,
-  MESSAGE_TOO_LONG: 400,
-  BAD_REQUEST: 400,
-};
 
 const sendBody = z.object({ text: z.string() });
 const registerBody = z.object({
@@ -48,7 +33,7 @@ export function seatRestRoutes(o: { deps: SeatDeps; log: Logger }): FastifyPlugi
         o.log.error({ err }, 'seat request failed');
         return reply.code(500).send({ error: { code: 'INTERNAL', message: 'internal error' } });
       }
-      return reply.code(STATUS[err.code] ?? 400).send({ error: { code: err.code, message: err.message } });
+      return reply.code(HTTP_STATUS[err.code]).send({ error: { code: err.code, message: err.message } });
     }
   };
   return (app, _opts, done) => {

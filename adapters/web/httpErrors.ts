@@ -3,32 +3,9 @@
 // logged and hidden as INTERNAL. Never a stack trace to a client.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../src/log.js';
-import { isGatewayError, type ErrorCode } from '../../src/errors.js';
+import { HTTP_STATUS, isGatewayError, type ErrorCode } from '../../src/errors.js';
 
-/** seed 004 §9, plus ours: a code's HTTP status when it is answered before the stream began. */
-export const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
-  BAD_REQUEST: 400,
-  MESSAGE_CONTENT_REQUIRED: 400,
-  MESSAGE_TOO_LONG: 400,
-  PROMPT_TOO_LONG: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  CONVERSATION_NOT_FOUND: 404,
-  MESSAGE_NOT_FOUND: 404,
-  NOT_FOUND: 404,
-  DIALOGUE_BUSY: 409,
-  GENERATION_ABORTED: 499,
-  LLM_SERVICE_ERROR: 502,
-  MODEL_NOT_CONFIGURED: 503,
-  GENERATION_TIMEOUT: 504,
-  DOCUMENT_EMPTY: 400,
-  DOCUMENT_MALFORMED: 400,
-  DOCUMENT_TOO_LARGE: 413,
-  DOCUMENT_TYPE_UNSUPPORTED: 415,
-  EMBEDDING_FAILED: 502,
-};
-
-export const statusOf = (code: ErrorCode): number => HTTP_STATUS[code] ?? 500;
+export const statusOf = (code: ErrorCode): number => HTTP_STATUS[code];
 
 export function sendError(
   log: Logger,

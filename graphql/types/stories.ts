@@ -4,11 +4,13 @@ import { builder } from '../builder.js';
 import {
   BEAT_STATUSES,
   beatsWithStatus,
+  freshPlot,
+  plotIdOf,
   STORY_LIMITS,
   type Background,
   type PlotStep,
 } from '../../src/domain/story.js';
-import { createBackground, setBeatStatus, storyOf, switchBackground, type Story } from '../../src/ops/stories.js';
+import { createBackground, setBeatStatus, switchBackground, type Story } from '../../src/ops/stories.js';
 import { DialogueType } from './dialogue.js';
 import { apiError } from '../errors.js';
 
@@ -68,7 +70,15 @@ builder.objectField(DialogueType, 'story', (t) =>
     type: StoryType,
     nullable: true,
     description: 'The background this dialogue follows and its plot state; null when it follows none.',
-    resolve: (d, _a, ctx) => storyOf(ctx.store, d._id, new Date()),
+    // Through the request's loaders: a list of dialogues reads its stories in two round trips.
+    resolve: async (d, _a, ctx) => {
+      if (!d.backgroundId) return null;
+      const [background, plot] = await Promise.all([
+        ctx.loaders.background.load(d.backgroundId),
+        ctx.loaders.plot.load(plotIdOf(d._id, d.backgroundId)),
+      ]);
+      return background ? { background, plot: plot ?? freshPlot(d._id, background, new Date()) } : null;
+    },
   }),
 );
 

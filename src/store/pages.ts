@@ -6,6 +6,7 @@
 import type { Collection, Document, Filter } from 'mongodb';
 import type { Collections } from './collections.js';
 import type { Agent, Dialogue, EventLog, Human, MemoryEntry, Message, Session, Turn } from '../domain/model.js';
+import type { Background, PlotState } from '../domain/story.js';
 
 export type Keyed = { _id: string } & Document;
 export type PageSort = Record<string, 1 | -1>;
@@ -22,6 +23,8 @@ interface ListDocs {
   humans: Human;
   agents: Agent;
   memories: MemoryEntry;
+  backgrounds: Background;
+  plots: PlotState;
 }
 export type Listed = keyof ListDocs;
 export type DocOf<K extends Listed> = ListDocs[K];
