@@ -48,6 +48,12 @@ async function requireDialogue(ctx: GraphQLContext, dialogueId: string): Promise
     throw apiError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
 }
 
+async function readEvent(change: EventChange, _args: unknown, ctx: GraphQLContext) {
+  const event = await ctx.store.events.get(change.eventId);
+  if (!event) throw apiError('NOT_FOUND', `event ${change.eventId} no longer exists`);
+  return event;
+}
+
 builder.subscriptionFields((t) => ({
   messageUpdates: t.field({
     type: MessageUpdateType,
@@ -81,6 +87,21 @@ builder.subscriptionFields((t) => ({
       return turn;
     },
   }),
+  storyEvents: t.field({
+    type: EventType,
+    description:
+      "A dialogue's director decisions as they are recorded (seed 001): each reply's markers applied or refused, replies without progress and the reminder falling due, an operator's beat changes and background switches.",
+    args: { dialogueId: t.arg.id({ required: true }) },
+    subscribe: async (_root, args, ctx) => {
+      const dialogueId = String(args.dialogueId);
+      await requireDialogue(ctx, dialogueId);
+      return pipe(
+        ctx.pubsub.subscribe(ctx.pubsub.topics.events, dialogueId),
+        filter((c: FeedChange): c is EventChange => isEventChange(c) && c.eventKind === 'director'),
+      );
+    },
+    resolve: readEvent,
+  }),
   turnEvents: t.field({
     type: EventType,
     description: "A turn's trace as it is recorded: context builds, LLM calls, tool calls, warnings, deliveries.",
@@ -90,10 +111,6 @@ builder.subscriptionFields((t) => ({
       if (!(await ctx.store.turns.get(turnId))) throw apiError('NOT_FOUND', `no turn with id ${turnId}`);
       return pipe(ctx.pubsub.subscribe(ctx.pubsub.topics.events, turnId), filter(isEventChange));
     },
-    resolve: async (change, _args, ctx) => {
-      const event = await ctx.store.events.get(change.eventId);
-      if (!event) throw apiError('NOT_FOUND', `event ${change.eventId} no longer exists`);
-      return event;
-    },
+    resolve: readEvent,
   }),
 }));

@@ -1,20 +1,30 @@
 // What the director puts into a turn's context (seed 001, SPEC §5 order): the outline with each
 // beat's status and the progress instruction in the stable prefix, and — after `threshold`
-// replies without progress — a reminder of the beat the story should be moving toward.
+// replies without progress — a reminder of the beat the story should be moving toward, with the
+// story so far and other storylines' handling of that beat (src/context/storyFallback.ts).
 import type { DirectorContext } from './buildContext.js';
 import type { Story } from '../store/stories.js';
-import { currentBeat, fallbackDue, outlineText, PROGRESS_INSTRUCTION } from '../domain/director.js';
+import type { ContextDeps } from './gatherContext.js';
+import { currentBeat, fallbackDue, outlineText, PROGRESS_INSTRUCTION, reminderText } from '../domain/director.js';
+import { gatherFallback, type FallbackEvidence } from './storyFallback.js';
 
-export function directorContext(story: Story, threshold: number): DirectorContext {
+export interface DirectedContext {
+  director: DirectorContext;
+  /** The reminder's beat and sources, when it was due (the trace records them). */
+  fallback?: FallbackEvidence & { beat: number };
+}
+
+export async function directorContext(
+  deps: Pick<ContextDeps, 'store' | 'recall' | 'log'>,
+  o: { story: Story; threshold: number; dialogueId: string; agentId: string; humanId?: string; now: Date },
+): Promise<DirectedContext> {
+  const { story } = o;
+  const director = { outline: outlineText(story.background, story.plot), instruction: PROGRESS_INSTRUCTION };
   const beat = currentBeat(story.background, story.plot);
-  const reminder =
-    beat && fallbackDue(story.plot, threshold)
-      ? `The story has not moved for ${story.plot.noUpdateCount} replies. It is at beat ${beat.n}: ${beat.text}. ` +
-        'Steer the conversation toward it in a natural way, and mark progress when it comes.'
-      : undefined;
+  if (!beat || !fallbackDue(story.plot, o.threshold)) return { director };
+  const evidence = await gatherFallback(deps, { ...o, beat });
   return {
-    outline: outlineText(story.background, story.plot),
-    instruction: PROGRESS_INSTRUCTION,
-    ...(reminder ? { fallbackReminder: reminder } : {}),
+    director: { ...director, fallbackReminder: reminderText(beat, story.plot.noUpdateCount, evidence) },
+    fallback: { ...evidence, beat: beat.n },
   };
 }

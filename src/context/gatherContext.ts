@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { Story } from '../store/stories.js';
-import { directorContext } from './directorContext.js';
+import { directorContext, type DirectedContext } from './directorContext.js';
 import type { EffectiveConfig } from '../store/config.js';
 import type {
   Agent,
@@ -76,6 +76,8 @@ export interface GatheredContext {
   gatherMs: number;
   /** The background the dialogue follows and its plot state; `directed`: the director is on (seed 001). */
   story?: Story & { directed: boolean };
+  /** The director's fallback reminder's beat and sources, when it was due. */
+  fallback?: DirectedContext['fallback'];
   /** The human's tone after this turn's messages; stored once the reply is out (seed 003) when `changed`. */
   tone?: { humanId: string; state: ToneState; changed: boolean };
 }
@@ -170,7 +172,22 @@ export async function gatherContext(
             return undefined;
           })
       : undefined;
-  const [recalled, knowledge] = await Promise.all([recalling, retrieveKnowledge(deps, agent._id, inputText, turn._id)]);
+  const directing =
+    story && directed
+      ? directorContext(deps, {
+          story,
+          threshold: config.config.thresholds.rag_fallback_threshold,
+          dialogueId: dialogue._id,
+          agentId: agent._id,
+          ...(humanId ? { humanId } : {}),
+          now: o.now,
+        })
+      : undefined;
+  const [recalled, knowledge, directedContext] = await Promise.all([
+    recalling,
+    retrieveKnowledge(deps, agent._id, inputText, turn._id),
+    directing,
+  ]);
   // Already the raw part: read since the rolling summary's boundary (the whole session in load_all mode), oldest first.
   const windowed = split.history;
   const toPrepare = [...windowed, ...input];
@@ -216,9 +233,7 @@ export async function gatherContext(
       lang,
       ...(o.instruction ? { instruction: o.instruction } : {}),
       ...(story ? { background: story.background.worldSetting } : {}),
-      ...(story && directed
-        ? { director: directorContext(story, config.config.thresholds.rag_fallback_threshold) }
-        : {}),
+      ...(directedContext ? { director: directedContext.director } : {}),
     },
     {
       maxTotalTokens: config.config.limits.max_total_tokens,
@@ -237,6 +252,7 @@ export async function gatherContext(
     ...(recalled ? { recall: recalled } : {}),
     ...(knowledge && knowledge.searched > 0 ? { knowledge } : {}),
     ...(story ? { story: { ...story, directed } } : {}),
+    ...(directedContext?.fallback ? { fallback: directedContext.fallback } : {}),
     mode,
     historyFrom: sessionRead.source,
     gatherMs: performance.now() - started,

@@ -7,6 +7,7 @@ import {
   beatsWithStatus,
   BEAT_STATUSES,
   type Background,
+  type Beat,
   type BeatStatus,
   type PlotState,
 } from './story.js';
@@ -27,6 +28,9 @@ export const outlineText = (background: Background, plot: PlotState): string =>
 export type ParsedMarker = { n: number; status: BeatStatus } | { malformed: string };
 
 const MARKER = /\[PROGRESS:([^\]\n]{0,40})\]/g;
+
+/** A reply's text as people saw it: every marker out (and the space after it). */
+export const withoutMarkers = (text: string): string => text.replace(/\s?\[PROGRESS:[^\]\n]{0,40}\]/g, '').trim();
 
 /** Every `[PROGRESS:…]` marker of a reply, well-formed or not, in order. */
 export function parseProgressMarkers(text: string): ParsedMarker[] {
@@ -79,6 +83,48 @@ export function directReply(
 
 /** Seed 001: after `threshold` replies without progress the next context carries a reminder. */
 export const fallbackDue = (plot: PlotState, threshold: number): boolean => plot.noUpdateCount >= threshold;
+
+/** What the fallback reminder shows besides the beat: this story's events and other storylines'. */
+export interface ReminderEvidence {
+  /** What already happened in this story (its progress replies, recalled events), oldest first. */
+  happened: string[];
+  /** How the beat went in other dialogues of the same agent and background. */
+  elsewhere: string[];
+}
+
+/** Longest line of evidence the reminder quotes. */
+export const EVIDENCE_CHARS = 300;
+
+/** Seed 001's 导演提醒: the beat to steer toward, the story so far, other storylines for reference. */
+export function reminderText(beat: Beat, noUpdateCount: number, evidence: ReminderEvidence): string {
+  const lines = [
+    `The story has not moved for ${noUpdateCount} replies. It is at beat ${beat.n}: ${beat.text}. ` +
+      'Steer the conversation toward it in a natural way, and mark progress when it comes.',
+  ];
+  const list = (head: string, items: string[]) => {
+    if (items.length > 0) lines.push(head, ...items.map((t) => `- ${clip(t)}`));
+  };
+  list('What has happened in this story so far:', evidence.happened);
+  list('How this beat went in other storylines (for reference only; do not copy them):', evidence.elsewhere);
+  return lines.join('\n');
+}
+
+const clip = (t: string): string => {
+  const one = t.replace(/\s+/g, ' ').trim();
+  return one.length > EVIDENCE_CHARS ? `${one.slice(0, EVIDENCE_CHARS - 1)}…` : one;
+};
+
+/** The messages that moved beat `n` forward in a plot (started or reached), newest first. */
+export const beatEvidence = (plot: PlotState, n: number): string[] =>
+  plot.steps
+    .filter((s) => s.n === n && (s.status === 'active' || s.status === 'done'))
+    .reverse()
+    .flatMap((s) => s.messageIds);
+
+/** Every message that moved this plot, oldest first, without repeats. */
+export const storySoFar = (plot: PlotState): string[] => [
+  ...new Set(plot.steps.filter((s) => s.status !== 'pending').flatMap((s) => s.messageIds)),
+];
 
 /** The beat the story is at: the first active one, else the first still pending. */
 export function currentBeat(background: Background, plot: PlotState) {

@@ -108,3 +108,25 @@ export function outlineProblems(o: { name: string; worldSetting: string; beats: 
   });
   return out;
 }
+
+/**
+ * Seed 001's "other instances": the dialogues in which one agent follows one background, newest
+ * last, by derived `_id` (agent, background), so the director's fallback finds them without a query.
+ */
+export interface StoryInstances {
+  _id: string;
+  agentId: string;
+  backgroundId: string;
+  dialogueIds: string[];
+  updatedAt: Date;
+}
+
+/** How many dialogues an instance list keeps (the fallback reads a few of the newest). */
+export const INSTANCES_KEPT = 50;
+
+export const instancesIdOf = (agentId: string, backgroundId: string) => derivedId('sti', agentId, backgroundId);
+
+/** The list with `dialogueId` as its newest, bounded. */
+export function withInstance(list: readonly string[], dialogueId: string): string[] {
+  return [...list.filter((d) => d !== dialogueId), dialogueId].slice(-INSTANCES_KEPT);
+}

@@ -42,8 +42,8 @@ export async function switchBackground(
   backgroundId: string | null,
   at: Date,
 ): Promise<Story | null> {
-  if (!(await store.dialogues.get(dialogueId)))
-    throw new GatewayError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
+  const dialogue = await store.dialogues.get(dialogueId);
+  if (!dialogue) throw new GatewayError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
   const background = backgroundId ? await store.stories.getBackground(backgroundId) : null;
   if (backgroundId && !background) throw new GatewayError('NOT_FOUND', `no background with id ${backgroundId}`);
   await store.guard.run(guardKeys.dialogue(dialogueId), async () => {
@@ -51,6 +51,14 @@ export async function switchBackground(
     // A background taken up for the first time here starts its story; one seen before resumes.
     if (background && !(await store.stories.getPlot(dialogueId, background._id)))
       await store.stories.savePlot(freshPlot(dialogueId, background, at));
+  });
+  // The director's fallback looks for this storyline among the agents' other dialogues.
+  if (background) await store.stories.noteInstance(dialogue.agentIds, background._id, dialogueId, at);
+  await store.events.record({
+    kind: 'director',
+    dialogueId,
+    data: { by: 'operator', switchedTo: backgroundId, from: dialogue.backgroundId ?? null },
+    at,
   });
   return storyOf(store, dialogueId, at);
 }
@@ -78,6 +86,12 @@ export async function setBeatStatus(
         `beat ${o.n} is not in "${story.background.name}" (1–${story.background.outline.length})`,
       );
     await store.stories.savePlot(r.plot);
+    await store.events.record({
+      kind: 'director',
+      dialogueId,
+      data: { backgroundId: story.background._id, by: 'operator', applied: [{ n: o.n, status: o.status }] },
+      at,
+    });
     return { background: story.background, plot: r.plot };
   });
 }

@@ -555,6 +555,8 @@ function contextEventData(
           timings: g.recall.timings,
         }
       : null,
+    // Seed 001's fallback: which beat it reminded of, and where the quoted lines came from.
+    directorFallback: g.fallback ? { beat: g.fallback.beat, ...g.fallback.sources } : null,
     // The passages the prompt numbered, with their relevance (what a reply may cite).
     knowledge: g.knowledge
       ? {

@@ -20,7 +20,7 @@ import type { Room, RoomRound } from '../domain/room.js';
 import type { AgentBot } from './agentBots.js';
 import type { Seat } from './seats.js';
 import type { WebUser } from './webUsers.js';
-import type { Background, PlotState } from '../domain/story.js';
+import type { Background, PlotState, StoryInstances } from '../domain/story.js';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeMark } from '../domain/knowledge.js';
 
 export interface MigrationDoc {
@@ -52,6 +52,8 @@ export interface Collections {
   /** Seed 001: backgrounds (world setting + story outline) and each dialogue's plot state per background. */
   backgrounds: Collection<Background>;
   plots: Collection<PlotState>;
+  /** The dialogues in which an agent follows a background (the director's other storylines). */
+  storyInstances: Collection<StoryInstances>;
   /** Knowledge (seed 004 FR-004): an agent's documents, their chunks, and which agents have any. */
   knowledgeDocuments: Collection<KnowledgeDocument>;
   knowledgeChunks: Collection<KnowledgeChunk>;
@@ -81,6 +83,7 @@ export function collections(db: Db): Collections {
     webUsers: db.collection<WebUser>('webUsers'),
     backgrounds: db.collection<Background>('backgrounds'),
     plots: db.collection<PlotState>('plots'),
+    storyInstances: db.collection<StoryInstances>('storyInstances'),
     knowledgeDocuments: db.collection<KnowledgeDocument>('knowledgeDocuments'),
     knowledgeChunks: db.collection<KnowledgeChunk>('knowledgeChunks'),
     knowledgeMarks: db.collection<KnowledgeMark>('knowledgeMarks'),
@@ -158,6 +161,7 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   webUsers: [],
   backgrounds: [],
   plots: [],
+  storyInstances: [],
   // The API lists an agent's documents; a process loads an agent's chunks in order; deleting a
   // document deletes its chunks.
   knowledgeDocuments: [{ key: { agentId: 1, createdAt: -1, _id: -1 }, name: 'documents_by_agent' }],

@@ -21,6 +21,7 @@ export const guardKeys = {
   memoryScope: (scopeKey: string) => `mem:${scopeKey}`,
   human: (id: string) => `hum:${id}`,
   agent: (id: string) => `agt:${id}`,
+  storyInstances: (id: string) => `sti:${id}`,
 };
 
 const held = new AsyncLocalStorage<ReadonlySet<string>>();

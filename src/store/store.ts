@@ -102,7 +102,7 @@ export class Store {
     this.agentBots = new AgentBotRepo(this.c);
     this.seats = new SeatRepo(this.c);
     this.webUsers = new WebUserRepo(this.c);
-    this.stories = new StoryRepo(this.c);
+    this.stories = new StoryRepo(this.c, this.guard);
     this.knowledge = new KnowledgeRepo(this.c);
     this.pages = new PageReader(this.c);
     this.stats = new StatsReader(this.c);

@@ -3,7 +3,8 @@
 import type { Collections } from './collections.js';
 import type { Dialogue } from '../domain/model.js';
 import type { Background, PlotState } from '../domain/story.js';
-import { freshPlot, plotIdOf } from '../domain/story.js';
+import { freshPlot, instancesIdOf, plotIdOf, withInstance } from '../domain/story.js';
+import { guardKeys, type StateGuard } from './stateGuard.js';
 
 /** A dialogue's story now: its background and that background's plot state (started when new). */
 export interface Story {
@@ -12,7 +13,10 @@ export interface Story {
 }
 
 export class StoryRepo {
-  constructor(private readonly c: Collections) {}
+  constructor(
+    private readonly c: Collections,
+    private readonly guard: StateGuard,
+  ) {}
 
   async createBackground(b: Background): Promise<void> {
     await this.c.backgrounds.insertOne(b);
@@ -44,5 +48,28 @@ export class StoryRepo {
   /** Whole-document write by `_id`; callers hold the dialogue's state guard. */
   async savePlot(plot: PlotState): Promise<void> {
     await this.c.plots.replaceOne({ _id: plot._id }, plot, { upsert: true });
+  }
+
+  /** The dialogues in which `agentId` follows `backgroundId`, oldest first (one read by `_id`). */
+  async instancesOf(agentId: string, backgroundId: string): Promise<string[]> {
+    return (await this.c.storyInstances.findOne({ _id: instancesIdOf(agentId, backgroundId) }))?.dialogueIds ?? [];
+  }
+
+  /** Notes that each of `agentIds` follows `backgroundId` in `dialogueId` (a switch of background). */
+  async noteInstance(agentIds: readonly string[], backgroundId: string, dialogueId: string, at: Date): Promise<void> {
+    await Promise.all(
+      agentIds.map((agentId) => {
+        const _id = instancesIdOf(agentId, backgroundId);
+        return this.guard.run(guardKeys.storyInstances(_id), async () => {
+          const list = await this.instancesOf(agentId, backgroundId);
+          const dialogueIds = withInstance(list, dialogueId);
+          await this.c.storyInstances.replaceOne(
+            { _id },
+            { agentId, backgroundId, dialogueIds, updatedAt: at },
+            { upsert: true },
+          );
+        });
+      }),
+    );
   }
 }

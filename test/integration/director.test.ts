@@ -3,20 +3,22 @@
 // never seen on Telegram, replies without progress counted up to the reminder, and markers still
 // hidden (but not parsed) with the director off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'graphql-sse';
 import { startHarness, type Harness } from '../support/harness.js';
-import { eventually } from '../support/testEnv.js';
+import { eventually, TEST_VIEWER_TOKEN } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
 
 const CHAT = 661_001;
 let h: Harness;
 let dialogueId: string;
+let backgroundId: string;
 let update = 0;
 
 /** One DM answered; resolves with the prompt the model was sent. */
-async function turn(text: string): Promise<string> {
+async function turn(text: string, chatId = CHAT): Promise<string> {
   const before = await h.app.store.c.turns.countDocuments({ status: 'responded' });
   const requests = h.llm.requests.length;
-  h.tg.pushUpdate(privateText({ updateId: ++update, messageId: update * 100, chatId: CHAT, text }));
+  h.tg.pushUpdate(privateText({ updateId: ++update, messageId: update * 100, chatId, text }));
   await eventually(
     async () => ((await h.app.store.c.turns.countDocuments({ status: 'responded' })) > before ? true : undefined),
     15_000,
@@ -53,12 +55,18 @@ beforeAll(async () => {
   const bg = await h.gql<{ createBackground: { id: string } }>(
     'mutation { createBackground(name: "Wasteland", worldSetting: "2087, fifty years after the war.", beats: ["Find the trail", "Sneak into the base", "Face the enemy", "Choose"]) { id } }',
   );
-  await h.gql('mutation($d: ID!, $b: ID) { switchBackground(dialogueId: $d, backgroundId: $b) { noUpdateCount } }', {
-    d: dialogueId,
-    b: bg.body.data!.createBackground.id,
-  });
-  await h.gql('mutation($d: ID!) { setDirector(dialogueId: $d, on: true) }', { d: dialogueId });
+  backgroundId = bg.body.data!.createBackground.id;
+  await follow(dialogueId);
 });
+
+/** The dialogue follows the test's background with the director on. */
+async function follow(d: string): Promise<void> {
+  await h.gql('mutation($d: ID!, $b: ID) { switchBackground(dialogueId: $d, backgroundId: $b) { noUpdateCount } }', {
+    d,
+    b: backgroundId,
+  });
+  await h.gql('mutation($d: ID!) { setDirector(dialogueId: $d, on: true) }', { d });
+}
 afterAll(() => h.stop());
 
 describe('the director', () => {
@@ -97,12 +105,74 @@ describe('the director', () => {
     await turn('Still?');
     expect((await story()).noUpdateCount).toBe(3);
     expect(everythingShown().filter((t) => /\[|PROG/.test(t))).toEqual([]);
+    // Another storyline of the same agent and background got past beat 2.
+    const OTHER = 661_002;
+    await turn('hi there', OTHER);
+    await follow((await h.app.store.c.dialogues.findOne({ 'chat.chatId': String(OTHER) }))!._id);
+    h.llm.enqueue({ kind: 'reply', chunks: ['The guard sleeps; we slip past the fence. [PROGRESS:2:done]'] });
+    await turn('my-private-plan: go around the back', OTHER);
+
     const prompt = await turn('What next?');
     expect(prompt).toContain('[Director reminder]');
     expect(prompt).toContain('beat 2: Sneak into the base');
+    // Built from this story's own progress and the other storyline's narration of the beat,
+    // never the other person's words.
+    expect(prompt).toContain('We find tracks. The road is long.');
+    expect(prompt).toContain('The guard sleeps; we slip past the fence.');
+    expect(prompt).not.toContain('my-private-plan');
+    expect(prompt).not.toContain('PROGRESS:2:done');
+    const built = await h.app.store.c.events
+      .find({ dialogueId, kind: 'context_built' })
+      .sort({ _id: -1 })
+      .limit(1)
+      .next();
+    expect(built!.data.directorFallback).toMatchObject({ beat: 2, dialogueIds: [expect.any(String)] });
     const directorEvents = await h.app.store.c.events.find({ dialogueId, kind: 'director' }).toArray();
-    expect(directorEvents.some((e) => JSON.stringify(e.data.refused).includes('UNKNOWN_BEAT'))).toBe(true);
-    expect(directorEvents.some((e) => JSON.stringify(e.data.refused).includes('MALFORMED'))).toBe(true);
+    expect(directorEvents.some((e) => JSON.stringify(e.data.refused ?? []).includes('UNKNOWN_BEAT'))).toBe(true);
+    expect(directorEvents.some((e) => JSON.stringify(e.data.refused ?? []).includes('MALFORMED'))).toBe(true);
+  });
+
+  it("streams the director's decisions to a subscriber: a reply's markers and an operator's beat change", async () => {
+    const client = createClient({
+      url: `${h.app.apiUrl!}/graphql`,
+      headers: { authorization: `Bearer ${TEST_VIEWER_TOKEN}` },
+      retryAttempts: 0,
+    });
+    const seen: Array<{ kind: string; data: { applied: unknown[]; by?: string } }> = [];
+    const dispose = client.subscribe<{ storyEvents: (typeof seen)[number] }>(
+      { query: 'subscription($d: ID!) { storyEvents(dialogueId: $d) { kind data } }', variables: { d: dialogueId } },
+      { next: (r) => void (r.data && seen.push(r.data.storyEvents)), error: () => {}, complete: () => {} },
+    );
+    try {
+      // The subscription is live once a write reaches it; keep writing until one does.
+      await eventually(
+        async () => {
+          await h.gql('mutation($d: ID!) { setBeatStatus(dialogueId: $d, n: 3, status: active) { noUpdateCount } }', {
+            d: dialogueId,
+          });
+          return seen.length > 0 ? true : undefined;
+        },
+        10_000,
+        'a director event on the subscription',
+      );
+      expect(seen[0]).toMatchObject({
+        kind: 'director',
+        data: { by: 'operator', applied: [{ n: 3, status: 'active' }] },
+      });
+      h.llm.enqueue({ kind: 'reply', chunks: ['The gate opens. [PROGRESS:3:done]'] });
+      await turn('Open it.');
+      await eventually(
+        () =>
+          Promise.resolve(
+            seen.some((e) => JSON.stringify(e.data.applied) === '[{"n":3,"status":"done"}]') ? true : undefined,
+          ),
+        10_000,
+        "the reply's director event",
+      );
+    } finally {
+      dispose();
+      client.dispose();
+    }
   });
 
   it('with the director off, markers stay hidden and move nothing', async () => {

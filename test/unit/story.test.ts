@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { currentBeat, directReply, fallbackDue, outlineText, parseProgressMarkers } from '../../src/domain/director.js';
+import {
+  beatEvidence,
+  currentBeat,
+  directReply,
+  fallbackDue,
+  outlineText,
+  parseProgressMarkers,
+  reminderText,
+  storySoFar,
+  withoutMarkers,
+} from '../../src/domain/director.js';
 import {
   applyStep,
   beatsWithStatus,
   freshPlot,
+  INSTANCES_KEPT,
   outlineProblems,
   STORY_LIMITS,
+  withInstance,
   type Background,
 } from '../../src/domain/story.js';
 
@@ -80,5 +92,53 @@ describe('the director (seed 001)', () => {
 
   it('shows the outline with statuses', () => {
     expect(outlineText(bg, plot0()).split('\n')[0]).toBe('1. [active] Find the traitor’s trail');
+  });
+});
+
+describe('the fallback reminder (seed 001)', () => {
+  const plot = [
+    { n: 1, status: 'done' as const, ids: ['u1', 'r1'] },
+    { n: 2, status: 'active' as const, ids: ['u2', 'r2'] },
+    { n: 2, status: 'done' as const, ids: ['u3', 'r3'] },
+  ].reduce(
+    (p, s) => {
+      const r = applyStep(p, bg, { n: s.n, status: s.status, at, by: 'director', messageIds: s.ids });
+      if (!r.ok) throw new Error('step refused');
+      return r.plot;
+    },
+    freshPlot('dlg_1', bg, at),
+  );
+
+  it("finds a beat's evidence newest first, and the story so far oldest first", () => {
+    expect(beatEvidence(plot, 2)).toEqual(['u3', 'r3', 'u2', 'r2']);
+    expect(beatEvidence(plot, 3)).toEqual([]);
+    expect(storySoFar(plot)).toEqual(['u1', 'r1', 'u2', 'r2', 'u3', 'r3']);
+  });
+
+  it('names the beat, quotes both kinds of evidence clipped to one line, and leaves out empty lists', () => {
+    const beat = bg.outline[1]!;
+    const long = `${'a '.repeat(400)}end`;
+    const text = reminderText(beat, 4, { happened: ['We found\ntracks.', long], elsewhere: [] });
+    expect(text).toContain('not moved for 4 replies. It is at beat 2: Sneak into the base.');
+    expect(text).toContain('- We found tracks.');
+    expect(text).not.toContain('other storylines');
+    expect(text.split('\n').every((l) => l.length <= 300 + 2 || !l.startsWith('- '))).toBe(true);
+    expect(text).toContain('…');
+    expect(reminderText(beat, 3, { happened: [], elsewhere: ['They slipped past.'] })).toContain(
+      'How this beat went in other storylines (for reference only; do not copy them):\n- They slipped past.',
+    );
+  });
+
+  it('quotes replies as people saw them: markers out', () => {
+    expect(withoutMarkers('We go. [PROGRESS:2:done] On we walk [PROGRESS:x]')).toBe('We go. On we walk');
+  });
+
+  it("keeps an agent's storylines newest last, once each, bounded", () => {
+    expect(withInstance(['a', 'b', 'c'], 'a')).toEqual(['b', 'c', 'a']);
+    const many = Array.from({ length: INSTANCES_KEPT }, (_, i) => `d${i}`);
+    const next = withInstance(many, 'new');
+    expect(next).toHaveLength(INSTANCES_KEPT);
+    expect(next[0]).toBe('d1');
+    expect(next.at(-1)).toBe('new');
   });
 });
