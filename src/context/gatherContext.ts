@@ -101,13 +101,14 @@ export interface ContextInputs {
 /** The agent, human and config a turn's context needs; with `recall`, the memory index is warmed meanwhile. */
 export async function readContextInputs(store: Store, turn: Turn, recall?: MemoryRecall): Promise<ContextInputs> {
   const humanId = turnHumanId(turn);
+  // The memory index is warmed beside the reads, not after them: a deployment with recall off
+  // pays one version check it did not need, every other one a round trip less.
   const [config, agent, human] = await Promise.all([
     store.config.get(),
     store.participants.getAgent(requireTurnAgent(turn)),
     humanId ? store.participants.getHuman(humanId) : null,
+    recall && humanId ? recall.prepare({ ownerId: requireTurnAgent(turn), subjectId: humanId }) : undefined,
   ]);
-  if (recall && humanId && config.config.preferences.active_recall)
-    await recall.prepare({ ownerId: requireTurnAgent(turn), subjectId: humanId });
   return { config, agent, human };
 }
 
