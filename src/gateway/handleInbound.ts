@@ -12,6 +12,7 @@ import { sendNotice } from './notice.js';
 import { answerAllWanted } from '../domain/commands.js';
 import { runRoomCommand } from '../rooms/roomCommands.js';
 import { endCurrentRound } from '../rooms/roomOps.js';
+import { runBackgroundCommand } from '../ops/backgroundCommand.js';
 import type { Metrics } from '../metrics/metrics.js';
 
 export interface HandleInboundDeps extends IngestDeps {
@@ -102,6 +103,15 @@ async function runCommand(
     case 'answerall':
       if (!r.groupChat) return say('GROUPS_ONLY');
       return say(answerAllWanted(r.args) ? 'ANSWER_ALL_ON' : 'ANSWER_ALL_OFF');
+    case 'background': {
+      const shown = await runBackgroundCommand(
+        deps.store,
+        { dialogueId: r.dialogueId, args: r.args },
+        locale,
+        new Date(),
+      );
+      return sendNotice(deps, r, shown, 'BACKGROUND', replyTo);
+    }
     case 'room':
     case 'pause':
     case 'resume':

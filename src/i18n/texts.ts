@@ -49,8 +49,8 @@ const TEXTS = {
   },
   HELP: {
     'zh-CN':
-      '可用命令：\n/new — 开始新的对话（之前的内容不再作为上下文）\n/summary — 汇总当前对话，从摘要继续\n/stop — 停止正在生成的回复\n/help — 显示本帮助\n在群组里，@我、回复我的消息或叫我的名字，我就会回答；/answerall on|off 可让我回答群里的每条消息。',
-    en: 'Commands:\n/new — start a fresh conversation (earlier messages leave the context)\n/summary — summarise this conversation and continue from the summary\n/stop — stop the reply being written\n/help — show this help\nIn a group I answer when you @mention me, reply to me or call me by name; /answerall on|off makes me answer every message.',
+      '可用命令：\n/new — 开始新的对话（之前的内容不再作为上下文）\n/summary — 汇总当前对话，从摘要继续\n/background — 查看或切换故事背景\n/stop — 停止正在生成的回复\n/help — 显示本帮助\n在群组里，@我、回复我的消息或叫我的名字，我就会回答；/answerall on|off 可让我回答群里的每条消息。',
+    en: 'Commands:\n/new — start a fresh conversation (earlier messages leave the context)\n/summary — summarise this conversation and continue from the summary\n/background — see or switch the story’s background\n/stop — stop the reply being written\n/help — show this help\nIn a group I answer when you @mention me, reply to me or call me by name; /answerall on|off makes me answer every message.',
   },
   NEW_SESSION: {
     'zh-CN': '好的，我们重新开始吧。',
@@ -108,6 +108,26 @@ const TEXTS = {
     'zh-CN':
       '对话内容太长了（{tokens} tokens，上限 {limit}），我无法继续回复。请发送 /summary 汇总当前对话，或请管理员调高 limits.max_total_tokens。',
     en: 'This conversation has grown too long for me to answer ({tokens} tokens, the limit is {limit}). Send /summary to summarise it, or ask an operator to raise limits.max_total_tokens.',
+  },
+  BACKGROUND_LIST: {
+    'zh-CN': '可选的背景：\n{list}\n发送 /background 编号 切换，/background off 取消背景。当前：{current}',
+    en: 'Backgrounds:\n{list}\nSend /background NUMBER to switch, /background off to leave the story. Now: {current}',
+  },
+  BACKGROUND_NONE_DEFINED: {
+    'zh-CN': '还没有可用的背景，请管理员先创建一个。',
+    en: 'There are no backgrounds yet; an operator has to create one first.',
+  },
+  BACKGROUND_SWITCHED: {
+    'zh-CN': '已切换到背景「{name}」，故事从第 {beat} 点继续。',
+    en: 'Switched to “{name}”; the story continues at beat {beat}.',
+  },
+  BACKGROUND_OFF: {
+    'zh-CN': '已取消背景，我们回到普通聊天。之前的故事进度会保留。',
+    en: 'No background now; we are back to plain conversation. The story’s progress is kept.',
+  },
+  BACKGROUND_UNKNOWN: {
+    'zh-CN': '没有这个背景。发送 /background 查看可选的背景。',
+    en: 'There is no such background. Send /background to see the list.',
   },
   SUMMARY_STARTED: {
     'zh-CN': '好的，我正在汇总我们的对话……',

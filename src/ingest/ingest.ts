@@ -38,7 +38,17 @@ export interface IngestDeps {
 }
 
 /** Commands a user can send (SPEC §7); anything else starting with "/" is ordinary text. */
-export const COMMANDS = ['stop', 'start', 'help', 'new', 'summary', 'answerall', 'link', ...ROOM_COMMANDS] as const;
+export const COMMANDS = [
+  'stop',
+  'start',
+  'help',
+  'new',
+  'summary',
+  'answerall',
+  'link',
+  'background',
+  ...ROOM_COMMANDS,
+] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 interface Placed {

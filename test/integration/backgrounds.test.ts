@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { webApi } from '../support/webClient.js';
-import { TEST_OPS_TOKEN, TEST_VIEWER_TOKEN } from '../support/testEnv.js';
+import { eventually, TEST_OPS_TOKEN, TEST_VIEWER_TOKEN } from '../support/testEnv.js';
+import { privateText } from '../fixtures/telegramUpdates.js';
 
 let h: Harness;
 let dialogueId: string;
@@ -110,5 +111,39 @@ describe('backgrounds and plot state', () => {
       TEST_VIEWER_TOKEN,
     );
     expect(code(viewer)).toBe('FORBIDDEN');
+  });
+
+  it('lets people list and switch backgrounds in chat with /background, each keeping its story', async () => {
+    const CHAT = 662_001;
+    let update = 0;
+    /** Sends one DM and resolves with the bot's answer to it. */
+    const say = async (text: string): Promise<string> => {
+      const before = h.tg.calls.filter((c) => c.method === 'sendMessage').length;
+      h.tg.pushUpdate(privateText({ updateId: ++update, messageId: update * 100, chatId: CHAT, text }));
+      return eventually(
+        () => {
+          const sent = h.tg.calls.filter((c) => c.method === 'sendMessage');
+          return Promise.resolve(sent.length > before ? String(sent.at(-1)!.params.text) : undefined);
+        },
+        10_000,
+        `the answer to ${text}`,
+      );
+    };
+    const list = await say('/background');
+    expect(list).toMatch(/1\. Wasteland\n2\. Harbour\n3\. Short/);
+    expect(await say('/background 2')).toMatch(/“Harbour”; the story continues at beat 1/);
+    const dlg = (await h.app.store.c.dialogues.findOne({ 'chat.chatId': String(CHAT) }))!;
+    expect(dlg.backgroundId).toBeDefined();
+    await h.gql('mutation($d: ID!) { setBeatStatus(dialogueId: $d, n: 1, status: done) { noUpdateCount } }', {
+      d: dlg._id,
+    });
+    expect(await say('/background wasteland')).toMatch(/“Wasteland”; the story continues at beat 1/);
+    expect(await say('/background 99')).toMatch(/no such background/);
+    // Back to the harbour: its story resumes at beat 2, the first one was done here.
+    expect(await say('/background Harbour')).toMatch(/continues at beat 2/);
+    expect(await say('/background off')).toMatch(/No background now/);
+    expect((await h.app.store.dialogues.get(dlg._id))!.backgroundId ?? null).toBeNull();
+    // Commands are recorded, never answered by the model.
+    expect(h.llm.requests.filter((r) => JSON.stringify(r.body).includes('/background'))).toEqual([]);
   });
 });

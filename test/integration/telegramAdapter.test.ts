@@ -276,7 +276,7 @@ describe.each(['polling', 'webhook'] as const)('Telegram gateway (%s)', (mode) =
     r = await startGateway(tg, mode);
     expect(tg.commandsFor('')).toEqual(BOT_COMMANDS.en);
     expect(tg.commandsFor('zh')).toEqual(BOT_COMMANDS.zh);
-    expect(BOT_COMMANDS.en.map((c) => c.command)).toEqual(['start', 'stop', 'new', 'summary', 'help']);
+    expect(BOT_COMMANDS.en.map((c) => c.command)).toEqual(['start', 'stop', 'new', 'summary', 'background', 'help']);
   });
 });
 

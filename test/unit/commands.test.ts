@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../src/domain/commands.js';
+import { backgroundRequest, parseCommand } from '../../src/domain/commands.js';
 
 describe('parseCommand', () => {
   it('parses a bare command with empty args', () => {
@@ -60,5 +60,15 @@ describe('parseCommand', () => {
   it('allows command names up to 32 characters, not 33', () => {
     expect(parseCommand(`/${'a'.repeat(32)}`)).toEqual({ name: 'a'.repeat(32), args: '' });
     expect(parseCommand(`/${'a'.repeat(33)}`)).toBeNull();
+  });
+});
+
+describe('/background arguments', () => {
+  it('lists without arguments, leaves on off (any language), picks by number or name', () => {
+    expect(backgroundRequest('')).toEqual({ kind: 'list' });
+    expect(backgroundRequest(' OFF ')).toEqual({ kind: 'off' });
+    expect(backgroundRequest('关闭')).toEqual({ kind: 'off' });
+    expect(backgroundRequest('2')).toEqual({ kind: 'pick', n: 2 });
+    expect(backgroundRequest('Wasteland 2087')).toEqual({ kind: 'name', name: 'Wasteland 2087' });
   });
 });
