@@ -94,11 +94,12 @@ describe('the director', () => {
     expect(everythingShown().at(-1)).toBe('We find tracks. The road is long.');
   });
 
-  it('counts replies without progress (bad markers too) and reminds at the threshold (3)', async () => {
+  it('counts replies without progress (bad markers and failed replies too) and reminds at the threshold (3)', async () => {
     h.llm.enqueue(
       { kind: 'reply', chunks: ['Quiet night. [PROGRESS:9:done]'] },
       { kind: 'reply', chunks: ['Still quiet. [PROGRESS:one:done]'] },
-      { kind: 'reply', chunks: ['Nothing happens.'] },
+      // A failed reply moves nothing either (seed 001: no marker found).
+      { kind: 'error', status: 400, message: 'the model refused' },
     );
     await turn('Anything?');
     await turn('And now?');
