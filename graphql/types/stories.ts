@@ -10,9 +10,8 @@ import {
   type Background,
   type PlotStep,
 } from '../../src/domain/story.js';
-import { createBackground, setBeatStatus, switchBackground, type Story } from '../../src/ops/stories.js';
+import { createBackground, setBeatStatus, setDirector, switchBackground, type Story } from '../../src/ops/stories.js';
 import { DialogueType } from './dialogue.js';
-import { apiError } from '../errors.js';
 
 const BeatStatusEnum = builder.enumType('BeatStatus', { values: BEAT_STATUSES });
 
@@ -126,12 +125,7 @@ builder.mutationFields((t) => ({
     authScopes: { operator: true },
     description: 'Switches the director on or off for a dialogue (a room’s too). Markers stay hidden either way.',
     args: { dialogueId: t.arg.id({ required: true }), on: t.arg.boolean({ required: true }) },
-    resolve: async (_r, a, ctx) => {
-      const id = String(a.dialogueId);
-      if (!(await ctx.store.dialogues.get(id))) throw apiError('CONVERSATION_NOT_FOUND', `no dialogue with id ${id}`);
-      await ctx.store.dialogues.setDirector(id, a.on, new Date());
-      return a.on;
-    },
+    resolve: (_r, a, ctx) => setDirector(ctx.store, String(a.dialogueId), a.on, new Date()),
   }),
   setBeatStatus: t.field({
     type: StoryType,

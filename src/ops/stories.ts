@@ -95,3 +95,12 @@ export async function setBeatStatus(
     return { background: story.background, plot: r.plot };
   });
 }
+
+/** The director on or off for a dialogue (a room's too); a `director` event tells live views. */
+export async function setDirector(store: Store, dialogueId: string, on: boolean, at: Date): Promise<boolean> {
+  if (!(await store.dialogues.get(dialogueId)))
+    throw new GatewayError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
+  await store.dialogues.setDirector(dialogueId, on, at);
+  await store.events.record({ kind: 'director', dialogueId, data: { by: 'operator', director: on }, at });
+  return on;
+}

@@ -2,12 +2,13 @@
 // against a running gateway with real FerretDB/Redis and the fake Telegram and OpenAI: a DM is
 // answered (two turns, one with a tool call), then an operator signs in, follows the dialogue to
 // a turn's trace and a context diff, changes the config (a bad value shows its range inline),
-// looks at memories and stats, reads as a viewer, chats with an agent over the web channel and
+// looks at memories and stats, reads as a viewer, follows a dialogue's story (background, beats,
+// director) as an operator and a viewer, chats with an agent over the web channel and
 // uploads a knowledge document. Each page is saved under .local/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startHarness, type Harness } from '../support/harness.js';
-import { eventually, TEST_OPS_TOKEN, TEST_VIEWER_TOKEN } from '../support/testEnv.js';
+import { eventually, TEST_OPERATOR_TOKEN, TEST_OPS_TOKEN, TEST_VIEWER_TOKEN } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
 import { launchBrowser, newPage, pageErrors, screenshot, signIn } from './browser.js';
 
@@ -187,6 +188,72 @@ describe('operator console', () => {
     expect(await input.isDisabled()).toBe(true);
     expect(await viewer.getByTestId('config-save').count()).toBe(0);
     await screenshot(viewer, '11-viewer-config');
+    expect(pageErrors(viewer)).toEqual([]);
+    await viewer.context().close();
+  });
+
+  it('shows a dialogue’s story: an operator switches background, sets a beat and the director; a viewer reads', async () => {
+    const created = await h.gql<{ createBackground: { id: string } }>(
+      'mutation($beats: [String!]!) { createBackground(name: "Tea house mystery", worldSetting: "A misty tea house in the hills, 1920s.\\nEvery guest hides something.", beats: $beats) { id } }',
+      { beats: ['Ada arrives at the tea house', 'A cup of green tea goes missing', 'The owner confesses'] },
+    );
+    expect(created.body.errors).toBeUndefined();
+    const backgroundId = created.body.data!.createBackground.id;
+
+    const op = await newPage(browser, h.app.apiUrl!);
+    await signIn(op, TEST_OPERATOR_TOKEN);
+    await op.getByTestId('dialogue-list').waitFor();
+    await op.goto(`/dialogues/${dialogueId}`);
+    await op.getByTestId('story-none').waitFor();
+    await op.getByTestId('story-background').selectOption(backgroundId);
+    await op.getByTestId('story-panel').waitFor();
+    expect(await op.getByTestId('story-name').textContent()).toBe('Tea house mystery');
+    const beats = op.getByTestId('beat');
+    expect(await beats.count()).toBe(3);
+    expect(await beats.nth(0).locator('.badge').textContent()).toBe('active');
+    expect(await beats.nth(1).locator('.badge').textContent()).toBe('pending');
+
+    await beats.nth(1).getByTestId('beat-status').selectOption('done');
+    await expect.poll(() => beats.nth(1).locator('.badge').textContent()).toBe('done');
+    await expect.poll(() => op.getByTestId('step').first().textContent()).toMatch(/operator.*beat 2.*done/);
+    await op.getByTestId('story-director').click();
+    await expect.poll(() => op.getByTestId('story-director').textContent()).toBe('Turn director off');
+    expect(await op.getByTestId('story-progress').textContent()).toContain('No progress for 0 replies');
+    // A directed reply's marker moves beat 3; the panel follows live (storyEvents), evidence shown.
+    h.llm.enqueue({ kind: 'reply', chunks: ['The owner looks away.', ' [PROGRESS:3:active]'] });
+    h.tg.pushUpdate(privateText({ updateId: 3, chatId: CHAT, firstName: 'Ada', text: 'Who took my tea?' }));
+    await expect.poll(() => beats.nth(2).locator('.badge').textContent(), { timeout: 15_000 }).toBe('active');
+    await expect.poll(() => op.getByTestId('step').first().textContent()).toMatch(/director.*beat 3.*active/);
+    expect(await op.getByTestId('step').first().getByTestId('evidence').count()).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => op.getByTestId('story-last').textContent()).toContain('the director moved beat 3 → active');
+    const r = await h.gql<{
+      dialogue: { director: boolean; story: { background: { id: string }; beats: Array<{ status: string }> } };
+    }>('query($id: ID!) { dialogue(id: $id) { director story { background { id } beats { status } } } }', {
+      id: dialogueId,
+    });
+    expect(r.body.data?.dialogue.director).toBe(true);
+    expect(r.body.data?.dialogue.story.background.id).toBe(backgroundId);
+    expect(r.body.data?.dialogue.story.beats.map((b) => b.status)).toEqual(['active', 'done', 'active']);
+    await op.getByText('The owner looks away.').waitFor();
+    // People in the chat never see the marker (the record, shown to the operator, keeps it).
+    await expect.poll(() => h.tg.sentText(CHAT).at(-1)).toBe('The owner looks away.');
+    await op.getByText('World setting').click();
+    await op.getByText('Every guest hides something.').waitFor();
+    await screenshot(op, '16-story');
+    expect(pageErrors(op)).toEqual([]);
+    await op.context().close();
+
+    const viewer = await newPage(browser, h.app.apiUrl!);
+    await signIn(viewer, TEST_VIEWER_TOKEN);
+    await viewer.getByTestId('dialogue-list').waitFor();
+    await viewer.goto(`/dialogues/${dialogueId}`);
+    await viewer.getByTestId('story-panel').waitFor();
+    expect(await viewer.getByTestId('beat').count()).toBe(3);
+    expect(await viewer.getByTestId('step').count()).toBe(2);
+    expect(await viewer.getByText('director on').count()).toBe(1);
+    for (const control of ['story-background', 'story-director', 'beat-status'])
+      expect(await viewer.getByTestId(control).count(), control).toBe(0);
+    await screenshot(viewer, '17-story-viewer');
     expect(pageErrors(viewer)).toEqual([]);
     await viewer.context().close();
   });

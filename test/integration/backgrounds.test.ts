@@ -3,7 +3,7 @@
 // plot state; bad input is refused with its code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
-import { webApi } from '../support/webClient.js';
+import { streamedText, webApi } from '../support/webClient.js';
 import { eventually, TEST_OPS_TOKEN, TEST_VIEWER_TOKEN } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
 
@@ -145,5 +145,34 @@ describe('backgrounds and plot state', () => {
     expect((await h.app.store.dialogues.get(dlg._id))!.backgroundId ?? null).toBeNull();
     // Commands are recorded, never answered by the model.
     expect(h.llm.requests.filter((r) => JSON.stringify(r.body).includes('/background'))).toEqual([]);
+  });
+
+  it('never shows a progress marker to a web user, while the record keeps it and the plot moves', async () => {
+    const id = await background('Web story', ['Meet', 'Travel']);
+    const web = webApi(h.app.apiUrl!, TEST_OPS_TOKEN);
+    const conv = await web.createConversation();
+    const d = String(conv.json!.dialogueId);
+    await h.gql('mutation($d: ID!, $b: ID) { switchBackground(dialogueId: $d, backgroundId: $b) { noUpdateCount } }', {
+      d,
+      b: id,
+    });
+    await h.gql('mutation($d: ID!) { setDirector(dialogueId: $d, on: true) }', { d });
+    h.llm.enqueue({
+      kind: 'reply',
+      chunks: ['We meet at dawn. [PRO', 'GRESS:1:do', 'ne] Then we go.'],
+      chunkDelayMs: 150,
+    });
+    const r = await web.send(String(conv.json!.id), { content: 'Shall we?' });
+    expect(r.status).toBe(200);
+    const shown = streamedText(r.events);
+    expect(shown).toBe('We meet at dawn. Then we go.');
+    expect(JSON.stringify(r.events)).not.toMatch(/PRO|GRESS/);
+    const read = await h.gql<{ dialogue: { story: { beats: Array<{ status: string }> } } }>(
+      'query($d: ID!) { dialogue(id: $d) { story { beats { status } } } }',
+      { d },
+    );
+    expect(read.body.data?.dialogue.story.beats.map((b) => b.status)).toEqual(['done', 'pending']);
+    // The conversation as the web reads it back shows what people saw.
+    expect(JSON.stringify((await web.get(String(conv.json!.id))).json)).not.toContain('PROGRESS');
   });
 });

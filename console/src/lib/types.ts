@@ -80,3 +80,18 @@ export interface EventView {
 
 export const MESSAGE_FIELDS =
   'id senderRole senderId contentType content createdAt visible rejectedCode turnId delivery { state error { code message } } attachments { kind state fileName } sources { n documentName relevanceScore content }';
+
+export type BeatStatus = 'pending' | 'active' | 'done' | 'skipped';
+export const BEAT_STATUSES: readonly BeatStatus[] = ['pending', 'active', 'done', 'skipped'];
+
+/** A dialogue's story (seed 001): its background and that background's plot state here. */
+export interface StoryView {
+  background: { id: string; name: string; worldSetting: string };
+  beats: Array<{ n: number; text: string; status: BeatStatus }>;
+  /** Replies in a row without progress. */
+  noUpdateCount: number;
+  steps: Array<{ n: number; status: BeatStatus; at: string; by: string; messageIds: string[] }>;
+}
+
+export const STORY_FIELDS =
+  'background { id name worldSetting } beats { n text status } noUpdateCount steps { n status at by messageIds }';

@@ -1,6 +1,6 @@
 // One dialogue: its sessions, the selected session's turns with their messages (live over
-// subscriptions: messages grow as replies stream, turns change status), and the operator's
-// actions (post a message, summarise the session, export).
+// subscriptions: messages grow as replies stream, turns change status), its story (seed 001's
+// background and plot), and the operator's actions (post a message, summarise the session, export).
 import { useMemo, useState } from 'preact/hooks';
 import { errorText, gql } from '../lib/api.js';
 import { useDebounced, useQuery } from '../lib/hooks.js';
@@ -20,6 +20,7 @@ import {
 import { Badge, Collapsible, Empty, ErrorBox, LiveDot, Loading, PageHeader, Panel, Time } from '../components/ui.js';
 import { TurnCard } from '../components/TurnCard.js';
 import { PostMessage } from '../components/PostMessage.js';
+import { StoryPanel } from '../components/StoryPanel.js';
 
 const DIALOGUE = `query Dialogue($id: ID!) {
   dialogue(id: $id) {
@@ -157,6 +158,7 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
           </ul>
         </Panel>
         <div class="main-col">
+          <StoryPanel key={dlg.id} dialogueId={dlg.id} />
           {selected && (
             <Panel
               title={
