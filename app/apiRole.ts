@@ -42,6 +42,7 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
       lockDialogue: (dialogueId) => s.dialogueLock.acquire(dialogueId),
       accounts: s.accounts,
       knowledge: s.knowledge.deps,
+      reflection: { lock: s.reflectionLock, queue: s.reflectionQueue, defaultTimezone: env.DISPLAY_TIMEZONE },
     },
     pubsub: createGatewayPubSub({ publisher: redis, subscriber, prefix: env.QUEUE_PREFIX }),
     opsTokens: env.OPS_TOKENS,

@@ -21,6 +21,8 @@ import { TimerQueue } from '../jobs/timers.js';
 import { InterruptBus } from '../jobs/interrupts.js';
 import { MemoryQueue } from '../jobs/memoryJobs.js';
 import { DialogueLock } from '../jobs/dialogueLock.js';
+import { ReflectionQueue } from '../jobs/reflectionJobs.js';
+import { RedisReflectionLock } from '../jobs/reflectionLock.js';
 import { buildPlatforms, platformAccounts, type Platforms } from './platforms.js';
 import { AgentOutbounds } from './agentOutbounds.js';
 import type { PlatformAccounts } from '../src/ops/agentBots.js';
@@ -55,6 +57,10 @@ export interface Shared extends Platforms {
   knowledge: Knowledge;
   /** The dialogue lease replies hold; summaries and operator deletions take it too. */
   dialogueLock: DialogueLock;
+  /** Self-reflection runs and the schedule's tick (jobs/reflectionJobs.ts). */
+  reflectionQueue: ReflectionQueue;
+  /** One reflection or rollback per agent at a time, across processes. */
+  reflectionLock: RedisReflectionLock;
   /** Agents' own platform accounts: the channel each posts through (rooms). */
   agentOutbounds: AgentOutbounds;
   /** Which account a bot token belongs to (registering an agent's bot). */
@@ -68,6 +74,9 @@ export interface Shared extends Platforms {
   /** This process's Prometheus series, served at /metrics (absent with METRICS=off). */
   metricsRegistry?: Registry;
 }
+
+/** How long an agent's reflection lock lives without renewal (a dead worker's run frees it after this). */
+const REFLECTION_LOCK_MS = 10 * 60_000;
 
 export async function buildShared(
   env: Env,
@@ -147,6 +156,10 @@ export async function buildShared(
   });
   const knowledge = buildKnowledge({ env, redis, store, embedder, log });
   const dialogueLock = new DialogueLock(redis, env.QUEUE_PREFIX, env.WORKER_LOCK_MS);
+  const reflectionQueue = new ReflectionQueue(redis, env.QUEUE_PREFIX);
+  stops.push(() => reflectionQueue.close());
+  // Long enough for a queued run to reach a worker; a running one renews it every third of it.
+  const reflectionLock = new RedisReflectionLock(redis, env.QUEUE_PREFIX, REFLECTION_LOCK_MS);
   const agentOutbounds = new AgentOutbounds({
     store,
     budget,
@@ -174,6 +187,8 @@ export async function buildShared(
     recall,
     knowledge,
     dialogueLock,
+    reflectionQueue,
+    reflectionLock,
     agentOutbounds,
     accounts: platformAccounts(env),
     platformRegistry,

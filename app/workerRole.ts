@@ -22,6 +22,9 @@ import { startTimerWorker } from '../jobs/timers.js';
 import { startSweeper } from '../jobs/sweeper.js';
 import { startMemoryWorker } from '../jobs/memoryJobs.js';
 import { MediaRetryQueue, startMediaRetryWorker, startMediaSweeper } from '../jobs/mediaRetry.js';
+import { startReflectionWorker } from '../jobs/reflectionJobs.js';
+import { runReflection } from '../src/reflection/runner.js';
+import { reflectOnSchedule } from '../src/reflection/schedule.js';
 import type { Shared } from './shared.js';
 import type { Stops } from './stops.js';
 import type { Extensions } from './startApp.js';
@@ -56,6 +59,7 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
   if (env.CONSOLIDATION_CRON !== 'off')
     await s.memoryQueue.scheduleNightly(env.CONSOLIDATION_CRON, env.DISPLAY_TIMEZONE);
   else await s.memoryQueue.unscheduleNightly();
+  await startReflection(s, stops);
 
   // Answers and check-ins both go through generate(), under the dialogue's reply lease.
   const gen: GenerateDeps = {
@@ -121,6 +125,33 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
     log,
   });
   stops.push(() => sweeper.stop());
+}
+
+/**
+ * Self-reflection: the run worker and the schedule's tick (every minute; it starts runs only for
+ * agents whose schedule an operator switched on, so it does nothing by default).
+ */
+async function startReflection(s: Shared, stops: Stops): Promise<void> {
+  const { env, log, store } = s;
+  const runDeps = { ...buildMemoryDeps(s), lock: s.reflectionLock };
+  const tickDeps = {
+    store,
+    lock: s.reflectionLock,
+    queue: s.reflectionQueue,
+    log,
+    defaultTimezone: env.DISPLAY_TIMEZONE,
+  };
+  const worker = startReflectionWorker({
+    connection: s.redis,
+    prefix: env.QUEUE_PREFIX,
+    log,
+    handlers: {
+      run: async (id) => (await runReflection(runDeps, id))?.status,
+      tick: (now) => reflectOnSchedule(tickDeps, now),
+    },
+  });
+  stops.push(() => worker.close());
+  await s.reflectionQueue.scheduleTick();
 }
 
 function buildMediaDeps(s: Shared, retries: MediaRetryQueue): PrepareMediaDeps {

@@ -25,5 +25,6 @@ import './types/knowledge.js';
 import './types/webUsers.js';
 import './types/stories.js';
 import './types/viewer.js';
+import './types/reflections.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -34,6 +34,10 @@ export const ERROR_CODES = [
   'DOCUMENT_TOO_LARGE',
   'DOCUMENT_EMPTY',
   'DOCUMENT_MALFORMED',
+  /** Self-reflection: the agent is reflecting already (the message names the running reflection). */
+  'REFLECTION_RUNNING',
+  /** Self-reflection: a memory the run touched changed since; roll back newer runs first. */
+  'REFLECTION_ROLLBACK_CONFLICT',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -78,6 +82,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   ROUND_COMPLETED: 409,
   ROOM_EXISTS: 409,
   PLATFORM_NOT_CONFIGURED: 409,
+  REFLECTION_RUNNING: 409,
+  REFLECTION_ROLLBACK_CONFLICT: 409,
   DOCUMENT_TOO_LARGE: 413,
   DOCUMENT_TYPE_UNSUPPORTED: 415,
   GENERATION_ABORTED: 499,

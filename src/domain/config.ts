@@ -93,6 +93,20 @@ export const CONFIG_FIELDS = {
       default: 1_000,
       doc: 'longest memory entry; longer extractions are cut at a sentence',
     },
+    reflection_max_tokens: {
+      type: 'int',
+      min: 1_000,
+      max: 1_000_000,
+      default: 40_000,
+      doc: 'self-reflection: tokens (prompts and answers) one run may spend; at the limit the run stops and says so',
+    },
+    reflection_max_memories: {
+      type: 'int',
+      min: 1,
+      max: 200,
+      default: 20,
+      doc: 'self-reflection: memories one run may write; a step that would pass it writes none and the run stops',
+    },
   },
   preferences: {
     summary_order: {

@@ -7,7 +7,15 @@ import type { Redis } from 'ioredis';
 export type FeedChange =
   | { kind: 'message'; dialogueId: string; messageId: string; change: 'created' | 'updated' }
   | { kind: 'turn'; dialogueId: string; turnId: string; status: string }
-  | { kind: 'event'; dialogueId: string; turnId?: string; eventId: string; eventKind: string };
+  | { kind: 'event'; dialogueId: string; turnId?: string; eventId: string; eventKind: string }
+  /** A self-reflection run of an agent was queued, started, recorded a turn, finished or was rolled back. */
+  | {
+      kind: 'reflection';
+      agentId: string;
+      reflectionId: string;
+      change: 'queued' | 'started' | 'turn' | 'finished' | 'rolled_back';
+      turnId?: string;
+    };
 
 export interface ChangeFeed {
   publish(change: FeedChange): void;
@@ -38,6 +46,7 @@ export function feedTopics(prefix: string) {
     messages: `${prefix}:feed:messages`,
     turns: `${prefix}:feed:turns`,
     events: `${prefix}:feed:events`,
+    reflections: `${prefix}:feed:reflections`,
   } as const;
 }
 
@@ -51,6 +60,8 @@ export function channelsOf(prefix: string, change: FeedChange): string[] {
     case 'event':
       // Events of a turn, and every event of the dialogue (warnings have no turn).
       return [...(change.turnId ? [`${t.events}:${change.turnId}`] : []), `${t.events}:${change.dialogueId}`];
+    case 'reflection':
+      return [`${t.reflections}:${change.agentId}`];
   }
 }
 

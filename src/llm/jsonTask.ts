@@ -12,6 +12,11 @@ export const JSON_TASKS = [
   'summarize_session',
   'evolve_persona',
   'consolidate_memories',
+  // Self-reflection's steps (src/reflection/prompts.ts).
+  'reflect_summarize_human',
+  'reflect_evaluate_persona',
+  'reflect_adjust_values',
+  'reflect_write_report',
 ] as const;
 export type JsonTaskName = (typeof JSON_TASKS)[number];
 

@@ -10,6 +10,7 @@ import type { Scheduler } from '../lifecycle/scheduler.js';
 import type { MemoryVersions } from '../memory/versions.js';
 import type { PlatformAccounts } from './agentBots.js';
 import type { KnowledgeDeps } from '../knowledge/documents.js';
+import type { ReflectionOps } from '../reflection/deps.js';
 
 export interface OpsDeps {
   store: Store;
@@ -34,4 +35,6 @@ export interface OpsDeps {
   accounts: PlatformAccounts;
   /** Agents' knowledge documents: upload and delete (absent: those mutations are refused). */
   knowledge?: KnowledgeDeps;
+  /** Self-reflection: trigger and roll back runs (absent: those mutations are refused). */
+  reflection?: ReflectionOps;
 }

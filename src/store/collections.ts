@@ -22,6 +22,12 @@ import type { Seat } from './seats.js';
 import type { WebUser } from './webUsers.js';
 import type { Background, PlotState, StoryInstances } from '../domain/story.js';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeMark } from '../domain/knowledge.js';
+import type {
+  IntrospectionTurn,
+  ReflectionAgentState,
+  ReflectionRun,
+  ReflectionScheduleIndex,
+} from '../domain/reflection.js';
 
 export interface MigrationDoc {
   _id: string;
@@ -58,6 +64,11 @@ export interface Collections {
   knowledgeDocuments: Collection<KnowledgeDocument>;
   knowledgeChunks: Collection<KnowledgeChunk>;
   knowledgeMarks: Collection<KnowledgeMark>;
+  /** Self-reflection (SPEC §9): runs, their introspection turns, and each agent's settings, values and mood. */
+  reflections: Collection<ReflectionRun>;
+  introspectionTurns: Collection<IntrospectionTurn>;
+  reflectionAgents: Collection<ReflectionAgentState>;
+  reflectionSchedule: Collection<ReflectionScheduleIndex>;
 }
 
 export function collections(db: Db): Collections {
@@ -87,6 +98,10 @@ export function collections(db: Db): Collections {
     knowledgeDocuments: db.collection<KnowledgeDocument>('knowledgeDocuments'),
     knowledgeChunks: db.collection<KnowledgeChunk>('knowledgeChunks'),
     knowledgeMarks: db.collection<KnowledgeMark>('knowledgeMarks'),
+    reflections: db.collection<ReflectionRun>('reflections'),
+    introspectionTurns: db.collection<IntrospectionTurn>('introspectionTurns'),
+    reflectionAgents: db.collection<ReflectionAgentState>('reflectionAgents'),
+    reflectionSchedule: db.collection<ReflectionScheduleIndex>('reflectionSchedule'),
   };
 }
 
@@ -170,6 +185,15 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
     { key: { documentId: 1, index: 1 }, name: 'chunks_by_document' },
   ],
   knowledgeMarks: [],
+  // The API lists an agent's runs newest first; a new run finds the agent's unfinished ones.
+  reflections: [
+    { key: { agentId: 1, queuedAt: -1, _id: -1 }, name: 'reflections_by_agent' },
+    { key: { agentId: 1, status: 1 }, name: 'reflections_by_status' },
+  ],
+  introspectionTurns: [{ key: { reflectionId: 1, seq: 1 }, name: 'turns_by_reflection' }],
+  // Read by `_id` only: the tick finds the agents whose schedule is on in `reflectionSchedule`.
+  reflectionAgents: [],
+  reflectionSchedule: [],
 };
 
 /**

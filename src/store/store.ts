@@ -17,6 +17,7 @@ import { SeatRepo } from './seats.js';
 import { WebUserRepo } from './webUsers.js';
 import { StoryRepo } from './stories.js';
 import { KnowledgeRepo } from './knowledge.js';
+import { ReflectionRepo } from './reflections.js';
 import { guardedFeed, silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
 import { WindowRepo } from './windows.js';
 import { OutboxRepo } from './outbox.js';
@@ -67,6 +68,8 @@ export class Store {
   readonly stories: StoryRepo;
   /** Agents' knowledge documents and their chunks (seed 004 FR-004). */
   readonly knowledge: KnowledgeRepo;
+  /** Self-reflection runs, their introspection turns, agents' reflection settings, values and mood. */
+  readonly reflections: ReflectionRepo;
   /** The operator API's list pages and batched reads (off the hot path). */
   readonly pages: PageReader;
   readonly stats: StatsReader;
@@ -104,6 +107,7 @@ export class Store {
     this.webUsers = new WebUserRepo(this.c);
     this.stories = new StoryRepo(this.c, this.guard);
     this.knowledge = new KnowledgeRepo(this.c);
+    this.reflections = new ReflectionRepo(this.c, announce, this.guard);
     this.pages = new PageReader(this.c);
     this.stats = new StatsReader(this.c);
   }

@@ -98,6 +98,6 @@ describe('config document', () => {
       type: 'enum',
       values: ['summary_first', 'last_n_first'],
     });
-    expect(info.length).toBe(16);
+    expect(info.length).toBe(18);
   });
 });
