@@ -167,11 +167,16 @@ describe('backgrounds and plot state', () => {
     const shown = streamedText(r.events);
     expect(shown).toBe('We meet at dawn. Then we go.');
     expect(JSON.stringify(r.events)).not.toMatch(/PRO|GRESS/);
-    const read = await h.gql<{ dialogue: { story: { beats: Array<{ status: string }> } } }>(
-      'query($d: ID!) { dialogue(id: $d) { story { beats { status } } } }',
-      { d },
-    );
-    expect(read.body.data?.dialogue.story.beats.map((b) => b.status)).toEqual(['done', 'pending']);
+    // The plot moves just after the reply is complete (the stream may end first).
+    const beats = async () =>
+      (
+        await h.gql<{ dialogue: { story: { beats: Array<{ status: string }> } } }>(
+          'query($d: ID!) { dialogue(id: $d) { story { beats { status } } } }',
+          { d },
+        )
+      ).body.data?.dialogue.story.beats.map((b) => b.status);
+    await eventually(async () => ((await beats())?.[0] === 'done' ? true : undefined), 5_000, 'beat 1 done');
+    expect(await beats()).toEqual(['done', 'pending']);
     // The conversation as the web reads it back shows what people saw.
     expect(JSON.stringify((await web.get(String(conv.json!.id))).json)).not.toContain('PROGRESS');
   });

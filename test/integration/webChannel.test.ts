@@ -163,7 +163,8 @@ describe('web channel: messages and the stream', () => {
 
   it('answers 499 GENERATION_ABORTED when the reply is stopped before its first word', async () => {
     const id = await newConversation();
-    h.llm.enqueue({ kind: 'reply', chunks: ['too late'], firstByteDelayMs: 2_500 });
+    // Long enough that a loaded machine still stops it before its first word; the stop ends it at once.
+    h.llm.enqueue({ kind: 'reply', chunks: ['too late'], firstByteDelayMs: 10_000 });
     const pending = api.send(id, { content: 'think hard' });
     // The model is thinking: stop it as soon as a reply is under way.
     await eventually(async () => ((await api.abort(id)).json?.aborted === true ? true : undefined), 5_000, 'abort');
