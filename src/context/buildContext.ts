@@ -48,7 +48,7 @@ export interface ContextSeed {
 }
 
 export interface ContextInput {
-  agent: Pick<Agent, 'name' | 'basePersona' | 'evolvedPersona'>;
+  agent: Pick<Agent, 'name' | 'basePersona' | 'evolvedPersona' | 'inner'>;
   /** Gateway rules that come before the persona. */
   systemPrompt?: string;
   /** Background / world setting. */
@@ -118,6 +118,7 @@ export interface BuiltContext {
 
 export const HEADERS = {
   evolved: '[How you have grown]',
+  inner: '[Your inner state]',
   background: '[Background]',
   outline: '[Story outline]',
   progress: '[Progress instruction]',
@@ -167,12 +168,28 @@ export function stablePrefix(
     rules,
     input.agent.basePersona.trim(),
     section(HEADERS.evolved, input.agent.evolvedPersona),
+    section(HEADERS.inner, input.agent.inner ? innerText(input.agent.inner) : undefined),
     section(HEADERS.background, input.background),
     section(HEADERS.outline, input.director?.outline),
     section(HEADERS.progress, input.director?.instruction),
   ]
     .filter(Boolean)
     .join('\n\n');
+}
+
+/** The mood and values a self-reflection left, as guidance that colours replies without being named. */
+export function innerText(inner: NonNullable<Agent['inner']>): string {
+  const values = Object.entries(inner.values)
+    .sort(([, a], [, b]) => b - a)
+    .map(([name, w]) => `${name} ${w.toFixed(1)}`)
+    .join(', ');
+  return [
+    `Mood: ${inner.mood.label}.`,
+    values ? `What you value most (0–1): ${values}.` : '',
+    'Let these colour how you answer; do not talk about them unless asked.',
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** Formatters are costly to build (a fraction of a millisecond each) and used on every turn. */

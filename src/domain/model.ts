@@ -380,6 +380,12 @@ export type ExternalAgent =
   /** Is sent a signed `agent_turn` event when it is asked. */
   | { kind: 'webhook'; seatId: string; url: string };
 
+/** Seed 000's inner state: a mood (label, valence −1..1, arousal 0..1) and values weighted 0..1. */
+export interface AgentInner {
+  mood: { label: string; valence: number; arousal: number };
+  values: Record<string, number>;
+}
+
 export interface Agent {
   _id: string;
   name: string;
@@ -395,6 +401,8 @@ export interface Agent {
   evolvedPersona?: string;
   /** When the evolved persona was last rewritten (base + old evolved + recent turns). */
   evolvedPersonaAt?: Date;
+  /** Its mood and values as its last self-reflection left them (src/reflection); the reply's context carries them. */
+  inner?: AgentInner;
   isDefault: boolean;
   createdAt: Date;
   updatedAt: Date;

@@ -178,10 +178,12 @@ export class ReflectionRepo {
   }
 
   /** Values and mood, and the run that set them (none: an operator's or the defaults). */
+  /** The agent's mood and values: its reflection state, and the copy on the agent a reply's context reads. */
   async setInner(agentId: string, inner: InnerState, by: string | undefined, at: Date): Promise<void> {
     const defaults = defaultAgentState(agentId, at);
-    await this.guard.run(agentGuard(agentId), () =>
-      this.c.reflectionAgents.updateOne(
+    await this.guard.run(agentGuard(agentId), async () => {
+      await this.c.agents.updateOne({ _id: agentId }, { $set: { inner: { mood: inner.mood, values: inner.values } } });
+      await this.c.reflectionAgents.updateOne(
         { _id: agentId },
         {
           $set: { values: inner.values, mood: inner.mood, updatedAt: at, ...(by ? { innerUpdatedBy: by } : {}) },
@@ -189,8 +191,8 @@ export class ReflectionRepo {
           $setOnInsert: { settings: defaults.settings },
         },
         { upsert: true },
-      ),
-    );
+      );
+    });
   }
 
   async setLastSlot(agentId: string, slot: Date): Promise<void> {

@@ -21,6 +21,7 @@ import { RedisMemoryVersions } from '../../src/memory/versions.js';
 import { HashedNgramEmbedder } from '../../src/memory/hashedNgramEmbedder.js';
 import { toMemoryEmbedding } from '../../src/memory/vectors.js';
 import { DEFAULT_MOOD, DEFAULT_VALUES } from '../../src/domain/reflection.js';
+import { stablePrefix } from '../../src/context/buildContext.js';
 import { reflectOnSchedule } from '../../src/reflection/schedule.js';
 import { RedisReflectionLock } from '../../jobs/reflectionLock.js';
 import { ReflectionQueue } from '../../jobs/reflectionJobs.js';
@@ -520,6 +521,11 @@ describe('self-reflection', () => {
     expect(valuesMap(moved)).toEqual({ ...DEFAULT_VALUES, companionship: 0.7, patience: 0.7 });
     expect(moved.mood.label).toBe('content');
     expect(moved.valuesSetBy).toBe(run.id);
+    // The agent's replies carry the mood and values the run left.
+    const reflected = (await store.participants.getAgent(AGENT))!;
+    expect(stablePrefix({ agent: reflected })).toContain(
+      '[Your inner state]\nMood: content. What you value most (0–1): companionship 0.7, honesty 0.7, patience 0.7, empathy 0.6',
+    );
 
     // The budget counted every call; the ledger names every entry the run wrote or changed.
     expect(run.budget.calls).toBeGreaterThanOrEqual(5);
@@ -543,6 +549,9 @@ describe('self-reflection', () => {
     const back = await state();
     expect(valuesMap(back)).toEqual(DEFAULT_VALUES);
     expect(back.mood).toEqual(DEFAULT_MOOD);
+    expect(stablePrefix({ agent: (await store.participants.getAgent(AGENT))! })).toContain(
+      `Mood: ${DEFAULT_MOOD.label}.`,
+    );
     // The run's record stays, with its turns; a second rollback is refused.
     expect((await reflection(run.id)).turns).toHaveLength(6);
     const again = await rollback(run.id);
