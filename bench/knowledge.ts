@@ -7,7 +7,6 @@
 // vocabulary, in documents of 100 chunks, so keyword postings grow long as real ones do.
 import pino from 'pino';
 import { Store } from '../src/store/store.js';
-import type { Embedder } from '../src/memory/embedder.js';
 import { HashedNgramEmbedder } from '../src/memory/hashedNgramEmbedder.js';
 import { LocalMemoryVersions } from '../src/memory/versions.js';
 import { toMemoryEmbedding } from '../src/memory/vectors.js';
@@ -19,6 +18,8 @@ import type { KnowledgeChunk, KnowledgeDocument } from '../src/domain/knowledge.
 import { intFromEnv } from './config.js';
 import { fmt, table } from './report.js';
 import { percentile, timed } from './stats.js';
+import { mulberry32 } from '../test/support/prng.js';
+import { DownEmbedder } from './benchEmbedders.js';
 
 export interface KnowledgeBenchConfig {
   chunks: number;
@@ -40,17 +41,7 @@ export function loadKnowledgeBenchConfig(): KnowledgeBenchConfig {
   };
 }
 
-/** mulberry32: every run stores the same passages. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+const prng = mulberry32;
 
 const PRODUCT = [
   'router',
@@ -107,19 +98,6 @@ const QUESTIONS = [
 const AGENT = 'agt_bench_knowledge';
 const DOC_CHUNKS = 100;
 const AT = new Date('2025-01-01T00:00:00Z');
-
-class DownEmbedder implements Embedder {
-  constructor(private readonly like: Embedder) {}
-  get id(): string {
-    return this.like.id;
-  }
-  get dims(): number {
-    return this.like.dims;
-  }
-  embed(): Promise<Float32Array[]> {
-    return Promise.reject(new Error('embeddings API down (bench)'));
-  }
-}
 
 export interface KnowledgeBenchResult {
   cfg: KnowledgeBenchConfig;

@@ -1,6 +1,7 @@
 // Active recall at 1k, 10k and 100k memories of one owner: recall latency (the production
-// MemoryRecall over a warm IndexCache, offline embedder), keyword-only latency (embeddings
-// down), and the cold load of the per-process index from the MongoDB-wire server (list +
+// MemoryRecall over a warm IndexCache, the offline embedder's vectors fused as an embeddings
+// API's are, so the vector scan is measured), keyword-only latency (embeddings down: the work of
+// the offline default, whose vectors recall leaves out), and the cold load of the per-process index from the MongoDB-wire server (list +
 // decode the stored vectors + build the keyword postings). Memory texts are generated
 // deterministically, mixed Chinese and English, from templates with shared vocabulary, so
 // keyword postings grow long as real ones do.
@@ -15,6 +16,8 @@ import { toMemoryEmbedding } from '../src/memory/vectors.js';
 import { LocalMemoryVersions } from '../src/memory/versions.js';
 import { intFromEnv } from './config.js';
 import { timed } from './stats.js';
+import { DownEmbedder, FusedVectors } from './benchEmbedders.js';
+import { mulberry32 } from '../test/support/prng.js';
 
 // ---- configuration (BENCH_RECALL_*, read like config.ts's settings) ----
 
@@ -50,17 +53,7 @@ export function loadRecallBenchConfig(): RecallBenchConfig {
 
 // ---- deterministic memory texts ----
 
-/** mulberry32: a small seeded PRNG, so every run stores the same memories. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+const prng = mulberry32;
 
 const EN = {
   city: [
@@ -311,20 +304,6 @@ export interface RecallBenchResult {
   skippedNote?: string;
 }
 
-/** The offline embedder's id and size, failing like an API that is down. */
-class DownEmbedder implements Embedder {
-  constructor(private readonly like: Embedder) {}
-  get id(): string {
-    return this.like.id;
-  }
-  get dims(): number {
-    return this.like.dims;
-  }
-  embed(): Promise<Float32Array[]> {
-    return Promise.reject(new Error('embeddings API down (bench)'));
-  }
-}
-
 type MemoriesPort = ConstructorParameters<typeof IndexCache>[0]['store']['memories'];
 
 /** The generated memories held in this process: the index's store port when they are not stored. */
@@ -344,7 +323,7 @@ export async function benchRecall(o: {
   progress: (line: string) => void;
 }): Promise<RecallBenchResult> {
   const { cfg, progress } = o;
-  const embedder = new HashedNgramEmbedder(cfg.dims);
+  const embedder = new FusedVectors(new HashedNgramEmbedder(cfg.dims));
   const log = pino({ level: 'silent' });
   const scope = { ownerId: OWNER, subjectId: SUBJECT };
   const store = await Store.connect(o.mongoUri, o.dbName);

@@ -1,7 +1,8 @@
 // `npm run bench`: the pipeline's own cost next to the bare floor, on the same Redis and
 // MongoDB-wire server, in one run, then active recall at growing memory counts (recall.ts), and
 // the pipeline at growing store sizes (growth.ts), knowledge retrieval over 10 000 chunks
-// (knowledge.ts). BENCH_ONLY=pipeline, rooms, web, recall, knowledge, context, graphql or growth runs one part. Progress goes to stderr, the tables to stdout.
+// (knowledge.ts), recall quality on LoCoMo's development conversations (locomo.ts).
+// BENCH_ONLY=pipeline, rooms, web, recall, knowledge, context, graphql, growth or locomo runs one part. Progress goes to stderr, the tables to stdout.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { MongoClient } from 'mongodb';
@@ -13,6 +14,8 @@ import { startPipeline, type PipelineRig } from './pipeline.js';
 import { measureAll } from './measure.js';
 import { benchRecall, loadRecallBenchConfig } from './recall.js';
 import { benchKnowledge, knowledgeNotes, knowledgeTable, loadKnowledgeBenchConfig } from './knowledge.js';
+import { benchLocomo, loadLocomoBenchConfig } from './locomo.js';
+import { locomoNotes, locomoTables } from './locomoReport.js';
 import { contextNotes, contextTable, runContextBench } from './context.js';
 import { graphqlTable, runGraphqlBench } from './graphql.js';
 import { loadGrowthConfig, runGrowthBench } from './growth.js';
@@ -34,7 +37,7 @@ const WORKER_LOCK_MS = 30_000; // the app's default WORKER_LOCK_MS, used by the 
 
 const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const PARTS = ['pipeline', 'rooms', 'web', 'recall', 'knowledge', 'context', 'graphql', 'growth'] as const;
+const PARTS = ['pipeline', 'rooms', 'web', 'recall', 'knowledge', 'context', 'graphql', 'growth', 'locomo'] as const;
 type Part = (typeof PARTS)[number];
 
 /** BENCH_ONLY: one part, or every part when unset. */
@@ -193,6 +196,13 @@ async function main(): Promise<void> {
       databases.push(knowledgeDb);
       const kr = await benchKnowledge({ mongoUri, dbName: knowledgeDb, cfg: loadKnowledgeBenchConfig(), progress });
       write(['', 'Knowledge retrieval', '', knowledgeTable(kr), '', ...knowledgeNotes(kr)]);
+    }
+
+    if (parts.has('locomo')) {
+      const locomoDb = `${dbName}_locomo`;
+      databases.push(locomoDb);
+      const lr = await benchLocomo({ mongoUri, dbName: locomoDb, cfg: loadLocomoBenchConfig(), progress });
+      write(['', 'Recall quality on LoCoMo (development split)', '', ...locomoTables(lr), ...locomoNotes(lr)]);
     }
 
     if (parts.has('context')) {

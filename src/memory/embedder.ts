@@ -9,6 +9,13 @@ export interface Embedder {
   /** Model and dimensions; a stored vector with another id is recomputed. */
   readonly id: string;
   readonly dims: number;
+  /**
+   * Its vectors only restate which words and characters two texts share (the offline hashed
+   * embedder). Recall then leaves them out of the fusion: keyword search finds the same memories
+   * better (LoCoMo dev, bench/locomo.ts: fusing them lowered hit@5 by 1–8 points). They still
+   * serve similarity on the write path (duplicates, consolidation).
+   */
+  readonly lexical?: boolean;
   /** One unit-length vector per text, in order. Fails with GatewayError('EMBEDDING_FAILED'). */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }

@@ -18,6 +18,7 @@ function fnv1a(s: string, seed: number): number {
 
 export class HashedNgramEmbedder implements Embedder {
   readonly id: string;
+  readonly lexical = true;
 
   constructor(readonly dims = 256) {
     if (!Number.isInteger(dims) || dims < 8) throw new RangeError(`embedder dims must be an integer ≥ 8, got ${dims}`);

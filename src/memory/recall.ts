@@ -1,18 +1,21 @@
 // Active recall (SPEC §5, seed 003 §四.1 and Q1): every turn, before the reply, search the
-// owner's memories about this human with 2–4 synthesised queries — vector search and BM25
-// keyword search per query — and merge everything by reciprocal rank fusion, nudged by recency
-// and importance. The query embedding runs in parallel with the index load; if embeddings are
-// down or slow, recall answers from keywords alone rather than delaying or failing the reply.
+// owner's memories about this human with 2–4 synthesised queries — BM25 keyword search per query
+// with feedback, time and context (keywordRanking.ts), and vector search per query when the
+// embedder understands meaning — merge the two retrievers by reciprocal rank fusion, each
+// weighing the same, and nudge the order by recency and importance. The offline embedder's
+// vectors only restate keyword overlap and are left out (Embedder.lexical). The query embedding
+// runs in parallel with the index load; if embeddings are down or slow, recall answers from
+// keywords alone rather than delaying or failing the reply.
 import type { Logger } from 'pino';
 import type { MemoryKind } from '../domain/model.js';
 import type { MemoryRepo } from '../store/memories.js';
 import type { Embedder } from './embedder.js';
 import type { IndexCache } from './indexCache.js';
 import type { MemoryScope } from './versions.js';
-import type { IndexEntry, IndexHit, MemoryIndex } from './memoryIndex.js';
+import { fuseRetrievers } from './recallFusion.js';
 import { synthesizeQueries } from './recallQueries.js';
-import { DEFAULT_BLEND, rankFused, reciprocalRankFusion } from './rrf.js';
-import { embedQueries } from './queryEmbeddings.js';
+import { DEFAULT_BLEND, rankFused } from './rrf.js';
+import { embedQueries, type EmbeddedQueries } from './queryEmbeddings.js';
 import type { Metrics } from '../metrics/metrics.js';
 
 export interface RecalledMemory {
@@ -63,7 +66,6 @@ export interface RecallDeps {
 export const RECALL_KINDS: readonly MemoryKind[] = ['fact', 'event', 'preference', 'summary', 'reflection'];
 /** Detailed plot memories are long and many; only "how / why / details" questions search them. */
 export const DEEP_RECALL_KINDS: readonly MemoryKind[] = [...RECALL_KINDS, 'plot'];
-const PER_LIST = 20;
 const DEFAULT_EMBED_TIMEOUT_MS = 3_000;
 
 export class MemoryRecall {
@@ -94,22 +96,25 @@ export class MemoryRecall {
     // memories still needing vectors (written while embeddings were down, or by another
     // embedder) get the same budget; past it they are searched by keywords only this time.
     const budgetMs = this.d.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS;
+    const semantic = !this.d.embedder.lexical;
     const [embedded, index] = await Promise.all([
-      embedQueries(this.d.embedder, q.queries, budgetMs, r.signal),
+      semantic ? embedQueries(this.d.embedder, q.queries, budgetMs, r.signal) : undefined,
       this.d.cache.get(scope, { vectorWaitMs: budgetMs }),
     ]);
     r.signal?.throwIfAborted();
 
     const searchStarted = performance.now();
-    const vectors = 'vectors' in embedded ? embedded.vectors : undefined;
-    if (!vectors) this.noteEmbeddingsDown('error' in embedded ? embedded.error : undefined);
-    else this.noteEmbeddingsUp();
+    const vectors = embedded && 'vectors' in embedded ? embedded.vectors : undefined;
+    if (embedded) this.noteEmbeddings(embedded, vectors);
     const filter = { kinds: r.kinds ?? (q.deep ? DEEP_RECALL_KINDS : RECALL_KINDS) };
-    const lists = this.search(index, q.queries, vectors, filter);
-    const candidates = new Map<string, IndexEntry>();
-    for (const list of lists) for (const h of list) candidates.set(h.entry.id, h.entry);
-    const fused = reciprocalRankFusion(lists.map((l) => l.map((h) => h.entry.id)));
-    const ranked = rankFused(fused, candidates, {
+    const { relevance, candidates } = fuseRetrievers(index, {
+      keywordQueries: q.keywordQueries,
+      vectors,
+      filter,
+      message: r.message,
+      now: r.now,
+    });
+    const ranked = rankFused(relevance, candidates, {
       ...DEFAULT_BLEND,
       now: r.now,
       ...(this.d.halfLifeDays ? { halfLifeDays: this.d.halfLifeDays } : {}),
@@ -139,24 +144,14 @@ export class MemoryRecall {
       memories,
       queries: q.queries,
       deep: q.deep,
-      ...(vectors ? {} : { degraded: 'keyword_only' as const }),
-      timings: { embedMs: embedded.ms, searchMs, totalMs: performance.now() - started },
+      ...(embedded && !vectors ? { degraded: 'keyword_only' as const } : {}),
+      timings: { embedMs: embedded?.ms ?? 0, searchMs, totalMs: performance.now() - started },
     };
   }
 
-  private search(
-    index: MemoryIndex,
-    queries: string[],
-    vectors: Float32Array[] | undefined,
-    filter: { kinds: readonly MemoryKind[] },
-  ): IndexHit[][] {
-    const lists: IndexHit[][] = [];
-    queries.forEach((query, i) => {
-      const v = vectors?.[i];
-      if (v) lists.push(index.search(v, PER_LIST, filter));
-      lists.push(index.keywordSearch(query, PER_LIST, filter));
-    });
-    return lists.filter((l) => l.length > 0);
+  private noteEmbeddings(embedded: EmbeddedQueries, vectors: Float32Array[] | undefined): void {
+    if (vectors) this.noteEmbeddingsUp();
+    else this.noteEmbeddingsDown('error' in embedded ? embedded.error : undefined);
   }
 
   // Logged once per outage, not once per turn.

@@ -6,6 +6,12 @@ import { cutOut, EN_STOPWORDS, segments, ZH_STOPWORDS } from './textFeatures.js'
 
 export interface SynthesizedQueries {
   queries: string[];
+  /**
+   * What keyword search asks: the keywords (cue words like "remember" or 还记得 would match
+   * memories that merely say them), then the history query; the message itself when it has no
+   * keywords and no history query. The first one is the main query.
+   */
+  keywordQueries: string[];
   keywords: string[];
   /** The user refers to something said or done before. */
   historyCue: boolean;
@@ -68,20 +74,35 @@ export function synthesizeQueries(message: string, o: { recentUserTexts?: string
   const keywords = extractKeywords(text);
   const historyCue = hasHistoryCue(text);
   const deep = isDeepQuestion(text);
-  const candidates = [text, keywords.join(' ')];
-  if (historyCue) {
-    // The latest earlier user message that is not this one.
-    const previous = [...(o.recentUserTexts ?? [])].reverse().find((t) => t.trim() !== '' && t.trim() !== text);
-    const previousKeywords = previous ? extractKeywords(previous) : [];
-    candidates.push([...new Set([...keywords, ...previousKeywords])].join(' '));
-  }
+  const keywordQuery = keywords.join(' ');
+  const history = historyCue ? historyQuery(text, keywords, o.recentUserTexts) : '';
+  const queries = distinct([text, keywordQuery, history]).slice(0, 4);
+  const keywordQueries = distinct([keywordQuery, history]);
+  return {
+    queries,
+    keywordQueries: keywordQueries.length > 0 ? keywordQueries : queries.slice(0, 1),
+    keywords,
+    historyCue,
+    deep,
+  };
+}
+
+/** This message's keywords and those of the latest earlier user message that is not this one. */
+function historyQuery(text: string, keywords: string[], recentUserTexts: string[] = []): string {
+  const previous = [...recentUserTexts].reverse().find((t) => t.trim() !== '' && t.trim() !== text);
+  const previousKeywords = previous ? extractKeywords(previous) : [];
+  return [...new Set([...keywords, ...previousKeywords])].join(' ');
+}
+
+/** Non-empty, trimmed, without case-insensitive repeats, in order. */
+function distinct(candidates: string[]): string[] {
   const seen = new Set<string>();
-  const queries: string[] = [];
+  const out: string[] = [];
   for (const q of candidates) {
     const key = q.toLowerCase().trim();
     if (key === '' || seen.has(key)) continue;
     seen.add(key);
-    queries.push(q.trim());
+    out.push(q.trim());
   }
-  return { queries: queries.slice(0, 4), keywords, historyCue, deep };
+  return out;
 }

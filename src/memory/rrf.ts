@@ -1,7 +1,8 @@
-// Reciprocal rank fusion (pure): each ranked list gives an id 1 / (k + rank); ids found by
-// several queries or by both vector and keyword search rise. Recency and importance then nudge
-// the order multiplicatively with small weights (≤ +20 % together), so they reorder near-ties
-// but an entry found by two lists at a rank still beats one found by a single list at that rank.
+// Reciprocal rank fusion (pure): each ranked list gives an id 1 / (k + rank), times the list's
+// weight; ids found by several queries or by both vector and keyword search rise. Recency and
+// importance then nudge any relevance (fused, or one retriever's own scores) multiplicatively
+// with small weights (≤ +20 % together), so they reorder near-ties but an entry found by two
+// lists at a rank still beats one found by a single list at that rank.
 
 export const RRF_K = 60;
 
@@ -66,4 +67,15 @@ export function rankFused<T extends Candidate>(
   return out.sort(
     (x, y) => y.score - x.score || (x.candidate.id < y.candidate.id ? -1 : x.candidate.id > y.candidate.id ? 1 : 0),
   );
+}
+
+/** Reciprocal rank fusion with a weight per list (best first); an id repeated in one list counts once. */
+export function weightedRankFusion(
+  lists: ReadonlyArray<{ ids: readonly string[]; weight: number }>,
+  k = RRF_K,
+): Map<string, number> {
+  const scores = new Map<string, number>();
+  for (const { ids, weight } of lists)
+    for (const [id, rrf] of reciprocalRankFusion([ids], k)) scores.set(id, (scores.get(id) ?? 0) + weight * rrf);
+  return scores;
 }

@@ -1,6 +1,10 @@
 // Text features shared by the offline embedder, the keyword index and query synthesis (pure).
 // Chinese has no spaces, so CJK runs become character n-grams; Latin text becomes lowercased
-// words with a light plural/verb stem (lives → live) so small inflections still match.
+// words. Keywords are stemmed by Porter2 (Snowball English: adoption → adopt, inspiring →
+// inspir), the embedder's features by a light plural/verb stem (lives → live) that stays as it
+// was, so stored offline vectors never need recomputing.
+import { stem as porter2 } from 'porter2';
+import { baseForm } from './irregularVerbs.js';
 
 /** A run of CJK characters or one Latin/digit word, in text order. */
 export interface Segment {
@@ -32,8 +36,13 @@ export function segments(text: string): Segment[] {
   return out;
 }
 
+/** The keyword index's stem: Porter2 for words, digits (years, ages, prices) as written. */
+export function keywordStem(word: string): string {
+  return /^\d/.test(word) ? word : porter2(word);
+}
+
 /**
- * A light stemmer: lives/lived/living/live → liv, parties → party, walked → walk, running → run.
+ * A light stemmer (the offline embedder's): lives/lived/living/live → liv, parties → party, walked → walk, running → run.
  * Both sides of every comparison go through it, so the stems only need to agree, not be words.
  */
 export function stem(word: string): string {
@@ -63,6 +72,18 @@ export const EN_STOPWORDS: ReadonlySet<string> = new Set(
     'again once go get got hi hello hey please thanks thank ok okay oh yeah lol know think tell said say let me something anything'
   ).split(' '),
 );
+
+// Function words the embedder's list lacks; dropped from keywords only (the embedder keeps its
+// features as they were). "during" would otherwise stem to "dure" and match nothing useful.
+const EN_KEYWORD_STOPWORDS: ReadonlySet<string> = new Set([
+  ...EN_STOPWORDS,
+  ...'during while until between through throughout within without upon onto toward towards via per whether though although because unless whose'.split(
+    ' ',
+  ),
+]);
+
+/** A Latin word that carries no topic for keyword search. */
+export const isKeywordStopword = (word: string): boolean => EN_KEYWORD_STOPWORDS.has(word);
 
 // Chinese function words and pronouns; removed from CJK runs before they become keywords.
 export const ZH_STOPWORDS: readonly string[] = [
@@ -175,7 +196,7 @@ export function cutOut(run: string, words: readonly string[] = ZH_STOP_LONGEST_F
 
 /**
  * Tokens for keyword search (BM25): CJK bigrams plus the content characters (stopwords cut out)
- * as unigrams, and stemmed Latin words without stopwords. Digits are kept (dates, ages, prices
+ * as unigrams, and Porter2-stemmed Latin words without stopwords. Digits are kept (dates, ages, prices
  * are good keys). Both sides get the same unigrams: one-character words (猫, 家, 狗) are common
  * in Chinese, and a question rarely shares a bigram with the memory ("我的猫叫什么名字" and
  * "用户养了一只猫，名叫团子" share none), so bigrams alone would miss it; IDF keeps frequent
@@ -185,7 +206,8 @@ export function keywordTokens(text: string): string[] {
   const out: string[] = [];
   for (const s of segments(text)) {
     if (s.kind === 'word') {
-      if (!EN_STOPWORDS.has(s.text)) out.push(stem(s.text));
+      const word = baseForm(s.text);
+      if (!isKeywordStopword(word)) out.push(keywordStem(word));
       continue;
     }
     const chars = [...s.text];

@@ -523,7 +523,7 @@ describe('self-reflection', () => {
     expect(moved.valuesSetBy).toBe(run.id);
     // The agent's replies carry the mood and values the run left.
     const reflected = (await store.participants.getAgent(AGENT))!;
-    expect(stablePrefix({ agent: reflected })).toContain(
+    expect(stablePrefix({ agent: reflected, groupChat: false })).toContain(
       '[Your inner state]\nMood: content. What you value most (0–1): companionship 0.7, honesty 0.7, patience 0.7, empathy 0.6',
     );
 
@@ -549,7 +549,7 @@ describe('self-reflection', () => {
     const back = await state();
     expect(valuesMap(back)).toEqual(DEFAULT_VALUES);
     expect(back.mood).toEqual(DEFAULT_MOOD);
-    expect(stablePrefix({ agent: (await store.participants.getAgent(AGENT))! })).toContain(
+    expect(stablePrefix({ agent: (await store.participants.getAgent(AGENT))!, groupChat: false })).toContain(
       `Mood: ${DEFAULT_MOOD.label}.`,
     );
     // The run's record stays, with its turns; a second rollback is refused.

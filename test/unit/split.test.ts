@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitForPlatform } from '../../src/delivery/split.js';
+import { mulberry32 } from '../support/prng.js';
 
 const codePoints = (s: string) => [...s].length;
 const noSpace = (s: string) => s.replace(/\s+/g, '');
@@ -172,17 +173,7 @@ const withoutFenceLines = (s: string) =>
     .filter((l) => !isFenceLine(l))
     .join('\n');
 
-/** A deterministic pseudo-random generator (mulberry32), so failures are reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 function codeBlock(lang: string, size: number, seed: number, indent = ''): string {
   const r = rng(seed);

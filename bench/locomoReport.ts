@@ -1,0 +1,52 @@
+// The LoCoMo part's markdown: per memory form one table, rows by category then retriever,
+// hit@k and coverage@k in percent; notes say what was measured.
+import type { LocomoBenchResult } from './locomo.js';
+import { LOCOMO_CATEGORIES, type LocomoCategory } from './locomoData.js';
+import { LOCOMO_RETRIEVERS, TOP_K, type FormRun } from './locomoEval.js';
+import { byCategory, LOCOMO_KS } from './locomoScore.js';
+import { table } from './report.js';
+
+const pct = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? '–' : x.toFixed(1));
+const categoryName = (c: LocomoCategory | 'all'): string =>
+  c === 'all' ? 'all (1–4)' : `${c} ${LOCOMO_CATEGORIES[c]}`;
+
+export function locomoFormTable(run: FormRun): string {
+  const perRetriever = LOCOMO_RETRIEVERS.map((r) => [r, byCategory(run.questions[r])] as const);
+  const rows: string[][] = [];
+  for (const c of ['all', 1, 2, 3, 4] as const) {
+    for (const [r, scores] of perRetriever) {
+      const s = scores.get(c)!;
+      rows.push([categoryName(c), String(s.n), r, ...LOCOMO_KS.flatMap((k) => [pct(s.hit[k]), pct(s.coverage[k])])]);
+    }
+  }
+  return table(['category', 'questions', 'retriever', ...LOCOMO_KS.flatMap((k) => [`hit@${k}`, `cov@${k}`])], rows);
+}
+
+export function locomoTables(r: LocomoBenchResult): string[] {
+  return r.runs.flatMap((run) => [
+    `LoCoMo dev, ${run.form === 'observations' ? "the dataset's observations" : 'raw dialog turns'} as memories (${run.memories} in ${r.conversations.length} owners)`,
+    '',
+    locomoFormTable(run),
+    '',
+  ]);
+}
+
+export function locomoNotes(r: LocomoBenchResult): string[] {
+  const speed = r.runs
+    .map(
+      (run) =>
+        `${run.form}: ${LOCOMO_RETRIEVERS.map((x) => `${x} ${run.msPerQuestion[x].toFixed(2)}`).join(', ')} ms per question`,
+    )
+    .join('; ');
+  const notes = [
+    `Conversations ${r.conversations.join(', ')}, each one owner's memories (stored in ${r.insertS.toFixed(1)} s, vectors from ${r.embedderId} written with them); questions of categories 1–4 with readable evidence, asked a day after the last session; top ${TOP_K} per question; percent.`,
+    'recall = MemoryRecall.recall, the reply path with the offline default (synthesised queries, the keyword retriever with feedback, time and context, recency and importance; the offline vectors left out); offline vectors fused = the same path fusing them by rank as it fuses an embeddings API’s vectors; keyword-only = the embeddings API down; BM25 alone / vectors alone = the index’s keyword or vector search with the question as it is.',
+    "hit@k: at least one evidence dia_id among the top k memories' dia_ids; cov@k: the share of the question's evidence dia_ids among them (LoCoMo's definitions). Observations do not cite every evidence turn, so their coverage cannot reach 100.",
+    `Time: ${speed}.`,
+  ];
+  if (r.unreadableEvidence.length > 0)
+    notes.push(
+      `Note: ${r.unreadableEvidence.length} evidence id(s) unreadable in the dataset and left out: ${r.unreadableEvidence.join(', ')}.`,
+    );
+  return notes;
+}
