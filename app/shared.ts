@@ -11,6 +11,7 @@ import { RedisStateGuard } from '../src/store/stateGuard.js';
 import { runHotPathBackfills } from '../src/store/hotPathBackfills.js';
 import { RedisChangeFeed } from '../src/feed/changeFeed.js';
 import { RedisChatBudget } from '../src/delivery/chatBudget.js';
+import { SharedEmbeddings } from '../src/memory/sharedEmbeddings.js';
 import { createEmbedder, type Embedder } from '../src/memory/embedder.js';
 import { IndexCache } from '../src/memory/indexCache.js';
 import { RedisMemoryVersions } from '../src/memory/versions.js';
@@ -129,7 +130,7 @@ export async function buildShared(
   // recall and the API's memory search; other processes' writes reach the cache through
   // version counters in Redis. Nothing here connects until first used.
   const openai = new OpenAI({ apiKey: env.OPENAI_API_KEY ?? 'no-key', baseURL: env.OPENAI_BASE_URL });
-  const embedder = createEmbedder({
+  const created = createEmbedder({
     provider: env.EMBEDDINGS,
     ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
     ...(env.EMBEDDING_BASE_URL ? { baseUrl: env.EMBEDDING_BASE_URL } : {}),
@@ -137,6 +138,8 @@ export async function buildShared(
     model: env.EMBEDDING_MODEL,
     dims: env.EMBEDDING_DIMS,
   });
+  // An embeddings API is called once per turn for recall and knowledge together.
+  const embedder = created.lexical ? created : new SharedEmbeddings(created);
   log.info({ embedder: embedder.id }, 'memory and knowledge embedder');
   const memoryVersions = new RedisMemoryVersions(redis, `${env.QUEUE_PREFIX}:`);
   const memoryCache = new IndexCache({

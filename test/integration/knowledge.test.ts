@@ -170,6 +170,10 @@ describe('knowledge: documents, retrieval, citations', () => {
     const answered = await turn(0);
     await h.tg.waitFor(() => h.tg.sentText(CHAT).some((t) => t.includes('[1] handbook.pdf')), 10_000);
 
+    // Recall and knowledge retrieval embedded the turn's queries in one call between them.
+    const queryCalls = h.llm.embeddingsRequests.filter((r) => r.input.includes('What is your refund policy?'));
+    expect(queryCalls).toHaveLength(1);
+
     // The knowledge part: numbered passages under their document names, right after the memories' place.
     const prompt = lastPrompt();
     const part = prompt.find((t) => t.startsWith(HEADERS.knowledge));
