@@ -247,6 +247,8 @@ export async function produceAiMessage(
     );
     const shown = notice('PROMPT_TOO_LONG', deps.locale, { tokens: err.tokens, limit: err.limit });
     typing.stop();
+    // No reply, so no progress: it counts toward the director's reminder like a failed one.
+    await direct(store, err.context, { turn, replyId: reply._id, text: '', trace });
     const state = await finishWithoutModel(deps, {
       dialogue,
       reply,
@@ -301,17 +303,7 @@ export async function produceAiMessage(
     },
     new Date(),
   );
-  if (gathered.story?.directed && !outcome.skipped)
-    await directAfterReply(store, {
-      dialogueId: turn.dialogueId,
-      story: gathered.story,
-      text: outcome.stored,
-      replyId: reply._id,
-      inputIds: gathered.input.map((m) => m._id),
-      at: new Date(),
-      trace,
-      fallbackThreshold: gathered.config.config.thresholds.rag_fallback_threshold,
-    });
+  if (!outcome.skipped) await direct(store, gathered, { turn, replyId: reply._id, text: outcome.stored, trace });
   if (gathered.tone?.changed && outcome.state === 'complete') {
     // The tone carried into the next turn (seed 003); losing it only loses a nuance. An
     // unchanged tone (most turns: still neutral) is not written again.
@@ -529,6 +521,25 @@ function foldDue(g: GatheredContext, reply: Message): boolean {
 }
 
 /** Event `context_built`: the full prompt, every part's size in tokens, hashes, recall queries, retrieved passages. */
+/** Seed 001: what a directed dialogue's reply (said, failed or never sent) does to its plot. */
+function direct(
+  store: Store,
+  g: Pick<GatheredContext, 'story' | 'input' | 'config'>,
+  o: { turn: Turn; replyId: string; text: string; trace: TurnTrace },
+): Promise<void> {
+  if (!g.story?.directed) return Promise.resolve();
+  return directAfterReply(store, {
+    dialogueId: o.turn.dialogueId,
+    story: g.story,
+    text: o.text,
+    replyId: o.replyId,
+    inputIds: g.input.map((m) => m._id),
+    at: new Date(),
+    trace: o.trace,
+    fallbackThreshold: g.config.config.thresholds.rag_fallback_threshold,
+  });
+}
+
 function contextEventData(
   g: Omit<GatheredContext, 'warnings'>,
   deps: RespondDeps,

@@ -24,7 +24,7 @@ async function turn(text: string, chatId = CHAT): Promise<string> {
     15_000,
     `an answer to "${text}"`,
   );
-  return JSON.stringify(h.llm.requests[requests]!.body.messages);
+  return JSON.stringify(h.llm.requests[requests]?.body.messages ?? null); // null: the model was not called
 }
 
 const story = async () =>
@@ -173,6 +173,29 @@ describe('the director', () => {
     } finally {
       dispose();
       client.dispose();
+    }
+  });
+
+  it('counts a turn whose prompt was too long to send as one without progress', async () => {
+    const before = (await story()).noUpdateCount;
+    const requests = h.llm.requests.length;
+    await h.app.store.config.update(
+      { limits: { max_total_tokens: 10_000, middle_section_warning_tokens: 5_000 } },
+      new Date(),
+    );
+    try {
+      // Rare characters: several tokens each, so one message is over the limit.
+      const huge = Array.from({ length: 6_000 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7_919) % 20_000))).join(
+        '',
+      );
+      await turn(huge);
+      expect(h.llm.requests.length).toBe(requests); // the model was not called
+      expect((await story()).noUpdateCount).toBe(before + 1);
+    } finally {
+      await h.app.store.config.update(
+        { limits: { max_total_tokens: 100_000, middle_section_warning_tokens: 20_000 } },
+        new Date(),
+      );
     }
   });
 
