@@ -222,7 +222,7 @@ function ago(then: Date, now: Date, timeZone: string): string {
 
 /** One line per memory with when it happened, so the model can say "three days ago you said…". */
 export function renderMemories(recalled: readonly RecalledMemory[], now: Date, timeZone: string): string {
-  const date = new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short' });
+  const date = dateFormat('sv-SE', { timeZone, dateStyle: 'short' });
   return recalled
     .filter((m) => m.text.trim())
     .map(

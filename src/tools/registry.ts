@@ -53,11 +53,9 @@ export class ToolRegistry {
     return new ToolRegistry([...this.byName.values(), ...extra], this.timeoutMs);
   }
 
+  /** Every reply sends them; tools do not change, so each is converted to JSON schema once. */
   specs(): ToolSpec[] {
-    return [...this.byName.values()].map((t) => {
-      const { $schema: _ignored, ...parameters } = z.toJSONSchema(t.parameters) as Record<string, unknown>;
-      return { name: t.name, description: t.description, parameters };
-    });
+    return [...this.byName.values()].map(specOf);
   }
 
   async execute(call: ToolCall, ctx: Omit<ToolContext, 'signal'> & { signal: AbortSignal }): Promise<ToolOutcome> {
@@ -123,4 +121,16 @@ export class ToolRegistry {
       ctx.signal.removeEventListener('abort', onParentAbort);
     }
   }
+}
+
+const specCache = new WeakMap<ToolDefinition, ToolSpec>();
+
+function specOf(t: ToolDefinition): ToolSpec {
+  let spec = specCache.get(t);
+  if (!spec) {
+    const { $schema: _ignored, ...parameters } = z.toJSONSchema(t.parameters) as Record<string, unknown>;
+    spec = { name: t.name, description: t.description, parameters };
+    specCache.set(t, spec);
+  }
+  return spec;
 }
