@@ -13,10 +13,11 @@ import { Warnings } from './pages/Warnings.js';
 import { StatsPage } from './pages/Stats.js';
 import { Knowledge } from './pages/Knowledge.js';
 import { Chat } from './pages/Chat.js';
+import { Reflections } from './pages/Reflections.js';
 import { Empty } from './components/ui.js';
 
 export type Section =
-  'dialogues' | 'rooms' | 'memories' | 'config' | 'warnings' | 'stats' | 'knowledge' | 'chat' | 'none';
+  'dialogues' | 'rooms' | 'memories' | 'config' | 'warnings' | 'stats' | 'knowledge' | 'chat' | 'reflections' | 'none';
 
 interface Route {
   pattern: string;
@@ -40,6 +41,7 @@ const ROUTES: Route[] = [
   { pattern: '/warnings', section: 'warnings', render: () => <Warnings /> },
   { pattern: '/stats', section: 'stats', render: () => <StatsPage /> },
   { pattern: '/knowledge', section: 'knowledge', render: (_p, l) => <Knowledge query={l.query} /> },
+  { pattern: '/reflections', section: 'reflections', render: (_p, l) => <Reflections query={l.query} /> },
   { pattern: '/chat', section: 'chat', render: () => <Chat /> },
   { pattern: '/chat/:id', section: 'chat', render: (p) => <Chat id={p.id} /> },
 ];

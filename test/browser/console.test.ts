@@ -310,6 +310,52 @@ describe('operator console', () => {
     await fresh.context().close();
   });
 
+  it('shows an agent’s reflections: mood and values, an operator reflects now and rolls back; a viewer reads', async () => {
+    const op = await newPage(browser, h.app.apiUrl!);
+    await signIn(op, TEST_OPERATOR_TOKEN);
+    await op.getByTestId('dialogue-list').waitFor();
+    await op.getByRole('link', { name: 'Reflections' }).click();
+    // The default agent's defaults until a reflection sets them.
+    await op.getByTestId('reflection-state').waitFor();
+    expect(await op.getByTestId('mood').textContent()).toBe('calm');
+    expect(await op.getByTestId('value').count()).toBe(4);
+    expect(await op.getByTestId('values').textContent()).toContain('honesty');
+    await op.getByText('No reflections yet.').waitFor();
+    await expect.poll(() => op.getByTestId('live-state').textContent()).toContain('live');
+
+    // The fake model answers the reflect_* tasks with `{}`: the run ends however that goes.
+    await op.getByTestId('reflect-now').click();
+    const row = op.getByTestId('reflection-row');
+    await row.first().waitFor();
+    expect(await row.count()).toBe(1);
+    await expect
+      .poll(() => row.first().locator('.badge').first().textContent(), { timeout: 20_000 })
+      .toMatch(/^(completed|failed|budget_exceeded)$/);
+    await op.getByTestId('reflection-detail').waitFor();
+    expect(await op.getByTestId('introspection-turn').count()).toBeGreaterThan(0);
+    // A finished run rolls back after a confirm; the row and the run say so.
+    op.once('dialog', (d) => void d.accept());
+    await row.first().getByTestId('rollback').click();
+    await expect.poll(() => row.first().textContent()).toContain('rolled back');
+    expect(await op.getByTestId('rollback').count()).toBe(0);
+    await expect.poll(() => op.getByTestId('reflection-detail').textContent()).toContain('Rolled back by');
+    await screenshot(op, '18-reflections');
+    expect(pageErrors(op)).toEqual([]);
+    await op.context().close();
+
+    const viewer = await newPage(browser, h.app.apiUrl!);
+    await signIn(viewer, TEST_VIEWER_TOKEN);
+    await viewer.getByTestId('dialogue-list').waitFor();
+    await viewer.goto('/reflections');
+    await viewer.getByTestId('reflection-row').first().waitFor();
+    await viewer.getByTestId('reflection-state').waitFor();
+    expect(await viewer.getByTestId('reflect-now').count()).toBe(0);
+    expect(await viewer.getByTestId('rollback').count()).toBe(0);
+    await screenshot(viewer, '19-reflections-viewer');
+    expect(pageErrors(viewer)).toEqual([]);
+    await viewer.context().close();
+  });
+
   it('raised no script errors in the page', () => {
     expect(pageErrors(page)).toEqual([]);
   });

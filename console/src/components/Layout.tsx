@@ -10,6 +10,7 @@ const NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'rooms', href: '/rooms', label: 'Rooms' },
   { section: 'memories', href: '/memories', label: 'Memories' },
   { section: 'knowledge', href: '/knowledge', label: 'Knowledge' },
+  { section: 'reflections', href: '/reflections', label: 'Reflections' },
   { section: 'chat', href: '/chat', label: 'Chat' },
   { section: 'stats', href: '/stats', label: 'Stats' },
   { section: 'warnings', href: '/warnings', label: 'Warnings' },

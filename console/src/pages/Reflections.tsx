@@ -1,0 +1,480 @@
+// An agent's self-reflection: its mood and values now, its runs (status, trigger, budget used,
+// rollbacks), and one run's report and introspection turns in order. Operators can start a run
+// and roll a finished one back; the page follows reflectionEvents live.
+import { useState } from 'preact/hooks';
+import { gql } from '../lib/api.js';
+import { useDebounced, useQuery } from '../lib/hooks.js';
+import { useSubscription } from '../lib/live.js';
+import { navigate } from '../lib/router.js';
+import { formatMs, formatNumber } from '../lib/time.js';
+import { useCan } from '../lib/viewerContext.js';
+import { nodes, type Conn, type Named } from '../lib/types.js';
+import {
+  Badge,
+  Collapsible,
+  Empty,
+  ErrorBox,
+  Json,
+  LiveDot,
+  Loading,
+  PageHeader,
+  Panel,
+  ReadOnlyNote,
+  Select,
+  Time,
+} from '../components/ui.js';
+
+interface Mood {
+  label: string;
+  valence: number;
+  arousal: number;
+}
+interface Value {
+  name: string;
+  weight: number;
+}
+interface StateView {
+  mood: Mood;
+  values: Value[];
+  valuesSetBy: string | null;
+  lastSlot: string | null;
+  settings: { enabled: boolean; cron: string };
+}
+interface RunSummary {
+  id: string;
+  status: string;
+  trigger: string;
+  triggeredBy: string | null;
+  queuedAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  budget: { calls: number; usedTokens: number; maxTokens: number; usedMemories: number; maxMemories: number };
+  budgetHit: { resource: string; used: number; limit: number; wanted: number; step: string; when: string } | null;
+  failure: { code: string; message: string; step: string | null } | null;
+  rollback: { at: string; by: string; innerRestored: boolean; removedIds: string[]; restoredIds: string[] } | null;
+}
+interface TurnView {
+  id: string;
+  seq: number;
+  step: string;
+  purpose: string;
+  tool: string;
+  status: string;
+  durationMs: number;
+  tokens: number;
+  subject: { displayName: string } | null;
+  generatedMemoryIds: string[];
+  supersededMemoryIds: string[];
+  generatedMemories: Array<{ id: string; text: string }>;
+  moodShift: { before: Mood; after: Mood } | null;
+  valueImpact: { changes: Array<{ name: string; before: number | null; after: number; limited: boolean }> } | null;
+  notes: string[];
+  error: { code: string; message: string } | null;
+  toolInput: unknown;
+  toolOutput: unknown;
+}
+interface RunDetail extends RunSummary {
+  goal: string;
+  report: string | null;
+  turns: TurnView[];
+  memoryChanges: Array<{ memoryId: string; created: boolean; seq: number }>;
+}
+
+const RUN_FIELDS = `id status trigger triggeredBy queuedAt startedAt endedAt
+  budget { calls usedTokens maxTokens usedMemories maxMemories }
+  budgetHit { resource used limit wanted step when }
+  failure { code message step }
+  rollback { at by innerRestored removedIds restoredIds }`;
+const AGENTS = `query ReflectionAgents { agents(first: 100) { edges { node { id name } } } }`;
+const STATE = `query ReflectionState($agent: ID!) {
+  reflectionState(agentId: $agent) { mood { label valence arousal } values { name weight } valuesSetBy lastSlot settings { enabled cron } }
+}`;
+const LIST = `query Reflections($agent: ID!) {
+  reflections(agentId: $agent, first: 50) { edges { node { ${RUN_FIELDS} } } pageInfo { hasNextPage } }
+}`;
+const DETAIL = `query Reflection($id: ID!) {
+  reflection(id: $id) {
+    ${RUN_FIELDS} goal report
+    memoryChanges { memoryId created seq }
+    turns { id seq step purpose tool status durationMs tokens subject { displayName }
+      generatedMemoryIds supersededMemoryIds generatedMemories { id text }
+      moodShift { before { label valence arousal } after { label valence arousal } }
+      valueImpact { changes { name before after limited } }
+      notes error { code message } toolInput toolOutput }
+  }
+}`;
+const TRIGGER = `mutation Reflect($agent: ID!) { triggerReflection(agentId: $agent) { id status } }`;
+const ROLLBACK = `mutation RollBack($id: ID!) { rollbackReflection(reflectionId: $id) { id status } }`;
+const EVENTS = `subscription ReflectionEvents($agent: ID!) { reflectionEvents(agentId: $agent) { change reflection { id status } } }`;
+
+const STATUS_TONE: Record<string, 'ok' | 'warn' | 'bad' | 'info'> = {
+  queued: 'warn',
+  running: 'info',
+  completed: 'ok',
+  failed: 'bad',
+  budget_exceeded: 'warn',
+  done: 'ok',
+};
+const FINISHED = new Set(['completed', 'failed', 'budget_exceeded']);
+
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(2)}`;
+const moodText = (m: Mood) => `${m.label} (valence ${signed(m.valence)}, arousal ${m.arousal.toFixed(2)})`;
+
+export function Reflections(p: { query: URLSearchParams }) {
+  const canAct = useCan('operator');
+  const people = useQuery<{ agents: Conn<Named> }>(AGENTS);
+  const agents = nodes(people.data?.agents);
+  const agent = p.query.get('agent') ?? agents[0]?.id ?? '';
+  const runId = p.query.get('run') ?? '';
+  const state = useQuery<{ reflectionState: StateView }>(STATE, { agent }, { skip: !agent });
+  const list = useQuery<{ reflections: Conn<RunSummary> }>(LIST, { agent }, { skip: !agent });
+  const detail = useQuery<{ reflection: RunDetail }>(DETAIL, { id: runId }, { skip: !runId });
+  const [actionError, setActionError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+
+  const refresh = useDebounced(() => {
+    void state.reload();
+    void list.reload();
+    if (runId) void detail.reload();
+  }, 300);
+  const live = useSubscription(EVENTS, { agent }, refresh, !!agent);
+
+  const go = (agentId: string, run: string) => {
+    const next = new URLSearchParams();
+    if (agentId) next.set('agent', agentId);
+    if (run) next.set('run', run);
+    setActionError(undefined);
+    navigate(`/reflections?${next.toString()}`, { replace: true });
+  };
+  const act = async (fn: () => Promise<void>) => {
+    setActionError(undefined);
+    setBusy(true);
+    try {
+      await fn();
+    } catch (e) {
+      setActionError(e);
+    } finally {
+      setBusy(false);
+      refresh();
+    }
+  };
+  const reflectNow = () =>
+    act(async () => {
+      const r = await gql<{ triggerReflection: { id: string } }>(TRIGGER, { agent });
+      go(agent, r.triggerReflection.id);
+    });
+  const rollBack = (id: string) => {
+    if (
+      !confirm(
+        'Roll back this reflection? Memories it wrote are removed, changed ones restored, values and mood put back.',
+      )
+    )
+      return;
+    void act(async () => {
+      await gql(ROLLBACK, { id });
+    });
+  };
+
+  const runs = nodes(list.data?.reflections);
+  const st = state.data?.reflectionState;
+  const run = runId && detail.data?.reflection.id === runId ? detail.data.reflection : undefined;
+
+  return (
+    <>
+      <PageHeader
+        title="Reflections"
+        sub="Each agent's self-reflection: its mood and values, and the runs that set them. A finished run can be rolled back as a unit."
+        actions={
+          <>
+            {agent && <LiveDot state={live} />}
+            <Select
+              label="Agent"
+              value={agent}
+              options={agents.map((a) => ({ value: a.id, label: a.name }))}
+              onChange={(v) => go(v, '')}
+            />
+            {canAct && (
+              <button data-testid="reflect-now" disabled={!agent || busy} onClick={() => void reflectNow()}>
+                Reflect now
+              </button>
+            )}
+          </>
+        }
+      />
+      {!canAct && <ReadOnlyNote needs="operator" />}
+      <ErrorBox error={people.error ?? state.error ?? list.error} />
+      <ErrorBox error={actionError} />
+      {!agent ? (
+        people.loading ? (
+          <Loading what="agents" />
+        ) : (
+          <Empty>No agents yet.</Empty>
+        )
+      ) : (
+        <>
+          <Panel title="Mood and values">
+            {!st ? (
+              <Loading what="state" />
+            ) : (
+              <div data-testid="reflection-state">
+                <div class="kv-row">
+                  <span>
+                    Mood <strong data-testid="mood">{st.mood.label}</strong>
+                  </span>
+                  <span>
+                    valence <strong>{signed(st.mood.valence)}</strong>
+                  </span>
+                  <span>
+                    arousal <strong>{st.mood.arousal.toFixed(2)}</strong>
+                  </span>
+                  <span>
+                    schedule <strong>{st.settings.enabled ? st.settings.cron : 'off'}</strong>
+                  </span>
+                  <span>
+                    set by <strong class="mono small">{st.valuesSetBy ?? 'defaults'}</strong>
+                  </span>
+                </div>
+                <div class="hbars values" data-testid="values">
+                  {st.values.map((v) => (
+                    <div class="hbar" data-testid="value">
+                      <span>{v.name}</span>
+                      <div class="hbar-track">
+                        <i style={{ width: `${Math.round(v.weight * 100)}%` }} />
+                      </div>
+                      <span class="hbar-value">{v.weight.toFixed(2)}</span>
+                    </div>
+                  ))}
+                </div>
+              </div>
+            )}
+          </Panel>
+          <Panel
+            title={`Runs${runs.length ? ` (${runs.length}${list.data?.reflections.pageInfo?.hasNextPage ? '+' : ''})` : ''}`}
+          >
+            {!list.data && list.loading ? (
+              <Loading what="runs" />
+            ) : runs.length === 0 ? (
+              <Empty>No reflections yet.</Empty>
+            ) : (
+              <table class="table" data-testid="reflection-list">
+                <thead>
+                  <tr>
+                    <th>Status</th>
+                    <th>Trigger</th>
+                    <th>Queued</th>
+                    <th class="num">Tokens</th>
+                    <th class="num">Memories</th>
+                    <th>Budget hit</th>
+                    <th>Rolled back</th>
+                    <th />
+                  </tr>
+                </thead>
+                <tbody>
+                  {runs.map((r) => (
+                    <tr
+                      class={`clickable ${r.id === runId ? 'selected' : ''}`}
+                      data-testid="reflection-row"
+                      onClick={() => go(agent, r.id)}
+                    >
+                      <td>
+                        <Badge tone={STATUS_TONE[r.status]}>{r.status}</Badge>
+                      </td>
+                      <td>
+                        {r.trigger}
+                        {r.triggeredBy && <div class="muted small">{r.triggeredBy}</div>}
+                      </td>
+                      <td>
+                        <Time at={r.queuedAt} />
+                      </td>
+                      <td class="num">
+                        {formatNumber(r.budget.usedTokens)} / {formatNumber(r.budget.maxTokens)}
+                      </td>
+                      <td class="num">
+                        {r.budget.usedMemories} / {r.budget.maxMemories}
+                      </td>
+                      <td>
+                        {r.budgetHit ? (
+                          <span class="small">
+                            {r.budgetHit.resource} at {r.budgetHit.step}
+                          </span>
+                        ) : (
+                          <span class="muted">—</span>
+                        )}
+                      </td>
+                      <td>{r.rollback ? <Badge tone="muted">rolled back</Badge> : <span class="muted">no</span>}</td>
+                      <td class="right">
+                        {canAct && FINISHED.has(r.status) && !r.rollback && (
+                          <button
+                            class="link"
+                            data-testid="rollback"
+                            disabled={busy}
+                            onClick={(e) => {
+                              e.stopPropagation();
+                              rollBack(r.id);
+                            }}
+                          >
+                            Roll back
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </Panel>
+          {runId && (
+            <Panel
+              title="Run"
+              actions={
+                <button class="link" onClick={() => go(agent, '')}>
+                  close
+                </button>
+              }
+            >
+              <ErrorBox error={detail.error} />
+              {!run ? detail.loading ? <Loading what="run" /> : null : <RunDetailView run={run} />}
+            </Panel>
+          )}
+        </>
+      )}
+    </>
+  );
+}
+
+function RunDetailView(p: { run: RunDetail }) {
+  const r = p.run;
+  return (
+    <div class="reflection-detail" data-testid="reflection-detail">
+      <div class="kv-row">
+        <span>
+          <Badge tone={STATUS_TONE[r.status]}>{r.status}</Badge>
+        </span>
+        <span>
+          trigger <strong>{r.trigger}</strong>
+        </span>
+        <span>
+          started <Time at={r.startedAt} />
+        </span>
+        <span>
+          ended <Time at={r.endedAt} />
+        </span>
+        <span>
+          model calls <strong>{r.budget.calls}</strong>
+        </span>
+        <span>
+          memories changed <strong>{r.memoryChanges.length}</strong>
+        </span>
+      </div>
+      <div class="muted small">Goal: {r.goal}</div>
+      {r.failure && (
+        <div class="error-box" role="alert">
+          <strong>{r.failure.code}</strong>
+          {r.failure.step && ` at ${r.failure.step}`}: {r.failure.message}
+        </div>
+      )}
+      {r.budgetHit && (
+        <div class="notice">
+          Budget hit: {r.budgetHit.resource} at {r.budgetHit.step} ({r.budgetHit.when}), used {r.budgetHit.used} of{' '}
+          {r.budgetHit.limit}, the step wanted {r.budgetHit.wanted}.
+        </div>
+      )}
+      {r.rollback && (
+        <div class="note">
+          Rolled back by {r.rollback.by} at <Time at={r.rollback.at} />: {r.rollback.removedIds.length} removed,{' '}
+          {r.rollback.restoredIds.length} restored{r.rollback.innerRestored ? ', values and mood put back' : ''}.
+        </div>
+      )}
+      <h3>Report</h3>
+      {r.report ? (
+        <div class="prewrap report" data-testid="reflection-report">
+          {r.report}
+        </div>
+      ) : (
+        <Empty>No report{FINISHED.has(r.status) ? '' : ' yet'}.</Empty>
+      )}
+      <h3>Introspection turns</h3>
+      {r.turns.length === 0 ? (
+        <Empty>No turns{FINISHED.has(r.status) ? '' : ' yet'}.</Empty>
+      ) : (
+        <div class="cards" data-testid="introspection-turns">
+          {[...r.turns]
+            .sort((a, b) => a.seq - b.seq)
+            .map((t) => (
+              <IntrospectionCard t={t} />
+            ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function IntrospectionCard(p: { t: TurnView }) {
+  const t = p.t;
+  return (
+    <div class="card" data-testid="introspection-turn">
+      <div class="card-head">
+        <span class="muted">#{t.seq + 1}</span>
+        <strong>{t.purpose}</strong>
+        <span class="chip mono">{t.tool}</span>
+        <Badge tone={STATUS_TONE[t.status]}>{t.status}</Badge>
+        {t.subject && <span class="muted small">about {t.subject.displayName}</span>}
+      </div>
+      <div class="metrics">
+        <span>
+          step <strong>{t.step}</strong>
+        </span>
+        <span>
+          duration <strong>{formatMs(t.durationMs)}</strong>
+        </span>
+        <span>
+          tokens <strong>{formatNumber(t.tokens)}</strong>
+        </span>
+        <span>
+          memories generated <strong>{t.generatedMemoryIds.length}</strong>
+        </span>
+        {t.supersededMemoryIds.length > 0 && (
+          <span>
+            superseded <strong>{t.supersededMemoryIds.length}</strong>
+          </span>
+        )}
+      </div>
+      {t.error && (
+        <div class="error-box">
+          <strong>{t.error.code}</strong>: {t.error.message}
+        </div>
+      )}
+      {t.generatedMemories.length > 0 && (
+        <ul class="small">
+          {t.generatedMemories.map((m) => (
+            <li>{m.text}</li>
+          ))}
+        </ul>
+      )}
+      {t.moodShift && (
+        <div class="small">
+          Mood: {moodText(t.moodShift.before)} → <strong>{moodText(t.moodShift.after)}</strong>
+        </div>
+      )}
+      {t.valueImpact && t.valueImpact.changes.length > 0 && (
+        <div class="small">
+          Values:{' '}
+          {t.valueImpact.changes.map((c, i) => (
+            <span>
+              {i > 0 && ', '}
+              {c.name} {c.before === null ? 'new' : c.before.toFixed(2)} → <strong>{c.after.toFixed(2)}</strong>
+              {c.limited && <span class="muted"> (limited)</span>}
+            </span>
+          ))}
+        </div>
+      )}
+      {t.notes.length > 0 && <div class="muted small">Notes: {t.notes.join(' · ')}</div>}
+      <Collapsible summary="Tool input">
+        <Json value={t.toolInput ?? null} />
+      </Collapsible>
+      <Collapsible summary="Tool output">
+        <Json value={t.toolOutput ?? null} />
+      </Collapsible>
+    </div>
+  );
+}
