@@ -22,7 +22,11 @@ export async function directorContext(
   const director = { outline: outlineText(story.background, story.plot), instruction: PROGRESS_INSTRUCTION };
   const beat = currentBeat(story.background, story.plot);
   if (!beat || !fallbackDue(story.plot, o.threshold)) return { director };
-  const evidence = await gatherFallback(deps, { ...o, beat });
+  // The evidence is an aid: reading it failing leaves the reminder bare, never the reply.
+  const evidence = await gatherFallback(deps, { ...o, beat }).catch((err: unknown) => {
+    deps.log.warn({ err, dialogueId: o.dialogueId }, 'director fallback: evidence not read');
+    return { happened: [], elsewhere: [], sources: { messageIds: [], memoryIds: [], dialogueIds: [] } };
+  });
   return {
     director: { ...director, fallbackReminder: reminderText(beat, story.plot.noUpdateCount, evidence) },
     fallback: { ...evidence, beat: beat.n },
