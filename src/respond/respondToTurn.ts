@@ -100,34 +100,30 @@ export const replyIdOf = (turnId: string) => derivedId('msg', 'reply', turnId);
  */
 export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueId: string): Promise<RespondResult> {
   const { store } = deps;
-  const [turn, known] = await Promise.all([store.turns.get(turnId), store.dialogues.get(dialogueId)]);
-  if (!turn) return { kind: 'skipped', reason: 'turn not found' };
-  if (turn.status !== 'pending') return { kind: 'skipped', reason: `turn is ${turn.status}` };
-  if (turn.responderRole !== 'ai') return { kind: 'skipped', reason: 'the AI is not the responder of this turn' };
-  const dialogue = known?._id === turn.dialogueId ? known : await store.dialogues.get(turn.dialogueId);
-  if (!dialogue) return { kind: 'skipped', reason: 'dialogue not found' };
-  if (turn.after) await answerEarlierFirst(deps, turn.after, dialogue._id);
-  if (turn.round) {
-    const skipped = await roomAskSkipped(deps, turn);
+  let startedAt = new Date();
+  // The reply message and the context's first reads go out as soon as the turn is read,
+  // beside the guarded start.
+  let side: Promise<[Message, ContextInputs]> | undefined;
+  const onRead = (turn: Turn) => {
+    side = Promise.all([
+      openAiMessage(store, turn, replyIdOf(turn._id), startedAt),
+      readContextInputs(store, turn, deps.recall),
+    ]);
+    side.catch(() => undefined); // awaited below; a failure is not left unhandled meanwhile
+  };
+  let begun = await beginReply(store, { turnId, dialogueId, at: startedAt, onRead });
+  if (begun.kind === 'first') {
+    const skipped = await comesFirst(deps, begun.turn, begun.dialogue);
     if (skipped) return skipped;
+    startedAt = new Date();
+    begun = await beginReply(store, { turnId, dialogueId: begun.dialogue._id, at: startedAt, ready: true, onRead });
   }
-
-  const startedAt = new Date();
-  // Independent of each other: the guarded start, the reply message, the context's first reads.
-  const [begun, reply, inputs] = await Promise.all([
-    beginReply(store, turn, startedAt),
-    openAiMessage(store, turn, replyIdOf(turn._id), startedAt),
-    readContextInputs(store, turn, deps.recall),
-  ]);
   if (begun.kind === 'skipped') return begun;
+  if (begun.kind !== 'begun' || !side) throw new Error(`reply to ${turnId} neither began nor was skipped`);
+  const [reply, inputs] = await side;
+  const { turn, dialogue } = begun;
   deps.metrics?.replyStage('queue', startedAt.getTime() - turn.startedAt.getTime());
-  const { state, ...after } = await produceAiMessage(deps, {
-    turn: begun.turn,
-    dialogue,
-    reply,
-    record: begun.record,
-    inputs,
-  });
+  const { state, ...after } = await produceAiMessage(deps, { turn, dialogue, reply, record: begun.record, inputs });
   const at = new Date();
   let nextAsk: NextAsk | undefined;
   if (await closeAnswered(store, turn, at, state)) {
@@ -140,6 +136,12 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
       });
   }
   return { kind: 'replied', messageId: reply._id, state, ...(nextAsk ? { nextAsk } : {}) };
+}
+
+/** What must happen before this turn's reply: an earlier reply finished, a room's ask still open. */
+async function comesFirst(deps: RespondDeps, turn: Turn, dialogue: Dialogue): Promise<RespondResult | undefined> {
+  if (turn.after) await answerEarlierFirst(deps, turn.after, dialogue._id);
+  return turn.round ? roomAskSkipped(deps, turn) : undefined;
 }
 
 /**

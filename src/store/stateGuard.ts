@@ -34,6 +34,14 @@ function holding<T>(key: string, fn: () => Promise<T>): Promise<T> {
 
 const isHeld = (key: string) => held.getStore()?.has(key) ?? false;
 
+/**
+ * Starts work from inside a guarded step that must not count as holding its guards: it may
+ * outlive the step, and a guarded write of its own must then wait like anyone else's.
+ */
+export function outsideGuards<T>(fn: () => T): T {
+  return held.exit(fn);
+}
+
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 export interface RedisStateGuardOptions {

@@ -41,16 +41,14 @@ export class TurnRepo {
 
   /**
    * Marks that the responder started answering, so later messages open the next turn. The
-   * caller holds the dialogue's guard and reads the history under it, so a message either
-   * joined this turn before the read or opens the next one.
+   * caller holds the dialogue's guard, read `current` under it and reads the history under it,
+   * so a message either joined this turn before the read or opens the next one. A retried reply
+   * keeps its first start.
    */
-  markReplyStarted(turn: TurnKey, at: Date): Promise<Turn | null> {
-    return this.guarded(turn, async () => {
-      const current = await this.get(turn._id);
-      if (!current || current.status !== 'pending' || current.replyStartedAt) return current;
-      await this.c.turns.updateOne({ _id: turn._id }, { $set: { replyStartedAt: at } });
-      return { ...current, replyStartedAt: at };
-    });
+  async markReplyStarted(current: Turn, at: Date): Promise<Turn> {
+    if (current.replyStartedAt) return current;
+    await this.guarded(current, () => this.c.turns.updateOne({ _id: current._id }, { $set: { replyStartedAt: at } }));
+    return { ...current, replyStartedAt: at };
   }
 
   /** pending → responded; false when the turn was no longer pending. */
