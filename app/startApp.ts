@@ -2,6 +2,7 @@
 // runs (gateway, worker, api) and, when a role serves HTTP, the process's one HTTP server
 // (app/http/). The only place that wires the platform-free core (src/) to the adapters, the
 // queues (jobs/) and the API (graphql/).
+import { PointerHints } from '../src/ingest/pointerHints.js';
 import type { Env } from '../src/config/env.js';
 import type { Logger } from '../src/log.js';
 import type { Store } from '../src/store/store.js';
@@ -117,6 +118,7 @@ function buildInboundDeps(s: Shared): HandleInboundDeps {
     sessionGapMs: env.SESSION_GAP_MS,
     responseWindowMs: env.RESPONSE_WINDOW_MS,
     albumSettleMs: env.ALBUM_SETTLE_MS,
+    pointerHints: new PointerHints(),
     enqueueReply: (job) => s.respondQueue.enqueue(job),
     scheduler: s.timers,
     interrupt: (dialogueId) => s.interrupts.publish(dialogueId),

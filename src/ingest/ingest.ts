@@ -10,21 +10,22 @@ import { newId } from '../domain/ids.js';
 import { inboundContentType } from '../domain/contentType.js';
 import { activation } from '../domain/activation.js';
 import { whoAnswers } from '../domain/floor.js';
-import { DEFAULT_AGENT_ID, humanIdOf } from '../store/participants.js';
+import { DEFAULT_AGENT_ID } from '../store/participants.js';
 import type { InboundAttachment, InboundEvent, InboundMessage } from './inboundEvent.js';
 import type { Scheduler } from '../lifecycle/scheduler.js';
 import { answerAllWanted, parseCommand } from '../domain/commands.js';
 import { expiryCheckAt } from '../domain/turnRules.js';
 import { dialogueIdOf } from '../store/dialogues.js';
 import { guardKeys } from '../store/stateGuard.js';
-import { latestTurnOf } from '../store/latestTurn.js';
-import { currentSessionFor, startNewSession } from '../lifecycle/currentSession.js';
+import { startNewSession } from '../lifecycle/currentSession.js';
 import { addressCheck, isOwnEcho, mentionIds } from './addressing.js';
 import { resolveQuote } from './quote.js';
 import { albumMessageIdOf, messageIdOf } from './messageIds.js';
 import { ingestDelete, ingestEdit } from './edits.js';
 import { placeInRoom } from './roomIngest.js';
 import { ROOM_COMMANDS } from '../rooms/roomCommands.js';
+import type { PointerHints } from './pointerHints.js';
+import { locate } from './chatPlace.js';
 
 export interface IngestDeps {
   store: Store;
@@ -34,6 +35,8 @@ export interface IngestDeps {
   responseWindowMs: number;
   /** How long the reply to a Telegram album waits for the album's other items. */
   albumSettleMs?: number;
+  /** This process's last view of each chat's pointers: a known chat's reads go out in one round trip. */
+  pointerHints?: PointerHints;
   now?: () => Date;
 }
 
@@ -147,21 +150,10 @@ async function placeMessage(
   };
   const groupChat = ev.chat.kind === 'group';
   const type = dialogueTypeOf({ humans: 1, agents: 1, groupChat }) ?? 'human_ai';
-  // All ids are derived, so the dedupe read and the participants go out at once.
-  const [existing, human, dialogue, defaultAgent] = await Promise.all([
-    store.messages.get(messageId),
-    store.participants.resolveHuman(identity, now),
-    store.dialogues.resolve(chat, { type, humanId: humanIdOf(identity), agentId: DEFAULT_AGENT_ID, at: now }),
-    store.participants.getAgent(DEFAULT_AGENT_ID),
-  ]);
-  if (existing) return ingestKnown(deps, ev, existing, { albumId, now });
-  const agent = await dialogueAgent(store, dialogue, defaultAgent);
-
-  const [current, latestTurn] = await Promise.all([
-    dialogue.currentSessionId ? store.sessions.get(dialogue.currentSessionId) : null,
-    latestTurnOf(store, dialogue),
-  ]);
-  const { session, opened } = await currentSessionFor(deps, dialogue, now, current);
+  const located = await locate(deps, { chat, identity, type, messageId, now });
+  if (located.kind === 'stored') return ingestKnown(deps, ev, located.existing, { albumId, now });
+  const { human, dialogue, session, opened, latestTurn } = located;
+  const agent = await dialogueAgent(store, dialogue, located.defaultAgent);
   const sessionId = session._id;
   // Written with the message: a new session is one more visit (the persona card's count).
   const visit = opened ? () => store.participants.noteVisit(human, dialogue.agentIds, now) : () => Promise.resolve();
@@ -171,6 +163,10 @@ async function placeMessage(
   const base = inboundMessage(ev, { messageId, dialogueId: dialogue._id, sessionId, humanId: human._id, quote, now });
   // A dialogue without the pointer yet (a new one) gets it with this activity.
   const pointer = dialogue.openTurnId === undefined ? { openTurnId: latestTurn?._id ?? null } : {};
+  const openTurnId = dialogue.openTurnId === undefined ? (latestTurn?._id ?? null) : dialogue.openTurnId;
+  /** The pointers as this message leaves them, for the chat's next message. */
+  const remember = (opened?: string) =>
+    deps.pointerHints?.set(dialogue._id, { sessionId, openTurnId: opened ?? openTurnId });
   /** Stores a message that opens no turn (command, refused input, group context). */
   const storeOutsideTurn = async (message: Message): Promise<boolean> => {
     // Under the guard and just read as absent, so the counters go out with the insert.
@@ -180,6 +176,7 @@ async function placeMessage(
       store.dialogues.noteActivity(dialogue._id, { at: now, currentSessionId: sessionId, messages: 1, ...pointer }),
       store.sessions.touch(session, now, { messages: 1, turns: 0 }),
     ]);
+    remember();
     return inserted === 'inserted';
   };
 
@@ -223,6 +220,7 @@ async function placeMessage(
         ...(dialogue.title || !titleSource ? {} : { title: titleFromFirstMessage(titleSource) }),
       }),
     ]);
+    remember(opensTurn ? turnId : undefined);
     if (inserted === 'duplicate') return { kind: 'duplicate', messageId };
     // Once the turn is stored: the job reads it. An album's reply waits a moment so its other
     // items join the message first.

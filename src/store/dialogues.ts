@@ -29,12 +29,19 @@ export class DialogueRepo {
     return this.guard.run(guardKeys.dialogue(id), fn);
   }
 
-  /** The one lasting dialogue for a chat; created on first contact, idempotently. */
-  resolve(chat: ChatRef, init: { type: DialogueType; humanId: string; agentId: string; at: Date }): Promise<Dialogue> {
+  /**
+   * The one lasting dialogue for a chat; created on first contact, idempotently. `read`: the
+   * dialogue as the caller read it under its guard (undefined: read it here).
+   */
+  resolve(
+    chat: ChatRef,
+    init: { type: DialogueType; humanId: string; agentId: string; at: Date },
+    read?: Dialogue | null,
+  ): Promise<Dialogue> {
     const _id = dialogueIdOf(chat);
     return this.guarded(_id, async () => {
       // Most messages come from a known chat and person: one read, no write.
-      const known = await this.get(_id);
+      const known = read !== undefined ? read : await this.get(_id);
       // A room's dialogue has the room's agents (set with the room), and a dialogue opened with
       // an agent (a web conversation) keeps it: only a dialogue without any gets `init.agentId`.
       const hasAgent = known !== null && (known.roomId !== undefined || known.agentIds.length > 0);

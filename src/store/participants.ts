@@ -36,11 +36,12 @@ export class ParticipantRepo {
   /**
    * One Human per platform identity, created on first contact; the display name follows the
    * platform. A known human with an unchanged name is only read: most messages write nothing here.
+   * `read`: the identity's record as the caller already read it (undefined: read it here).
    */
-  async resolveHuman(identity: PlatformIdentity, at: Date): Promise<Human> {
+  async resolveHuman(identity: PlatformIdentity, at: Date, read?: Human | null): Promise<Human> {
     const _id = humanIdOf(identity);
     const displayName = identity.displayName ?? identity.username ?? identity.userId;
-    const known = await this.getHuman(_id);
+    const known = read !== undefined ? read : await this.getHuman(_id);
     if (known?.linkedTo) return this.linkedHuman(known);
     if (known && known.displayName === displayName) return known;
     return this.guard.run(guardKeys.human(_id), async () => {
