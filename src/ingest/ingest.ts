@@ -27,9 +27,16 @@ import { ROOM_COMMANDS } from '../rooms/roomCommands.js';
 import type { PointerHints } from './pointerHints.js';
 import { locate } from './chatPlace.js';
 
+/** A turn to answer; `delayMs`: not before then (an album's other items join first). */
+export interface ReplyJob {
+  turnId: string;
+  dialogueId: string;
+  delayMs?: number;
+}
+
 export interface IngestDeps {
   store: Store;
-  enqueueReply(job: { turnId: string; dialogueId: string; delayMs?: number }): Promise<void>;
+  enqueueReply(job: ReplyJob): Promise<void>;
   scheduler: Scheduler;
   sessionGapMs: number;
   responseWindowMs: number;
@@ -105,9 +112,16 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
   // Deduplicating and placing the message (session, turn, pointers, window) is one decision
   // under the dialogue's state guard: a redelivery racing the original sees it stored, and a
   // reply that starts meanwhile either sees this message or it opens the next turn.
-  return deps.store.guard.run(guardKeys.dialogue(dialogueIdOf(chat)), () =>
-    placeMessage(deps, ev, { chat, messageId, albumId, now }),
+  const jobs: ReplyJob[] = [];
+  const collecting: IngestDeps = { ...deps, enqueueReply: (job) => Promise.resolve(void jobs.push(job)) };
+  const result = await deps.store.guard.run(guardKeys.dialogue(dialogueIdOf(chat)), () =>
+    placeMessage(collecting, ev, { chat, messageId, albumId, now }),
   );
+  // Queued once the guard is free: the reply's start takes the same guard, and would otherwise
+  // wait for this ingest to let go of it. A job lost to a crash here is queued again by the
+  // redelivered update or the sweeper.
+  for (const job of jobs) await deps.enqueueReply(job);
+  return result;
 }
 
 /** A message we already hold: an album's next item, or a redelivered update (answered at most once). */
