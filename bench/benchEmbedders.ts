@@ -1,6 +1,14 @@
 // Embedders the recall benches wrap around the offline one: its vectors fused as an embeddings
-// API's would be, and an API that is down (keyword-only recall).
+// API's would be, and an API that is down (keyword-only recall); and recall without word vectors.
 import type { Embedder } from '../src/memory/embedder.js';
+import type { WordVectorSource } from '../src/memory/wordVectorsLoader.js';
+
+/** No word vectors: keyword-only recall as it was before them (and as it is until they load). */
+export const NO_WORD_VECTORS: WordVectorSource = {
+  get: () => undefined,
+  ready: () => Promise.resolve(undefined),
+  error: undefined,
+};
 
 /**
  * The offline embedder's vectors with recall fusing them (Embedder.lexical unset), as it fuses an

@@ -1,7 +1,10 @@
-// Asks every LoCoMo question (categories 1–4) of one memory form through five retrievers over
+// Asks every LoCoMo question (categories 1–4) of one memory form through six retrievers over
 // the same warm per-owner index (the real IndexCache and MemoryIndex, offline embedder):
 // - recall: MemoryRecall.recall, the reply's own path with the offline default (query synthesis,
-//   the keyword retriever; the offline vectors are left out, Embedder.lexical);
+//   the keyword retriever with word-vector expansion and meaning rerank; the offline vectors are
+//   left out, Embedder.lexical), the word vectors loaded before the first question;
+// - recall, no word vectors: the same without them (as before they were used, and as a process
+//   runs until they are loaded);
 // - recall, offline vectors fused: the same path fusing the offline vectors as it fuses an
 //   embeddings API's — the evidence for leaving them out;
 // - recall, keyword-only: the same with the embeddings API down (degraded: 'keyword_only');
@@ -14,10 +17,12 @@ import { MemoryRecall, RECALL_KINDS } from '../src/memory/recall.js';
 import { LocalMemoryVersions } from '../src/memory/versions.js';
 import type { LocomoConversation, LocomoForm } from './locomoData.js';
 import type { ScoredQuestion } from './locomoScore.js';
-import { DownEmbedder, FusedVectors } from './benchEmbedders.js';
+import { DownEmbedder, FusedVectors, NO_WORD_VECTORS } from './benchEmbedders.js';
+import { sharedWordVectors, type WordVectorSource } from '../src/memory/wordVectorsLoader.js';
 
 export const LOCOMO_RETRIEVERS = [
   'recall',
+  'recall, no word vectors',
   'recall, offline vectors fused',
   'recall, keyword-only',
   'BM25 alone',
@@ -43,14 +48,18 @@ export interface FormRun {
   msPerQuestion: Record<LocomoRetriever, number>;
 }
 
-/** Every question of every conversation in one form, through the four retrievers. */
+/** Every question of every conversation in one form, through the retrievers. */
 export async function evaluateForm(o: {
   form: LocomoForm;
   conversations: readonly LocomoConversation[];
   stored: ReadonlyMap<string, StoredForm>;
   memories: MemoriesPort;
   embedder: Embedder;
+  /** By default the process's shared ones, loaded before the first question. */
+  wordVectors?: WordVectorSource;
 }): Promise<FormRun> {
+  const wordVectors = o.wordVectors ?? sharedWordVectors();
+  if (!(await wordVectors.ready())) throw new Error(`word vectors unavailable: ${String(wordVectors.error)}`);
   const log = pino({ level: 'silent' });
   const cache = new IndexCache({
     store: { memories: o.memories },
@@ -59,9 +68,16 @@ export async function evaluateForm(o: {
     log,
   });
   const noStats = { memories: { noteRecalled: () => Promise.resolve() } };
-  const recall = new MemoryRecall({ store: noStats, embedder: o.embedder, cache, log });
-  const fused = new MemoryRecall({ store: noStats, embedder: new FusedVectors(o.embedder), cache, log });
-  const keywordOnly = new MemoryRecall({ store: noStats, embedder: new DownEmbedder(o.embedder), cache, log });
+  const recall = new MemoryRecall({ store: noStats, embedder: o.embedder, cache, log, wordVectors });
+  const noWords = new MemoryRecall({ store: noStats, embedder: o.embedder, cache, log, wordVectors: NO_WORD_VECTORS });
+  const fused = new MemoryRecall({ store: noStats, embedder: new FusedVectors(o.embedder), cache, log, wordVectors });
+  const keywordOnly = new MemoryRecall({
+    store: noStats,
+    embedder: new DownEmbedder(o.embedder),
+    cache,
+    log,
+    wordVectors,
+  });
   const questions = Object.fromEntries(
     LOCOMO_RETRIEVERS.map((r) => [r, [] as ScoredQuestion[]]),
   ) as FormRun['questions'];
@@ -75,6 +91,7 @@ export async function evaluateForm(o: {
     const filter = { kinds: RECALL_KINDS };
     const ask: Record<LocomoRetriever, (q: string) => Promise<string[]>> = {
       recall: async (q) => ids(await recall.recall(request(stored.ownerId, q, conv.askedAt))),
+      'recall, no word vectors': async (q) => ids(await noWords.recall(request(stored.ownerId, q, conv.askedAt))),
       'recall, offline vectors fused': async (q) => ids(await fused.recall(request(stored.ownerId, q, conv.askedAt))),
       'recall, keyword-only': async (q) => ids(await keywordOnly.recall(request(stored.ownerId, q, conv.askedAt))),
       'BM25 alone': (q) => Promise.resolve(index.keywordSearch(q, TOP_K, filter).map((h) => h.entry.id)),

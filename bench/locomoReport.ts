@@ -40,7 +40,7 @@ export function locomoNotes(r: LocomoBenchResult): string[] {
     .join('; ');
   const notes = [
     `Conversations ${r.conversations.join(', ')}, each one owner's memories (stored in ${r.insertS.toFixed(1)} s, vectors from ${r.embedderId} written with them); questions of categories 1–4 with readable evidence, asked a day after the last session; top ${TOP_K} per question; percent.`,
-    'recall = MemoryRecall.recall, the reply path with the offline default (synthesised queries, the keyword retriever with feedback, time and context, recency and importance; the offline vectors left out); offline vectors fused = the same path fusing them by rank as it fuses an embeddings API’s vectors; keyword-only = the embeddings API down; BM25 alone / vectors alone = the index’s keyword or vector search with the question as it is.',
+    'recall = MemoryRecall.recall, the reply path with the offline default (synthesised queries, the keyword retriever with word-vector expansion, feedback, time and context, a meaning rerank by word vectors, recency and importance; the offline vectors left out); no word vectors = the same without the English word vectors (as before them); offline vectors fused = the same path fusing them by rank as it fuses an embeddings API’s vectors; keyword-only = the embeddings API down; BM25 alone / vectors alone = the index’s keyword or vector search with the question as it is.',
     "hit@k: at least one evidence dia_id among the top k memories' dia_ids; cov@k: the share of the question's evidence dia_ids among them (LoCoMo's definitions). Observations do not cite every evidence turn, so their coverage cannot reach 100.",
     `Time: ${speed}.`,
   ];

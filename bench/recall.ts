@@ -1,7 +1,8 @@
 // Active recall at 1k, 10k and 100k memories of one owner: recall latency (the production
 // MemoryRecall over a warm IndexCache, the offline embedder's vectors fused as an embeddings
 // API's are, so the vector scan is measured), keyword-only latency (embeddings down: the work of
-// the offline default, whose vectors recall leaves out), and the cold load of the per-process index from the MongoDB-wire server (list +
+// the offline default, whose vectors recall leaves out, with its English word vectors loaded
+// before the first timed recall), and the cold load of the per-process index from the MongoDB-wire server (list +
 // decode the stored vectors + build the keyword postings). Memory texts are generated
 // deterministically, mixed Chinese and English, from templates with shared vocabulary, so
 // keyword postings grow long as real ones do.
@@ -14,6 +15,7 @@ import { IndexCache } from '../src/memory/indexCache.js';
 import { MemoryRecall, type RecallRequest } from '../src/memory/recall.js';
 import { toMemoryEmbedding } from '../src/memory/vectors.js';
 import { LocalMemoryVersions } from '../src/memory/versions.js';
+import { sharedWordVectors } from '../src/memory/wordVectorsLoader.js';
 import { intFromEnv } from './config.js';
 import { timed } from './stats.js';
 import { DownEmbedder, FusedVectors } from './benchEmbedders.js';
@@ -329,6 +331,15 @@ export async function benchRecall(o: {
   const store = await Store.connect(o.mongoUri, o.dbName);
   const noStats = { memories: { noteRecalled: () => Promise.resolve() } }; // stats writes would measure the store, not recall
   const result: RecallBenchResult = { cfg, sizes: [] };
+  // Keyword-only recall uses them once loaded: load them first, so every timed recall has them.
+  const heapBefore = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+  const loadStarted = performance.now();
+  if (!(await sharedWordVectors().ready()))
+    progress(`recall: word vectors unavailable (${String(sharedWordVectors().error)})`);
+  const heapAfter = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+  progress(
+    `recall: word vectors loaded in ${(performance.now() - loadStarted).toFixed(0)} ms (heap + buffers +${((heapAfter - heapBefore) / 1e6).toFixed(0)} MB)`,
+  );
   try {
     let stored = 0;
     let insertRate = NaN; // memories per second, from the sizes stored so far

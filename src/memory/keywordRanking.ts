@@ -1,5 +1,6 @@
 // Recall's keyword retriever (pure over the index): BM25 per keyword query (recallQueries.ts),
-// the main one widened by pseudo-relevance feedback (queryExpansion.ts), then three nudges that use
+// the main one widened by its words' nearest words when word vectors are given (wordExpansion.ts)
+// and by pseudo-relevance feedback (queryExpansion.ts), then three nudges that use
 // what a memory is besides its words:
 // - time: when the message names a period ("in May 2023", "去年"), memories that occurred in it
 //   and share its keywords come first; a "when" question prefers memories that state a time;
@@ -12,6 +13,8 @@ import type { IndexEntry, IndexHit, MemoryIndex, SearchFilter } from './memoryIn
 import { queryTerms } from './memoryIndex.js';
 import { feedbackTerms } from './queryExpansion.js';
 import { statesTime, type TimeWindow } from './timeCues.js';
+import { expansionTerms } from './wordExpansion.js';
+import type { WordVectors } from './wordVectors.js';
 
 /** Candidates per keyword search: deeper than recall's top k, so the nudges have room to act. */
 export const KEYWORD_POOL = 50;
@@ -29,6 +32,8 @@ export interface KeywordRankingOptions {
   window?: TimeWindow;
   /** The message asks when something happened. */
   asksWhen: boolean;
+  /** English word vectors: the main query also searches its words' nearest words. */
+  words?: WordVectors;
 }
 
 type Scores = Map<string, { entry: IndexEntry; score: number }>;
@@ -38,6 +43,7 @@ export function rankByKeywords(index: MemoryIndex, queries: readonly string[], o
   const [main, ...others] = queries;
   if (main === undefined) return [];
   const first = queryTerms(main);
+  if (o.words) for (const [t, w] of expansionTerms(o.words, main, first, (s) => index.idf(s))) first.set(t, w);
   const { hits: mainHits, terms: mainTerms } = index.feedbackKeywordSearch(first, KEYWORD_POOL, o.filter, (hits) =>
     feedbackTerms(index, first, hits),
   );

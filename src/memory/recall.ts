@@ -3,7 +3,10 @@
 // with feedback, time and context (keywordRanking.ts), and vector search per query when the
 // embedder understands meaning — merge the two retrievers by reciprocal rank fusion, each
 // weighing the same, and nudge the order by recency and importance. The offline embedder's
-// vectors only restate keyword overlap and are left out (Embedder.lexical). The query embedding
+// vectors only restate keyword overlap and are left out (Embedder.lexical); keyword-only recall
+// gets its sense of meaning from English word vectors instead (Chinese has none: keywords alone),
+// loaded once per process by its first recall (or prepare), which waits for them as it waits for
+// the index. With an embeddings API they are never loaded unless the API fails. The query embedding
 // runs in parallel with the index load; if embeddings are down or slow, recall answers from
 // keywords alone rather than delaying or failing the reply.
 import type { Logger } from 'pino';
@@ -12,10 +15,12 @@ import type { MemoryRepo } from '../store/memories.js';
 import type { Embedder } from './embedder.js';
 import type { IndexCache } from './indexCache.js';
 import type { MemoryScope } from './versions.js';
+import type { WordVectors } from './wordVectors.js';
 import { fuseRetrievers } from './recallFusion.js';
 import { synthesizeQueries } from './recallQueries.js';
 import { DEFAULT_BLEND, rankFused } from './rrf.js';
 import { embedQueries, type EmbeddedQueries } from './queryEmbeddings.js';
+import { sharedWordVectors, type WordVectorSource } from './wordVectorsLoader.js';
 import type { Metrics } from '../metrics/metrics.js';
 
 export interface RecalledMemory {
@@ -61,6 +66,8 @@ export interface RecallDeps {
   halfLifeDays?: number;
   /** Hits vs empty recalls (a reply's recall only: operators' searches are not counted). */
   metrics?: Metrics;
+  /** English word vectors for keyword-only recall; by default the process's shared ones. */
+  wordVectors?: WordVectorSource;
 }
 
 export const RECALL_KINDS: readonly MemoryKind[] = ['fact', 'event', 'preference', 'summary', 'reflection'];
@@ -70,11 +77,17 @@ const DEFAULT_EMBED_TIMEOUT_MS = 3_000;
 
 export class MemoryRecall {
   private embeddingsDown = false;
+  private wordVectorsMissing = false;
+  private readonly wordVectors: WordVectorSource;
 
-  constructor(private readonly d: RecallDeps) {}
+  constructor(private readonly d: RecallDeps) {
+    this.wordVectors = d.wordVectors ?? sharedWordVectors();
+  }
 
   /** Loads (or checks) the scope's index ahead of a recall, e.g. while a reply's history is read. */
   async prepare(scope: MemoryScope): Promise<void> {
+    if (this.d.embedder.lexical) this.wordVectors.get(); // starts their load, if not yet
+
     await this.d.cache
       .get(scope)
       .catch((err: unknown) => this.d.log.debug({ err, scope }, 'memory index not prepared'));
@@ -97,9 +110,10 @@ export class MemoryRecall {
     // embedder) get the same budget; past it they are searched by keywords only this time.
     const budgetMs = this.d.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS;
     const semantic = !this.d.embedder.lexical;
-    const [embedded, index] = await Promise.all([
+    const [embedded, index, loadedWords] = await Promise.all([
       semantic ? embedQueries(this.d.embedder, q.queries, budgetMs, r.signal) : undefined,
       this.d.cache.get(scope, { vectorWaitMs: budgetMs }),
+      semantic ? undefined : this.wordVectors.ready(),
     ]);
     r.signal?.throwIfAborted();
 
@@ -107,12 +121,15 @@ export class MemoryRecall {
     const vectors = embedded && 'vectors' in embedded ? embedded.vectors : undefined;
     if (embedded) this.noteEmbeddings(embedded, vectors);
     const filter = { kinds: r.kinds ?? (q.deep ? DEEP_RECALL_KINDS : RECALL_KINDS) };
+    // An API that failed this time: its word vectors only if already loaded (never a wait on top).
+    const words = vectors ? undefined : (loadedWords ?? this.loadedWordVectors());
     const { relevance, candidates } = fuseRetrievers(index, {
       keywordQueries: q.keywordQueries,
       vectors,
       filter,
       message: r.message,
       now: r.now,
+      ...(words ? { words } : {}),
     });
     const ranked = rankFused(relevance, candidates, {
       ...DEFAULT_BLEND,
@@ -147,6 +164,16 @@ export class MemoryRecall {
       ...(embedded && !vectors ? { degraded: 'keyword_only' as const } : {}),
       timings: { embedMs: embedded?.ms ?? 0, searchMs, totalMs: performance.now() - started },
     };
+  }
+
+  /** The word vectors if loaded (else starts their load); a failed load is logged once. */
+  private loadedWordVectors(): WordVectors | undefined {
+    const words = this.wordVectors.get();
+    if (!words && this.wordVectors.error !== undefined && !this.wordVectorsMissing) {
+      this.wordVectorsMissing = true;
+      this.d.log.warn({ err: this.wordVectors.error }, 'word vectors unavailable; keyword-only recall without them');
+    }
+    return words;
   }
 
   private noteEmbeddings(embedded: EmbeddedQueries, vectors: Float32Array[] | undefined): void {
