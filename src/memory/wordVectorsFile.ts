@@ -66,7 +66,10 @@ export function decodeWordVectors(buf: Buffer): WordVectors {
   const scales = new Float32Array(buf.buffer.slice(buf.byteOffset + at, buf.byteOffset + at + count * 4));
   const rows = new Int8Array(buf.buffer, buf.byteOffset + at + count * 4, count * dims);
   const values = new Float32Array(count * dims);
-  for (let i = 0; i < values.length; i++) values[i] = rows[i]! * scales[Math.floor(i / dims)]!;
+  for (let r = 0; r < count; r++) {
+    const scale = scales[r]!;
+    for (let j = r * dims; j < (r + 1) * dims; j++) values[j] = rows[j]! * scale;
+  }
   return new WordVectors(words, values, dims);
 }
 
