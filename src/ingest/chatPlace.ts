@@ -28,15 +28,23 @@ export interface LocateDeps extends SessionDeps {
   pointerHints?: PointerHints;
 }
 
+/** `replacing`: the message is known to be stored and is being placed again (no dedupe read). */
 export async function locate(
   deps: LocateDeps,
-  o: { chat: ChatRef; identity: PlatformIdentity; type: DialogueType; messageId: string; now: Date },
+  o: {
+    chat: ChatRef;
+    identity: PlatformIdentity;
+    type: DialogueType;
+    messageId: string;
+    now: Date;
+    replacing?: boolean;
+  },
 ): Promise<Located> {
   const { store } = deps;
   const dialogueId = dialogueIdOf(o.chat);
   const hint = deps.pointerHints?.get(dialogueId);
   const [existing, knownHuman, knownDialogue, defaultAgent, hinted] = await Promise.all([
-    store.messages.get(o.messageId),
+    o.replacing ? null : store.messages.get(o.messageId),
     store.participants.getHuman(humanIdOf(o.identity)),
     store.dialogues.get(dialogueId),
     store.participants.getAgent(DEFAULT_AGENT_ID),

@@ -124,6 +124,12 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
   return result;
 }
 
+/** The stored message, if the turn it names was never stored. */
+async function withoutItsTurn(store: Store, existing: Message): Promise<Message | undefined> {
+  if (!existing.turnId) return undefined;
+  return (await store.turns.get(existing.turnId)) ? undefined : existing;
+}
+
 /** A message we already hold: an album's next item, or a redelivered update (answered at most once). */
 async function ingestKnown(
   deps: IngestDeps,
@@ -164,8 +170,13 @@ async function placeMessage(
   };
   const groupChat = ev.chat.kind === 'group';
   const type = dialogueTypeOf({ humans: 1, agents: 1, groupChat }) ?? 'human_ai';
-  const located = await locate(deps, { chat, identity, type, messageId, now });
-  if (located.kind === 'stored') return ingestKnown(deps, ev, located.existing, { albumId, now });
+  let located = await locate(deps, { chat, identity, type, messageId, now });
+  // A message stored with a turn that never was (the server died between the two writes) is
+  // placed again, as if new; anything else already stored is a redelivery or an album's item.
+  const orphan = located.kind === 'stored' ? await withoutItsTurn(store, located.existing) : undefined;
+  if (located.kind === 'stored' && !orphan) return ingestKnown(deps, ev, located.existing, { albumId, now });
+  if (orphan) located = await locate(deps, { chat, identity, type, messageId, now, replacing: true });
+  if (located.kind === 'stored') throw new Error(`message ${messageId} could not be placed again`);
   const { human, dialogue, session, opened, latestTurn } = located;
   const agent = await dialogueAgent(store, dialogue, located.defaultAgent);
   const sessionId = session._id;
@@ -221,7 +232,9 @@ async function placeMessage(
     // Under the guard and just read as absent: the message, its turn, the counters and the
     // pointers are independent writes and go out together.
     const [inserted] = await Promise.all([
-      store.messages.insertOnce({ ...base, content: check.ok ? check.text : base.content, turnId }),
+      orphan
+        ? store.messages.reassignTurn(orphan, turnId, now).then(() => 'inserted' as const)
+        : store.messages.insertOnce({ ...base, content: check.ok ? check.text : base.content, turnId }),
       ...turnWrites,
       visit(),
       store.sessions.touch(session, now, { messages: 1, turns: opensTurn ? 1 : 0 }),

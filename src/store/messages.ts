@@ -178,6 +178,19 @@ export class MessageRepo {
     return finished;
   }
 
+  /**
+   * Places a stored message in another turn: the one ingest opens for it again when the turn it
+   * was stored with never was (the server died between the two writes). Its window entry follows.
+   */
+  async reassignTurn(message: Message, turnId: string, at: Date): Promise<void> {
+    const moved = { ...message, turnId, updatedAt: at };
+    await Promise.all([
+      this.c.messages.updateOne({ _id: message._id }, { $set: { turnId, updatedAt: at } }),
+      belongsInWindow(moved) ? this.windows.put(moved, at) : Promise.resolve(),
+    ]);
+    this.announce(message, 'updated');
+  }
+
   /** A retried reply streams again into the same message (and the same platform messages). */
   async reopenReply(message: MessageKey, at: Date): Promise<void> {
     await this.c.messages.updateOne(

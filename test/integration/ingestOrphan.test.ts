@@ -1,0 +1,61 @@
+// The server can die between ingest's parallel writes: the message stored, its turn not. The
+// platform then delivers the update again; ingest must place the message in a turn that exists
+// and queue its reply, not call it a duplicate and leave it in no turn forever.
+import { afterEach, describe, expect, it } from 'vitest';
+import { inboundEventSchema } from '../../src/ingest/inboundEvent.js';
+import { ingest, type IngestDeps, type ReplyJob } from '../../src/ingest/ingest.js';
+import type { Scheduler } from '../../src/lifecycle/scheduler.js';
+import { startHarness, type Harness } from '../support/harness.js';
+
+const noScheduler: Scheduler = {
+  expireTurnAt: async () => {},
+  checkSessionAt: async () => {},
+  checkInAt: async () => {},
+  roomAnswerDueAt: async () => {},
+};
+
+const update = inboundEventSchema.parse({
+  platform: 'telegram',
+  chat: { chatId: '5151', kind: 'private' },
+  platformMessageId: '9',
+  sender: { userId: '5151', isBot: false, displayName: 'Crashy' },
+  text: 'are you there?',
+  sentAt: new Date(),
+});
+
+describe('ingest after a crash between its writes', () => {
+  let h: Harness;
+  afterEach(async () => h.stop());
+
+  it('places a stored message whose turn was never stored in a new turn, and queues its reply', async () => {
+    h = await startHarness({}, ['api']);
+    const jobs: ReplyJob[] = [];
+    const deps: IngestDeps = {
+      store: h.app.store,
+      enqueueReply: (job) => Promise.resolve(void jobs.push(job)),
+      scheduler: noScheduler,
+      sessionGapMs: 3_600_000,
+      responseWindowMs: 10_800_000,
+    };
+    const first = await ingest(deps, update);
+    if (first.kind !== 'accepted') throw new Error(`first was ${first.kind}`);
+    // As if the turn's insert never landed while the message's did.
+    await h.app.store.c.turns.deleteOne({ _id: first.turnId });
+
+    const again = await ingest(deps, update);
+    if (again.kind !== 'accepted') throw new Error(`redelivery was ${again.kind}`);
+    expect(again.turnId).not.toBe(first.turnId);
+    expect(await h.app.store.turns.get(again.turnId)).toMatchObject({ status: 'pending', sessionId: first.sessionId });
+    const message = await h.app.store.messages.get(first.messageId);
+    expect(message?.turnId).toBe(again.turnId);
+    const window = await h.app.store.windows.get(first.sessionId);
+    expect(window?.entries[first.messageId]?.turnId).toBe(again.turnId);
+    expect(jobs.map((j) => j.turnId)).toEqual([first.turnId, again.turnId]);
+    expect(await h.app.store.c.messages.countDocuments({ dialogueId: first.dialogueId })).toBe(1);
+
+    // Now it has a turn: a further redelivery is a duplicate (its pending turn queued again).
+    const third = await ingest(deps, update);
+    expect(third.kind).toBe('duplicate');
+    expect(jobs.at(-1)?.turnId).toBe(again.turnId);
+  });
+});
