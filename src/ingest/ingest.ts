@@ -124,10 +124,9 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
   return result;
 }
 
-/** The stored message, if the turn it names was never stored. */
-async function withoutItsTurn(store: Store, existing: Message): Promise<Message | undefined> {
-  if (!existing.turnId) return undefined;
-  return (await store.turns.get(existing.turnId)) ? undefined : existing;
+/** The turn a stored message names: null when it names one that was never stored, undefined when none. */
+async function turnOf(store: Store, existing: Message): Promise<Turn | null | undefined> {
+  return existing.turnId ? store.turns.get(existing.turnId) : undefined;
 }
 
 /** A message we already hold: an album's next item, or a redelivered update (answered at most once). */
@@ -135,7 +134,7 @@ async function ingestKnown(
   deps: IngestDeps,
   ev: InboundMessage,
   existing: Message,
-  o: { albumId: string | undefined; now: Date },
+  o: { albumId: string | undefined; now: Date; turn: Turn | undefined },
 ): Promise<IngestResult> {
   const { store } = deps;
   if (o.albumId && existing.platformRef?.messageId !== ev.platformMessageId) {
@@ -148,10 +147,7 @@ async function ingestKnown(
     return { kind: 'album_item', messageId: o.albumId };
   }
   // If its job was lost, enqueueing again is harmless: the job id is derived from the turn.
-  if (existing.turnId) {
-    const turn = await store.turns.get(existing.turnId);
-    if (turn?.status === 'pending') await deps.enqueueReply({ turnId: turn._id, dialogueId: turn.dialogueId });
-  }
+  if (o.turn?.status === 'pending') await deps.enqueueReply({ turnId: o.turn._id, dialogueId: o.turn.dialogueId });
   return { kind: 'duplicate', messageId: existing._id };
 }
 
@@ -173,8 +169,10 @@ async function placeMessage(
   let located = await locate(deps, { chat, identity, type, messageId, now });
   // A message stored with a turn that never was (the server died between the two writes) is
   // placed again, as if new; anything else already stored is a redelivery or an album's item.
-  const orphan = located.kind === 'stored' ? await withoutItsTurn(store, located.existing) : undefined;
-  if (located.kind === 'stored' && !orphan) return ingestKnown(deps, ev, located.existing, { albumId, now });
+  const storedTurn = located.kind === 'stored' ? await turnOf(store, located.existing) : undefined;
+  const orphan = located.kind === 'stored' && storedTurn === null ? located.existing : undefined;
+  if (located.kind === 'stored' && !orphan)
+    return ingestKnown(deps, ev, located.existing, { albumId, now, turn: storedTurn ?? undefined });
   if (orphan) located = await locate(deps, { chat, identity, type, messageId, now, replacing: true });
   if (located.kind === 'stored') throw new Error(`message ${messageId} could not be placed again`);
   const { human, dialogue, session, opened, latestTurn } = located;

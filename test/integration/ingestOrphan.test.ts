@@ -4,15 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { inboundEventSchema } from '../../src/ingest/inboundEvent.js';
 import { ingest, type IngestDeps, type ReplyJob } from '../../src/ingest/ingest.js';
-import type { Scheduler } from '../../src/lifecycle/scheduler.js';
+import { noScheduler } from '../support/noScheduler.js';
 import { startHarness, type Harness } from '../support/harness.js';
-
-const noScheduler: Scheduler = {
-  expireTurnAt: async () => {},
-  checkSessionAt: async () => {},
-  checkInAt: async () => {},
-  roomAnswerDueAt: async () => {},
-};
 
 const update = inboundEventSchema.parse({
   platform: 'telegram',

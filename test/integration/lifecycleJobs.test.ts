@@ -9,16 +9,9 @@ import { privateText } from '../fixtures/telegramUpdates.js';
 import { startApp, type RunningApp } from '../../app/startApp.js';
 import { createLogger } from '../../src/log.js';
 import { ingest } from '../../src/ingest/ingest.js';
-import type { Scheduler } from '../../src/lifecycle/scheduler.js';
+import { noScheduler } from '../support/noScheduler.js';
 
 const CHAT = 313131;
-const noScheduler: Scheduler = {
-  expireTurnAt: async () => {},
-  checkSessionAt: async () => {},
-  checkInAt: async () => {},
-  roomAnswerDueAt: async () => {},
-};
-
 describe('lifecycle jobs', () => {
   let h: Harness;
   const extraApps: RunningApp[] = [];

@@ -6,15 +6,8 @@ import { inboundEventSchema } from '../../src/ingest/inboundEvent.js';
 import { ingest, type IngestDeps } from '../../src/ingest/ingest.js';
 import { PointerHints } from '../../src/ingest/pointerHints.js';
 import { startNewSession } from '../../src/lifecycle/currentSession.js';
-import type { Scheduler } from '../../src/lifecycle/scheduler.js';
+import { noScheduler } from '../support/noScheduler.js';
 import { startHarness, type Harness } from '../support/harness.js';
-
-const noScheduler: Scheduler = {
-  expireTurnAt: async () => {},
-  checkSessionAt: async () => {},
-  checkInAt: async () => {},
-  roomAnswerDueAt: async () => {},
-};
 
 const message = (id: number, text: string) =>
   inboundEventSchema.parse({
