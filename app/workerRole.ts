@@ -18,6 +18,7 @@ import { PROGRESS_MARKER } from '../src/domain/director.js';
 import { MediaProcessor } from '../src/media/processor.js';
 import { prepareMessagesMedia, type PrepareMediaDeps } from '../src/media/prepare.js';
 import { startRespondWorker } from '../jobs/respondWorker.js';
+import type { RespondJob } from '../jobs/respondQueue.js';
 import { startTimerWorker } from '../jobs/timers.js';
 import { startSweeper } from '../jobs/sweeper.js';
 import { startMemoryWorker } from '../jobs/memoryJobs.js';
@@ -70,7 +71,7 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
     sessionGapMs: env.SESSION_GAP_MS,
     responseWindowMs: env.RESPONSE_WINDOW_MS,
   };
-  const answer = (job: { turnId: string; dialogueId: string }) => generate(gen, { kind: 'answer', ...job });
+  const answer = (job: RespondJob) => generate(gen, { kind: 'answer', ...job });
   const worker = startRespondWorker({
     connection: redis,
     prefix: env.QUEUE_PREFIX,

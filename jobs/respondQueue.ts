@@ -5,7 +5,18 @@ import { z } from 'zod';
 
 export const RESPOND_QUEUE = 'respond';
 
-export const respondJobSchema = z.object({ turnId: z.string().min(1), dialogueId: z.string().min(1) });
+const hintsSchema = z.object({
+  sessionId: z.string().min(1),
+  agentId: z.string().min(1).optional(),
+  humanId: z.string().min(1).optional(),
+});
+
+export const respondJobSchema = z.object({
+  turnId: z.string().min(1),
+  dialogueId: z.string().min(1),
+  /** What ingest knew of the turn (src/domain/replyJob.ts); jobs queued elsewhere have none. */
+  hints: hintsSchema.optional(),
+});
 export type RespondJob = z.infer<typeof respondJobSchema>;
 
 export const respondJobId = (turnId: string) => `respond-${turnId}`;

@@ -99,15 +99,29 @@ export interface ContextInputs {
 }
 
 /** The agent, human and config a turn's context needs; with `recall`, the memory index is warmed meanwhile. */
-export async function readContextInputs(store: Store, turn: Turn, recall?: MemoryRecall): Promise<ContextInputs> {
-  const humanId = turnHumanId(turn);
+/** Who a reply's context is about: the turn's agent and human. */
+export interface ContextParties {
+  agentId: string;
+  humanId: string | undefined;
+}
+
+export const contextPartiesOf = (turn: Turn): ContextParties => ({
+  agentId: requireTurnAgent(turn),
+  humanId: turnHumanId(turn),
+});
+
+export async function readContextInputs(
+  store: Store,
+  p: ContextParties,
+  recall?: MemoryRecall,
+): Promise<ContextInputs> {
   // The memory index is warmed beside the reads, not after them: a deployment with recall off
   // pays one version check it did not need, every other one a round trip less.
   const [config, agent, human] = await Promise.all([
     store.config.get(),
-    store.participants.getAgent(requireTurnAgent(turn)),
-    humanId ? store.participants.getHuman(humanId) : null,
-    recall && humanId ? recall.prepare({ ownerId: requireTurnAgent(turn), subjectId: humanId }) : undefined,
+    store.participants.getAgent(p.agentId),
+    p.humanId ? store.participants.getHuman(p.humanId) : null,
+    recall && p.humanId ? recall.prepare({ ownerId: p.agentId, subjectId: p.humanId }) : undefined,
   ]);
   return { config, agent, human };
 }
@@ -131,7 +145,7 @@ export async function gatherContext(
   const { session, window } = o.record;
   const agentId = requireTurnAgent(turn);
   const humanId = turnHumanId(turn);
-  const { config, agent, human } = o.inputs ?? (await readContextInputs(store, turn));
+  const { config, agent, human } = o.inputs ?? (await readContextInputs(store, contextPartiesOf(turn)));
   if (!agent) throw new Error(`agent ${agentId} not found`);
   const mode = config.config.preferences.conversation_load_all ? 'load_all' : 'rolling';
   const since = mode === 'rolling' ? session.rollingSummary?.coversUntil : undefined;

@@ -34,6 +34,8 @@ export interface ReplyStreamerOptions {
   drafts?: boolean;
   /** Stopped when the first text shows (or at finish). */
   typing?: { stop(): void };
+  /** Nothing is stored or shown before this settles; nothing at all if it fails. */
+  ready?: Promise<unknown>;
 }
 
 /** Telegram draft ids are non-zero integers; one per chunk of a reply, stable across retries. */
@@ -142,6 +144,7 @@ export class ReplyStreamer {
   /** false when part of the push was skipped for lack of budget. */
   private async push(final: boolean): Promise<boolean> {
     if (!final && this.finished) return true; // a retry scheduled just before finish()
+    await this.o.ready;
     this.lastPush = Date.now();
     const text = this.text;
     if (!final) {

@@ -1,7 +1,7 @@
 // Where an inbound message goes: its person, its dialogue, the dialogue's current session and
 // latest turn — or the stored message when it is a redelivery. Called under the dialogue's
-// state guard. Every id is derived or hinted, so a known chat costs one round of reads and a new
-// chat one round of reads and one of creations (person, dialogue and first session together).
+// state guard. Every id is derived or hinted, so a known chat costs one round of reads; a new
+// chat's documents are built here and stored with its first message (founding.ts).
 import type { Agent, ChatRef, Dialogue, DialogueType, Human, Message, Session, Turn } from '../domain/model.js';
 import type { PlatformIdentity } from '../domain/model.js';
 import type { Store } from '../store/store.js';
@@ -9,6 +9,7 @@ import { dialogueIdOf } from '../store/dialogues.js';
 import { DEFAULT_AGENT_ID, humanIdOf } from '../store/participants.js';
 import { latestTurnOf } from '../store/latestTurn.js';
 import { currentSessionFor, type SessionDeps } from '../lifecycle/currentSession.js';
+import { foundChat, type Founding } from './founding.js';
 import type { DialoguePointers, PointerHints } from './pointerHints.js';
 
 export interface ChatPlace {
@@ -20,6 +21,8 @@ export interface ChatPlace {
   /** A new session was opened for this message. */
   opened: boolean;
   latestTurn: Turn | null;
+  /** A new chat: nothing of it is stored yet; its first message stores it (founding.ts). */
+  founding?: Founding;
 }
 
 export type Located = { kind: 'stored'; existing: Message } | ({ kind: 'placed' } & ChatPlace);
@@ -51,24 +54,31 @@ export async function locate(
     readHinted(store, hint),
   ]);
   if (existing) return { kind: 'stored', existing };
+  if (!knownDialogue) {
+    const human = knownHuman ? await store.participants.resolveHuman(o.identity, o.now, knownHuman) : null;
+    const founding = foundChat({ ...o, agentId: DEFAULT_AGENT_ID, human });
+    const { dialogue, session } = founding;
+    return {
+      kind: 'placed',
+      human: founding.human,
+      dialogue,
+      defaultAgent,
+      session,
+      opened: true,
+      latestTurn: null,
+      founding,
+    };
+  }
   const init = { type: o.type, humanId: humanIdOf(o.identity), agentId: DEFAULT_AGENT_ID, at: o.now };
   const [human, dialogue, where] = await Promise.all([
     store.participants.resolveHuman(o.identity, o.now, knownHuman),
     store.dialogues.resolve(o.chat, init, knownDialogue),
-    knownDialogue
-      ? sessionAndTurn(deps, knownDialogue, { hint, hinted, now: o.now })
-      : firstSession(deps, dialogueId, o.now),
+    sessionAndTurn(deps, knownDialogue, { hint, hinted, now: o.now }),
   ]);
   return { kind: 'placed', human, dialogue, defaultAgent, ...where };
 }
 
 type Where = Pick<ChatPlace, 'session' | 'opened' | 'latestTurn'>;
-
-/** A new chat's first session, opened while its dialogue is being created. */
-async function firstSession(deps: SessionDeps, dialogueId: string, now: Date): Promise<Where> {
-  const { session } = await currentSessionFor(deps, { _id: dialogueId }, now, null);
-  return { session, opened: true, latestTurn: null };
-}
 
 /** A known dialogue's session (continued, or rolled over) and latest turn: as hinted if the pointers agree. */
 async function sessionAndTurn(

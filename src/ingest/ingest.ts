@@ -3,7 +3,7 @@
 import type { Store } from '../store/store.js';
 import type { Agent, Attachment, ChatRef, ContentMeta, Dialogue, Message, Quote, Turn } from '../domain/model.js';
 import { checkInboundText, type ContentCheck } from '../domain/content.js';
-import { newTurn, placeInitiatorMessage } from '../domain/turnRules.js';
+import { newTurn, placeInitiatorMessage, requireTurnAgent, turnHumanId } from '../domain/turnRules.js';
 import { dialogueTypeOf } from '../domain/dialogueType.js';
 import { titleFromFirstMessage } from '../domain/title.js';
 import { newId } from '../domain/ids.js';
@@ -26,13 +26,11 @@ import { placeInRoom } from './roomIngest.js';
 import { ROOM_COMMANDS } from '../rooms/roomCommands.js';
 import type { PointerHints } from './pointerHints.js';
 import { locate } from './chatPlace.js';
+import { storeFounding } from './founding.js';
 
-/** A turn to answer; `delayMs`: not before then (an album's other items join first). */
-export interface ReplyJob {
-  turnId: string;
-  dialogueId: string;
-  delayMs?: number;
-}
+import type { ReplyHints, ReplyJob } from '../domain/replyJob.js';
+
+export type { ReplyJob } from '../domain/replyJob.js';
 
 export interface IngestDeps {
   store: Store;
@@ -175,7 +173,7 @@ async function placeMessage(
     return ingestKnown(deps, ev, located.existing, { albumId, now, turn: storedTurn ?? undefined });
   if (orphan) located = await locate(deps, { chat, identity, type, messageId, now, replacing: true });
   if (located.kind === 'stored') throw new Error(`message ${messageId} could not be placed again`);
-  const { human, dialogue, session, opened, latestTurn } = located;
+  const { human, dialogue, session, opened, latestTurn, founding } = located;
   const agent = await dialogueAgent(store, dialogue, located.defaultAgent);
   const sessionId = session._id;
   // Written with the message: a new session is one more visit (the persona card's count).
@@ -192,12 +190,22 @@ async function placeMessage(
     deps.pointerHints?.set(dialogue._id, { sessionId, openTurnId: opened ?? openTurnId });
   /** Stores a message that opens no turn (command, refused input, group context). */
   const storeOutsideTurn = async (message: Message): Promise<boolean> => {
+    if (founding) await storeFounding(deps, founding, { message });
     // Under the guard and just read as absent, so the counters go out with the insert.
     const [inserted] = await Promise.all([
-      store.messages.insertOnce(message),
-      visit(),
-      store.dialogues.noteActivity(dialogue._id, { at: now, currentSessionId: sessionId, messages: 1, ...pointer }),
-      store.sessions.touch(session, now, { messages: 1, turns: 0 }),
+      store.messages.insertOnce(message, { windowed: !founding }),
+      ...(founding
+        ? []
+        : [
+            visit(),
+            store.dialogues.noteActivity(dialogue._id, {
+              at: now,
+              currentSessionId: sessionId,
+              messages: 1,
+              ...pointer,
+            }),
+            store.sessions.touch(session, now, { messages: 1, turns: 0 }),
+          ]),
     ]);
     remember();
     return inserted === 'inserted';
@@ -220,30 +228,38 @@ async function placeMessage(
   }
 
   const check = checkContent(ev);
-  /** Stores a message of a turn with the counters and pointers (`opensTurn`: the dialogue's new latest turn). */
+  /** Stores a message of a turn with the counters and pointers (`opening`: a new turn, the dialogue's latest). */
   const storeInTurn = async (
     turnId: string,
-    opensTurn: boolean,
-    turnWrites: ReadonlyArray<Promise<unknown>>,
+    opening: { turn: Turn; writes: ReadonlyArray<() => Promise<unknown>> } | undefined,
   ): Promise<IngestResult> => {
+    const opensTurn = opening !== undefined;
     const titleSource = check.ok ? check.text || quote?.text || '' : '';
+    const title = dialogue.title || !titleSource ? undefined : titleFromFirstMessage(titleSource);
+    const message: Message = { ...base, content: check.ok ? check.text : base.content, turnId };
+    if (founding)
+      await storeFounding(deps, founding, { message, ...(opensTurn ? { turnId } : {}), ...(title ? { title } : {}) });
     // Under the guard and just read as absent: the message, its turn, the counters and the
     // pointers are independent writes and go out together.
     const [inserted] = await Promise.all([
       orphan
         ? store.messages.reassignTurn(orphan, turnId, now).then(() => 'inserted' as const)
-        : store.messages.insertOnce({ ...base, content: check.ok ? check.text : base.content, turnId }),
-      ...turnWrites,
-      visit(),
-      store.sessions.touch(session, now, { messages: 1, turns: opensTurn ? 1 : 0 }),
-      store.dialogues.noteActivity(dialogue._id, {
-        at: now,
-        currentSessionId: sessionId,
-        messages: 1,
-        ...pointer,
-        ...(opensTurn ? { openTurnId: turnId } : {}),
-        ...(dialogue.title || !titleSource ? {} : { title: titleFromFirstMessage(titleSource) }),
-      }),
+        : store.messages.insertOnce(message, { windowed: !founding }),
+      ...(opening?.writes ?? []).map((write) => write()),
+      ...(founding
+        ? []
+        : [
+            visit(),
+            store.sessions.touch(session, now, { messages: 1, turns: opensTurn ? 1 : 0 }),
+            store.dialogues.noteActivity(dialogue._id, {
+              at: now,
+              currentSessionId: sessionId,
+              messages: 1,
+              ...pointer,
+              ...(opensTurn ? { openTurnId: turnId } : {}),
+              ...(title ? { title } : {}),
+            }),
+          ]),
     ]);
     remember(opensTurn ? turnId : undefined);
     if (inserted === 'duplicate') return { kind: 'duplicate', messageId };
@@ -252,6 +268,7 @@ async function placeMessage(
     await deps.enqueueReply({
       turnId,
       dialogueId: dialogue._id,
+      hints: hintsOf(sessionId, opening?.turn),
       ...(albumId && deps.albumSettleMs ? { delayMs: deps.albumSettleMs } : {}),
     });
     return { kind: 'accepted', turnId, ...placed };
@@ -274,12 +291,8 @@ async function placeMessage(
     if (d.kind === 'own_echo') return { kind: 'ignored', reason: 'own_bot' };
     if (d.kind === 'context') return outsideTurn(false);
     if (d.kind === 'rejected') return outsideTurn(true);
-    if (d.kind === 'join') return storeInTurn(d.turnId, false, []);
-    return storeInTurn(
-      d.turn._id,
-      true,
-      d.writes.map((w) => w()),
-    );
+    if (d.kind === 'join') return storeInTurn(d.turnId, undefined);
+    return storeInTurn(d.turn._id, { turn: d.turn, writes: d.writes });
   }
 
   // Who has the floor: the dialogue's one agent when the message addresses it.
@@ -293,7 +306,7 @@ async function placeMessage(
   // Refused input is kept for the record (nothing is lost), but it opens no turn and reaches no LLM.
   if (!check.ok) return outsideTurn(true);
 
-  const { turnId, opensTurn, turnWrites } = await placeInTurn(deps, {
+  const inTurn = await placeInTurn(deps, {
     openTurn,
     dialogueId: dialogue._id,
     sessionId,
@@ -302,7 +315,14 @@ async function placeMessage(
     messageId,
     now,
   });
-  return storeInTurn(turnId, opensTurn, turnWrites);
+  return storeInTurn(inTurn.turnId, inTurn.opened);
+}
+
+/** What the reply may read beside the turn: its session, and a new turn's parties. */
+function hintsOf(sessionId: string, turn: Turn | undefined): ReplyHints {
+  if (!turn) return { sessionId };
+  const humanId = turnHumanId(turn);
+  return { sessionId, agentId: requireTurnAgent(turn), ...(humanId ? { humanId } : {}) };
 }
 
 /**
@@ -365,9 +385,9 @@ async function placeInTurn(
     messageId: string;
     now: Date;
   },
-): Promise<{ turnId: string; opensTurn: boolean; turnWrites: Promise<unknown>[] }> {
+): Promise<{ turnId: string; opened?: { turn: Turn; writes: Array<() => Promise<unknown>> } }> {
   const placement = placeInitiatorMessage(o.openTurn, { role: 'human', id: o.humanId });
-  if (placement.action === 'join') return { turnId: placement.turnId, opensTurn: false, turnWrites: [] };
+  if (placement.action === 'join') return { turnId: placement.turnId };
   if (placement.respondsTo && o.openTurn) {
     await deps.store.turns.closeResponded(o.openTurn, o.now, { responseMessageId: o.messageId });
   }
@@ -381,6 +401,9 @@ async function placeInTurn(
     responseWindowMs: deps.responseWindowMs,
     ...(placement.after ? { after: placement.after } : {}),
   });
-  const turnWrites = [deps.store.turns.insert(turn), deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn))];
-  return { turnId: turn._id, opensTurn: true, turnWrites };
+  const writes = [
+    () => deps.store.turns.insert(turn),
+    () => deps.scheduler.expireTurnAt(turn._id, expiryCheckAt(turn)),
+  ];
+  return { turnId: turn._id, opened: { turn, writes } };
 }

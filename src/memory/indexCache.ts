@@ -123,6 +123,11 @@ export class IndexCache {
     }
   }
 
+  /** How many entries this process holds for the scope, as last brought up to date (undefined: none held). */
+  heldSize(scope: MemoryScope): number | undefined {
+    return this.lru.get(scopeKey(scope))?.index.size;
+  }
+
   forget(scope: MemoryScope): void {
     this.lru.delete(scopeKey(scope));
   }

@@ -110,9 +110,17 @@ export class MemoryRecall {
     // embedder) get the same budget; past it they are searched by keywords only this time.
     const budgetMs = this.d.embedTimeoutMs ?? DEFAULT_EMBED_TIMEOUT_MS;
     const semantic = !this.d.embedder.lexical;
+    // A scope known to hold nothing (a new person) is checked before embedding: no embeddings
+    // call, and no wait for one, when there is nothing to search.
+    const knownEmpty = this.d.cache.heldSize(scope) === 0;
+    const indexed = this.d.cache.get(scope, { vectorWaitMs: budgetMs });
+    const embed = async () =>
+      semantic && !(knownEmpty && (await indexed).size === 0)
+        ? embedQueries(this.d.embedder, q.queries, budgetMs, r.signal)
+        : undefined;
     const [embedded, index, loadedWords] = await Promise.all([
-      semantic ? embedQueries(this.d.embedder, q.queries, budgetMs, r.signal) : undefined,
-      this.d.cache.get(scope, { vectorWaitMs: budgetMs }),
+      embed(),
+      indexed,
       semantic ? undefined : this.wordVectors.ready(),
     ]);
     r.signal?.throwIfAborted();

@@ -1,15 +1,25 @@
-// The start of a reply, as one step under the dialogue's state guard: the turn is read and
-// checked, marked as being answered, and the session with its working window is read at the
-// same instant. Ingest places messages under the same guard, so each message either is in this
-// read (it joined the turn, or came before) or comes after the mark (it opens the next turn):
-// the prompt holds exactly the turn's messages and what came before it (SPEC §4.2).
-import type { Dialogue, Turn } from '../domain/model.js';
+// The start of a reply, as one step under the dialogue's state guard: the turn, its session and
+// the session's working window are read at one instant, and the turn is marked as being answered.
+// Ingest places messages under the same guard, and the guard is held until the mark is stored,
+// so each message either is in this read (it joined the turn, or came before) or comes after the
+// mark (it opens the next turn): the prompt holds exactly the turn's messages and what came
+// before it (SPEC §4.2). The reply goes on as soon as the read is done; what it shows waits for
+// the mark (`marked`).
+import type { Dialogue, Session, SessionWindow, Turn } from '../domain/model.js';
 import type { Store } from '../store/store.js';
 import { guardKeys, outsideGuards } from '../store/stateGuard.js';
 import type { ReplyRecord } from '../context/gatherContext.js';
 
 export type BegunReply =
-  | { kind: 'begun'; turn: Turn; dialogue: Dialogue; record: ReplyRecord }
+  | {
+      kind: 'begun';
+      /** The turn as marked (its mark may still be being written: see `marked`). */
+      turn: Turn;
+      dialogue: Dialogue;
+      record: ReplyRecord;
+      /** The mark stored; nothing of the reply may be shown before (a failure fails the reply). */
+      marked: Promise<void>;
+    }
   | { kind: 'skipped'; reason: string }
   /** Something must happen before this reply may start (an earlier reply, a room's ask): see `ready`. */
   | { kind: 'first'; turn: Turn; dialogue: Dialogue };
@@ -18,6 +28,8 @@ export interface BeginOptions {
   /** The turn and its dialogue as the job names them (the turn's own dialogue is checked against it). */
   turnId: string;
   dialogueId: string;
+  /** The turn's session as the job was told it (read beside the turn; checked against it). */
+  sessionId?: string;
   at: Date;
   /** What `first` asked for is done: start even if the turn came after another or is a room's ask. */
   ready?: boolean;
@@ -33,33 +45,55 @@ function notAnswerable(turn: Turn | null): string | undefined {
   return undefined;
 }
 
-/** Reads the turn, and starts it when nothing has to come first: two round trips under the guard. */
+/** Reads the turn (with its session and window), and starts it when nothing has to come first. */
 export function beginReply(store: Store, o: BeginOptions): Promise<BegunReply> {
-  return store.guard.run(guardKeys.dialogue(o.dialogueId), async () => {
-    const [turn, known] = await Promise.all([store.turns.get(o.turnId), store.dialogues.get(o.dialogueId)]);
-    const reason = notAnswerable(turn);
-    if (reason || !turn) return { kind: 'skipped', reason: reason ?? 'turn not found' };
-    // A job naming another dialogue than its turn's holds the wrong guard: the turn's is taken instead.
-    if (known?._id !== turn.dialogueId) {
-      const own = await store.dialogues.get(turn.dialogueId);
-      if (!own) return { kind: 'skipped', reason: 'dialogue not found' };
-      return beginReply(store, { ...o, dialogueId: own._id });
-    }
-    if (!o.ready && (turn.after || turn.round)) return { kind: 'first', turn, dialogue: known };
-    if (o.onRead) outsideGuards(() => o.onRead?.(turn));
-    return start(store, turn, known, o.at);
+  return new Promise<BegunReply>((resolve, reject) => {
+    // Resolved with the read, before the guarded step ends: the step holds the guard until the
+    // mark is stored, while the reply already goes on.
+    store.guard.run(guardKeys.dialogue(o.dialogueId), () => guardedBegin(store, o, resolve)).then(resolve, reject);
   });
 }
 
-/** Marks the turn (read under the guard just now) and reads its session and window. */
-async function start(store: Store, turn: Turn, dialogue: Dialogue, at: Date): Promise<BegunReply> {
-  const [marked, session, window] = await Promise.all([
-    store.turns.markReplyStarted(turn, at),
-    store.sessions.get(turn.sessionId),
-    store.windows.get(turn.sessionId),
+async function guardedBegin(store: Store, o: BeginOptions, begun: (b: BegunReply) => void): Promise<BegunReply> {
+  const hinted = o.sessionId;
+  const [turn, known, hintedSession, hintedWindow] = await Promise.all([
+    store.turns.get(o.turnId),
+    store.dialogues.get(o.dialogueId),
+    hinted ? store.sessions.get(hinted) : null,
+    hinted ? store.windows.get(hinted) : null,
   ]);
-  if (!session) return { kind: 'skipped', reason: `session ${turn.sessionId} not found` };
-  const w = window ?? (await store.history.window(session));
-  await store.windows.trim(w, at);
-  return { kind: 'begun', turn: marked, dialogue, record: { session, window: w } };
+  const reason = notAnswerable(turn);
+  if (reason || !turn) return { kind: 'skipped', reason: reason ?? 'turn not found' };
+  // A job naming another dialogue than its turn's holds the wrong guard: the turn's is taken instead.
+  if (known?._id !== turn.dialogueId) {
+    const own = await store.dialogues.get(turn.dialogueId);
+    if (!own) return { kind: 'skipped', reason: 'dialogue not found' };
+    const { sessionId: _wrong, ...rest } = o;
+    return beginReply(store, { ...rest, dialogueId: own._id });
+  }
+  if (!o.ready && (turn.after || turn.round)) return { kind: 'first', turn, dialogue: known };
+  if (o.onRead) outsideGuards(() => o.onRead?.(turn));
+  const hint = turn.sessionId === hinted ? { session: hintedSession, window: hintedWindow } : undefined;
+  const record = await readRecord(store, turn.sessionId, hint);
+  if (!record) return { kind: 'skipped', reason: `session ${turn.sessionId} not found` };
+  const writes = Promise.all([store.turns.markReplyStarted(turn, o.at), store.windows.trim(record.window, o.at)]);
+  const marked = writes.then(() => undefined);
+  marked.catch(() => undefined); // the reply awaits it; meanwhile a failure is not left unhandled
+  const started = { ...turn, replyStartedAt: turn.replyStartedAt ?? o.at };
+  begun({ kind: 'begun', turn: started, dialogue: known, record, marked });
+  await writes;
+  return { kind: 'begun', turn: started, dialogue: known, record, marked };
+}
+
+/** The session and its window, as read beside the turn when the job named the session. */
+async function readRecord(
+  store: Store,
+  sessionId: string,
+  hint: { session: Session | null; window: SessionWindow | null } | undefined,
+): Promise<ReplyRecord | undefined> {
+  const [session, window] = hint
+    ? [hint.session, hint.window]
+    : await Promise.all([store.sessions.get(sessionId), store.windows.get(sessionId)]);
+  if (!session) return undefined;
+  return { session, window: window ?? (await store.history.window(session)) };
 }

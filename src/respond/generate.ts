@@ -3,6 +3,7 @@
 // reply) — is produced here, under the dialogue's reply lease; a caller that finds the lease
 // held is told `busy` and tries again later (the queues delay their job).
 import { respondToTurn, type RespondResult } from './respondToTurn.js';
+import type { ReplyHints } from '../domain/replyJob.js';
 import { proactiveCheckIn, type CheckInDeps, type CheckInResult } from '../lifecycle/checkIn.js';
 
 /** The dialogue's reply lease (jobs/dialogueLock.ts): a release function, or null while held. */
@@ -17,7 +18,7 @@ export type GenerateDeps = CheckInDeps & {
 };
 
 export type Generation =
-  | { kind: 'answer'; dialogueId: string; turnId: string }
+  | { kind: 'answer'; dialogueId: string; turnId: string; hints?: ReplyHints }
   | { kind: 'check-in'; dialogueId: string; since: Date; now: Date };
 
 export type Generated =
@@ -30,7 +31,7 @@ export async function generate(deps: GenerateDeps, g: Generation): Promise<Gener
   try {
     done =
       g.kind === 'answer'
-        ? { kind: 'answer', result: await respondToTurn(deps, g.turnId, g.dialogueId) }
+        ? { kind: 'answer', result: await respondToTurn(deps, g.turnId, g.dialogueId, g.hints) }
         : { kind: 'check-in', result: await proactiveCheckIn(deps, g.dialogueId, g.since, g.now) };
   } finally {
     await release();

@@ -8,15 +8,18 @@ import type { Agent, ChatRef, DeliveryState, Dialogue, Message, Platform, Turn }
 import type { OutboundChannel, Persona } from '../delivery/outbound.js';
 import { derivedId } from '../domain/ids.js';
 import {
+  contextPartiesOf,
   gatherContext,
   isPromptTooLong,
   readContextInputs,
+  type ContextParties,
   type ContextDeps,
   type ContextInputs,
   type GatheredContext,
   type ReplyRecord,
 } from '../context/gatherContext.js';
 import { beginReply } from './beginReply.js';
+import type { ReplyHints } from '../domain/replyJob.js';
 import { turnsToFold } from '../context/historyWindow.js';
 import { guardKeys } from '../store/stateGuard.js';
 import type { TokenCounter } from '../context/tokens.js';
@@ -96,22 +99,32 @@ export const replyIdOf = (turnId: string) => derivedId('msg', 'reply', turnId);
 
 /**
  * Call through `generate` (src/respond/generate.ts), which holds the dialogue's reply lease.
- * `dialogueId`: the job's, read together with the turn (the turn's own is checked against it).
+ * `dialogueId`: the job's, read together with the turn (the turn's own is checked against it);
+ * `hints`: what ingest knew of the turn, read beside it.
  */
-export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueId: string): Promise<RespondResult> {
+export async function respondToTurn(
+  deps: RespondDeps,
+  turnId: string,
+  dialogueId: string,
+  hints?: ReplyHints,
+): Promise<RespondResult> {
   const { store } = deps;
   let startedAt = new Date();
-  // The reply message and the context's first reads go out as soon as the turn is read,
-  // beside the guarded start.
-  let side: Promise<[Message, ContextInputs]> | undefined;
+  // The context's first reads go out at once when the job names the turn's parties (else as soon
+  // as the turn is read), and the reply message as soon as the turn is read: beside the guarded start.
+  const early = hints?.agentId ? startInputs(deps, { agentId: hints.agentId, humanId: hints.humanId }) : undefined;
+  let side: { turn: Turn; inputs: Promise<ContextInputs>; reply: Promise<Message> } | undefined;
   const onRead = (turn: Turn) => {
-    side = Promise.all([
-      openAiMessage(store, turn, replyIdOf(turn._id), startedAt),
-      readContextInputs(store, turn, deps.recall),
-    ]);
-    side.catch(() => undefined); // awaited below; a failure is not left unhandled meanwhile
+    const parties = contextPartiesOf(turn);
+    const same = early && hints?.agentId === parties.agentId && hints.humanId === parties.humanId;
+    side = {
+      turn,
+      inputs: same ? early : startInputs(deps, parties),
+      reply: handled(openAiMessage(store, turn, replyIdOf(turn._id), startedAt)),
+    };
   };
-  let begun = await beginReply(store, { turnId, dialogueId, at: startedAt, onRead });
+  const sessionHint = hints ? { sessionId: hints.sessionId } : {};
+  let begun = await beginReply(store, { turnId, dialogueId, at: startedAt, ...sessionHint, onRead });
   if (begun.kind === 'first') {
     const skipped = await comesFirst(deps, begun.turn, begun.dialogue);
     if (skipped) return skipped;
@@ -120,10 +133,18 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
   }
   if (begun.kind === 'skipped') return begun;
   if (begun.kind !== 'begun' || !side) throw new Error(`reply to ${turnId} neither began nor was skipped`);
-  const [reply, inputs] = await side;
   const { turn, dialogue } = begun;
+  const { reply, stored } = await replyMessage(side, startedAt, begun.marked);
+  const inputs = await side.inputs;
   deps.metrics?.replyStage('queue', startedAt.getTime() - turn.startedAt.getTime());
-  const { state, ...after } = await produceAiMessage(deps, { turn, dialogue, reply, record: begun.record, inputs });
+  const { state, ...after } = await produceAiMessage(deps, {
+    turn,
+    dialogue,
+    reply,
+    record: begun.record,
+    inputs,
+    stored,
+  });
   const at = new Date();
   let nextAsk: NextAsk | undefined;
   if (await closeAnswered(store, turn, at, state)) {
@@ -136,6 +157,38 @@ export async function respondToTurn(deps: RespondDeps, turnId: string, dialogueI
       });
   }
   return { kind: 'replied', messageId: reply._id, state, ...(nextAsk ? { nextAsk } : {}) };
+}
+
+/** Reads a context's inputs; awaited later, so a failure meanwhile is not left unhandled. */
+function startInputs(deps: RespondDeps, parties: ContextParties): Promise<ContextInputs> {
+  return handled(readContextInputs(deps.store, parties, deps.recall));
+}
+
+function handled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
+/**
+ * The message the reply streams into, and what must be stored before any of it is shown. A
+ * first attempt's message is new, so the reply goes on without waiting for its insert; a retried
+ * one reuses what the earlier attempt stored (and showed).
+ */
+async function replyMessage(
+  side: { turn: Turn; reply: Promise<Message> },
+  at: Date,
+  marked: Promise<void>,
+): Promise<{ reply: Message; stored: Promise<unknown> }> {
+  if (side.turn.replyStartedAt) return { reply: await side.reply, stored: marked };
+  const inserted = side.reply.then((m) => {
+    // Nothing is shown before a reply's start is stored, so an unmarked turn's reply showed nothing.
+    if (m.delivery?.platformMessageIds.length)
+      throw new Error(`reply ${m._id} was shown before its turn was marked; retried`);
+  });
+  return {
+    reply: newAiMessage(side.turn, replyIdOf(side.turn._id), at),
+    stored: handled(Promise.all([marked, inserted])),
+  };
 }
 
 /** What must happen before this turn's reply: an earlier reply finished, a room's ask still open. */
@@ -205,6 +258,8 @@ export async function produceAiMessage(
     record: ReplyRecord;
     inputs?: ContextInputs;
     instruction?: string;
+    /** Stored before anything is shown (the turn's mark, the reply's insert); a failure fails the reply. */
+    stored?: Promise<unknown>;
   },
 ): Promise<Produced> {
   const { turn, dialogue, reply } = o;
@@ -242,6 +297,7 @@ export async function produceAiMessage(
     });
   } catch (err) {
     if (!isPromptTooLong(err)) throw err;
+    await o.stored;
     // Seed 001: over the limit the prompt is not sent; the user is told and offered a summary.
     await trace.record(
       'context_built',
@@ -275,7 +331,7 @@ export async function produceAiMessage(
     });
   }
 
-  const streamer = openStreamer(deps, { dialogue, reply, outbound, typing, gathered });
+  const streamer = openStreamer(deps, { dialogue, reply, outbound, typing, gathered, ...onRecord(o.stored) });
   const ask = roomAsk(deps.tools, turn);
   // The valid citations are recorded; channels without source events get footnotes.
   const outcome = withCitedSources(
@@ -286,6 +342,11 @@ export async function produceAiMessage(
     },
   );
   lap('model');
+  await o.stored?.catch(async (err: unknown) => {
+    typing.stop();
+    await streamer.endStreaming();
+    throw err;
+  });
   await streamer.endStreaming();
   await trace.settled();
   await store.messages.finishReply(
@@ -366,6 +427,8 @@ function roomAnswerOf(
   return { kind: 'answered', tokens, messageId: reply._id, mentions: mentionedAgents(marks, gathered.otherAgents) };
 }
 
+const onRecord = (stored: Promise<unknown> | undefined) => (stored ? { ready: stored } : {});
+
 /** A platform's own stream interval (the web streams finer than chat apps allow edits). */
 const streamIntervalOf = (deps: RespondDeps, platform: Platform): number =>
   deps.platforms?.get(platform).streamIntervalMs ?? deps.streamEditIntervalMs;
@@ -379,6 +442,7 @@ function openStreamer(
     outbound: OutboundChannel;
     typing: TypingIndicator;
     gathered: GatheredContext;
+    ready?: Promise<unknown>;
   },
 ): ReplyStreamer {
   const { dialogue, reply } = o;
@@ -395,6 +459,7 @@ function openStreamer(
     intervalMs: streamIntervalOf(deps, dialogue.chat.platform),
     deliveredIds: reply.delivery?.platformMessageIds ?? [],
     typing: o.typing,
+    ...(o.ready ? { ready: o.ready } : {}),
     // Drafts exist only in private chats; the outbound has draft() only when they are enabled.
     drafts: dialogue.type === 'human_ai',
     sendOptions: {
@@ -633,8 +698,9 @@ async function finishWithoutModel(
 }
 
 /** The turn's AI message, created on the first attempt and reused by retries. */
-export async function openAiMessage(store: Store, turn: Turn, id: string, at: Date): Promise<Message> {
-  const message: Message = {
+/** A new AI message of a turn, before anything is streamed into it. */
+export function newAiMessage(turn: Turn, id: string, at: Date): Message {
+  return {
     _id: id,
     dialogueId: turn.dialogueId,
     sessionId: turn.sessionId,
@@ -649,6 +715,10 @@ export async function openAiMessage(store: Store, turn: Turn, id: string, at: Da
     createdAt: at,
     updatedAt: at,
   };
+}
+
+export async function openAiMessage(store: Store, turn: Turn, id: string, at: Date): Promise<Message> {
+  const message = newAiMessage(turn, id, at);
   if ((await store.messages.insertOnce(message)) === 'inserted') return message;
   const existing = await store.messages.get(id);
   if (!existing) throw new Error(`reply ${id} vanished`);

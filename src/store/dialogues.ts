@@ -19,6 +19,26 @@ export interface ActivityPatch {
   openTurnId?: string | null;
 }
 
+/** A new chat's dialogue with its first person and agent, not yet stored (as `resolve` creates it). */
+export function newDialogue(
+  chat: ChatRef,
+  init: { type: DialogueType; humanId: string; agentId: string; at: Date },
+): Dialogue {
+  return {
+    _id: dialogueIdOf(chat),
+    type: init.type,
+    chat,
+    humanIds: [init.humanId],
+    agentIds: [init.agentId],
+    status: 'active',
+    messageCount: 0,
+    openTurnId: null,
+    lastActivityAt: init.at,
+    createdAt: init.at,
+    updatedAt: init.at,
+  };
+}
+
 export class DialogueRepo {
   constructor(
     private readonly c: Collections,
@@ -27,6 +47,11 @@ export class DialogueRepo {
 
   private guarded<T>(id: string, fn: () => Promise<T>): Promise<T> {
     return this.guard.run(guardKeys.dialogue(id), fn);
+  }
+
+  /** Stores a new chat's dialogue built by `newDialogue` (the caller holds its guard and read it absent). */
+  async insert(d: Dialogue): Promise<void> {
+    await this.guarded(d._id, () => this.c.dialogues.insertOne(d));
   }
 
   /**

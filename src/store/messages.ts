@@ -51,10 +51,14 @@ export class MessageRepo {
    * Inserts a message once; a second insert of the same id or platform reference is a no-op.
    * A conversation message also enters its session's working window.
    */
-  async insertOnce(message: Message): Promise<'inserted' | 'duplicate'> {
+  /** `windowed: false`: its session's window was created holding it (a new chat's first message). */
+  async insertOnce(message: Message, o: { windowed?: boolean } = {}): Promise<'inserted' | 'duplicate'> {
     // The window entry goes out with the insert (one round trip, not two). A duplicate is the
     // same message, so its entry is right either way; a failed insert takes its entry back.
-    const mirrored = belongsInWindow(message) ? this.windows.put(message, message.updatedAt) : Promise.resolve();
+    const mirrored =
+      o.windowed !== false && belongsInWindow(message)
+        ? this.windows.put(message, message.updatedAt)
+        : Promise.resolve();
     try {
       // Every write of a message's text also writes its search keys (src/search/searchKeys.ts).
       await this.c.messages.insertOne({ ...message, searchKeys: messageSearchKeys(message) });

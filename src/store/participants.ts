@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import type { Collections } from './collections.js';
+import { isDuplicateKey, type Collections } from './collections.js';
 import type { Agent, AgentBinding, Human, PlatformIdentity, ToneState } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
 import type { Visits } from '../domain/model.js';
@@ -27,11 +27,34 @@ export const RECENT_TURNS_KEPT = 50;
 export const humanIdOf = (identity: Pick<PlatformIdentity, 'platform' | 'userId'>) =>
   derivedId('hum', identity.platform, identity.userId);
 
+/** A person seen for the first time, not yet stored (as `resolveHuman` creates one). */
+export function newHuman(identity: PlatformIdentity, at: Date): Human {
+  return {
+    _id: humanIdOf(identity),
+    identities: [identity],
+    displayName: identity.displayName ?? identity.username ?? identity.userId,
+    visits: {},
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
 export class ParticipantRepo {
   constructor(
     private readonly c: Collections,
     private readonly guard: StateGuard,
   ) {}
+
+  /** Stores a person built by `newHuman`; false when another chat stored them first. */
+  async insertHuman(human: Human): Promise<boolean> {
+    try {
+      await this.guard.run(guardKeys.human(human._id), () => this.c.humans.insertOne(human));
+      return true;
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
+  }
 
   /**
    * One Human per platform identity, created on first contact; the display name follows the

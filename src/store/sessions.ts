@@ -19,6 +19,19 @@ export const successorIdOf = (fromSessionId: string) => derivedId('ses', 'summar
 
 type SessionKey = Pick<Session, '_id' | 'dialogueId'>;
 
+/** A new open session, not yet stored. */
+export function newSession(dialogueId: string, kind: SessionKind, at: Date): Session {
+  return {
+    _id: newId('ses', at),
+    dialogueId,
+    kind,
+    status: 'open',
+    startedAt: at,
+    lastActivityAt: at,
+    stats: { messageCount: 0, turnCount: 0 },
+  };
+}
+
 export class SessionRepo {
   constructor(
     private readonly c: Collections,
@@ -35,20 +48,23 @@ export class SessionRepo {
   }
 
   /** A new open session with its empty working window. */
-  open(dialogueId: string, kind: SessionKind, at: Date): Promise<Session> {
-    const session: Session = {
-      _id: newId('ses', at),
-      dialogueId,
-      kind,
-      status: 'open',
-      startedAt: at,
-      lastActivityAt: at,
-      stats: { messageCount: 0, turnCount: 0 },
-    };
+  async open(dialogueId: string, kind: SessionKind, at: Date): Promise<Session> {
+    const session = newSession(dialogueId, kind, at);
+    await this.insert(session, {});
+    return session;
+  }
+
+  /**
+   * Stores a session built by `newSession` with its window holding `entries` (a new chat's
+   * session already carrying its first message).
+   */
+  insert(session: Session, entries: Record<string, WindowEntry>): Promise<void> {
     return this.guarded(session, async () => {
       // The window first would only matter to a reader of a session not yet stored: none.
-      await Promise.all([this.windows.create(session, at), this.c.sessions.insertOne(session)]);
-      return session;
+      await Promise.all([
+        this.windows.create(session, session.startedAt, undefined, entries),
+        this.c.sessions.insertOne(session),
+      ]);
     });
   }
 

@@ -23,13 +23,18 @@ export class WindowRepo {
     return this.c.windows.findOne({ _id: sessionId });
   }
 
-  /** The empty window of a new session (a seeded one starts with its predecessor's last turns). */
-  async create(session: { _id: string; dialogueId: string }, at: Date, seed?: WindowEntry[]): Promise<void> {
+  /** The window of a new session: empty, or seeded with its predecessor's last turns, or holding its first entries. */
+  async create(
+    session: { _id: string; dialogueId: string },
+    at: Date,
+    seed?: WindowEntry[],
+    entries: Record<string, WindowEntry> = {},
+  ): Promise<void> {
     try {
       await this.c.windows.insertOne({
         _id: session._id,
         dialogueId: session.dialogueId,
-        entries: {},
+        entries,
         ...(seed?.length ? { seed } : {}),
         updatedAt: at,
       });

@@ -245,6 +245,32 @@ describe('recall with the OpenAI embeddings API', () => {
       .toBeGreaterThanOrEqual(1);
   });
 
+  it('a person with nothing remembered costs no embeddings call, until another process remembers something', async () => {
+    const embedder = openAiEmbedder();
+    const versions = new RedisMemoryVersions(redis, prefix);
+    const a = rig({ embedder, versions });
+    const b = rig({ embedder, versions });
+    const scope = { ownerId: OWNER, subjectId: HUMAN };
+    fake.embeddingsRequests.length = 0;
+
+    // The first recall loads the (empty) index beside the embedding; later ones know it is empty.
+    await a.ask('Where do I live these days?');
+    const afterFirst = fake.embeddingsRequests.length;
+    const empty = await a.ask('What is my cat called?');
+    expect(empty.memories).toHaveLength(0);
+    expect(empty.degraded).toBeUndefined();
+    expect(fake.embeddingsRequests).toHaveLength(afterFirst);
+
+    // Another process stores a memory: the version says so, and the query is embedded again.
+    const [home] = await seed(['User lives in Lisbon'], embedder);
+    await b.cache.noteWritten(scope, [home!]);
+    fake.embeddingsRequests.length = 0;
+    const found = await a.ask('Where do I live these days?');
+    expect(ids(found)[0]).toBe(home);
+    expect(found.degraded).toBeUndefined();
+    expect(fake.embeddingsRequests).toHaveLength(1);
+  });
+
   it('embeds stored memories that have no vector once, writes them back, and later processes reuse them', async () => {
     const embedder = openAiEmbedder();
     const en = await seed(EN); // stored while embeddings were down: no vectors

@@ -49,6 +49,15 @@ describe('Telegram DM, end to end', () => {
     const refreshed = await h.app.store.dialogues.get(dialogue._id);
     expect(refreshed).toMatchObject({ type: 'human_ai', title: 'Hi! Can you hear me?', messageCount: 2 });
     expect(await h.app.store.c.sessions.countDocuments({ dialogueId: dialogue._id })).toBe(1);
+    // The new chat's documents, created with its first message (src/ingest/founding.ts): the
+    // session counts both messages and the turn, its window holds both, the person one visit.
+    const session = await h.app.store.sessions.get(refreshed!.currentSessionId!);
+    expect(session?.stats).toEqual({ messageCount: 2, turnCount: 1 });
+    const window = await h.app.store.windows.get(session!._id);
+    expect(Object.keys(window!.entries).sort()).toEqual(messages.map((m) => m._id).sort());
+    expect(refreshed!.openTurnId).toBe(turn!._id);
+    const person = await h.app.store.participants.getHuman(messages[0]!.senderId);
+    expect(person?.visits?.[reply.senderId]).toEqual({ count: 1 });
 
     // The LLM saw the persona and the user's text.
     const prompt = h.llm.requests[0]!.body.messages;
