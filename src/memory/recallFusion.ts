@@ -1,14 +1,17 @@
 // Recall's two retrievers merged into one relevance per memory (pure over the index). Keywords
 // alone (the offline embedder, or embeddings down): the keyword retriever's own scores, relative
 // to its best, so recency and importance (rrf.ts) only reorder near-ties; with English word
-// vectors, its query also searches near words and its candidates are reranked by meaning
-// (wordExpansion.ts, meaningRerank.ts). With vectors from an
+// vectors, the message's misspelt words are corrected first (spelling.ts), its query also searches
+// near words and its candidates are reranked by meaning (wordExpansion.ts, meaningRerank.ts).
+// With vectors from an
 // embedder that understands meaning: reciprocal rank fusion of the keyword ranking and the
 // vector lists (one per query), the two retrievers weighing the same, as SPEC §5 asks.
 import type { IndexEntry, IndexHit, MemoryIndex, SearchFilter } from './memoryIndex.js';
 import { rankByKeywords } from './keywordRanking.js';
 import { rerankByMeaning } from './meaningRerank.js';
 import { weightedRankFusion } from './rrf.js';
+import { correctText } from './spelling.js';
+import { keywordStem } from './textFeatures.js';
 import { asksWhen, timeWindow } from './timeCues.js';
 import type { WordVectors } from './wordVectors.js';
 
@@ -32,9 +35,10 @@ export interface Fused {
   candidates: Map<string, IndexEntry>;
 }
 
-export function fuseRetrievers(index: MemoryIndex, o: RetrieverInput): Fused {
+export function fuseRetrievers(index: MemoryIndex, input: RetrieverInput): Fused {
+  const words = input.vectors ? undefined : input.words;
+  const o = words ? spellingCorrected(index, input, words) : input;
   const window = timeWindow(o.message, o.now);
-  const words = o.vectors ? undefined : o.words;
   const keyword = rankByKeywords(index, o.keywordQueries, {
     filter: o.filter,
     asksWhen: asksWhen(o.message),
@@ -56,4 +60,14 @@ export function fuseRetrievers(index: MemoryIndex, o: RetrieverInput): Fused {
     ...vectorLists.map((l) => ({ ids: ids(l), weight: 1 / vectorLists.length })),
   ]);
   return { relevance, candidates };
+}
+
+/** The message and keyword queries with the words that neither the memories nor the vectors know corrected. */
+function spellingCorrected(index: MemoryIndex, o: RetrieverInput, words: WordVectors): RetrieverInput {
+  const known = (word: string): boolean => index.idf(keywordStem(word)) > 0;
+  return {
+    ...o,
+    message: correctText(words, o.message, known),
+    keywordQueries: o.keywordQueries.map((q) => correctText(words, q, known)),
+  };
 }

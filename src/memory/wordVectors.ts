@@ -1,7 +1,8 @@
 // English word vectors (pure once built): the most frequent words of a pretrained embedding, in
 // frequency order, each with its vector. Recall uses them where keywords are blind to meaning —
 // a question's words are not the memory's ("hurt" / "injury"): the words nearest a query word
-// (wordExpansion.ts) and a sentence's meaning as a frequency-weighted average (sentenceMeaning.ts).
+// (wordExpansion.ts), a sentence's meaning as a frequency-weighted average (sentenceMeaning.ts),
+// a word-by-word match of two sentences (wordAlignment.ts) and a vocabulary for typos (spelling.ts).
 // Only English words have vectors; other scripts (Chinese) get none and recall treats them as before.
 import { VectorRows } from './vectorRows.js';
 
@@ -19,6 +20,8 @@ export class WordVectors {
   private readonly memo = new Map<string, WordNeighbour[]>();
   /** Unit-length copies, searched for neighbours (int8 SIMD scan + float32 rescoring). */
   private readonly unit: VectorRows;
+  /** Each row's vector length (as trained). */
+  private readonly norms: Float32Array;
 
   /**
    * `words` most frequent first; `vectors` row-major, `words.length * dims` values. A word listed
@@ -32,6 +35,7 @@ export class WordVectors {
     if (vectors.length !== words.length * dims)
       throw new RangeError(`${vectors.length} values for ${words.length} words of ${dims} dims`);
     this.unit = new VectorRows(dims, Math.max(1, words.length));
+    this.norms = new Float32Array(words.length);
     const scratch = new Float32Array(dims); // one buffer for every row: 20k rows load in milliseconds
     words.forEach((w, row) => {
       const v = vectors.subarray(row * dims, (row + 1) * dims);
@@ -40,9 +44,29 @@ export class WordVectors {
       if (sq === 0) return; // no direction: neither a neighbour nor a meaning
       if (!this.rows.has(w)) this.rows.set(w, row);
       const norm = Math.sqrt(sq);
+      this.norms[row] = norm;
       for (let j = 0; j < dims; j++) scratch[j] = v[j]! / norm;
       this.unit.set(row, scratch);
     });
+  }
+
+  /** Cosine similarity of two words' vectors (from the float32 rows: no copy); undefined when either has none. */
+  similarity(a: string, b: string): number | undefined {
+    const ra = this.rows.get(a);
+    const rb = this.rows.get(b);
+    if (ra === undefined || rb === undefined) return undefined;
+    if (ra === rb) return 1;
+    const d = this.dims;
+    const va = ra * d;
+    const vb = rb * d;
+    let s = 0;
+    for (let j = 0; j < d; j++) s += this.vectors[va + j]! * this.vectors[vb + j]!;
+    return s / (this.norms[ra]! * this.norms[rb]!);
+  }
+
+  /** The word of frequency rank `rank` (0: the most frequent). */
+  wordAt(rank: number): string | undefined {
+    return this.words[rank];
   }
 
   get size(): number {

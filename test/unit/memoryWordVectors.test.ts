@@ -7,7 +7,7 @@ import type { MemoryEntry } from '../../src/domain/model.js';
 import { HashedNgramEmbedder } from '../../src/memory/hashedNgramEmbedder.js';
 import { IndexCache } from '../../src/memory/indexCache.js';
 import { MemoryIndex, type IndexHit } from '../../src/memory/memoryIndex.js';
-import { MEANING_WEIGHT, rerankByMeaning } from '../../src/memory/meaningRerank.js';
+import { ALIGNMENT_WEIGHT, MEANING_WEIGHT, rerankByMeaning } from '../../src/memory/meaningRerank.js';
 import { MemoryRecall } from '../../src/memory/recall.js';
 import { sentenceMeaning, sifWeight } from '../../src/memory/sentenceMeaning.js';
 import { toMemoryEmbedding } from '../../src/memory/vectors.js';
@@ -118,7 +118,7 @@ describe('rerankByMeaning', () => {
     const keyword = [hit('music', 'User played the guitar', 1), hit('pain', 'User had an injury', 0.95)];
     const r = rerankByMeaning(words, 'When did the user get hurt?', keyword);
     expect(r.get('pain')!).toBeGreaterThan(r.get('music')!);
-    expect(r.get('pain')!).toBeLessThanOrEqual(0.95 + MEANING_WEIGHT);
+    expect(r.get('pain')!).toBeLessThanOrEqual(0.95 + MEANING_WEIGHT + ALIGNMENT_WEIGHT);
   });
 
   it('keeps the keyword scores for a message without English meaning', () => {
