@@ -27,6 +27,7 @@ import { ROOM_COMMANDS } from '../rooms/roomCommands.js';
 import type { PointerHints } from './pointerHints.js';
 import { locate } from './chatPlace.js';
 import { storeFounding } from './founding.js';
+import { belongsInWindow } from '../domain/windowRules.js';
 
 import type { ReplyHints, ReplyJob } from '../domain/replyJob.js';
 
@@ -144,8 +145,13 @@ async function ingestKnown(
     );
     return { kind: 'album_item', messageId: o.albumId };
   }
-  // If its job was lost, enqueueing again is harmless: the job id is derived from the turn.
-  if (o.turn?.status === 'pending') await deps.enqueueReply({ turnId: o.turn._id, dialogueId: o.turn.dialogueId });
+  if (o.turn?.status === 'pending') {
+    // The message and its window entry are written together; if the server died between the
+    // two, the reply would read a window without it. Put back while the reply has not read it.
+    if (!o.turn.replyStartedAt && belongsInWindow(existing)) await store.windows.put(existing, o.now);
+    // If its job was lost, enqueueing again is harmless: the job id is derived from the turn.
+    await deps.enqueueReply({ turnId: o.turn._id, dialogueId: o.turn.dialogueId });
+  }
   return { kind: 'duplicate', messageId: existing._id };
 }
 

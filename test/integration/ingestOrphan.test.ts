@@ -1,6 +1,7 @@
-// The server can die between ingest's parallel writes: the message stored, its turn not. The
-// platform then delivers the update again; ingest must place the message in a turn that exists
-// and queue its reply, not call it a duplicate and leave it in no turn forever.
+// The server can die between ingest's parallel writes: the message stored, its turn (or its
+// window entry) not. The platform then delivers the update again; ingest must place the message
+// in a turn that exists, and in the window its reply reads, and queue its reply — not call it a
+// duplicate and leave it in no turn, or out of every prompt, forever.
 import { afterEach, describe, expect, it } from 'vitest';
 import { inboundEventSchema } from '../../src/ingest/inboundEvent.js';
 import { ingest, type IngestDeps, type ReplyJob } from '../../src/ingest/ingest.js';
@@ -50,5 +51,32 @@ describe('ingest after a crash between its writes', () => {
     const third = await ingest(deps, update);
     expect(third.kind).toBe('duplicate');
     expect(jobs.at(-1)?.turnId).toBe(again.turnId);
+  });
+
+  it("puts back a pending turn's message whose window entry was lost, so its reply reads it", async () => {
+    h = await startHarness({}, ['api']);
+    const jobs: ReplyJob[] = [];
+    const deps: IngestDeps = {
+      store: h.app.store,
+      enqueueReply: (job) => Promise.resolve(void jobs.push(job)),
+      scheduler: noScheduler,
+      sessionGapMs: 3_600_000,
+      responseWindowMs: 10_800_000,
+    };
+    const second = inboundEventSchema.parse({ ...update, platformMessageId: '10', text: 'hello??' });
+    const first = await ingest(deps, update);
+    const joined = await ingest(deps, second);
+    if (first.kind !== 'accepted' || joined.kind !== 'accepted') throw new Error('not accepted');
+    expect(joined.turnId).toBe(first.turnId);
+    // As if the server died after the second message's insert, before its window entry.
+    await h.app.store.c.windows.updateOne(
+      { _id: first.sessionId },
+      { $unset: { [`entries.${joined.messageId}`]: '' } },
+    );
+
+    expect((await ingest(deps, second)).kind).toBe('duplicate');
+    const window = await h.app.store.windows.get(first.sessionId);
+    expect(Object.keys(window?.entries ?? {}).sort()).toEqual([first.messageId, joined.messageId].sort());
+    expect(jobs.at(-1)?.turnId).toBe(first.turnId);
   });
 });
