@@ -26,9 +26,8 @@ import { placeInRoom } from './roomIngest.js';
 import { ROOM_COMMANDS } from '../rooms/roomCommands.js';
 import type { PointerHints } from './pointerHints.js';
 import { locate } from './chatPlace.js';
-import { storeFounding } from './founding.js';
+import { storeFounding, type FirstMessage } from './founding.js';
 import { belongsInWindow } from '../domain/windowRules.js';
-
 import type { ReplyHints, ReplyJob } from '../domain/replyJob.js';
 
 export type { ReplyJob } from '../domain/replyJob.js';
@@ -194,24 +193,34 @@ async function placeMessage(
   /** The pointers as this message leaves them, for the chat's next message. */
   const remember = (opened?: string) =>
     deps.pointerHints?.set(dialogue._id, { sessionId, openTurnId: opened ?? openTurnId });
+  /**
+   * The message counted on its person, session and dialogue, with the pointers it moves. A new
+   * chat's documents were stored already holding it (founding.ts): nothing more to write.
+   */
+  const counters = (o: { turns: number; openTurnId?: string; title?: string }): Array<Promise<unknown>> =>
+    founding
+      ? []
+      : [
+          visit(),
+          store.sessions.touch(session, now, { messages: 1, turns: o.turns }),
+          store.dialogues.noteActivity(dialogue._id, {
+            at: now,
+            currentSessionId: sessionId,
+            messages: 1,
+            ...pointer,
+            ...(o.openTurnId ? { openTurnId: o.openTurnId } : {}),
+            ...(o.title ? { title: o.title } : {}),
+          }),
+        ];
+  /** A new chat is stored with its first message, before the message itself. */
+  const found = (first: FirstMessage) => (founding ? storeFounding(deps, founding, first) : Promise.resolve());
   /** Stores a message that opens no turn (command, refused input, group context). */
   const storeOutsideTurn = async (message: Message): Promise<boolean> => {
-    if (founding) await storeFounding(deps, founding, { message });
+    await found({ message });
     // Under the guard and just read as absent, so the counters go out with the insert.
     const [inserted] = await Promise.all([
       store.messages.insertOnce(message, { windowed: !founding }),
-      ...(founding
-        ? []
-        : [
-            visit(),
-            store.dialogues.noteActivity(dialogue._id, {
-              at: now,
-              currentSessionId: sessionId,
-              messages: 1,
-              ...pointer,
-            }),
-            store.sessions.touch(session, now, { messages: 1, turns: 0 }),
-          ]),
+      ...counters({ turns: 0 }),
     ]);
     remember();
     return inserted === 'inserted';
@@ -243,8 +252,7 @@ async function placeMessage(
     const titleSource = check.ok ? check.text || quote?.text || '' : '';
     const title = dialogue.title || !titleSource ? undefined : titleFromFirstMessage(titleSource);
     const message: Message = { ...base, content: check.ok ? check.text : base.content, turnId };
-    if (founding)
-      await storeFounding(deps, founding, { message, ...(opensTurn ? { turnId } : {}), ...(title ? { title } : {}) });
+    await found({ message, ...(opensTurn ? { turnId } : {}), ...(title ? { title } : {}) });
     // Under the guard and just read as absent: the message, its turn, the counters and the
     // pointers are independent writes and go out together.
     const [inserted] = await Promise.all([
@@ -252,20 +260,11 @@ async function placeMessage(
         ? store.messages.reassignTurn(orphan, turnId, now).then(() => 'inserted' as const)
         : store.messages.insertOnce(message, { windowed: !founding }),
       ...(opening?.writes ?? []).map((write) => write()),
-      ...(founding
-        ? []
-        : [
-            visit(),
-            store.sessions.touch(session, now, { messages: 1, turns: opensTurn ? 1 : 0 }),
-            store.dialogues.noteActivity(dialogue._id, {
-              at: now,
-              currentSessionId: sessionId,
-              messages: 1,
-              ...pointer,
-              ...(opensTurn ? { openTurnId: turnId } : {}),
-              ...(title ? { title } : {}),
-            }),
-          ]),
+      ...counters({
+        turns: opensTurn ? 1 : 0,
+        ...(opensTurn ? { openTurnId: turnId } : {}),
+        ...(title ? { title } : {}),
+      }),
     ]);
     remember(opensTurn ? turnId : undefined);
     if (inserted === 'duplicate') return { kind: 'duplicate', messageId };

@@ -331,7 +331,14 @@ export async function produceAiMessage(
     });
   }
 
-  const streamer = openStreamer(deps, { dialogue, reply, outbound, typing, gathered, ...onRecord(o.stored) });
+  const streamer = openStreamer(deps, {
+    dialogue,
+    reply,
+    outbound,
+    typing,
+    gathered,
+    ...(o.stored ? { ready: o.stored } : {}),
+  });
   const ask = roomAsk(deps.tools, turn);
   // The valid citations are recorded; channels without source events get footnotes.
   const outcome = withCitedSources(
@@ -426,8 +433,6 @@ function roomAnswerOf(
   const marks = { platform: dialogue.chat.platform, text: outcome.stored, mentions: [] };
   return { kind: 'answered', tokens, messageId: reply._id, mentions: mentionedAgents(marks, gathered.otherAgents) };
 }
-
-const onRecord = (stored: Promise<unknown> | undefined) => (stored ? { ready: stored } : {});
 
 /** A platform's own stream interval (the web streams finer than chat apps allow edits). */
 const streamIntervalOf = (deps: RespondDeps, platform: Platform): number =>
