@@ -8,7 +8,7 @@ import type { ChatRef } from '../domain/model.js';
 import { belongsInWindow, toWindowEntry } from '../domain/windowRules.js';
 import { sessionIdleCheckAt } from '../domain/sessionRules.js';
 import { newDialogue } from '../store/dialogues.js';
-import { newHuman } from '../store/participants.js';
+import { humanIdOf, newHuman } from '../store/participants.js';
 import { newSession } from '../store/sessions.js';
 import type { SessionDeps } from '../lifecycle/currentSession.js';
 
@@ -33,7 +33,9 @@ export function foundChat(o: {
   now: Date;
 }): Founding {
   const human = o.human ?? newHuman(o.identity, o.now);
-  const dialogue = newDialogue(o.chat, { type: o.type, humanId: human._id, agentId: o.agentId, at: o.now });
+  // The identity's own person, as `dialogues.resolve` lists it (a linked identity's person speaks).
+  const humanId = humanIdOf(o.identity);
+  const dialogue = newDialogue(o.chat, { type: o.type, humanId, agentId: o.agentId, at: o.now });
   const session = newSession(dialogue._id, 'dialogue', o.now);
   return { identity: o.identity, human, ...(o.human ? {} : { newHuman: human }), dialogue, session };
 }
