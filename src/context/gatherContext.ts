@@ -98,7 +98,6 @@ export interface ContextInputs {
   human: Human | null;
 }
 
-/** The agent, human and config a turn's context needs; with `recall`, the memory index is warmed meanwhile. */
 /** Who a reply's context is about: the turn's agent and human. */
 export interface ContextParties {
   agentId: string;
@@ -110,6 +109,7 @@ export const contextPartiesOf = (turn: Turn): ContextParties => ({
   humanId: turnHumanId(turn),
 });
 
+/** The agent, human and config a turn's context needs; with `recall`, the memory index is warmed meanwhile. */
 export async function readContextInputs(
   store: Store,
   p: ContextParties,

@@ -80,9 +80,10 @@ async function guardedBegin(store: Store, o: BeginOptions, begun: (b: BegunReply
   const marked = writes.then(() => undefined);
   marked.catch(() => undefined); // the reply awaits it; meanwhile a failure is not left unhandled
   const started = { ...turn, replyStartedAt: turn.replyStartedAt ?? o.at };
-  begun({ kind: 'begun', turn: started, dialogue: known, record, marked });
+  const reply: BegunReply = { kind: 'begun', turn: started, dialogue: known, record, marked };
+  begun(reply);
   await writes;
-  return { kind: 'begun', turn: started, dialogue: known, record, marked };
+  return reply;
 }
 
 /** The session and its window, as read beside the turn when the job named the session. */

@@ -71,18 +71,12 @@ export class DialogueRepo {
       // an agent (a web conversation) keeps it: only a dialogue without any gets `init.agentId`.
       const hasAgent = known !== null && (known.roomId !== undefined || known.agentIds.length > 0);
       if (known?.humanIds.includes(init.humanId) && hasAgent) return known;
+      // As `newDialogue` builds it; its people are added to the sets below, new or not.
+      const { _id: _same, humanIds: _humans, agentIds: _agents, ...onInsert } = newDialogue(chat, init);
       const doc = await this.c.dialogues.findOneAndUpdate(
         { _id },
         {
-          $setOnInsert: {
-            type: init.type,
-            chat,
-            status: 'active',
-            messageCount: 0,
-            openTurnId: null,
-            createdAt: init.at,
-            lastActivityAt: init.at,
-          },
+          $setOnInsert: onInsert,
           $addToSet: hasAgent ? { humanIds: init.humanId } : { humanIds: init.humanId, agentIds: init.agentId },
         },
         { upsert: true, returnDocument: 'after' },

@@ -49,9 +49,9 @@ export class MessageRepo {
 
   /**
    * Inserts a message once; a second insert of the same id or platform reference is a no-op.
-   * A conversation message also enters its session's working window.
+   * A conversation message also enters its session's working window (`windowed: false`: the
+   * window was created holding it, as a new chat's first message is).
    */
-  /** `windowed: false`: its session's window was created holding it (a new chat's first message). */
   async insertOnce(message: Message, o: { windowed?: boolean } = {}): Promise<'inserted' | 'duplicate'> {
     // The window entry goes out with the insert (one round trip, not two). A duplicate is the
     // same message, so its entry is right either way; a failed insert takes its entry back.

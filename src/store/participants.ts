@@ -62,15 +62,14 @@ export class ParticipantRepo {
    * `read`: the identity's record as the caller already read it (undefined: read it here).
    */
   async resolveHuman(identity: PlatformIdentity, at: Date, read?: Human | null): Promise<Human> {
-    const _id = humanIdOf(identity);
-    const displayName = identity.displayName ?? identity.username ?? identity.userId;
+    const { _id, displayName, updatedAt, ...onInsert } = newHuman(identity, at);
     const known = read !== undefined ? read : await this.getHuman(_id);
     if (known?.linkedTo) return this.linkedHuman(known);
     if (known && known.displayName === displayName) return known;
     return this.guard.run(guardKeys.human(_id), async () => {
       const doc = await this.c.humans.findOneAndUpdate(
         { _id },
-        { $setOnInsert: { identities: [identity], createdAt: at, visits: {} }, $set: { displayName, updatedAt: at } },
+        { $setOnInsert: onInsert, $set: { displayName, updatedAt } },
         { upsert: true, returnDocument: 'after' },
       );
       if (!doc) throw new Error(`human upsert returned nothing for ${_id}`);

@@ -62,7 +62,7 @@ export class SessionRepo {
     return this.guarded(session, async () => {
       // The window first would only matter to a reader of a session not yet stored: none.
       await Promise.all([
-        this.windows.create(session, session.startedAt, undefined, entries),
+        this.windows.create(session, session.startedAt, { entries }),
         this.c.sessions.insertOne(session),
       ]);
     });
@@ -114,7 +114,7 @@ export class SessionRepo {
     return this.guarded(session, async () => {
       const existing = await this.get(session._id);
       if (existing) return existing;
-      await this.windows.create(session, at, seedMessages);
+      await this.windows.create(session, at, { seed: seedMessages });
       await this.c.sessions.insertOne(session);
       return session;
     });

@@ -27,9 +27,9 @@ export class WindowRepo {
   async create(
     session: { _id: string; dialogueId: string },
     at: Date,
-    seed?: WindowEntry[],
-    entries: Record<string, WindowEntry> = {},
+    o: { seed?: WindowEntry[]; entries?: Record<string, WindowEntry> } = {},
   ): Promise<void> {
+    const { seed, entries = {} } = o;
     try {
       await this.c.windows.insertOne({
         _id: session._id,

@@ -17,20 +17,26 @@ const update = inboundEventSchema.parse({
   sentAt: new Date(),
 });
 
+/** Ingest as the gateway runs it, with the reply jobs it queues collected. */
+function ingestDeps(h: Harness): { deps: IngestDeps; jobs: ReplyJob[] } {
+  const jobs: ReplyJob[] = [];
+  const deps: IngestDeps = {
+    store: h.app.store,
+    enqueueReply: (job) => Promise.resolve(void jobs.push(job)),
+    scheduler: noScheduler,
+    sessionGapMs: 3_600_000,
+    responseWindowMs: 10_800_000,
+  };
+  return { deps, jobs };
+}
+
 describe('ingest after a crash between its writes', () => {
   let h: Harness;
   afterEach(async () => h.stop());
 
   it('places a stored message whose turn was never stored in a new turn, and queues its reply', async () => {
     h = await startHarness({}, ['api']);
-    const jobs: ReplyJob[] = [];
-    const deps: IngestDeps = {
-      store: h.app.store,
-      enqueueReply: (job) => Promise.resolve(void jobs.push(job)),
-      scheduler: noScheduler,
-      sessionGapMs: 3_600_000,
-      responseWindowMs: 10_800_000,
-    };
+    const { deps, jobs } = ingestDeps(h);
     const first = await ingest(deps, update);
     if (first.kind !== 'accepted') throw new Error(`first was ${first.kind}`);
     // As if the turn's insert never landed while the message's did.
@@ -55,14 +61,7 @@ describe('ingest after a crash between its writes', () => {
 
   it("puts back a pending turn's message whose window entry was lost, so its reply reads it", async () => {
     h = await startHarness({}, ['api']);
-    const jobs: ReplyJob[] = [];
-    const deps: IngestDeps = {
-      store: h.app.store,
-      enqueueReply: (job) => Promise.resolve(void jobs.push(job)),
-      scheduler: noScheduler,
-      sessionGapMs: 3_600_000,
-      responseWindowMs: 10_800_000,
-    };
+    const { deps, jobs } = ingestDeps(h);
     const second = inboundEventSchema.parse({ ...update, platformMessageId: '10', text: 'hello??' });
     const first = await ingest(deps, update);
     const joined = await ingest(deps, second);
