@@ -4,15 +4,25 @@
 // beats sending it twice).
 import { isNetworkFailure } from './networkErrors.js';
 
+/**
+ * The driver's errors for a server that is away. Matched by name, not class: the pool-cleared and
+ * timeout kinds subclass MongoNetworkError but name themselves, and an in-flight write while the
+ * server dies fails as MongoPoolClearedError.
+ */
+const MONGO_TRANSIENT = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoPoolClearedError',
+  'MongoServerSelectionError',
+  'MongoNotConnectedError',
+]);
+
 /** Whether an error is worth another try of the same store or Redis call. */
 export function isTransient(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (isNetworkFailure(err)) return true;
-  const name = err.name;
   return (
-    name === 'MongoNetworkError' ||
-    name === 'MongoServerSelectionError' ||
-    name === 'MongoNotConnectedError' ||
+    MONGO_TRANSIENT.has(err.name) ||
     // ioredis' closed connection; SQLITE_BUSY comes from FerretDB's SQLite backend under write bursts.
     /ECONNREFUSED|ECONNRESET|Connection is closed|ETIMEDOUT|SQLITE_BUSY|database is locked/.test(err.message)
   );

@@ -103,6 +103,12 @@ export interface Turn {
   status: TurnStatus;
   /** Set when the responder starts answering; later initiator messages open a new turn. */
   replyStartedAt?: Date;
+  /**
+   * The turn's messages its reply read when it started (set with replyStartedAt). A message of
+   * the turn missing here was stored without its window entry and is placed again
+   * (turnRules `missedByReply`); one listed here belongs to the turn even if its own insert failed.
+   */
+  heard?: string[];
   closedAt?: Date;
   /** Milliseconds from startedAt to the responder's message. */
   responseTime?: number;

@@ -15,10 +15,13 @@ export type TurnPlacement =
 export function placeInitiatorMessage(
   openTurn: Pick<
     Turn,
-    '_id' | 'status' | 'initiatorRole' | 'initiatorId' | 'responderRole' | 'responderId' | 'replyStartedAt'
+    '_id' | 'status' | 'initiatorRole' | 'initiatorId' | 'responderRole' | 'responderId' | 'replyStartedAt' | 'heard'
   > | null,
-  sender: { role: Role; id: string },
+  sender: { role: Role; id: string; messageId?: string },
 ): TurnPlacement {
+  // Its reply already read it (the window entry was stored, the message's insert failed): it is that turn's.
+  if (openTurn && sender.messageId && openTurn.heard?.includes(sender.messageId))
+    return { action: 'join', turnId: openTurn._id };
   if (!openTurn || openTurn.status !== 'pending') return { action: 'open' };
   if (openTurn.initiatorRole === sender.role && openTurn.initiatorId === sender.id) {
     // A message that arrives while the reply is being generated is folded into the next turn.
@@ -28,6 +31,15 @@ export function placeInitiatorMessage(
     return { action: 'open', respondsTo: openTurn._id };
   }
   return { action: 'open' };
+}
+
+/**
+ * Whether a stored message of this turn was left out of its reply: the reply started without it
+ * (the message was stored, its window entry lost with the server). It is placed again, as a
+ * message arriving after the reply began would be. Turns marked before `heard` existed: never.
+ */
+export function missedByReply(turn: Pick<Turn, 'replyStartedAt' | 'heard'>, messageId: string): boolean {
+  return turn.replyStartedAt !== undefined && turn.heard !== undefined && !turn.heard.includes(messageId);
 }
 
 export interface NewTurnInput {

@@ -3,7 +3,14 @@
 import type { Store } from '../store/store.js';
 import type { Agent, Attachment, ChatRef, ContentMeta, Dialogue, Message, Quote, Turn } from '../domain/model.js';
 import { checkInboundText, type ContentCheck } from '../domain/content.js';
-import { newTurn, placeInitiatorMessage, requireTurnAgent, turnHumanId } from '../domain/turnRules.js';
+import {
+  expiryCheckAt,
+  missedByReply,
+  newTurn,
+  placeInitiatorMessage,
+  requireTurnAgent,
+  turnHumanId,
+} from '../domain/turnRules.js';
 import { dialogueTypeOf } from '../domain/dialogueType.js';
 import { titleFromFirstMessage } from '../domain/title.js';
 import { newId } from '../domain/ids.js';
@@ -14,7 +21,6 @@ import { DEFAULT_AGENT_ID } from '../store/participants.js';
 import type { InboundAttachment, InboundEvent, InboundMessage } from './inboundEvent.js';
 import type { Scheduler } from '../lifecycle/scheduler.js';
 import { answerAllWanted, parseCommand } from '../domain/commands.js';
-import { expiryCheckAt } from '../domain/turnRules.js';
 import { dialogueIdOf } from '../store/dialogues.js';
 import { guardKeys } from '../store/stateGuard.js';
 import { startNewSession } from '../lifecycle/currentSession.js';
@@ -170,10 +176,13 @@ async function placeMessage(
   const groupChat = ev.chat.kind === 'group';
   const type = dialogueTypeOf({ humans: 1, agents: 1, groupChat }) ?? 'human_ai';
   let located = await locate(deps, { chat, identity, type, messageId, now });
-  // A message stored with a turn that never was (the server died between the two writes) is
-  // placed again, as if new; anything else already stored is a redelivery or an album's item.
-  const storedTurn = located.kind === 'stored' ? await turnOf(store, located.existing) : undefined;
-  const orphan = located.kind === 'stored' && storedTurn === null ? located.existing : undefined;
+  // A message stored with a turn that never was, or that its turn's reply never read (the server
+  // died between its writes), is placed again, as if new; anything else already stored is a
+  // redelivery or an album's item.
+  const stored = located.kind === 'stored' ? located.existing : undefined;
+  const storedTurn = stored ? await turnOf(store, stored) : undefined;
+  const lost = storedTurn === null || (stored && storedTurn && missedByReply(storedTurn, stored._id));
+  const orphan = lost ? stored : undefined;
   if (located.kind === 'stored' && !orphan)
     return ingestKnown(deps, ev, located.existing, { albumId, now, turn: storedTurn ?? undefined });
   if (orphan) located = await locate(deps, { chat, identity, type, messageId, now, replacing: true });
@@ -391,7 +400,7 @@ async function placeInTurn(
     now: Date;
   },
 ): Promise<{ turnId: string; opened?: { turn: Turn; writes: Array<() => Promise<unknown>> } }> {
-  const placement = placeInitiatorMessage(o.openTurn, { role: 'human', id: o.humanId });
+  const placement = placeInitiatorMessage(o.openTurn, { role: 'human', id: o.humanId, messageId: o.messageId });
   if (placement.action === 'join') return { turnId: placement.turnId };
   if (placement.respondsTo && o.openTurn) {
     await deps.store.turns.closeResponded(o.openTurn, o.now, { responseMessageId: o.messageId });

@@ -76,7 +76,10 @@ async function guardedBegin(store: Store, o: BeginOptions, begun: (b: BegunReply
   const hint = turn.sessionId === hinted ? { session: hintedSession, window: hintedWindow } : undefined;
   const record = await readRecord(store, turn.sessionId, hint);
   if (!record) return { kind: 'skipped', reason: `session ${turn.sessionId} not found` };
-  const writes = Promise.all([store.turns.markReplyStarted(turn, o.at), store.windows.trim(record.window, o.at)]);
+  const writes = Promise.all([
+    store.turns.markReplyStarted(turn, o.at, heardIn(record.window, turn)),
+    store.windows.trim(record.window, o.at),
+  ]);
   const marked = writes.then(() => undefined);
   marked.catch(() => undefined); // the reply awaits it; meanwhile a failure is not left unhandled
   const started = { ...turn, replyStartedAt: turn.replyStartedAt ?? o.at };
@@ -84,6 +87,14 @@ async function guardedBegin(store: Store, o: BeginOptions, begun: (b: BegunReply
   begun(reply);
   await writes;
   return reply;
+}
+
+/** The turn's messages this read holds (Turn.heard); a room's ask reads a round, not a turn. */
+function heardIn(window: SessionWindow, turn: Turn): string[] | undefined {
+  if (turn.round) return undefined;
+  return Object.values(window.entries)
+    .filter((e) => e.turnId === turn._id)
+    .map((e) => e._id);
 }
 
 /** The session and its window, as read beside the turn when the job named the session. */

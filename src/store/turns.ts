@@ -42,13 +42,14 @@ export class TurnRepo {
   /**
    * Marks that the responder started answering, so later messages open the next turn. The
    * caller holds the dialogue's guard, read `current` under it and reads the history under it,
-   * so a message either joined this turn before the read or opens the next one. A retried reply
-   * keeps its first start.
+   * so a message either joined this turn before the read or opens the next one. `heard`: the
+   * turn's messages that read held (Turn.heard). A retried reply keeps its first start.
    */
-  async markReplyStarted(current: Turn, at: Date): Promise<Turn> {
+  async markReplyStarted(current: Turn, at: Date, heard?: string[]): Promise<Turn> {
     if (current.replyStartedAt) return current;
-    await this.guarded(current, () => this.c.turns.updateOne({ _id: current._id }, { $set: { replyStartedAt: at } }));
-    return { ...current, replyStartedAt: at };
+    const mark = { replyStartedAt: at, ...(heard ? { heard } : {}) };
+    await this.guarded(current, () => this.c.turns.updateOne({ _id: current._id }, { $set: mark }));
+    return { ...current, ...mark };
   }
 
   /** pending → responded; false when the turn was no longer pending. */

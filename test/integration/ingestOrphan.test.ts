@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { inboundEventSchema } from '../../src/ingest/inboundEvent.js';
 import { ingest, type IngestDeps, type ReplyJob } from '../../src/ingest/ingest.js';
+import { beginReply } from '../../src/respond/beginReply.js';
 import { noScheduler } from '../support/noScheduler.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -77,5 +78,59 @@ describe('ingest after a crash between its writes', () => {
     const window = await h.app.store.windows.get(first.sessionId);
     expect(Object.keys(window?.entries ?? {}).sort()).toEqual([first.messageId, joined.messageId].sort());
     expect(jobs.at(-1)?.turnId).toBe(first.turnId);
+  });
+
+  /** A first message and a second that joins its turn, as ingest stores them. */
+  async function twoInOneTurn(deps: IngestDeps) {
+    const second = inboundEventSchema.parse({ ...update, platformMessageId: '10', text: 'hello??' });
+    const first = await ingest(deps, update);
+    const joined = await ingest(deps, second);
+    if (first.kind !== 'accepted' || joined.kind !== 'accepted') throw new Error('not accepted');
+    expect(joined.turnId).toBe(first.turnId);
+    return { first, joined, second };
+  }
+
+  const startReply = (h: Harness, turnId: string, dialogueId: string) =>
+    beginReply(h.app.store, { turnId, dialogueId, at: new Date() }).then(async (b) => {
+      if (b.kind !== 'begun') throw new Error(`reply ${b.kind}`);
+      await b.marked;
+      return b;
+    });
+
+  it("gives a message its turn's reply started without a turn of its own, answered after that reply", async () => {
+    h = await startHarness({}, ['api']);
+    const { deps, jobs } = ingestDeps(h);
+    const { first, joined, second } = await twoInOneTurn(deps);
+    // The second message's window entry was lost with the server, and the reply began without it.
+    await h.app.store.c.windows.updateOne(
+      { _id: first.sessionId },
+      { $unset: { [`entries.${joined.messageId}`]: '' } },
+    );
+    await startReply(h, first.turnId, first.dialogueId);
+    expect((await h.app.store.turns.get(first.turnId))?.heard).toEqual([first.messageId]);
+
+    const again = await ingest(deps, second);
+    if (again.kind !== 'accepted') throw new Error(`redelivery was ${again.kind}`);
+    expect(again.turnId).not.toBe(first.turnId);
+    expect(await h.app.store.turns.get(again.turnId)).toMatchObject({ status: 'pending', after: first.turnId });
+    expect((await h.app.store.messages.get(joined.messageId))?.turnId).toBe(again.turnId);
+    const window = await h.app.store.windows.get(first.sessionId);
+    expect(window?.entries[joined.messageId]?.turnId).toBe(again.turnId);
+    expect(jobs.at(-1)?.turnId).toBe(again.turnId);
+  });
+
+  it('keeps in its turn a message its reply already read whose own insert was lost', async () => {
+    h = await startHarness({}, ['api']);
+    const { deps } = ingestDeps(h);
+    const { first, joined, second } = await twoInOneTurn(deps);
+    await startReply(h, first.turnId, first.dialogueId);
+    // The window entry was stored and read by the reply; the message's insert died with the server.
+    await h.app.store.c.messages.deleteOne({ _id: joined.messageId });
+
+    const again = await ingest(deps, second);
+    if (again.kind !== 'accepted') throw new Error(`redelivery was ${again.kind}`);
+    expect(again.turnId).toBe(first.turnId);
+    expect((await h.app.store.messages.get(joined.messageId))?.turnId).toBe(first.turnId);
+    expect(await h.app.store.c.turns.countDocuments({ dialogueId: first.dialogueId })).toBe(1);
   });
 });

@@ -41,11 +41,11 @@ describe('the start of a reply', () => {
     const chat = '770001';
     let storedAt = 0;
     let first = true;
-    h.app.store.turns.markReplyStarted = async (turn: Turn, at: Date) => {
+    h.app.store.turns.markReplyStarted = async (turn: Turn, at: Date, heard?: string[]) => {
       const slow = first;
       first = false;
       if (slow) await sleep(600); // a slow store write, the first reply's only
-      const marked = await original(turn, at);
+      const marked = await original(turn, at, heard);
       if (slow) storedAt = Date.now();
       return marked;
     };
@@ -84,12 +84,12 @@ describe('the start of a reply', () => {
   it('a mark that cannot be stored fails the reply before anything is shown; the retry answers once', async () => {
     const chat = '770002';
     let failures = 1;
-    h.app.store.turns.markReplyStarted = async (turn: Turn, at: Date) => {
+    h.app.store.turns.markReplyStarted = async (turn: Turn, at: Date, heard?: string[]) => {
       if (failures-- > 0) {
         await sleep(200); // long enough for the model's answer to be ready to show
         throw new Error('store write failed (simulated)');
       }
-      return original(turn, at);
+      return original(turn, at, heard);
     };
     h.llm.enqueue({ kind: 'reply', chunks: ['shown once'] });
     h.llm.enqueue({ kind: 'reply', chunks: ['shown once'] });
