@@ -5,7 +5,7 @@ import OpenAI from 'openai';
 import type { Env } from '../src/config/env.js';
 import type { Logger } from '../src/log.js';
 import { Store } from '../src/store/store.js';
-import { RedisConfigMark } from '../src/store/redisConfigMark.js';
+import { RedisWriteMark } from '../src/store/redisWriteMark.js';
 import { RedisLinkCodes } from '../src/store/linkCodes.js';
 import { RedisStateGuard } from '../src/store/stateGuard.js';
 import { runHotPathBackfills } from '../src/store/hotPathBackfills.js';
@@ -109,7 +109,8 @@ export async function buildShared(
   const store = await Store.connect(o.mongoUri, env.MONGODB_DB, {
     feed,
     guard: new RedisStateGuard(redis, { prefix: env.QUEUE_PREFIX }),
-    configMark: new RedisConfigMark(redis, env.QUEUE_PREFIX, env.MONGODB_DB),
+    configMark: new RedisWriteMark(redis, { prefix: env.QUEUE_PREFIX, dbName: env.MONGODB_DB, kind: 'config' }),
+    agentMark: new RedisWriteMark(redis, { prefix: env.QUEUE_PREFIX, dbName: env.MONGODB_DB, kind: 'agents' }),
     log,
   });
   stops.push(() => store.close());

@@ -4,6 +4,7 @@ import type { Agent, AgentBinding, Human, PlatformIdentity, ToneState } from '..
 import { derivedId } from '../domain/ids.js';
 import type { Visits } from '../domain/model.js';
 import { guardKeys, type StateGuard } from './stateGuard.js';
+import { MarkedCache, type WriteMark } from './markedCache.js';
 
 export const DEFAULT_AGENT_ID = 'agt_default';
 
@@ -39,11 +40,28 @@ export function newHuman(identity: PlatformIdentity, at: Date): Human {
   };
 }
 
+/**
+ * Left out of `getAgent`: written on every reply (noteReplyForEvolve) without moving the agents'
+ * write mark, so a cached agent never carries them; `getAgentEvolution` reads them.
+ */
+const EVOLUTION_BOOKKEEPING = { repliesSinceEvolve: 0, recentTurns: 0, evolvedPersonaHistory: 0 } as const;
+
 export class ParticipantRepo {
+  /** Agents as every turn reads them, behind the agents' write mark (markedCache.ts). */
+  private readonly agents: MarkedCache<Agent | null>;
+
   constructor(
     private readonly c: Collections,
     private readonly guard: StateGuard,
-  ) {}
+    agentMark?: WriteMark,
+  ) {
+    this.agents = new MarkedCache(agentMark);
+  }
+
+  /** After any write of what `getAgent` returns: every process reads its agents again. */
+  agentsWritten(): Promise<void> {
+    return this.agents.written();
+  }
 
   /** Stores a person built by `newHuman`; false when another chat stored them first. */
   async insertHuman(human: Human): Promise<boolean> {
@@ -178,6 +196,7 @@ export class ParticipantRepo {
     // array given to $setOnInsert.
     if (!doc.recentTurns && doc.createdAt.getTime() === at.getTime())
       await this.agentsWithEvolution.updateOne({ _id: DEFAULT_AGENT_ID }, { $set: { recentTurns: [] } });
+    await this.agentsWritten();
     return doc;
   }
 
@@ -189,6 +208,7 @@ export class ParticipantRepo {
     const doc: Agent = { ...agent, isDefault: false, createdAt: at, updatedAt: at };
     await this.c.agents.insertOne(doc);
     await this.agentsWithEvolution.updateOne({ _id: agent._id }, { $set: { recentTurns: [] } });
+    await this.agentsWritten();
     return doc;
   }
 
@@ -211,15 +231,17 @@ export class ParticipantRepo {
       },
       { upsert: true },
     );
+    await this.agentsWritten();
   }
 
   /** The agent's account on a platform (one per platform: a new one replaces the old). */
   setBinding(agentId: string, binding: AgentBinding, at: Date): Promise<void> {
     return this.guard.run(guardKeys.agent(agentId), async () => {
-      const agent = await this.getAgent(agentId);
+      const agent = await this.c.agents.findOne({ _id: agentId }); // read to change: never the cached copy
       if (!agent) return;
       const bindings = [...(agent.bindings ?? []).filter((b) => b.platform !== binding.platform), binding];
       await this.c.agents.updateOne({ _id: agentId }, { $set: { bindings, updatedAt: at } });
+      await this.agentsWritten();
     });
   }
 
@@ -240,8 +262,9 @@ export class ParticipantRepo {
     });
   }
 
+  /** The agent as a reply uses it (frozen, possibly this process's copy: see `agents`). */
   getAgent(id: string): Promise<Agent | null> {
-    return this.c.agents.findOne({ _id: id });
+    return this.agents.get(id, () => this.c.agents.findOne({ _id: id }, { projection: EVOLUTION_BOOKKEEPING }));
   }
 
   private get agentsWithEvolution(): Collection<Agent & AgentEvolution> {
@@ -324,6 +347,7 @@ export class ParticipantRepo {
             : {}),
         },
       );
+      await this.agentsWritten();
       return true;
     });
   }

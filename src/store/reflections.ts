@@ -36,6 +36,8 @@ export class ReflectionRepo {
     private readonly c: Collections,
     private readonly feed: ChangeFeed,
     private readonly guard: StateGuard,
+    /** The agent's copy of its inner state is read by every reply: its cache is told (ParticipantRepo). */
+    private readonly agentsWritten: () => Promise<void>,
   ) {}
 
   private announce(run: Pick<ReflectionRun, '_id' | 'agentId'>, change: ReflectionChange, turnId?: string): void {
@@ -177,12 +179,12 @@ export class ReflectionRepo {
     return (await this.agentState(agentId))!;
   }
 
-  /** Values and mood, and the run that set them (none: an operator's or the defaults). */
   /** The agent's mood and values: its reflection state, and the copy on the agent a reply's context reads. */
   async setInner(agentId: string, inner: InnerState, by: string | undefined, at: Date): Promise<void> {
     const defaults = defaultAgentState(agentId, at);
     await this.guard.run(agentGuard(agentId), async () => {
       await this.c.agents.updateOne({ _id: agentId }, { $set: { inner: { mood: inner.mood, values: inner.values } } });
+      await this.agentsWritten();
       await this.c.reflectionAgents.updateOne(
         { _id: agentId },
         {

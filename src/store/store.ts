@@ -10,7 +10,8 @@ import { ParticipantRepo } from './participants.js';
 import { ArchiveRepo } from './archive.js';
 import { AttachmentRepo } from './attachments.js';
 import { MemoryRepo } from './memories.js';
-import { ConfigRepo, type ConfigMark } from './config.js';
+import { ConfigRepo } from './config.js';
+import type { WriteMark } from './markedCache.js';
 import { RoomRepo } from './rooms.js';
 import { AgentBotRepo } from './agentBots.js';
 import { SeatRepo } from './seats.js';
@@ -34,8 +35,9 @@ export interface StoreOptions {
   feed?: ChangeFeed;
   /** The state guard shared by every process (RedisStateGuard); one process only by default. */
   guard?: StateGuard;
-  /** Shared mark of config writes (RedisConfigMark): the config is read again only when it moved. */
-  configMark?: ConfigMark;
+  /** Shared marks of config and agent writes (RedisWriteMark): each is read again only when its mark moved. */
+  configMark?: WriteMark;
+  agentMark?: WriteMark;
   log?: Logger;
 }
 
@@ -96,7 +98,7 @@ export class Store {
     this.messages = new MessageRepo(this.c, this.windows, this.outbox, this.guard, announce);
     this.history = new SessionHistory(this.windows, this.messages, this.guard, o.log);
     this.events = new EventRepo(this.c, announce);
-    this.participants = new ParticipantRepo(this.c, this.guard);
+    this.participants = new ParticipantRepo(this.c, this.guard, o.agentMark);
     this.archive = new ArchiveRepo(this.c);
     this.attachments = new AttachmentRepo(this.c, this.messages, this.guard);
     this.memories = new MemoryRepo(this.c.memories, this.memoryScopes, this.guard);
@@ -107,7 +109,7 @@ export class Store {
     this.webUsers = new WebUserRepo(this.c);
     this.stories = new StoryRepo(this.c, this.guard);
     this.knowledge = new KnowledgeRepo(this.c);
-    this.reflections = new ReflectionRepo(this.c, announce, this.guard);
+    this.reflections = new ReflectionRepo(this.c, announce, this.guard, () => this.participants.agentsWritten());
     this.pages = new PageReader(this.c);
     this.stats = new StatsReader(this.c);
   }

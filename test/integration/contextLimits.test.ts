@@ -9,7 +9,7 @@ import { eventually } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
 import { Redis } from 'ioredis';
 import { Store } from '../../src/store/store.js';
-import { RedisConfigMark } from '../../src/store/redisConfigMark.js';
+import { RedisWriteMark } from '../../src/store/redisWriteMark.js';
 import { GatewayError } from '../../src/errors.js';
 import { replyIdOf } from '../../src/respond/respondToTurn.js';
 
@@ -24,7 +24,11 @@ describe('config document and prompt budget', () => {
     // Every process of one deployment shares its Redis, and with it the config's write mark.
     otherRedis = new Redis(h.env.REDIS_URL, { maxRetriesPerRequest: null });
     other = await Store.connect(h.env.MONGODB_URI!, h.env.MONGODB_DB, {
-      configMark: new RedisConfigMark(otherRedis, h.env.QUEUE_PREFIX, h.env.MONGODB_DB),
+      configMark: new RedisWriteMark(otherRedis, {
+        prefix: h.env.QUEUE_PREFIX,
+        dbName: h.env.MONGODB_DB,
+        kind: 'config',
+      }),
     });
   });
   afterEach(async () => {
