@@ -42,6 +42,19 @@ export function missedByReply(turn: Pick<Turn, 'replyStartedAt' | 'heard'>, mess
   return turn.replyStartedAt !== undefined && turn.heard !== undefined && !turn.heard.includes(messageId);
 }
 
+/**
+ * Whether the dialogue's turn pointer lags behind this pending turn: the crash that cut the
+ * turn's message off its other writes lost the pointer's move. The next message must find this
+ * turn, or its own would not wait for this one's reply (Turn.after).
+ */
+export function pointerBehind(
+  pointed: Pick<Turn, '_id' | 'startedAt'> | null,
+  turn: Pick<Turn, '_id' | 'startedAt'>,
+): boolean {
+  if (pointed?._id === turn._id) return false;
+  return !pointed || pointed.startedAt.getTime() < turn.startedAt.getTime();
+}
+
 export interface NewTurnInput {
   id: string;
   dialogueId: string;

@@ -25,7 +25,9 @@ export interface ChatPlace {
   founding?: Founding;
 }
 
-export type Located = { kind: 'stored'; existing: Message } | ({ kind: 'placed' } & ChatPlace);
+/** `stored`: a message already held, with its dialogue as read beside it (null: not stored). */
+export type Located =
+  { kind: 'stored'; existing: Message; dialogue: Dialogue | null } | ({ kind: 'placed' } & ChatPlace);
 
 export interface LocateDeps extends SessionDeps {
   pointerHints?: PointerHints;
@@ -53,7 +55,7 @@ export async function locate(
     store.participants.getAgent(DEFAULT_AGENT_ID),
     readHinted(store, hint),
   ]);
-  if (existing) return { kind: 'stored', existing };
+  if (existing) return { kind: 'stored', existing, dialogue: knownDialogue };
   if (!knownDialogue) {
     const human = knownHuman ? await store.participants.resolveHuman(o.identity, o.now, knownHuman) : null;
     const founding = foundChat({ ...o, agentId: DEFAULT_AGENT_ID, human });

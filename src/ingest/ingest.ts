@@ -8,6 +8,7 @@ import {
   missedByReply,
   newTurn,
   placeInitiatorMessage,
+  pointerBehind,
   requireTurnAgent,
   turnHumanId,
 } from '../domain/turnRules.js';
@@ -138,7 +139,7 @@ async function ingestKnown(
   deps: IngestDeps,
   ev: InboundMessage,
   existing: Message,
-  o: { albumId: string | undefined; now: Date; turn: Turn | undefined },
+  o: { albumId: string | undefined; now: Date; turn: Turn | undefined; dialogue: Dialogue | null },
 ): Promise<IngestResult> {
   const { store } = deps;
   if (o.albumId && existing.platformRef?.messageId !== ev.platformMessageId) {
@@ -154,10 +155,19 @@ async function ingestKnown(
     // The message and its window entry are written together; if the server died between the
     // two, the reply would read a window without it. Put back while the reply has not read it.
     if (!o.turn.replyStartedAt && belongsInWindow(existing)) await store.windows.put(existing, o.now);
+    if (o.dialogue) await pointAtTurn(store, o.dialogue, o.turn);
     // If its job was lost, enqueueing again is harmless: the job id is derived from the turn.
     await deps.enqueueReply({ turnId: o.turn._id, dialogueId: o.turn.dialogueId });
   }
   return { kind: 'duplicate', messageId: existing._id };
+}
+
+/** Moves the dialogue's turn and session pointers to this turn if they lag behind it (`pointerBehind`). */
+async function pointAtTurn(store: Store, dialogue: Dialogue, turn: Turn): Promise<void> {
+  const pointer = dialogue.openTurnId;
+  if (pointer === undefined || pointer === turn._id) return; // undefined: rebuilt on the next read (latestTurn.ts)
+  const pointed = pointer === null ? null : await store.turns.get(pointer);
+  if (pointerBehind(pointed, turn)) await store.dialogues.setOpenTurn(dialogue._id, turn._id, turn.sessionId);
 }
 
 async function placeMessage(
@@ -184,7 +194,12 @@ async function placeMessage(
   const lost = storedTurn === null || (stored && storedTurn && missedByReply(storedTurn, stored._id));
   const orphan = lost ? stored : undefined;
   if (located.kind === 'stored' && !orphan)
-    return ingestKnown(deps, ev, located.existing, { albumId, now, turn: storedTurn ?? undefined });
+    return ingestKnown(deps, ev, located.existing, {
+      albumId,
+      now,
+      turn: storedTurn ?? undefined,
+      dialogue: located.dialogue,
+    });
   if (orphan) located = await locate(deps, { chat, identity, type, messageId, now, replacing: true });
   if (located.kind === 'stored') throw new Error(`message ${messageId} could not be placed again`);
   const { human, dialogue, session, opened, latestTurn, founding } = located;

@@ -157,9 +157,13 @@ export class DialogueRepo {
     );
   }
 
-  /** Records the dialogue's latest turn (a turn opened outside ingest: check-in, operator). */
-  async setOpenTurn(id: string, turnId: string | null): Promise<void> {
-    await this.guarded(id, () => this.c.dialogues.updateOne({ _id: id }, { $set: { openTurnId: turnId } }));
+  /**
+   * Records the dialogue's latest turn (a turn opened outside ingest: check-in, operator; or one
+   * whose pointer a crash lost) and, when given, the session it is in.
+   */
+  async setOpenTurn(id: string, turnId: string | null, sessionId?: string): Promise<void> {
+    const pointers = { openTurnId: turnId, ...(sessionId ? { currentSessionId: sessionId } : {}) };
+    await this.guarded(id, () => this.c.dialogues.updateOne({ _id: id }, { $set: pointers }));
   }
 
   async countMessage(id: string, at: Date): Promise<void> {

@@ -133,4 +133,27 @@ describe('ingest after a crash between its writes', () => {
     expect((await h.app.store.messages.get(joined.messageId))?.turnId).toBe(first.turnId);
     expect(await h.app.store.c.turns.countDocuments({ dialogueId: first.dialogueId })).toBe(1);
   });
+
+  it("points the dialogue back at a redelivered message's turn, so the next message waits for its reply", async () => {
+    h = await startHarness({}, ['api']);
+    const { deps } = ingestDeps(h);
+    const first = await ingest(deps, update);
+    if (first.kind !== 'accepted') throw new Error(`first was ${first.kind}`);
+    await startReply(h, first.turnId, first.dialogueId);
+    const answered = await h.app.store.turns.get(first.turnId);
+    await h.app.store.turns.closeResponded(answered!, new Date(), {});
+    const secondUpdate = inboundEventSchema.parse({ ...update, platformMessageId: '10', text: 'and another thing' });
+    const second = await ingest(deps, secondUpdate);
+    if (second.kind !== 'accepted') throw new Error(`second was ${second.kind}`);
+    // As if the server died before the dialogue's pointer moved to the second message's turn.
+    await h.app.store.c.dialogues.updateOne({ _id: first.dialogueId }, { $set: { openTurnId: first.turnId } });
+
+    expect((await ingest(deps, secondUpdate)).kind).toBe('duplicate');
+    expect((await h.app.store.dialogues.get(first.dialogueId))?.openTurnId).toBe(second.turnId);
+    // The second turn's reply is under way when a third message comes: its turn names the second.
+    await startReply(h, second.turnId, second.dialogueId);
+    const third = await ingest(deps, inboundEventSchema.parse({ ...update, platformMessageId: '11', text: 'hello?' }));
+    if (third.kind !== 'accepted') throw new Error(`third was ${third.kind}`);
+    expect((await h.app.store.turns.get(third.turnId))?.after).toBe(second.turnId);
+  });
 });

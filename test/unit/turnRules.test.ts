@@ -6,6 +6,7 @@ import {
   mustAnswerFirst,
   newTurn,
   placeInitiatorMessage,
+  pointerBehind,
   respondedFields,
 } from '../../src/domain/turnRules.js';
 import type { Turn } from '../../src/domain/model.js';
@@ -74,6 +75,17 @@ describe("a message and what its turn's reply read (Turn.heard)", () => {
     expect(missedByReply(turn({ replyStartedAt: started, heard: ['m-1'] }), 'm-1')).toBe(false);
     expect(missedByReply(turn(), 'm-2')).toBe(false);
     expect(missedByReply(turn({ replyStartedAt: started }), 'm-2')).toBe(false);
+  });
+});
+
+describe('pointerBehind (a dialogue pointer a crash did not move)', () => {
+  const later = turn({ _id: 't-2', startedAt: new Date(startedAt.getTime() + 5000) });
+
+  it('lags when it names an older turn or none, never when it names this turn or a newer one', () => {
+    expect(pointerBehind(turn(), later)).toBe(true);
+    expect(pointerBehind(null, later)).toBe(true);
+    expect(pointerBehind(later, later)).toBe(false);
+    expect(pointerBehind(later, turn())).toBe(false);
   });
 });
 
