@@ -113,15 +113,16 @@ export const contextPartiesOf = (turn: Turn): ContextParties => ({
 export async function readContextInputs(
   store: Store,
   p: ContextParties,
-  recall?: MemoryRecall,
+  warm: { recall?: MemoryRecall; knowledge?: KnowledgeRetrieval } = {},
 ): Promise<ContextInputs> {
-  // The memory index is warmed beside the reads, not after them: a deployment with recall off
-  // pays one version check it did not need, every other one a round trip less.
+  // The memory and knowledge indexes are warmed beside the reads, not after them: a deployment
+  // with recall off pays one version check it did not need, every other one a round trip less.
   const [config, agent, human] = await Promise.all([
     store.config.get(),
     store.participants.getAgent(p.agentId),
     p.humanId ? store.participants.getHuman(p.humanId) : null,
-    recall && p.humanId ? recall.prepare({ ownerId: p.agentId, subjectId: p.humanId }) : undefined,
+    warm.recall && p.humanId ? warm.recall.prepare({ ownerId: p.agentId, subjectId: p.humanId }) : undefined,
+    warm.knowledge?.prepare(p.agentId),
   ]);
   return { config, agent, human };
 }

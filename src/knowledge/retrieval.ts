@@ -12,6 +12,7 @@ import type { Embedder } from '../memory/embedder.js';
 import { synthesizeQueries } from '../memory/recallQueries.js';
 import { rankFused, reciprocalRankFusion, RRF_K } from '../memory/rrf.js';
 import { embedQueries } from '../memory/queryEmbeddings.js';
+import { PREPARED_FRESH_MS } from '../memory/versions.js';
 import type { NumberedSource } from './citations.js';
 import type { KnowledgeCache } from './knowledgeCache.js';
 import type { ChunkHit, IndexedChunk, KnowledgeIndex } from './knowledgeIndex.js';
@@ -49,12 +50,26 @@ const DEFAULT_EMBED_TIMEOUT_MS = 3_000;
 
 export class KnowledgeRetrieval {
   private embeddingsDown = false;
+  /** Agents `prepare` checked, and when (one entry per agent: agents are few). */
+  private readonly prepared = new Map<string, number>();
 
   constructor(private readonly d: RetrievalDeps) {}
 
+  /** Loads (or checks) the agent's index ahead of a retrieval, e.g. while a reply's history is read. */
+  async prepare(agentId: string): Promise<void> {
+    await this.d.cache
+      .get(agentId)
+      .then(() => this.prepared.set(agentId, Date.now()))
+      .catch((err: unknown) => this.d.log.debug({ err, agentId }, 'knowledge index not prepared'));
+  }
+
   async retrieve(r: RetrievalRequest): Promise<RetrievalResult> {
     const started = performance.now();
-    const index = await this.d.cache.get(r.agentId);
+    const preparedAt = this.prepared.get(r.agentId);
+    this.prepared.delete(r.agentId);
+    // Prepared for this reply moments ago: taken as checked then (one Redis round trip less).
+    const fresh = preparedAt !== undefined && Date.now() - preparedAt <= PREPARED_FRESH_MS;
+    const index = await this.d.cache.get(r.agentId, fresh ? { checkedWithinMs: PREPARED_FRESH_MS } : {});
     const indexMs = performance.now() - started;
     const queries = synthesizeQueries(r.message).queries;
     const none = (embedMs = 0, searchMs = 0): RetrievalResult => ({

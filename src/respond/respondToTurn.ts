@@ -161,7 +161,12 @@ export async function respondToTurn(
 
 /** Reads a context's inputs; awaited later, so a failure meanwhile is not left unhandled. */
 function startInputs(deps: RespondDeps, parties: ContextParties): Promise<ContextInputs> {
-  return handled(readContextInputs(deps.store, parties, deps.recall));
+  return handled(
+    readContextInputs(deps.store, parties, {
+      ...(deps.recall ? { recall: deps.recall } : {}),
+      ...(deps.knowledge ? { knowledge: deps.knowledge } : {}),
+    }),
+  );
 }
 
 function handled<T>(p: Promise<T>): Promise<T> {

@@ -454,6 +454,29 @@ describe('the per-process index cache', () => {
     expect(a.lists).toHaveLength(listsBefore + 1);
   });
 
+  it("a reply's recall takes the index its prepare checked moments before: one version read, not two", async () => {
+    const embedder = new HashedNgramEmbedder(DIMS);
+    const redisVersions = new RedisMemoryVersions(redis, prefix);
+    let versionReads = 0;
+    const versions: MemoryVersions = {
+      get: (s) => (versionReads++, redisVersions.get(s)),
+      bump: (s, ids) => redisVersions.bump(s, ids),
+      changes: (s, from, to) => redisVersions.changes(s, from, to),
+    };
+    const en = await seed(EN, embedder);
+    const r = rig({ embedder, versions });
+    await r.recall.prepare({ ownerId: OWNER, subjectId: HUMAN });
+    expect(versionReads).toBe(1);
+    expect(ids(await r.ask('Where do I live?'))[0]).toBe(en[0]);
+    expect(versionReads).toBe(1); // the prepare's read served this recall
+    // A recall nobody prepared (or a second one) checks the version as before: another
+    // process's write is seen at once.
+    const [kiwi] = await seed(['User adopted a parrot called Kiwi'], embedder);
+    await redisVersions.bump({ ownerId: OWNER, subjectId: HUMAN }, [kiwi!]);
+    expect(ids(await r.ask('Do I have a parrot?'))[0]).toBe(kiwi);
+    expect(versionReads).toBe(2);
+  });
+
   it('a cache whose version is not bumped keeps its (stale) index: the version, not the store, is the signal', async () => {
     const embedder = new HashedNgramEmbedder(DIMS);
     const en = await seed(EN, embedder);

@@ -141,6 +141,21 @@ describe('knowledge retrieval', () => {
     await r.cache.get('agt_1');
     expect(r.reads.loads).toBe(3);
   });
+  it("a reply's retrieval takes the index its prepare checked moments before: one version read", async () => {
+    const r = rig(true);
+    const get = r.versions.get.bind(r.versions);
+    let versionReads = 0;
+    r.versions.get = (s) => (versionReads++, get(s));
+    await r.retrieval.prepare('agt_1');
+    const res = await r.retrieval.retrieve({ agentId: 'agt_1', message: 'What is the refund policy?', topK: 1 });
+    expect(res.sources[0]?.content).toContain('Refund policy');
+    expect(versionReads).toBe(1);
+    // Unprepared, it checks again: another process's change is seen at once.
+    await r.versions.bump({ ownerId: 'agt_1' });
+    await r.retrieval.retrieve({ agentId: 'agt_1', message: 'What is the refund policy?', topK: 1 });
+    expect(versionReads).toBe(2);
+    expect(r.reads.loads).toBe(2);
+  });
 });
 
 describe('the knowledge part of the prompt', () => {
