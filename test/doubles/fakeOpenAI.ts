@@ -564,9 +564,9 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
   const embeddingsScript: EmbeddingsStep[] = [];
   const embeddingsRequests: RecordedEmbeddingsRequest[] = [];
   const closing = new AbortController();
-  const taskStep = (endpoint: 'chat' | 'responses', system: string, input: string): ScriptStep => {
+  const taskStep = (endpoint: 'chat' | 'responses', system: string, input: string, receivedAt: number): ScriptStep => {
     const task = taskNameOf(system);
-    taskRequests.push({ endpoint, task, system, input, receivedAt: Date.now() });
+    taskRequests.push({ endpoint, task, system, input, receivedAt });
     return (
       taskScript.shift() ?? {
         kind: 'reply',
@@ -601,8 +601,13 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       return sendError(res, 404, `Invalid URL (${req.method ?? 'GET'} ${path})`, 'unknown_url');
     }
     let json: unknown;
+    // Received once the whole body is in, before this fake validates it: a real endpoint's
+    // validation is on its side of the wire, so it is no part of the gateway's time to the model.
+    let receivedAt = Date.now();
     try {
-      json = JSON.parse(await readBody(req));
+      const body = await readBody(req);
+      receivedAt = Date.now();
+      json = JSON.parse(body);
     } catch {
       return sendError(res, 400, 'We could not parse the JSON body of your request.');
     }
@@ -617,7 +622,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       if (!parsed.success) return invalid(parsed.error);
       const images = imagesOf(parsed.data);
       if (images.length > 0) {
-        visionRequests.push({ endpoint: 'vision', body: parsed.data, images, receivedAt: Date.now() });
+        visionRequests.push({ endpoint: 'vision', body: parsed.data, images, receivedAt });
         const step = visionScript.shift() ?? {
           kind: 'reply',
           chunks: splitWords((opts.defaultVisionReply ?? ((imgs) => describeFakeImage(imgs[0])))(images, parsed.data)),
@@ -633,9 +638,9 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
           .filter((m) => m.role === 'user')
           .map((m) => contentText(m.content))
           .join('\n');
-        return answer(taskStep('chat', system, input), parsed.data, res, signal);
+        return answer(taskStep('chat', system, input, receivedAt), parsed.data, res, signal);
       }
-      requests.push({ endpoint: 'chat', body: parsed.data, receivedAt: Date.now() });
+      requests.push({ endpoint: 'chat', body: parsed.data, receivedAt });
       const step = script.shift() ?? defaultStep(parsed.data);
       return answer(step, parsed.data, res, signal);
     }
@@ -654,9 +659,9 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
         .filter((i) => i.role === 'user')
         .map(inputItemText)
         .join('\n');
-      return answerResponses(taskStep('responses', system, input), parsed.data, res, signal);
+      return answerResponses(taskStep('responses', system, input, receivedAt), parsed.data, res, signal);
     }
-    responsesRequests.push({ endpoint: 'responses', body: parsed.data, receivedAt: Date.now() });
+    responsesRequests.push({ endpoint: 'responses', body: parsed.data, receivedAt });
     const step = script.shift() ?? {
       kind: 'reply',
       chunks: splitWords((opts.defaultResponsesReply ?? echoResponsesReply)(parsed.data)),
