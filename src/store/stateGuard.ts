@@ -73,7 +73,10 @@ export class RedisStateGuard implements StateGuard {
     try {
       return await holding(key, fn);
     } finally {
-      await this.redis.eval(RELEASE, 1, redisKey, token).catch(() => undefined); // lapses by itself
+      // Sent, not awaited: the caller's next command (ingest's enqueue) follows it on the same
+      // connection, so Redis frees the lease first, one round trip sooner. A failed release
+      // lapses by itself; anyone else who asks meanwhile waits as for a busy lease.
+      void this.redis.eval(RELEASE, 1, redisKey, token).catch(() => undefined);
     }
   }
 
