@@ -50,6 +50,11 @@ describe('extractKeywords', () => {
     expect(extractKeywords('我养的猫叫什么名字')).toEqual(['养', '猫叫', '名字']);
     expect(extractKeywords('上次你说我应该多运动')).toEqual(['多运动']);
   });
+  it('drops the verbs that report speech and the hedges of a guess: they frame the question', () => {
+    expect(extractKeywords('What did Maria mention about her puppy?')).toEqual(['maria', 'puppy']);
+    expect(extractKeywords('How does John describe the game season?')).toEqual(['john', 'game', 'season']);
+    expect(extractKeywords('Would Tim likely enjoy the song?')).toEqual(['tim', 'enjoy', 'song']);
+  });
   it('keeps digits and mixed scripts', () => {
     expect(extractKeywords('我2019年在Tokyo工作')).toEqual(['2019', '年', 'tokyo', '工作']);
   });
