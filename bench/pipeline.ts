@@ -10,19 +10,17 @@ import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
 import type { IngestResult } from '../src/ingest/ingest.js';
 import { RESPOND_QUEUE, RespondQueue, respondJobId } from '../jobs/respondQueue.js';
 import { TimerQueue } from '../jobs/timers.js';
-import type { ChatRequestBody } from '../test/doubles/fakeOpenAI.js';
+import { startFakeOpenAI, type ChatRequestBody, type FakeOpenAI } from '../test/doubles/fakeOpenAI.js';
 import { MemoryQueue } from '../jobs/memoryJobs.js';
-import { sleep, withTimeout } from './concurrency.js';
-import { startBenchFakes, type SeenLlmRequest } from './remoteFakes.js';
+import { startFakeTelegram, type FakeTelegram } from '../test/doubles/fakeTelegram.js';
+import { withTimeout } from './concurrency.js';
 
 const BOT_TOKEN = '123456789:BENCH-bot-token_abcdefghijklmnopqrstuv';
 
 export interface PipelineRig {
   app: RunningApp;
-  /** The fake model's chat requests so far. */
-  llmRequests(): readonly SeenLlmRequest[];
-  /** When the fake model received the request whose last user message (or `last` message) is `text`. */
-  llmReceivedAt(text: string, o?: { last?: boolean }): Promise<number>;
+  llm: FakeOpenAI;
+  tg: FakeTelegram;
   /** The app's QUEUE_PREFIX: every Redis key of this app starts with `${prefix}:`. */
   prefix: string;
   /** A handle on the app's memory queue (post-turn extraction, rolling summary), to see when it is idle. */
@@ -51,12 +49,13 @@ export async function startPipeline(o: {
   telegramPerSecond?: number;
   /** What the app is started with at its edges (e.g. lifted platform limits). */
   extensions?: Extensions;
-  /** What the fake model answers (default 'ok': one chunk, no delay; the fakes then run on their own thread). */
+  /** What the fake model answers (default 'ok': one chunk, no delay). */
   reply?: (body: ChatRequestBody) => string;
   /** Also run the api role (GraphQL and the web channel on an HTTP server), accepting this admin token. */
   apiToken?: string;
 }): Promise<PipelineRig> {
-  const fakes = await startBenchFakes(o.reply);
+  const llm = await startFakeOpenAI({ defaultReply: o.reply ?? (() => 'ok') });
+  const tg = await startFakeTelegram();
   const env = loadEnv({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -66,9 +65,9 @@ export async function startPipeline(o: {
     REDIS_URL: o.redisUrl,
     QUEUE_PREFIX: o.prefix,
     OPENAI_API_KEY: 'sk-bench-not-a-real-key-000000',
-    OPENAI_BASE_URL: fakes.llmBaseURL,
+    OPENAI_BASE_URL: llm.baseURL,
     TELEGRAM_BOT_TOKEN: BOT_TOKEN,
-    TELEGRAM_API_ROOT: fakes.tgApiRoot,
+    TELEGRAM_API_ROOT: tg.apiRoot,
     DEFAULT_LOCALE: 'en',
     STREAM_EDIT_INTERVAL_MS: String(o.streamEditMs),
     ...(o.telegramPerSecond ? { TELEGRAM_GLOBAL_PER_SECOND: String(o.telegramPerSecond) } : {}),
@@ -83,7 +82,8 @@ export async function startPipeline(o: {
     redisUrl: o.redisUrl,
     ...(o.extensions ? { extensions: o.extensions } : {}),
   }).catch(async (err: unknown) => {
-    await fakes.close();
+    await tg.close();
+    await llm.close();
     throw err;
   });
 
@@ -110,16 +110,8 @@ export async function startPipeline(o: {
   let messageSeq = 0;
   return {
     app,
-    llmRequests: () => fakes.requests,
-    async llmReceivedAt(text, { last = false } = {}) {
-      // A thread forwards its requests every few ms: wait a little for this one.
-      for (let waited = 0; ; waited += 5) {
-        const r = fakes.requests.findLast((q) => (last ? q.last : q.lastUser) === text);
-        if (r) return r.receivedAt;
-        if (waited >= 2_000) throw new Error(`bench: no LLM request for "${text}"`);
-        await sleep(5);
-      }
-    },
+    llm,
+    tg,
     prefix: env.QUEUE_PREFIX,
     memory,
     newChat: () => String(500_000_000 + ++chatSeq),
@@ -162,7 +154,8 @@ export async function startPipeline(o: {
       await timers.close();
       await memory.close();
       await redis.quit();
-      await fakes.close();
+      await tg.close();
+      await llm.close();
     },
   };
 }

@@ -1,5 +1,6 @@
 // Pipeline scenarios: sequential turns (one in flight) and a burst. All times are Date.now()
 // milliseconds, the clock the app stores (replyStartedAt, closedAt) and the fake LLM records.
+import type { FakeOpenAI } from '../test/doubles/fakeOpenAI.js';
 import type { IngestResult } from '../src/ingest/ingest.js';
 import type { Turn } from '../src/domain/model.js';
 import type { PipelineRig } from './pipeline.js';
@@ -38,9 +39,12 @@ export interface BurstResult {
 }
 
 /** When the fake LLM received the request whose last user message is `text`. */
-function receivedAtIndex(rig: PipelineRig): Map<string, number> {
+function receivedAtIndex(llm: FakeOpenAI): Map<string, number> {
   const index = new Map<string, number>();
-  for (const r of rig.llmRequests()) if (r.lastUser !== undefined) index.set(r.lastUser, r.receivedAt);
+  for (const r of llm.requests) {
+    const lastUser = r.body.messages.findLast((m) => m.role === 'user');
+    if (typeof lastUser?.content === 'string') index.set(lastUser.content, r.receivedAt);
+  }
   return index;
 }
 
@@ -71,7 +75,7 @@ export async function oneTurn(
   const turn = must(await (o.readTurn ?? ((id) => rig.app.store.turns.get(id)))(r.turnId), `turn ${r.turnId}`);
   if (turn.status !== 'responded' || turn.outcome !== 'complete')
     throw new Error(`bench: turn ${turn._id} ended ${turn.status}/${turn.outcome}`);
-  const llmAt = await rig.llmReceivedAt(text);
+  const llmAt = must(receivedAtIndex(rig.llm).get(text), `LLM request for "${text}"`);
   const started = must(turn.replyStartedAt, 'replyStartedAt').getTime();
   const closed = must(turn.closedAt, 'closedAt').getTime();
   return {
@@ -139,8 +143,7 @@ export async function burstTurns(
   if (closed.some((t) => t.outcome !== 'complete')) throw new Error('bench: a burst turn did not complete');
   const last = Math.max(...closed.map((t) => must(t.closedAt, 'closedAt').getTime()));
 
-  await rig.llmReceivedAt(must([...sentAt.keys()].at(-1), 'a burst message')); // the last one forwarded too
-  const received = receivedAtIndex(rig);
+  const received = receivedAtIndex(rig.llm);
   const preLlm = [...sentAt].map(([text, t0]) => must(received.get(text), `LLM request for "${text}"`) - t0);
   const spanMs = last - first;
   const accepted = turnIds.length;

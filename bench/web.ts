@@ -5,7 +5,7 @@
 // about zero and the first byte is the gateway's whole share (seed 004 asks < 3 s, issue 15
 // 300 ms plus the model's TTFT).
 import { randomBytes } from 'node:crypto';
-import { startPipeline } from './pipeline.js';
+import { startPipeline, type PipelineRig } from './pipeline.js';
 import { oneTurn } from './turns.js';
 import { memoryIdle } from './memoryIdle.js';
 import { fmt, table } from './report.js';
@@ -60,6 +60,12 @@ async function newConversation(base: string, token: string): Promise<string> {
   return String(((await res.json()) as { id: string }).id);
 }
 
+const receivedAt = (rig: PipelineRig, text: string): number => {
+  const r = rig.llm.requests.findLast((q) => q.body.messages.at(-1)?.content === text);
+  if (!r) throw new Error(`bench: no LLM request for "${text}"`);
+  return r.receivedAt;
+};
+
 export async function runWebBench(o: {
   mongoUri: string;
   redisUrl: string;
@@ -95,7 +101,7 @@ export async function runWebBench(o: {
       const direct = await oneTurn(rig, rig.newChat(), `bench direct ${i}`);
       await memoryIdle(rig.memory, 10_000);
       if (i < 0) continue;
-      r.webPreLlm.push((await rig.llmReceivedAt(text, { last: true })) - t0);
+      r.webPreLlm.push(receivedAt(rig, text) - t0);
       r.webFirstByte.push(firstByte - t0);
       r.webTotal.push(done - t0);
       r.directPreLlm.push(direct.preLlm);
