@@ -12,7 +12,7 @@ import type { Embedder } from '../memory/embedder.js';
 import { synthesizeQueries } from '../memory/recallQueries.js';
 import { rankFused, reciprocalRankFusion, RRF_K } from '../memory/rrf.js';
 import { embedQueries } from '../memory/queryEmbeddings.js';
-import { PREPARED_FRESH_MS } from '../memory/versions.js';
+import { PREPARED_FRESH_MS, PreparedChecks } from '../memory/preparedChecks.js';
 import type { NumberedSource } from './citations.js';
 import type { KnowledgeCache } from './knowledgeCache.js';
 import type { ChunkHit, IndexedChunk, KnowledgeIndex } from './knowledgeIndex.js';
@@ -50,8 +50,8 @@ const DEFAULT_EMBED_TIMEOUT_MS = 3_000;
 
 export class KnowledgeRetrieval {
   private embeddingsDown = false;
-  /** Agents `prepare` checked, and when (one entry per agent: agents are few). */
-  private readonly prepared = new Map<string, number>();
+  /** Agents `prepare` checked: their retrieval skips a second version check. */
+  private readonly prepared = new PreparedChecks();
 
   constructor(private readonly d: RetrievalDeps) {}
 
@@ -59,16 +59,14 @@ export class KnowledgeRetrieval {
   async prepare(agentId: string): Promise<void> {
     await this.d.cache
       .get(agentId)
-      .then(() => this.prepared.set(agentId, Date.now()))
+      .then(() => this.prepared.note(agentId))
       .catch((err: unknown) => this.d.log.debug({ err, agentId }, 'knowledge index not prepared'));
   }
 
   async retrieve(r: RetrievalRequest): Promise<RetrievalResult> {
     const started = performance.now();
-    const preparedAt = this.prepared.get(r.agentId);
-    this.prepared.delete(r.agentId);
     // Prepared for this reply moments ago: taken as checked then (one Redis round trip less).
-    const fresh = preparedAt !== undefined && Date.now() - preparedAt <= PREPARED_FRESH_MS;
+    const fresh = this.prepared.take(r.agentId);
     const index = await this.d.cache.get(r.agentId, fresh ? { checkedWithinMs: PREPARED_FRESH_MS } : {});
     const indexMs = performance.now() - started;
     const queries = synthesizeQueries(r.message).queries;

@@ -14,7 +14,8 @@ import type { MemoryKind } from '../domain/model.js';
 import type { MemoryRepo } from '../store/memories.js';
 import type { Embedder } from './embedder.js';
 import type { IndexCache } from './indexCache.js';
-import { PREPARED_FRESH_MS, scopeKey, type MemoryScope } from './versions.js';
+import { scopeKey, type MemoryScope } from './versions.js';
+import { PREPARED_FRESH_MS, PreparedChecks } from './preparedChecks.js';
 import type { WordVectors } from './wordVectors.js';
 import { fuseRetrievers } from './recallFusion.js';
 import { synthesizeQueries } from './recallQueries.js';
@@ -78,8 +79,8 @@ const DEFAULT_EMBED_TIMEOUT_MS = 3_000;
 export class MemoryRecall {
   private embeddingsDown = false;
   private wordVectorsMissing = false;
-  /** Scopes `prepare` checked, and when: their recall skips a second version check. */
-  private readonly prepared = new Map<string, number>();
+  /** Scopes `prepare` checked: their recall skips a second version check. */
+  private readonly prepared = new PreparedChecks();
   private readonly wordVectors: WordVectorSource;
 
   constructor(private readonly d: RecallDeps) {
@@ -95,24 +96,8 @@ export class MemoryRecall {
 
     await this.d.cache
       .get(scope)
-      .then(() => this.notePrepared(scopeKey(scope)))
+      .then(() => this.prepared.note(scopeKey(scope)))
       .catch((err: unknown) => this.d.log.debug({ err, scope }, 'memory index not prepared'));
-  }
-
-  /** A prepare whose recall never came (recall off, nothing to ask) is dropped once stale. */
-  private notePrepared(key: string): void {
-    const now = Date.now();
-    if (this.prepared.size >= 256)
-      for (const [k, at] of this.prepared) if (now - at > PREPARED_FRESH_MS) this.prepared.delete(k);
-    this.prepared.set(key, now);
-  }
-
-  /** Whether the scope was prepared for this recall (taken once: the next recall checks again). */
-  private takePrepared(scope: MemoryScope): boolean {
-    const key = scopeKey(scope);
-    const at = this.prepared.get(key);
-    this.prepared.delete(key);
-    return at !== undefined && Date.now() - at <= PREPARED_FRESH_MS;
   }
 
   async recall(r: RecallRequest): Promise<RecallResult> {
@@ -135,7 +120,7 @@ export class MemoryRecall {
     // A scope known to hold nothing (a new person) is checked before embedding: no embeddings
     // call, and no wait for one, when there is nothing to search.
     const knownEmpty = this.d.cache.heldSize(scope) === 0;
-    const fresh = this.takePrepared(scope) ? { checkedWithinMs: PREPARED_FRESH_MS } : {};
+    const fresh = this.prepared.take(scopeKey(scope)) ? { checkedWithinMs: PREPARED_FRESH_MS } : {};
     const indexed = this.d.cache.get(scope, { vectorWaitMs: budgetMs, ...fresh });
     const embed = async () =>
       semantic && !(knownEmpty && (await indexed).size === 0)

@@ -14,13 +14,6 @@ export interface MemoryScope {
 
 export const scopeKey = (s: MemoryScope): string => `${s.ownerId}\u001f${s.subjectId ?? ''}`;
 
-/**
- * How long a version read by a reply's `prepare` (memory or knowledge) counts as current for that
- * reply's own recall: its context is built well within it, and a second GET would only add a
- * round trip to the reply's path.
- */
-export const PREPARED_FRESH_MS = 2_000;
-
 /** The entries changed between two versions, or `reload` when that cannot be told. */
 export type Changes = string[] | 'reload';
 
