@@ -345,20 +345,30 @@ export async function produceAiMessage(
     ...(o.stored ? { ready: o.stored } : {}),
   });
   const ask = roomAsk(deps.tools, turn);
-  // The valid citations are recorded; channels without source events get footnotes.
-  const outcome = withCitedSources(
-    await generateText(deps, { turn, dialogue, gathered, streamer, trace, contextEventId, now, ask }),
-    {
-      retrieved: gathered.knowledge?.sources ?? [],
-      footnotes: deps.platforms?.find(dialogue.chat.platform)?.sourcesAsEvents !== true,
-    },
-  );
-  lap('model');
-  await o.stored?.catch(async (err: unknown) => {
+  // A failed attempt (the store gone mid-reply) ends its streaming, a send under way included,
+  // before the reply lease is let go: else that send could land beside the retry's own.
+  const fail = async (err: unknown): Promise<never> => {
     typing.stop();
     await streamer.endStreaming();
     throw err;
+  };
+  const generated = await generateText(deps, {
+    turn,
+    dialogue,
+    gathered,
+    streamer,
+    trace,
+    contextEventId,
+    now,
+    ask,
+  }).catch(fail);
+  // The valid citations are recorded; channels without source events get footnotes.
+  const outcome = withCitedSources(generated, {
+    retrieved: gathered.knowledge?.sources ?? [],
+    footnotes: deps.platforms?.find(dialogue.chat.platform)?.sourcesAsEvents !== true,
   });
+  lap('model');
+  await o.stored?.catch(fail);
   await streamer.endStreaming();
   await trace.settled();
   await store.messages.finishReply(

@@ -208,7 +208,8 @@ async function problemsOf(db: Db, tg: FakeTelegram, sent: Sent[]): Promise<strin
     const visible = tg.sentText(chatId);
     if (visible.length !== shown.length)
       out.push(
-        `chat ${chatId}: ${visible.length} bot messages for ${shown.length} replies: ${JSON.stringify(visible)}`,
+        `chat ${chatId}: ${visible.length} bot messages for ${shown.length} replies: ${JSON.stringify(visible)}; ` +
+          `replies as stored: ${JSON.stringify(order.map(({ turn, reply }) => ({ turn: turn._id, reply: reply._id, delivery: reply.delivery })))}`,
       );
     else
       for (const [i, text] of shown.entries())

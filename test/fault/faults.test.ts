@@ -26,7 +26,9 @@ async function underLoad(r: FaultRig, fault: () => Promise<void>, faultAfterMs =
   await fault();
   const sent = await loading;
   await r.settled(sent, SETTLE_MS);
-  expect(await r.problems(sent)).toEqual([]);
+  const problems = await r.problems(sent);
+  // What the gateway logged (warn and up) says how a problem came about.
+  expect(problems, problems.length > 0 ? `gateway log:\n${r.gateway.output().slice(-20_000)}` : undefined).toEqual([]);
 }
 
 describe('faults under load', () => {

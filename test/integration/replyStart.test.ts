@@ -111,4 +111,46 @@ describe('the start of a reply', () => {
     const sends = h.tg.callsOf('sendMessage').slice(sentBefore);
     expect(sends.map((c) => c.params.text)).toEqual(['shown once']);
   });
+
+  it('an attempt that fails after its text went out finishes that send before the retry: shown once', async () => {
+    // The store gone mid-reply: the model's answer is streaming out when recording the model
+    // call fails. The send already under way is recorded late (the store coming back); the
+    // retry must find it and edit that message, not send another.
+    const chat = '770003';
+    const { events, messages } = h.app.store;
+    const record = events.record.bind(events);
+    const recordSent = messages.recordPlatformMessage.bind(messages);
+    let failures = 1;
+    events.record = async (e) => {
+      if (e.kind === 'llm_call' && failures-- > 0) throw new Error('store write failed (simulated)');
+      return record(e);
+    };
+    messages.recordPlatformMessage = async (...args) => {
+      await sleep(1_500); // longer than the respond job's first retry delay (1 s)
+      return recordSent(...args);
+    };
+    try {
+      h.llm.enqueue({ kind: 'reply', chunks: ['said once'] });
+      h.llm.enqueue({ kind: 'reply', chunks: ['said once'] });
+      const sentBefore = h.tg.callsOf('sendMessage').length;
+      const asksBefore = h.llm.requests.length;
+      const r = await h.app.handleInbound(dm(chat, 1, 'still there?'));
+      if (r.kind !== 'accepted') throw new Error(`message ${r.kind}`);
+      const turn = await eventually(
+        async () => {
+          const t = await h.app.store.turns.get(r.turnId);
+          return t?.status === 'responded' ? t : undefined;
+        },
+        20_000,
+        'the turn answered after a retry',
+      );
+      expect(turn.outcome).toBe('complete');
+      expect(h.llm.requests.length - asksBefore).toBe(2);
+      const sends = h.tg.callsOf('sendMessage').slice(sentBefore);
+      expect(sends.map((c) => c.params.text)).toEqual(['said once']);
+    } finally {
+      events.record = record;
+      messages.recordPlatformMessage = recordSent;
+    }
+  });
 });
