@@ -28,8 +28,6 @@ interface Cached {
   index: KnowledgeIndex;
   /** Unknown when Redis could not be read: such an entry is reloaded on the next use. */
   version: string | undefined;
-  /** When `version` was last confirmed in Redis (ms epoch). */
-  checkedAt?: number;
 }
 
 const scope = (agentId: string) => ({ ownerId: agentId });
@@ -48,21 +46,19 @@ export class KnowledgeCache {
   }
 
   /** The agent's index, up to date with every process's writes (concurrent calls share one load). */
-  async get(agentId: string, o: { checkedWithinMs?: number } = {}): Promise<KnowledgeIndex> {
-    const held = this.lru.get(agentId);
-    // Checked moments ago (the reply's own prepare): a second GET would only add a round trip.
-    if (held?.checkedAt !== undefined && o.checkedWithinMs && Date.now() - held.checkedAt <= o.checkedWithinMs) {
+  async get(agentId: string, o: { justChecked?: boolean } = {}): Promise<KnowledgeIndex> {
+    // `justChecked`: the caller's own prepare read the version moments ago (PreparedChecks).
+    const held = o.justChecked ? this.lru.get(agentId) : undefined;
+    if (held) {
       this.touch(agentId, held);
       return held.index;
     }
-    const checkedAt = Date.now();
     const version = await this.d.versions.get(scope(agentId)).catch((err: unknown) => {
       this.d.log.warn({ err, agentId }, 'knowledge version unreadable; reloading from the store');
       return undefined;
     });
     const cached = this.lru.get(agentId);
     if (cached && version !== undefined && cached.version === version) {
-      cached.checkedAt = checkedAt;
       this.touch(agentId, cached);
       return cached.index;
     }
@@ -72,7 +68,6 @@ export class KnowledgeCache {
       this.loading.set(agentId, load);
     }
     const loaded = await load;
-    if (loaded.version !== undefined) loaded.checkedAt ??= checkedAt;
     this.touch(agentId, loaded);
     return loaded.index;
   }

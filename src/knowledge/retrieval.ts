@@ -12,7 +12,7 @@ import type { Embedder } from '../memory/embedder.js';
 import { synthesizeQueries } from '../memory/recallQueries.js';
 import { rankFused, reciprocalRankFusion, RRF_K } from '../memory/rrf.js';
 import { embedQueries } from '../memory/queryEmbeddings.js';
-import { PREPARED_FRESH_MS, PreparedChecks } from '../memory/preparedChecks.js';
+import { PreparedChecks } from '../memory/preparedChecks.js';
 import type { NumberedSource } from './citations.js';
 import type { KnowledgeCache } from './knowledgeCache.js';
 import type { ChunkHit, IndexedChunk, KnowledgeIndex } from './knowledgeIndex.js';
@@ -66,8 +66,7 @@ export class KnowledgeRetrieval {
   async retrieve(r: RetrievalRequest): Promise<RetrievalResult> {
     const started = performance.now();
     // Prepared for this reply moments ago: taken as checked then (one Redis round trip less).
-    const fresh = this.prepared.take(r.agentId);
-    const index = await this.d.cache.get(r.agentId, fresh ? { checkedWithinMs: PREPARED_FRESH_MS } : {});
+    const index = await this.d.cache.get(r.agentId, { justChecked: this.prepared.take(r.agentId) });
     const indexMs = performance.now() - started;
     const queries = synthesizeQueries(r.message).queries;
     const none = (embedMs = 0, searchMs = 0): RetrievalResult => ({

@@ -35,8 +35,6 @@ interface Cached {
   /** Version read before the entries were listed; unknown when Redis could not be read. */
   version: string | undefined;
   lastVectorRetry: number;
-  /** When `version` was read from Redis (ms epoch); undefined when it could not be. */
-  checkedAt?: number;
   /** Vectors being computed for entries that lack one; runs are chained, one at a time. */
   embedding?: Promise<void>;
 }
@@ -81,28 +79,20 @@ export class IndexCache {
    * budget): entries still without a vector are then found by keywords only, and get their
    * vectors once the embedding finishes.
    */
-  async get(scope: MemoryScope, o: { vectorWaitMs?: number; checkedWithinMs?: number } = {}): Promise<MemoryIndex> {
+  async get(scope: MemoryScope, o: { vectorWaitMs?: number; justChecked?: boolean } = {}): Promise<MemoryIndex> {
     const key = scopeKey(scope);
-    const c = this.checkedLately(key, o.checkedWithinMs) ?? (await this.serial(key, () => this.refresh(scope, key)));
+    // `justChecked`: the caller's own prepare read the version moments ago (PreparedChecks); a
+    // second GET would only add a round trip. A scope evicted since is refreshed as usual.
+    const held = o.justChecked ? this.lru.get(key) : undefined;
+    const c = held ?? (await this.serial(key, () => this.refresh(scope, key)));
     this.touch(key, c);
     this.retryMissingVectors(c);
     await this.vectorsReady(c, o.vectorWaitMs);
     return c.index;
   }
 
-  /**
-   * The scope as held, if its version was read within `ms` (the reply's own `prepare`, moments
-   * ago): a second Redis GET would only add a round trip to the reply's path. A memory another
-   * process stored in between is found from the next recall on.
-   */
-  private checkedLately(key: string, ms: number | undefined): Cached | undefined {
-    const c = ms ? this.lru.get(key) : undefined;
-    return c?.checkedAt !== undefined && Date.now() - c.checkedAt <= (ms ?? 0) ? c : undefined;
-  }
-
   /** Loads the scope, or brings it up to the version in Redis. */
   private async refresh(scope: MemoryScope, key: string): Promise<Cached> {
-    const checkedAt = Date.now();
     const version = await this.d.versions.get(scope).catch((err: unknown) => {
       this.d.log.warn({ err, scope }, 'memory version unreadable; refreshing the index from the store');
       return undefined;
@@ -115,7 +105,6 @@ export class IndexCache {
     } else if (version === undefined || c.version !== version) {
       await this.catchUp(scope, c, version);
     }
-    c.checkedAt = version === undefined ? undefined : checkedAt;
     return c;
   }
 

@@ -15,7 +15,7 @@ import type { MemoryRepo } from '../store/memories.js';
 import type { Embedder } from './embedder.js';
 import type { IndexCache } from './indexCache.js';
 import { scopeKey, type MemoryScope } from './versions.js';
-import { PREPARED_FRESH_MS, PreparedChecks } from './preparedChecks.js';
+import { PreparedChecks } from './preparedChecks.js';
 import type { WordVectors } from './wordVectors.js';
 import { fuseRetrievers } from './recallFusion.js';
 import { synthesizeQueries } from './recallQueries.js';
@@ -89,7 +89,7 @@ export class MemoryRecall {
 
   /**
    * Loads (or checks) the scope's index ahead of a recall, e.g. while a reply's history is read.
-   * The recall that follows within PREPARED_FRESH_MS takes the index as checked here.
+   * The recall that follows moments later (PreparedChecks) takes the index as checked here.
    */
   async prepare(scope: MemoryScope): Promise<void> {
     if (this.d.embedder.lexical) this.wordVectors.get(); // starts their load, if not yet
@@ -120,8 +120,8 @@ export class MemoryRecall {
     // A scope known to hold nothing (a new person) is checked before embedding: no embeddings
     // call, and no wait for one, when there is nothing to search.
     const knownEmpty = this.d.cache.heldSize(scope) === 0;
-    const fresh = this.prepared.take(scopeKey(scope)) ? { checkedWithinMs: PREPARED_FRESH_MS } : {};
-    const indexed = this.d.cache.get(scope, { vectorWaitMs: budgetMs, ...fresh });
+    const justChecked = this.prepared.take(scopeKey(scope));
+    const indexed = this.d.cache.get(scope, { vectorWaitMs: budgetMs, justChecked });
     const embed = async () =>
       semantic && !(knownEmpty && (await indexed).size === 0)
         ? embedQueries(this.d.embedder, q.queries, budgetMs, r.signal)
