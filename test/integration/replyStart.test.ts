@@ -8,6 +8,7 @@ import { startHarness, type Harness } from '../support/harness.js';
 import { eventually } from '../support/testEnv.js';
 import type { InboundEventInput } from '../../src/ingest/inboundEvent.js';
 import type { Turn } from '../../src/domain/model.js';
+import { dialogueIdOf } from '../../src/store/dialogues.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -36,6 +37,28 @@ describe('the start of a reply', () => {
   afterAll(async () => {
     await h.stop();
   });
+
+  /** The message is answered after one failed attempt: the model asked twice, `text` sent once. */
+  async function answeredOnceAfterRetry(message: InboundEventInput, text: string): Promise<void> {
+    h.llm.enqueue({ kind: 'reply', chunks: [text] });
+    h.llm.enqueue({ kind: 'reply', chunks: [text] });
+    const sentBefore = h.tg.callsOf('sendMessage').length;
+    const asksBefore = h.llm.requests.length;
+    const r = await h.app.handleInbound(message);
+    if (r.kind !== 'accepted') throw new Error(`message ${r.kind}`);
+    const turn = await eventually(
+      async () => {
+        const t = await h.app.store.turns.get(r.turnId);
+        return t?.status === 'responded' ? t : undefined;
+      },
+      20_000,
+      'the turn answered after a retry',
+    );
+    expect(turn.outcome).toBe('complete');
+    expect(h.llm.requests.length - asksBefore).toBe(2); // the failed attempt had asked already
+    const sends = h.tg.callsOf('sendMessage').slice(sentBefore);
+    expect(sends.map((c) => c.params.text)).toEqual([text]);
+  }
 
   it('asks the model before the mark is stored, shows nothing until it is, and a message meanwhile opens the next turn', async () => {
     const chat = '770001';
@@ -91,25 +114,7 @@ describe('the start of a reply', () => {
       }
       return original(turn, at, heard);
     };
-    h.llm.enqueue({ kind: 'reply', chunks: ['shown once'] });
-    h.llm.enqueue({ kind: 'reply', chunks: ['shown once'] });
-    const sentBefore = h.tg.callsOf('sendMessage').length;
-    const asksBefore = h.llm.requests.length;
-
-    const r = await h.app.handleInbound(dm(chat, 1, 'are you there?'));
-    if (r.kind !== 'accepted') throw new Error(`message ${r.kind}`);
-    const turn = await eventually(
-      async () => {
-        const t = await h.app.store.turns.get(r.turnId);
-        return t?.status === 'responded' ? t : undefined;
-      },
-      20_000,
-      'the turn answered after a retry',
-    );
-    expect(turn.outcome).toBe('complete');
-    expect(h.llm.requests.length - asksBefore).toBe(2); // the failed attempt had asked already
-    const sends = h.tg.callsOf('sendMessage').slice(sentBefore);
-    expect(sends.map((c) => c.params.text)).toEqual(['shown once']);
+    await answeredOnceAfterRetry(dm(chat, 1, 'are you there?'), 'shown once');
   });
 
   it('an attempt that fails after its text went out finishes that send before the retry: shown once', async () => {
@@ -117,12 +122,15 @@ describe('the start of a reply', () => {
     // call fails. The send already under way is recorded late (the store coming back); the
     // retry must find it and edit that message, not send another.
     const chat = '770003';
+    const dialogueId = dialogueIdOf({ platform: 'telegram', chatId: chat });
     const { events, messages } = h.app.store;
     const record = events.record.bind(events);
     const recordSent = messages.recordPlatformMessage.bind(messages);
     let failures = 1;
     events.record = async (e) => {
-      if (e.kind === 'llm_call' && failures-- > 0) throw new Error('store write failed (simulated)');
+      // This chat's model call only: an earlier test's memory jobs record theirs too.
+      if (e.kind === 'llm_call' && e.dialogueId === dialogueId && failures-- > 0)
+        throw new Error('store write failed (simulated)');
       return record(e);
     };
     messages.recordPlatformMessage = async (...args) => {
@@ -130,24 +138,7 @@ describe('the start of a reply', () => {
       return recordSent(...args);
     };
     try {
-      h.llm.enqueue({ kind: 'reply', chunks: ['said once'] });
-      h.llm.enqueue({ kind: 'reply', chunks: ['said once'] });
-      const sentBefore = h.tg.callsOf('sendMessage').length;
-      const asksBefore = h.llm.requests.length;
-      const r = await h.app.handleInbound(dm(chat, 1, 'still there?'));
-      if (r.kind !== 'accepted') throw new Error(`message ${r.kind}`);
-      const turn = await eventually(
-        async () => {
-          const t = await h.app.store.turns.get(r.turnId);
-          return t?.status === 'responded' ? t : undefined;
-        },
-        20_000,
-        'the turn answered after a retry',
-      );
-      expect(turn.outcome).toBe('complete');
-      expect(h.llm.requests.length - asksBefore).toBe(2);
-      const sends = h.tg.callsOf('sendMessage').slice(sentBefore);
-      expect(sends.map((c) => c.params.text)).toEqual(['said once']);
+      await answeredOnceAfterRetry(dm(chat, 1, 'still there?'), 'said once');
     } finally {
       events.record = record;
       messages.recordPlatformMessage = recordSent;
