@@ -10,10 +10,10 @@ import type {
   MemoryEntry,
   Message,
   Session,
-  SessionWindow,
   Turn,
 } from '../domain/model.js';
 import type { ConfigDocument } from './config.js';
+import type { StoredWindow } from './windowEntries.js';
 import type { OutboxEntry } from './outbox.js';
 import type { MemoryScopeMark } from './memoryScopes.js';
 import type { Room, RoomRound } from '../domain/room.js';
@@ -46,7 +46,7 @@ export interface Collections {
   memories: Collection<MemoryEntry>;
   config: Collection<ConfigDocument>;
   /** Hot-path companions (SPEC §3 access rule): each read and written by `_id` only. */
-  windows: Collection<SessionWindow>;
+  windows: Collection<StoredWindow>;
   outbox: Collection<OutboxEntry>;
   memoryScopes: Collection<MemoryScopeMark>;
   migrations: Collection<MigrationDoc>;
@@ -83,7 +83,7 @@ export function collections(db: Db): Collections {
     agents: db.collection<Agent>('agents'),
     memories: db.collection<MemoryEntry>('memories'),
     config: db.collection<ConfigDocument>('config'),
-    windows: db.collection<SessionWindow>('windows'),
+    windows: db.collection<StoredWindow>('windows'),
     outbox: db.collection<OutboxEntry>('outbox'),
     memoryScopes: db.collection<MemoryScopeMark>('memoryScopes'),
     migrations: db.collection<MigrationDoc>('migrations'),

@@ -6,6 +6,7 @@ import { isDuplicateKey } from './collections.js';
 import type { Message, SessionWindow, WindowEntry } from '../domain/model.js';
 import { belongsInWindow, toWindowEntry, trimPlan } from '../domain/windowRules.js';
 import { guardKeys, type StateGuard } from './stateGuard.js';
+import { packEntry, packWindow, unpackWindow } from './windowEntries.js';
 
 /** `entries.<id>`: ids are ours (letters, digits, `_`), never a path separator or operator. */
 const entryPath = (messageId: string): string => {
@@ -19,8 +20,9 @@ export class WindowRepo {
     private readonly guard: StateGuard,
   ) {}
 
-  get(sessionId: string): Promise<SessionWindow | null> {
-    return this.c.windows.findOne({ _id: sessionId });
+  async get(sessionId: string): Promise<SessionWindow | null> {
+    const stored = await this.c.windows.findOne({ _id: sessionId });
+    return stored ? unpackWindow(stored) : null;
   }
 
   /** The window of a new session: empty, or seeded with its predecessor's last turns, or holding its first entries. */
@@ -31,13 +33,8 @@ export class WindowRepo {
   ): Promise<void> {
     const { seed, entries = {} } = o;
     try {
-      await this.c.windows.insertOne({
-        _id: session._id,
-        dialogueId: session.dialogueId,
-        entries,
-        ...(seed?.length ? { seed } : {}),
-        updatedAt: at,
-      });
+      const w = { _id: session._id, dialogueId: session.dialogueId, entries, updatedAt: at };
+      await this.c.windows.insertOne(packWindow(seed?.length ? { ...w, seed } : w));
     } catch (err) {
       if (!isDuplicateKey(err)) throw err; // a retry: the window is there
     }
@@ -54,7 +51,7 @@ export class WindowRepo {
       await this.c.windows.updateOne(
         { _id: m.sessionId },
         belongsInWindow(m)
-          ? { $set: { [path]: toWindowEntry(m), updatedAt: at } }
+          ? { $set: { [path]: packEntry(toWindowEntry(m)), updatedAt: at } }
           : { $unset: unset, $set: { updatedAt: at } },
       );
     });
@@ -84,7 +81,7 @@ export class WindowRepo {
   /** Stores a window rebuilt from the record (an old session's first touch); keeps one written meanwhile. */
   async insertRebuilt(w: SessionWindow): Promise<SessionWindow> {
     try {
-      await this.c.windows.insertOne(w);
+      await this.c.windows.insertOne(packWindow(w));
       return w;
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;

@@ -3,6 +3,7 @@
 // bounded; and a read reaching past what it keeps goes to the record instead of losing messages.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Binary } from 'mongodb';
 import { Store } from '../../src/store/store.js';
 import { WINDOW_KEEP, WINDOW_TRIM_AT } from '../../src/domain/windowRules.js';
 import type { Message, Session } from '../../src/domain/model.js';
@@ -76,5 +77,36 @@ describe('the working window', () => {
     expect(rebuilt.source).toBe('window');
     expect(rebuilt.contents).toEqual([5, 6, 7, 8, 9].map((i) => `message ${WINDOW_TRIM_AT + i}`));
     expect(Object.keys((await store.windows.get(session._id))!.entries)).toHaveLength(WINDOW_KEEP);
+  });
+
+  it('stores each entry packed into one field, and reads windows written before with plain entries', async () => {
+    // Packed: a FerretDB read or write of a window costs by its number of fields (windowEntries.ts).
+    const stored = await store.c.windows.findOne({ _id: session._id });
+    const someEntry = Object.values(stored?.entries ?? {})[0];
+    expect(someEntry).toBeInstanceOf(Binary);
+
+    // A window as an earlier version wrote it: plain entries, and a seed of plain messages.
+    const older = await store.sessions.open('dlg_window_older', 'dialogue', new Date(T0));
+    const plain = { ...message(1), _id: 'msg_older_1', dialogueId: 'dlg_window_older', sessionId: older._id };
+    const seeded = { ...message(0), _id: 'msg_older_0', content: 'from before', sessionId: 'ses_before' };
+    await store.c.windows.replaceOne(
+      { _id: older._id },
+      {
+        dialogueId: 'dlg_window_older',
+        entries: { [plain._id]: plain },
+        seed: [seeded],
+        updatedAt: new Date(T0),
+      },
+    );
+    const newer = { ...plain, _id: 'msg_older_2', content: 'message 2', createdAt: new Date(T0 + 2000) };
+    await store.messages.insertOnce(newer);
+
+    const read = (await store.windows.get(older._id))!;
+    expect(read.entries[plain._id]).toEqual(plain);
+    expect(read.entries[newer._id]).toMatchObject({ content: 'message 2', createdAt: new Date(T0 + 2000) });
+    expect(read.seed).toEqual([seeded]);
+    const r = await store.history.since(older);
+    expect(r).toMatchObject({ source: 'window' });
+    expect(r.messages.map((m) => m.content)).toEqual(['message 1', 'message 2']);
   });
 });
