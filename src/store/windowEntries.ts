@@ -1,6 +1,6 @@
 // How a working window's entries are stored: each one a BSON document packed into one binary
 // field. FerretDB's cost of reading or writing a document grows with its number of fields (a
-// window at WINDOW_TRIM_AT entries of a dozen fields each took ~35 ms to read and ~40 ms to
+// window at WINDOW_TRIM_AT entries of about fifteen fields each took ~35 ms to read and ~40 ms to
 // update; packed, ~7 and ~11), and nothing ever queries inside an entry. Windows written before
 // hold plain entries, which read the same.
 import { BSON, Binary } from 'mongodb';
