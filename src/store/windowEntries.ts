@@ -20,8 +20,7 @@ export const packEntry = (e: WindowEntry): Binary => new Binary(BSON.serialize(e
 /** Undefined for something that is neither a packed nor a plain entry (the window's readers skip it). */
 export function unpackEntry(stored: unknown): WindowEntry | undefined {
   if (stored instanceof Binary) return BSON.deserialize(stored.value()) as WindowEntry;
-  if (stored && typeof stored === 'object' && !(stored instanceof Uint8Array)) return stored as WindowEntry;
-  return undefined;
+  return stored && typeof stored === 'object' ? (stored as WindowEntry) : undefined;
 }
 
 const unpacked = (stored: readonly unknown[]): WindowEntry[] =>
