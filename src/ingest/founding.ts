@@ -3,7 +3,15 @@
 // windowed — so the message's own round of writes is the message and its turn alone: four
 // writes fewer than creating them empty and then updating each with the message. They are
 // stored before the message, as before, so a stored message always has its dialogue and session.
-import type { Dialogue, DialogueType, Human, Message, PlatformIdentity, Session } from '../domain/model.js';
+import type {
+  Dialogue,
+  DialogueType,
+  Human,
+  Message,
+  PlatformIdentity,
+  Session,
+  SessionWindow,
+} from '../domain/model.js';
 import type { ChatRef } from '../domain/model.js';
 import { belongsInWindow, toWindowEntry } from '../domain/windowRules.js';
 import { sessionIdleCheckAt } from '../domain/sessionRules.js';
@@ -48,8 +56,15 @@ export interface FirstMessage {
   title?: string;
 }
 
+/** The new chat's documents as stored (the window: undefined when a retry found one). */
+export interface Founded {
+  dialogue: Dialogue;
+  session: Session;
+  window: SessionWindow | undefined;
+}
+
 /** Stores the new chat as its first message leaves it; the caller then stores the message and its turn. */
-export async function storeFounding(deps: SessionDeps, f: Founding, first: FirstMessage): Promise<void> {
+export async function storeFounding(deps: SessionDeps, f: Founding, first: FirstMessage): Promise<Founded> {
   const { store } = deps;
   const { message } = first;
   const at = message.createdAt;
@@ -68,12 +83,13 @@ export async function storeFounding(deps: SessionDeps, f: Founding, first: First
     stats: { messageCount: 1, turnCount: first.turnId ? 1 : 0 },
   };
   const entries = belongsInWindow(message) ? { [message._id]: toWindowEntry(message) } : {};
-  await Promise.all([
+  const [, , window] = await Promise.all([
     storeVisitor(deps, f, dialogue.agentIds, at),
     store.dialogues.insert(dialogue),
     store.sessions.insert(session, entries),
     deps.scheduler.checkSessionAt(session._id, sessionIdleCheckAt(at, deps.sessionGapMs)),
   ]);
+  return { dialogue, session, window };
 }
 
 /** The person with this first session counted as a visit (a new person is stored with it). */

@@ -33,7 +33,7 @@ import { placeInRoom } from './roomIngest.js';
 import { ROOM_COMMANDS } from '../rooms/roomCommands.js';
 import type { PointerHints } from './pointerHints.js';
 import { locate } from './chatPlace.js';
-import { storeFounding, type FirstMessage } from './founding.js';
+import { storeFounding, type FirstMessage, type Founded } from './founding.js';
 import { belongsInWindow } from '../domain/windowRules.js';
 import type { ReplyHints, ReplyJob } from '../domain/replyJob.js';
 
@@ -119,8 +119,15 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
   // reply that starts meanwhile either sees this message or it opens the next turn.
   const jobs: ReplyJob[] = [];
   const collecting: IngestDeps = { ...deps, enqueueReply: (job) => Promise.resolve(void jobs.push(job)) };
-  const result = await deps.store.guard.run(guardKeys.dialogue(dialogueIdOf(chat)), () =>
-    placeMessage(collecting, ev, { chat, messageId, albumId, now }),
+  const result = await deps.store.guard.run(guardKeys.dialogue(dialogueIdOf(chat)), (hold) =>
+    placeMessage(collecting, ev, {
+      chat,
+      messageId,
+      albumId,
+      now,
+      // An outer hold may write more after this one's documents: nothing is left for the reply then.
+      ...(hold.reentered ? {} : { generation: hold.generation }),
+    }),
   );
   // Queued once the guard is free: the reply's start takes the same guard, and would otherwise
   // wait for this ingest to let go of it. A job lost to a crash here is queued again by the
@@ -173,7 +180,7 @@ async function pointAtTurn(store: Store, dialogue: Dialogue, turn: Turn): Promis
 async function placeMessage(
   deps: IngestDeps,
   ev: InboundMessage,
-  o: { chat: ChatRef; messageId: string; albumId: string | undefined; now: Date },
+  o: { chat: ChatRef; messageId: string; albumId: string | undefined; now: Date; generation?: number },
 ): Promise<IngestResult> {
   const { store } = deps;
   const { chat, messageId, albumId, now } = o;
@@ -237,7 +244,13 @@ async function placeMessage(
           }),
         ];
   /** A new chat is stored with its first message, before the message itself. */
-  const found = (first: FirstMessage) => (founding ? storeFounding(deps, founding, first) : Promise.resolve());
+  const found = (first: FirstMessage) => (founding ? storeFounding(deps, founding, first) : Promise.resolve(undefined));
+  /** A new chat's reply, if it starts in this process next, begins from what was just stored (replyHandoff.ts). */
+  const handOver = (founded: Founded | undefined, turn: Turn | undefined) => {
+    if (!founded?.window || !turn || orphan || o.generation === undefined) return;
+    const { dialogue, session, window } = founded;
+    store.handoff.leave(o.generation, { turn, dialogue, session, window });
+  };
   /** Stores a message that opens no turn (command, refused input, group context). */
   const storeOutsideTurn = async (message: Message): Promise<boolean> => {
     await found({ message });
@@ -276,7 +289,7 @@ async function placeMessage(
     const titleSource = check.ok ? check.text || quote?.text || '' : '';
     const title = dialogue.title || !titleSource ? undefined : titleFromFirstMessage(titleSource);
     const message: Message = { ...base, content: check.ok ? check.text : base.content, turnId };
-    await found({ message, ...(opensTurn ? { turnId } : {}), ...(title ? { title } : {}) });
+    const founded = await found({ message, ...(opensTurn ? { turnId } : {}), ...(title ? { title } : {}) });
     // Under the guard and just read as absent: the message, its turn, the counters and the
     // pointers are independent writes and go out together.
     const [inserted] = await Promise.all([
@@ -292,6 +305,7 @@ async function placeMessage(
     ]);
     remember(opensTurn ? turnId : undefined);
     if (inserted === 'duplicate') return { kind: 'duplicate', messageId };
+    handOver(founded, opening?.turn);
     // Once the turn is stored: the job reads it. An album's reply waits a moment so its other
     // items join the message first.
     await deps.enqueueReply({

@@ -4,10 +4,12 @@
 // so each message either is in this read (it joined the turn, or came before) or comes after the
 // mark (it opens the next turn): the prompt holds exactly the turn's messages and what came
 // before it (SPEC §4.2). The reply goes on as soon as the read is done; what it shows waits for
-// the mark (`marked`).
+// the mark (`marked`). A new chat's reply in the process that placed its message takes the
+// documents that ingest stored instead of reading them, when its hold is the next one
+// (replyHandoff.ts).
 import type { Dialogue, Session, SessionWindow, Turn } from '../domain/model.js';
 import type { Store } from '../store/store.js';
-import { guardKeys, outsideGuards } from '../store/stateGuard.js';
+import { guardKeys, outsideGuards, type GuardHold } from '../store/stateGuard.js';
 import type { ReplyRecord } from '../context/gatherContext.js';
 
 export type BegunReply =
@@ -50,18 +52,28 @@ export function beginReply(store: Store, o: BeginOptions): Promise<BegunReply> {
   return new Promise<BegunReply>((resolve, reject) => {
     // Resolved with the read, before the guarded step ends: the step holds the guard until the
     // mark is stored, while the reply already goes on.
-    store.guard.run(guardKeys.dialogue(o.dialogueId), () => guardedBegin(store, o, resolve)).then(resolve, reject);
+    store.guard
+      .run(guardKeys.dialogue(o.dialogueId), (hold) => guardedBegin(store, o, hold, resolve))
+      .then(resolve, reject);
   });
 }
 
-async function guardedBegin(store: Store, o: BeginOptions, begun: (b: BegunReply) => void): Promise<BegunReply> {
-  const hinted = o.sessionId;
-  const [turn, known, hintedSession, hintedWindow] = await Promise.all([
-    store.turns.get(o.turnId),
-    store.dialogues.get(o.dialogueId),
-    hinted ? store.sessions.get(hinted) : null,
-    hinted ? store.windows.get(hinted) : null,
-  ]);
+async function guardedBegin(
+  store: Store,
+  o: BeginOptions,
+  hold: GuardHold,
+  begun: (b: BegunReply) => void,
+): Promise<BegunReply> {
+  const left = hold.reentered ? undefined : store.handoff.take(o.dialogueId, o.turnId, hold.generation);
+  const hinted = left?.session._id ?? o.sessionId;
+  const [turn, known, hintedSession, hintedWindow] = left
+    ? [left.turn, left.dialogue, left.session, left.window]
+    : await Promise.all([
+        store.turns.get(o.turnId),
+        store.dialogues.get(o.dialogueId),
+        hinted ? store.sessions.get(hinted) : null,
+        hinted ? store.windows.get(hinted) : null,
+      ]);
   const reason = notAnswerable(turn);
   if (reason || !turn) return { kind: 'skipped', reason: reason ?? 'turn not found' };
   // A job naming another dialogue than its turn's holds the wrong guard: the turn's is taken instead.

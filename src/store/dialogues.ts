@@ -92,9 +92,13 @@ export class DialogueRepo {
     return this.c.dialogues.findOne({ _id: id });
   }
 
-  /** BR-006: the dialogue and everything under it (dialogueDeletion.ts); the caller holds its lease. */
+  /**
+   * BR-006: the dialogue and everything under it (dialogueDeletion.ts); the caller holds its
+   * reply lease. Under its state guard too: no message is placed meanwhile, and the next hold
+   * knows the documents changed (what ingest handed over is void: replyHandoff.ts).
+   */
   deleteWithContents(id: string): Promise<DialogueDeletion> {
-    return deleteDialogue(this.c, id);
+    return this.guarded(id, () => deleteDialogue(this.c, id));
   }
 
   /** Ids of the dialogues a human shares with an agent, most recently active first (the persona card). */

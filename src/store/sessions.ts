@@ -8,6 +8,7 @@ import type {
   SessionCloseReason,
   SessionKind,
   SessionSeed,
+  SessionWindow,
   WindowEntry,
 } from '../domain/model.js';
 import { derivedId, newId } from '../domain/ids.js';
@@ -56,15 +57,17 @@ export class SessionRepo {
 
   /**
    * Stores a session built by `newSession` with its window holding `entries` (a new chat's
-   * session already carrying its first message).
+   * session already carrying its first message). Returns the window as stored (undefined: a
+   * retry found one).
    */
-  insert(session: Session, entries: Record<string, WindowEntry>): Promise<void> {
+  insert(session: Session, entries: Record<string, WindowEntry>): Promise<SessionWindow | undefined> {
     return this.guarded(session, async () => {
       // The window first would only matter to a reader of a session not yet stored: none.
-      await Promise.all([
+      const [window] = await Promise.all([
         this.windows.create(session, session.startedAt, { entries }),
         this.c.sessions.insertOne(session),
       ]);
+      return window;
     });
   }
 

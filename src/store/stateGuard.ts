@@ -12,7 +12,18 @@ import { GatewayError } from '../errors.js';
 
 export interface StateGuard {
   /** Runs `fn` while holding the lease named `key`; waits while another holder has it. */
-  run<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  run<T>(key: string, fn: (hold: GuardHold) => Promise<T>): Promise<T>;
+}
+
+/**
+ * One hold of a lease. Every acquisition of a key, by any process, takes the key's next
+ * generation, so a holder of generation g + 1 knows that nobody held the key since the
+ * holder of g let go — what g's holder wrote and left behind (replyHandoff.ts) is still true.
+ */
+export interface GuardHold {
+  generation: number;
+  /** Entered inside a hold of the same key in this call chain: no new acquisition. */
+  reentered: boolean;
 }
 
 /** Lease names: one per dialogue, memory scope or human. */
@@ -24,15 +35,20 @@ export const guardKeys = {
   storyInstances: (id: string) => `sti:${id}`,
 };
 
-const held = new AsyncLocalStorage<ReadonlySet<string>>();
+/** The keys this call chain holds, with the generation of each hold. */
+const held = new AsyncLocalStorage<ReadonlyMap<string, number>>();
 
 /** Runs `fn` with `key` marked as held in this call chain (so nested runs do not wait on themselves). */
-function holding<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const outer = held.getStore() ?? new Set<string>();
-  return held.run(new Set([...outer, key]), fn);
+function holding<T>(key: string, generation: number, fn: (hold: GuardHold) => Promise<T>): Promise<T> {
+  const outer = held.getStore() ?? new Map<string, number>();
+  return held.run(new Map([...outer, [key, generation]]), () => fn({ generation, reentered: false }));
 }
 
-const isHeld = (key: string) => held.getStore()?.has(key) ?? false;
+/** A nested run of a key this chain holds: it goes straight on, in the outer hold. */
+function reentered(key: string): GuardHold | undefined {
+  const generation = held.getStore()?.get(key);
+  return generation === undefined ? undefined : { generation, reentered: true };
+}
 
 /**
  * Starts work from inside a guarded step that must not count as holding its guards: it may
@@ -43,6 +59,15 @@ export function outsideGuards<T>(fn: () => T): T {
 }
 
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+/** Takes the lease if free, and with it the key's next generation (0: busy). */
+const ACQUIRE = `if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
+  local g = redis.call('incr', KEYS[2])
+  redis.call('pexpire', KEYS[2], ARGV[3])
+  return g
+end
+return 0`;
+/** A key's generation counter outlives any hold by far; one idle this long starts again at 1. */
+const GENERATION_TTL_MS = 86_400_000;
 
 export interface RedisStateGuardOptions {
   prefix: string;
@@ -65,13 +90,14 @@ export class RedisStateGuard implements StateGuard {
     this.maxWaitMs = o.maxWaitMs ?? 30_000;
   }
 
-  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    if (isHeld(key)) return fn();
+  async run<T>(key: string, fn: (hold: GuardHold) => Promise<T>): Promise<T> {
+    const inner = reentered(key);
+    if (inner) return fn(inner);
     const redisKey = `${this.o.prefix}:guard:${key}`;
     const token = randomUUID();
-    await this.acquire(redisKey, token);
+    const generation = await this.acquire(redisKey, token);
     try {
-      return await holding(key, fn);
+      return await holding(key, generation, fn);
     } finally {
       // Sent, not awaited: the caller's next command (ingest's enqueue) follows it on the same
       // connection, so Redis frees the lease first, one round trip sooner. A failed release
@@ -80,10 +106,14 @@ export class RedisStateGuard implements StateGuard {
     }
   }
 
-  private async acquire(redisKey: string, token: string): Promise<void> {
+  /** Waits for the lease; returns the generation of this hold. */
+  private async acquire(redisKey: string, token: string): Promise<number> {
     const giveUpAt = Date.now() + this.maxWaitMs;
+    const generationKey = `${redisKey}:gen`;
     for (let pause = 2; ; pause = Math.min(pause * 2, 40)) {
-      if ((await this.redis.set(redisKey, token, 'PX', this.leaseMs, 'NX')) === 'OK') return;
+      const args = [token, this.leaseMs, GENERATION_TTL_MS];
+      const generation = Number(await this.redis.eval(ACQUIRE, 2, redisKey, generationKey, ...args));
+      if (generation > 0) return generation;
       if (Date.now() > giveUpAt)
         throw new GatewayError('DIALOGUE_BUSY', `state lease ${redisKey} stayed busy for ${this.maxWaitMs} ms`);
       await new Promise((r) => setTimeout(r, pause));
@@ -94,17 +124,21 @@ export class RedisStateGuard implements StateGuard {
 /** One process only (unit tests, one-off scripts): a promise chain per key. */
 export class LocalStateGuard implements StateGuard {
   private readonly tails = new Map<string, Promise<void>>();
+  private readonly generations = new Map<string, number>();
 
-  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    if (isHeld(key)) return fn();
+  async run<T>(key: string, fn: (hold: GuardHold) => Promise<T>): Promise<T> {
+    const inner = reentered(key);
+    if (inner) return fn(inner);
     const before = this.tails.get(key) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((r) => (release = r));
     const tail = before.then(() => mine);
     this.tails.set(key, tail);
     await before;
+    const generation = (this.generations.get(key) ?? 0) + 1;
+    this.generations.set(key, generation);
     try {
-      return await holding(key, fn);
+      return await holding(key, generation, fn);
     } finally {
       release();
       if (this.tails.get(key) === tail) this.tails.delete(key);

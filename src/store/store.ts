@@ -26,6 +26,7 @@ import { MigrationRepo } from './migrations.js';
 import { MemoryScopeRepo } from './memoryScopes.js';
 import { SessionHistory } from './sessionHistory.js';
 import { LocalStateGuard, type StateGuard } from './stateGuard.js';
+import { ReplyHandoff } from './replyHandoff.js';
 import { PageReader } from './pages.js';
 import { StatsReader } from './stats.js';
 import type { Logger } from 'pino';
@@ -77,6 +78,8 @@ export class Store {
   readonly stats: StatsReader;
   /** Every state transition of the hot path is decided under this (SPEC §3 access rule). */
   readonly guard: StateGuard;
+  /** A new chat's documents as ingest wrote them, for the start of its reply in this process. */
+  readonly handoff = new ReplyHandoff();
 
   private constructor(
     readonly client: MongoClient,

@@ -25,18 +25,24 @@ export class WindowRepo {
     return stored ? unpackWindow(stored) : null;
   }
 
-  /** The window of a new session: empty, or seeded with its predecessor's last turns, or holding its first entries. */
+  /**
+   * The window of a new session: empty, or seeded with its predecessor's last turns, or holding
+   * its first entries. Returns it as stored; undefined when one was there already (a retry).
+   */
   async create(
     session: { _id: string; dialogueId: string },
     at: Date,
     o: { seed?: WindowEntry[]; entries?: Record<string, WindowEntry> } = {},
-  ): Promise<void> {
+  ): Promise<SessionWindow | undefined> {
     const { seed, entries = {} } = o;
+    const base: SessionWindow = { _id: session._id, dialogueId: session.dialogueId, entries, updatedAt: at };
+    const w = seed?.length ? { ...base, seed } : base;
     try {
-      const w = { _id: session._id, dialogueId: session.dialogueId, entries, updatedAt: at };
-      await this.c.windows.insertOne(packWindow(seed?.length ? { ...w, seed } : w));
+      await this.c.windows.insertOne(packWindow(w));
+      return w;
     } catch (err) {
       if (!isDuplicateKey(err)) throw err; // a retry: the window is there
+      return undefined;
     }
   }
 
