@@ -37,6 +37,11 @@ export interface BeginOptions {
   ready?: boolean;
   /** Started as soon as the turn is read, outside the guard (the reply message, the context's reads). */
   onRead?: (turn: Turn) => void;
+  /**
+   * The mark's writes wait for this (bounded by the caller): the context's reads, which the
+   * model waits for, then reach the store before writes that only what is shown waits for.
+   */
+  markAfter?: () => Promise<void>;
 }
 
 /** Why a turn is not answered by this reply, if it is not. */
@@ -88,10 +93,12 @@ async function guardedBegin(
   const hint = turn.sessionId === hinted ? { session: hintedSession, window: hintedWindow } : undefined;
   const record = await readRecord(store, turn.sessionId, hint);
   if (!record) return { kind: 'skipped', reason: `session ${turn.sessionId} not found` };
-  const writes = Promise.all([
-    store.turns.markReplyStarted(turn, o.at, heardIn(record.window, turn)),
-    store.windows.trim(record.window, o.at),
-  ]);
+  const writes = (o.markAfter?.() ?? Promise.resolve()).then(() =>
+    Promise.all([
+      store.turns.markReplyStarted(turn, o.at, heardIn(record.window, turn)),
+      store.windows.trim(record.window, o.at),
+    ]),
+  );
   const marked = writes.then(() => undefined);
   marked.catch(() => undefined); // the reply awaits it; meanwhile a failure is not left unhandled
   const started = { ...turn, replyStartedAt: turn.replyStartedAt ?? o.at };

@@ -18,6 +18,7 @@ import {
   type GatheredContext,
   type ReplyRecord,
 } from '../context/gatherContext.js';
+import { readsFirst } from './readsFirst.js';
 import { beginReply } from './beginReply.js';
 import type { ReplyHints } from '../domain/replyJob.js';
 import { turnsToFold } from '../context/historyWindow.js';
@@ -117,19 +118,19 @@ export async function respondToTurn(
   const onRead = (turn: Turn) => {
     const parties = contextPartiesOf(turn);
     const same = early && hints?.agentId === parties.agentId && hints.humanId === parties.humanId;
-    side = {
-      turn,
-      inputs: same ? early : startInputs(deps, parties),
-      reply: handled(openAiMessage(store, turn, replyIdOf(turn._id), startedAt)),
-    };
+    const inputs = same ? early : startInputs(deps, parties);
+    const reply = readsFirst(inputs).then(() => openAiMessage(store, turn, replyIdOf(turn._id), startedAt));
+    side = { turn, inputs, reply: handled(reply) };
   };
+  const markAfter = () => readsFirst(side?.inputs);
   const sessionHint = hints ? { sessionId: hints.sessionId } : {};
-  let begun = await beginReply(store, { turnId, dialogueId, at: startedAt, ...sessionHint, onRead });
+  let begun = await beginReply(store, { turnId, dialogueId, at: startedAt, ...sessionHint, onRead, markAfter });
   if (begun.kind === 'first') {
     const skipped = await comesFirst(deps, begun.turn, begun.dialogue);
     if (skipped) return skipped;
     startedAt = new Date();
-    begun = await beginReply(store, { turnId, dialogueId: begun.dialogue._id, at: startedAt, ready: true, onRead });
+    const again = { turnId, dialogueId: begun.dialogue._id, at: startedAt, ready: true, onRead, markAfter };
+    begun = await beginReply(store, again);
   }
   if (begun.kind === 'skipped') return begun;
   if (begun.kind !== 'begun' || !side) throw new Error(`reply to ${turnId} neither began nor was skipped`);

@@ -61,11 +61,14 @@ export interface RecordedChatRequest {
   endpoint: 'chat';
   body: ChatRequestBody;
   receivedAt: number;
+  /** `performance.now()` at the same moment: sub-millisecond, for timings taken in this process. */
+  receivedAtPrecise: number;
 }
 export interface RecordedResponsesRequest {
   endpoint: 'responses';
   body: ResponsesRequestBody;
   receivedAt: number;
+  receivedAtPrecise: number;
 }
 export type RecordedRequest = RecordedChatRequest | RecordedResponsesRequest;
 /** An image sent in an `image_url` part, decoded from its data URL (undefined bytes: a remote URL). */
@@ -604,9 +607,11 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     // Received once the whole body is in, before this fake validates it: a real endpoint's
     // validation is on its side of the wire, so it is no part of the gateway's time to the model.
     let receivedAt = Date.now();
+    let receivedAtPrecise = performance.now();
     try {
       const body = await readBody(req);
       receivedAt = Date.now();
+      receivedAtPrecise = performance.now();
       json = JSON.parse(body);
     } catch {
       return sendError(res, 400, 'We could not parse the JSON body of your request.');
@@ -640,7 +645,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
           .join('\n');
         return answer(taskStep('chat', system, input, receivedAt), parsed.data, res, signal);
       }
-      requests.push({ endpoint: 'chat', body: parsed.data, receivedAt });
+      requests.push({ endpoint: 'chat', body: parsed.data, receivedAt, receivedAtPrecise });
       const step = script.shift() ?? defaultStep(parsed.data);
       return answer(step, parsed.data, res, signal);
     }
@@ -661,7 +666,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
         .join('\n');
       return answerResponses(taskStep('responses', system, input, receivedAt), parsed.data, res, signal);
     }
-    responsesRequests.push({ endpoint: 'responses', body: parsed.data, receivedAt });
+    responsesRequests.push({ endpoint: 'responses', body: parsed.data, receivedAt, receivedAtPrecise });
     const step = script.shift() ?? {
       kind: 'reply',
       chunks: splitWords((opts.defaultResponsesReply ?? echoResponsesReply)(parsed.data)),
