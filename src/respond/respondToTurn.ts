@@ -114,15 +114,18 @@ export async function respondToTurn(
   // The context's first reads go out at once when the job names the turn's parties (else as soon
   // as the turn is read), and the reply message as soon as the turn is read: beside the guarded start.
   const early = hints?.agentId ? startInputs(deps, { agentId: hints.agentId, humanId: hints.humanId }) : undefined;
-  let side: { turn: Turn; inputs: Promise<ContextInputs>; reply: Promise<Message> } | undefined;
+  let side:
+    { turn: Turn; inputs: Promise<ContextInputs>; readsDone: Promise<void>; reply: Promise<Message> } | undefined;
   const onRead = (turn: Turn) => {
     const parties = contextPartiesOf(turn);
     const same = early && hints?.agentId === parties.agentId && hints.humanId === parties.humanId;
     const inputs = same ? early : startInputs(deps, parties);
-    const reply = readsFirst(inputs).then(() => openAiMessage(store, turn, replyIdOf(turn._id), startedAt));
-    side = { turn, inputs, reply: handled(reply) };
+    // The reply's two first writes (its message here, its mark in beginReply) wait for one bound.
+    const readsDone = readsFirst(inputs);
+    const reply = readsDone.then(() => openAiMessage(store, turn, replyIdOf(turn._id), startedAt));
+    side = { turn, inputs, readsDone, reply: handled(reply) };
   };
-  const markAfter = () => readsFirst(side?.inputs);
+  const markAfter = () => side?.readsDone ?? Promise.resolve();
   const sessionHint = hints ? { sessionId: hints.sessionId } : {};
   let begun = await beginReply(store, { turnId, dialogueId, at: startedAt, ...sessionHint, onRead, markAfter });
   if (begun.kind === 'first') {

@@ -4,7 +4,8 @@
 // FerretDB serves by scanning the collection and does not apply atomically either: it reads a
 // document, changes it in Go and writes the whole document back, so two unguarded writers of one
 // document can lose each other's changes. Holders keep it for a few store round trips only —
-// never across an LLM or platform call. Reentrant within one async call chain.
+// never across an LLM or platform call; a dialogue's deletion, which must exclude every other
+// writer, holds it for as long as it runs. Reentrant within one async call chain.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';

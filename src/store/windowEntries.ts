@@ -28,11 +28,7 @@ const unpacked = (stored: readonly unknown[]): WindowEntry[] =>
 
 export function unpackWindow(w: StoredWindow): SessionWindow {
   const { entries = {}, seed, ...rest } = w;
-  const read: Record<string, WindowEntry> = {};
-  for (const [id, stored] of Object.entries(entries)) {
-    const e = unpackEntry(stored);
-    if (e) read[id] = e;
-  }
+  const read = Object.fromEntries(unpacked(Object.values(entries)).map((e) => [e._id, e]));
   return { ...rest, entries: read, ...(seed ? { seed: unpacked(seed) } : {}) };
 }
 
