@@ -41,6 +41,20 @@ export function newHuman(identity: PlatformIdentity, at: Date): Human {
 }
 
 /**
+ * An upsert of a person, tried again once when it lost the race to `insertHuman` (duplicate
+ * `_id`): it then finds the stored person and updates it. MongoDB retries such an upsert on
+ * its own; FerretDB reads, then inserts, so the insert can come in between.
+ */
+async function upsertHuman<T>(upsert: () => Promise<T>): Promise<T> {
+  try {
+    return await upsert();
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    return upsert();
+  }
+}
+
+/**
  * Left out of `getAgent`: written on every reply (noteReplyForEvolve) without moving the agents'
  * write mark, so a cached agent never carries them; `getAgentEvolution` reads them.
  */
@@ -63,10 +77,14 @@ export class ParticipantRepo {
     return this.agents.written();
   }
 
-  /** Stores a person built by `newHuman`; false when another chat stored them first. */
+  /**
+   * Stores a person built by `newHuman`; false when another chat stored them first. Unguarded:
+   * an insert by `_id` changes nothing already stored, and the unique `_id` decides a race with
+   * an upsert of the same person (which retries: `upsertHuman`).
+   */
   async insertHuman(human: Human): Promise<boolean> {
     try {
-      await this.guard.run(guardKeys.human(human._id), () => this.c.humans.insertOne(human));
+      await this.c.humans.insertOne(human);
       return true;
     } catch (err) {
       if (isDuplicateKey(err)) return false;
@@ -85,10 +103,12 @@ export class ParticipantRepo {
     if (known?.linkedTo) return this.linkedHuman(known);
     if (known && known.displayName === displayName) return known;
     return this.guard.run(guardKeys.human(_id), async () => {
-      const doc = await this.c.humans.findOneAndUpdate(
-        { _id },
-        { $setOnInsert: onInsert, $set: { displayName, updatedAt } },
-        { upsert: true, returnDocument: 'after' },
+      const doc = await upsertHuman(() =>
+        this.c.humans.findOneAndUpdate(
+          { _id },
+          { $setOnInsert: onInsert, $set: { displayName, updatedAt } },
+          { upsert: true, returnDocument: 'after' },
+        ),
       );
       if (!doc) throw new Error(`human upsert returned nothing for ${_id}`);
       return doc;
@@ -108,13 +128,15 @@ export class ParticipantRepo {
   async link(identity: PlatformIdentity, into: string, at: Date): Promise<void> {
     const from = humanIdOf(identity);
     await this.guard.run(guardKeys.human(from), () =>
-      this.c.humans.updateOne(
-        { _id: from },
-        {
-          $setOnInsert: { identities: [identity], createdAt: at, visits: {} },
-          $set: { linkedTo: into, displayName: identity.displayName ?? identity.userId, updatedAt: at },
-        },
-        { upsert: true },
+      upsertHuman(() =>
+        this.c.humans.updateOne(
+          { _id: from },
+          {
+            $setOnInsert: { identities: [identity], createdAt: at, visits: {} },
+            $set: { linkedTo: into, displayName: identity.displayName ?? identity.userId, updatedAt: at },
+          },
+          { upsert: true },
+        ),
       ),
     );
     const bare = { platform: identity.platform, userId: identity.userId };
