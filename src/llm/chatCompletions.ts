@@ -42,6 +42,7 @@ export class ChatCompletionsClient implements LlmClient {
         },
         { signal: req.signal, maxRetries: 0 },
       );
+      req.onOpen?.();
       for await (const chunk of stream) {
         if (chunk.usage) {
           usage = {

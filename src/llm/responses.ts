@@ -91,6 +91,7 @@ export class ResponsesClient implements LlmClient {
         },
         { signal: req.signal, maxRetries: 0 },
       );
+      req.onOpen?.();
       for await (const event of stream) {
         switch (event.type) {
           case 'response.output_text.delta':

@@ -26,6 +26,8 @@ export interface CompletionRequest {
   /** Aborted on timeout or user interrupt; the reason is kept on the failure. */
   signal: AbortSignal;
   onDelta(delta: string): void;
+  /** The model accepted the request: its response began (not called when the call fails first). */
+  onOpen?(): void;
   /** Ask for a JSON object (background tasks: memory extraction, summaries, consolidation). */
   json?: boolean;
 }

@@ -328,8 +328,11 @@ export async function produceAiMessage(
     return { state, foldDue: true, evolveEveryTurns: evolveEvery(err.context) };
   }
   lap('context');
-  // Stored while the model is already being called; settled before the reply is finished.
-  const contextEventId = trace.begin('context_built', contextEventData(gathered, deps));
+  // Stored once the model has the request (its answer began, or the call is over): the write
+  // would otherwise go out beside the request and delay it. Settled before the reply is finished.
+  let modelHasIt = (): void => undefined;
+  const modelCalled = new Promise<void>((resolve) => (modelHasIt = resolve));
+  const contextEventId = trace.begin('context_built', contextEventData(gathered, deps), modelCalled);
   for (const w of gathered.warnings) {
     await store.events.warnOnce({
       dialogueId: turn.dialogueId,
@@ -363,6 +366,7 @@ export async function produceAiMessage(
     streamer,
     trace,
     contextEventId,
+    modelHasIt,
     now,
     ask,
   }).catch(fail);
@@ -507,6 +511,8 @@ async function generateText(
     streamer: ReplyStreamer;
     trace: TurnTrace;
     contextEventId: string;
+    /** Called when the model has the request, and at the latest when generation ends. */
+    modelHasIt: () => void;
     now: Date;
     ask: RoomAsk;
   },
@@ -539,6 +545,7 @@ async function generateText(
       maxRounds: deps.maxToolRounds,
       signal: abort.signal,
       onDelta: (d) => show(stage.push(d)),
+      onCalled: o.modelHasIt,
       trace: o.trace,
       contextEventId: o.contextEventId,
       done: () => o.ask.skipped(),
@@ -553,6 +560,7 @@ async function generateText(
     if (!(err instanceof LlmFailure)) throw err;
     return failedOutcome(deps, err, o.streamer.currentText.trim() ? o.streamer.currentText : '', o.turn);
   } finally {
+    o.modelHasIt();
     clearTimeout(timer);
     endActive();
   }

@@ -13,29 +13,47 @@ export interface TraceScope {
 
 export class TurnTrace {
   private readonly pending: Array<Promise<unknown>> = [];
+  /** Start the writes of begun events still waiting for their `after`. */
+  private readonly starts: Array<() => void> = [];
 
   constructor(
     private readonly events: EventRepo,
     private readonly scope: TraceScope,
   ) {}
 
-  /** Returns the event id so later events can reference it (e.g. an LLM call → its prompt). */
-  record(kind: EventKind, data: Record<string, unknown>): Promise<string> {
+  /**
+   * Returns the event id so later events can reference it (e.g. an LLM call → its prompt).
+   * Stored after the events begun before it (started now if they still wait), so the trace is
+   * stored, and shown live, in order.
+   */
+  async record(kind: EventKind, data: Record<string, unknown>): Promise<string> {
+    this.startWaiting();
+    if (this.pending.length > 0) await Promise.allSettled(this.pending);
     return this.events.record({ ...this.scope, kind, data });
   }
 
   /**
-   * Starts recording and returns the id at once, so the work it describes need not wait for the
-   * write (the context build is stored while the model is already called). `settled` awaits it.
+   * Returns the event's id at once and stores it once `after` settles (at once without it; at the
+   * latest when a later event is recorded), so the work it describes need not wait for the write:
+   * the context build is stored once the model has the request. `settled` awaits it.
    */
-  begin(kind: EventKind, data: Record<string, unknown>): string {
+  begin(kind: EventKind, data: Record<string, unknown>, after?: Promise<void>): string {
     const id = newId('evt');
-    this.pending.push(this.events.record({ ...this.scope, id, kind, data }));
+    let start = (): void => undefined;
+    const due = new Promise<void>((resolve) => (start = resolve));
+    this.starts.push(start);
+    void (after ?? Promise.resolve()).then(start);
+    this.pending.push(due.then(() => this.events.record({ ...this.scope, id, kind, data })));
     return id;
   }
 
   /** Waits for every event started with `begin`; rejects with the first write that failed. */
   async settled(): Promise<void> {
+    this.startWaiting();
     await Promise.all(this.pending.splice(0));
+  }
+
+  private startWaiting(): void {
+    for (const start of this.starts.splice(0)) start();
   }
 }

@@ -29,6 +29,22 @@ describe.each(['chat', 'responses'] as const)('tool loop over the %s API', (api)
     await h.stop();
   });
 
+  it('traces a call the model refused before answering: the context build, then the failed call', async () => {
+    // The context build is stored once the model has the request (or the call failed), and the
+    // failed call's event after it: a refusal must neither lose it nor wait on it forever.
+    h = await startHarness({ LLM_API: api });
+    h.llm.enqueue({ kind: 'error', status: 500, message: 'the model is overloaded' });
+    h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, text: 'Are you there?' }));
+    const turn = await answeredTurn(h);
+    expect(turn.outcome).toBe('error');
+    const events = await h.app.store.events.ofTurn(turn._id);
+    expect(kinds(events)).toEqual(['context_built', 'llm_call', 'delivery']);
+    const [ctx, call] = events;
+    expect(String(call!.data.error)).toContain('overloaded');
+    expect((call!.data.promptRef as { contextEventId: string }).contextEventId).toBe(ctx!._id);
+    expect(ctx!.at.getTime()).toBeLessThanOrEqual(call!.at.getTime());
+  });
+
   it('answers a weather question with tool → second LLM call → answer, traced in order', async () => {
     h = await startHarness({ LLM_API: api });
     h.llm.enqueue(
