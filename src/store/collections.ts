@@ -1,6 +1,6 @@
 // Typed handles on every collection and the indexes they need. Only features both MongoDB ≥ 6
 // and FerretDB 1.24 support (SPEC §3): no partial indexes, transactions or change streams.
-import type { Collection, Db, IndexDescription } from 'mongodb';
+import type { Collection, Db, Document, IndexDescription } from 'mongodb';
 import type {
   Agent,
   ArchivedMessage,
@@ -197,24 +197,61 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
 };
 
 /**
- * Creates the indexes a collection lacks. Only missing ones are sent: FerretDB 1.24 panics on a
+ * Which of the indexes a server keeps: all of them, or only the unique ones (for what they
+ * enforce) on a server that never reads a secondary index — FerretDB's sqlite handler scans for
+ * every filter but `_id`, yet rewrites each index on every write (a fifth of a message insert).
+ */
+export type IndexUse = 'all' | 'unique';
+
+/** The server's answer to `explain` of a find on a field other than `_id`: FerretDB says whether it pushed the filter down. */
+export const indexUseOf = (explain: Document): IndexUse => (explain.filterPushdown === false ? 'unique' : 'all');
+
+/** Asks the server (any failure: all indexes, as on MongoDB). */
+export async function probeIndexUse(db: Db): Promise<IndexUse> {
+  const explain = await db
+    .command({ explain: { find: 'migrations', filter: { indexProbe: 'x' } } })
+    .catch((): Document => ({}));
+  return indexUseOf(explain);
+}
+
+/** A collection's indexes on a server of this kind. */
+export const indexesFor = (name: keyof Collections, use: IndexUse): IndexDescription[] =>
+  INDEXES[name].filter((spec) => use === 'all' || spec.unique === true);
+
+/**
+ * Creates the indexes a collection lacks, and drops the ones of ours the server would not use
+ * (kept by an earlier version). Only missing ones are sent: FerretDB 1.24 panics on a
  * createIndexes that repeats an existing compound index, and it saves a round trip on MongoDB.
  */
-export async function ensureIndexes(c: Collections): Promise<void> {
+export async function ensureIndexes(db: Db, c: Collections, use: IndexUse = 'all'): Promise<void> {
   await Promise.all(
     (Object.keys(INDEXES) as Array<keyof Collections>).map(async (name) => {
       const listed = await c[name]
         .listIndexes()
         .toArray()
         .catch((err: unknown) => {
-          if (isNamespaceNotFound(err)) return []; // a new collection: createIndexes makes it
+          if (isNamespaceNotFound(err)) return undefined;
           throw err;
         });
-      const existing = new Set(listed.map((i: { name?: string }) => i.name));
-      const missing = INDEXES[name].filter((spec) => !existing.has(spec.name));
-      if (missing.length > 0) await c[name].createIndexes(missing);
+      const existing = new Set(listed?.map((i: { name?: string }) => i.name));
+      const wanted = indexesFor(name, use);
+      const unused = INDEXES[name].flatMap((s) =>
+        s.name && existing.has(s.name) && !wanted.includes(s) ? [s.name] : [],
+      );
+      for (const index of unused) await c[name].dropIndex(index);
+      const missing = wanted.filter((spec) => !existing.has(spec.name));
+      if (missing.length > 0)
+        await c[name].createIndexes(missing); // a new collection too
+      else if (!listed && INDEXES[name].length > 0) await createCollection(db, name);
     }),
   );
+}
+
+/** A new collection, made before any write as its indexes would have made it (two first inserts never race to). */
+async function createCollection(db: Db, name: string): Promise<void> {
+  await db.createCollection(name).catch((err: unknown) => {
+    if (!(typeof err === 'object' && err !== null && 'code' in err && err.code === 48)) throw err; // exists
+  });
 }
 
 function isNamespaceNotFound(err: unknown): boolean {

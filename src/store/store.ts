@@ -1,6 +1,6 @@
 // The conversation store: one MongoDB database, one repository per collection.
 import { MongoClient, type Db } from 'mongodb';
-import { collections, ensureIndexes, type Collections } from './collections.js';
+import { collections, ensureIndexes, probeIndexUse, type Collections } from './collections.js';
 import { DialogueRepo } from './dialogues.js';
 import { SessionRepo } from './sessions.js';
 import { TurnRepo } from './turns.js';
@@ -122,7 +122,10 @@ export class Store {
     const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000, appName: 'rainbow-gateway' });
     await client.connect();
     const store = new Store(client, client.db(dbName), o);
-    await ensureIndexes(store.c);
+    const use = await probeIndexUse(store.db);
+    if (use === 'unique')
+      o.log?.info('the store reads by scanning for every filter but _id: only its unique indexes are kept');
+    await ensureIndexes(store.db, store.c, use);
     return store;
   }
 

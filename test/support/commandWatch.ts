@@ -15,6 +15,8 @@ const IGNORED = new Set([
   'buildInfo',
   'listIndexes',
   'createIndexes',
+  'dropIndexes',
+  'explain', // the store's probe of which indexes the server reads (startup)
 ]);
 
 export type CommandClass = 'idOnly' | 'other' | 'ignored';
