@@ -330,9 +330,9 @@ export async function produceAiMessage(
   lap('context');
   // Stored once the model has the request (its answer began, or the call is over): the write
   // would otherwise go out beside the request and delay it. Settled before the reply is finished.
-  let modelHasIt = (): void => undefined;
-  const modelCalled = new Promise<void>((resolve) => (modelHasIt = resolve));
-  const contextEventId = trace.begin('context_built', contextEventData(gathered, deps), modelCalled);
+  let modelOpened = (): void => undefined;
+  const opened = new Promise<void>((resolve) => (modelOpened = resolve));
+  const contextEventId = trace.begin('context_built', contextEventData(gathered, deps), opened);
   for (const w of gathered.warnings) {
     await store.events.warnOnce({
       dialogueId: turn.dialogueId,
@@ -366,7 +366,7 @@ export async function produceAiMessage(
     streamer,
     trace,
     contextEventId,
-    modelHasIt,
+    modelOpened,
     now,
     ask,
   }).catch(fail);
@@ -511,8 +511,8 @@ async function generateText(
     streamer: ReplyStreamer;
     trace: TurnTrace;
     contextEventId: string;
-    /** Called when the model has the request, and at the latest when generation ends. */
-    modelHasIt: () => void;
+    /** Called when the model's response began, and at the latest when generation ends. */
+    modelOpened: () => void;
     now: Date;
     ask: RoomAsk;
   },
@@ -545,7 +545,7 @@ async function generateText(
       maxRounds: deps.maxToolRounds,
       signal: abort.signal,
       onDelta: (d) => show(stage.push(d)),
-      onCalled: o.modelHasIt,
+      onOpen: o.modelOpened,
       trace: o.trace,
       contextEventId: o.contextEventId,
       done: () => o.ask.skipped(),
@@ -560,7 +560,7 @@ async function generateText(
     if (!(err instanceof LlmFailure)) throw err;
     return failedOutcome(deps, err, o.streamer.currentText.trim() ? o.streamer.currentText : '', o.turn);
   } finally {
-    o.modelHasIt();
+    o.modelOpened();
     clearTimeout(timer);
     endActive();
   }

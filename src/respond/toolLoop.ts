@@ -14,8 +14,8 @@ export interface ToolLoopInput {
   maxRounds: number;
   signal: AbortSignal;
   onDelta(delta: string): void;
-  /** The model has a call's request: its response began (CompletionRequest.onOpen). */
-  onCalled?: () => void;
+  /** A call's response began (CompletionRequest.onOpen). */
+  onOpen?: () => void;
   trace: TurnTrace;
   /** Id of the context_built event: every LLM call references its prompt. */
   contextEventId: string;
@@ -56,7 +56,7 @@ export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
         messages,
         ...(toolsAllowed ? { tools: o.registry.specs() } : {}),
         signal: o.signal,
-        ...(o.onCalled ? { onOpen: o.onCalled } : {}),
+        ...(o.onOpen ? { onOpen: o.onOpen } : {}),
         onDelta: (d) => {
           text += d;
           o.onDelta(d);

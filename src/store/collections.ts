@@ -250,15 +250,17 @@ export async function ensureIndexes(db: Db, c: Collections, use: IndexUse = 'all
 /** A new collection, made before any write as its indexes would have made it (two first inserts never race to). */
 async function createCollection(db: Db, name: string): Promise<void> {
   await db.createCollection(name).catch((err: unknown) => {
-    if (!(typeof err === 'object' && err !== null && 'code' in err && err.code === 48)) throw err; // exists
+    if (!hasCode(err, 48)) throw err; // NamespaceExists: another process made it
   });
 }
 
-function isNamespaceNotFound(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && err.code === 26;
-}
+/** A server error with this code. */
+const hasCode = (err: unknown, code: number): boolean =>
+  typeof err === 'object' && err !== null && 'code' in err && err.code === code;
+
+const isNamespaceNotFound = (err: unknown): boolean => hasCode(err, 26);
 
 /** MongoDB's duplicate-key error, the signal of an idempotent write that already happened. */
 export function isDuplicateKey(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && err.code === 11000;
+  return hasCode(err, 11000);
 }
