@@ -107,6 +107,8 @@ export async function evaluateForm(o: {
         const top = await ask[r](q.question);
         spent[r] += performance.now() - t;
         questions[r].push({
+          conversation: conv.id,
+          question: q.question,
           category: q.category,
           evidence: q.evidence,
           ranked: top.map((id) => stored.evidenceOf.get(id) ?? []),

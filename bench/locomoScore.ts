@@ -8,6 +8,9 @@ export const LOCOMO_KS = [5, 10] as const;
 
 /** One question's outcome for one retriever: the evidence ids of its ranked memories. */
 export interface ScoredQuestion {
+  /** The conversation asked about, and the question (pairs two retrievers' answers). */
+  conversation: string;
+  question: string;
   category: LocomoCategory;
   evidence: readonly string[];
   /** Per recalled memory, best first, the dia_ids it stands for. */
