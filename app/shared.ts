@@ -162,6 +162,7 @@ export async function buildShared(
     cache: memoryCache,
     log,
     embedTimeoutMs: env.RECALL_EMBED_TIMEOUT_MS,
+    loadWaitMs: env.RECALL_LOAD_WAIT_MS,
     metrics,
   });
   const knowledge = buildKnowledge({ env, redis, store, embedder, log });

@@ -215,6 +215,7 @@ builder.queryFields((t) => ({
         now: new Date(),
         kinds: MEMORY_KINDS,
         countRecall: false,
+        waitForIndex: true, // an operator asked: the answer, however long a cold load takes
       });
       const entries = await loadMemories(
         ctx,

@@ -111,6 +111,11 @@ export const envSchema = z.object({
   EMBEDDING_DIMS: withDefault(z.coerce.number().int().min(32).max(3072), 256),
   /** Active recall waits this long for query embeddings, then falls back to keyword search. */
   RECALL_EMBED_TIMEOUT_MS: withDefault(positiveMs, 3_000),
+  /**
+   * A reply's recall waits this long for its memory index (a large scope's first load after a
+   * restart reads every memory); past it, that reply has no memories and the load goes on.
+   */
+  RECALL_LOAD_WAIT_MS: withDefault(positiveMs, 3_000),
   /** Owner/human memory indexes kept in each worker's memory (LRU). */
   MEMORY_CACHE_SCOPES: withDefault(z.coerce.number().int().min(1).max(100_000), 500),
   /** Knowledge (seed 004 FR-004): largest document upload in bytes (base64 uploads are checked before decoding). */

@@ -8,17 +8,19 @@
 // loaded once per process by its first recall (or prepare), which waits for them as it waits for
 // the index. With an embeddings API they are never loaded unless the API fails. The query embedding
 // runs in parallel with the index load; if embeddings are down or slow, recall answers from
-// keywords alone rather than delaying or failing the reply.
+// keywords alone rather than delaying or failing the reply, and an index still loading past
+// RECALL_LOAD_WAIT_MS (a large scope's first use) gives that reply no memories.
 import type { Logger } from 'pino';
 import type { MemoryKind } from '../domain/model.js';
 import type { MemoryRepo } from '../store/memories.js';
 import type { Embedder } from './embedder.js';
 import type { IndexCache } from './indexCache.js';
+import type { MemoryIndex } from './memoryIndex.js';
 import { scopeKey, type MemoryScope } from './versions.js';
 import { PreparedChecks } from './preparedChecks.js';
 import type { WordVectors } from './wordVectors.js';
 import { fuseRetrievers } from './recallFusion.js';
-import { synthesizeQueries } from './recallQueries.js';
+import { synthesizeQueries, type SynthesizedQueries } from './recallQueries.js';
 import { DEFAULT_BLEND, rankFused } from './rrf.js';
 import { embedQueries, type EmbeddedQueries } from './queryEmbeddings.js';
 import { sharedWordVectors, type WordVectorSource } from './wordVectorsLoader.js';
@@ -37,7 +39,11 @@ export interface RecallResult {
   memories: RecalledMemory[];
   queries: string[];
   deep: boolean;
-  degraded?: 'keyword_only';
+  /**
+   * keyword_only: the embeddings failed or were late; index_loading: the scope's index was not
+   * loaded within the load budget, so nothing was searched (the load goes on for the next recall).
+   */
+  degraded?: 'keyword_only' | 'index_loading';
   timings: { embedMs: number; searchMs: number; totalMs: number };
 }
 
@@ -54,6 +60,8 @@ export interface RecallRequest {
   kinds?: readonly MemoryKind[];
   /** Counts in the memories' recall statistics (default); an operator's search does not. */
   countRecall?: boolean;
+  /** Waits for the scope's index however long its load takes (an operator's search), not loadWaitMs. */
+  waitForIndex?: boolean;
 }
 
 export interface RecallDeps {
@@ -63,6 +71,11 @@ export interface RecallDeps {
   log: Logger;
   /** RECALL_EMBED_TIMEOUT_MS: after this, keyword-only. */
   embedTimeoutMs?: number;
+  /**
+   * RECALL_LOAD_WAIT_MS: how long a recall waits for its scope's index (a cold load of a large
+   * scope after a restart reads every memory); past it, no memories this time. Unset: no bound.
+   */
+  loadWaitMs?: number;
   /** Recency half-life of the ranking. */
   halfLifeDays?: number;
   /** Hits vs empty recalls (a reply's recall only: operators' searches are not counted). */
@@ -75,6 +88,21 @@ export const RECALL_KINDS: readonly MemoryKind[] = ['fact', 'event', 'preference
 /** Detailed plot memories are long and many; only "how / why / details" questions search them. */
 export const DEEP_RECALL_KINDS: readonly MemoryKind[] = [...RECALL_KINDS, 'plot'];
 const DEFAULT_EMBED_TIMEOUT_MS = 3_000;
+
+/** A recall that searched nothing: no queries, or no index yet. */
+function nothingRecalled(
+  q: SynthesizedQueries,
+  started: number,
+  o: { degraded?: RecallResult['degraded']; embedMs?: number } = {},
+): RecallResult {
+  return {
+    memories: [],
+    queries: q.queries,
+    deep: q.deep,
+    ...(o.degraded ? { degraded: o.degraded } : {}),
+    timings: { embedMs: o.embedMs ?? 0, searchMs: 0, totalMs: performance.now() - started },
+  };
+}
 
 export class MemoryRecall {
   private embeddingsDown = false;
@@ -103,14 +131,7 @@ export class MemoryRecall {
   async recall(r: RecallRequest): Promise<RecallResult> {
     const started = performance.now();
     const q = synthesizeQueries(r.message, { recentUserTexts: r.recentUserTexts });
-    if (q.queries.length === 0 || r.topK <= 0) {
-      return {
-        memories: [],
-        queries: q.queries,
-        deep: q.deep,
-        timings: { embedMs: 0, searchMs: 0, totalMs: performance.now() - started },
-      };
-    }
+    if (q.queries.length === 0 || r.topK <= 0) return nothingRecalled(q, started);
     const scope = r.subjectId === undefined ? { ownerId: r.ownerId } : { ownerId: r.ownerId, subjectId: r.subjectId };
     // All queries in one embed call, in parallel with the index (load or version check). Stored
     // memories still needing vectors (written while embeddings were down, or by another
@@ -128,10 +149,11 @@ export class MemoryRecall {
         : undefined;
     const [embedded, index, loadedWords] = await Promise.all([
       embed(),
-      indexed,
+      r.waitForIndex ? indexed : this.withinLoadBudget(indexed, scope),
       semantic ? undefined : this.wordVectors.ready(),
     ]);
     r.signal?.throwIfAborted();
+    if (!index) return nothingRecalled(q, started, { degraded: 'index_loading', embedMs: embedded?.ms ?? 0 });
 
     const searchStarted = performance.now();
     const vectors = embedded && 'vectors' in embedded ? embedded.vectors : undefined;
@@ -180,6 +202,28 @@ export class MemoryRecall {
       ...(embedded && !vectors ? { degraded: 'keyword_only' as const } : {}),
       timings: { embedMs: embedded?.ms ?? 0, searchMs, totalMs: performance.now() - started },
     };
+  }
+
+  /**
+   * The index, or undefined when it is not there within loadWaitMs: a reply does not wait on a
+   * cold load of a large scope (about 20 s for 100 000 memories on FerretDB). The load goes on and
+   * the cache keeps it, so a later recall finds it; its failure, unawaited, is logged here.
+   */
+  private async withinLoadBudget(indexed: Promise<MemoryIndex>, scope: MemoryScope): Promise<MemoryIndex | undefined> {
+    const budget = this.d.loadWaitMs;
+    if (budget === undefined) return indexed;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), budget)));
+    try {
+      const index = await Promise.race([indexed, late]);
+      if (!index) {
+        indexed.catch((err: unknown) => this.d.log.warn({ err, scope }, 'memory index load failed'));
+        this.d.log.info({ scope, waitedMs: budget }, 'memory index still loading; recalling nothing this time');
+      }
+      return index;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The word vectors if loaded (else starts their load); a failed load is logged once. */

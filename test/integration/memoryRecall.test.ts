@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import pino, { type Logger } from 'pino';
 import { createLogger } from '../../src/log.js';
 import { Store } from '../../src/store/store.js';
 import type { MemoryEntry, MemoryKind, MemoryStatus } from '../../src/domain/model.js';
@@ -19,6 +20,7 @@ import { MemoryRecall, type RecallResult } from '../../src/memory/recall.js';
 import { RedisMemoryVersions, type MemoryVersions } from '../../src/memory/versions.js';
 import { toMemoryEmbedding } from '../../src/memory/vectors.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../doubles/fakeOpenAI.js';
+import { eventually } from '../support/testEnv.js';
 
 const OWNER = 'agt_recall';
 const HUMAN = 'hum_bob';
@@ -130,12 +132,18 @@ function rig(o: {
   versions?: MemoryVersions;
   recallTimeoutMs?: number;
   cacheTimeoutMs?: number;
+  /** RECALL_LOAD_WAIT_MS. */
+  loadWaitMs?: number;
+  /** Each list of the store waits for this first (a server slow to read a large scope), and fails if it does. */
+  beforeList?: () => Promise<void>;
+  log?: Logger;
 }): Rig {
   const lists: Rig['lists'] = [];
   const pointReads: Rig['pointReads'] = [];
   const memories: ConstructorParameters<typeof IndexCache>[0]['store']['memories'] = {
-    list: (scope, opts) => {
+    list: async (scope, opts) => {
       lists.push(opts?.since ? { since: opts.since } : {});
+      await o.beforeList?.();
       return store.memories.list(scope, opts);
     },
     setEmbedding: (id, e) => store.memories.setEmbedding(id, e),
@@ -158,8 +166,9 @@ function rig(o: {
     store: { memories: { noteRecalled } },
     embedder: o.embedder,
     cache,
-    log,
+    log: o.log ?? log,
     embedTimeoutMs: o.recallTimeoutMs ?? 2_000,
+    ...(o.loadWaitMs !== undefined ? { loadWaitMs: o.loadWaitMs } : {}),
   });
   return {
     cache,
@@ -391,6 +400,88 @@ describe('recall when the embeddings API fails', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(res.degraded).toBe('keyword_only');
     expect(ids(res)[0]).toBe(en[3]);
+  });
+});
+
+/** A promise and its settling functions. */
+function gate(): { promise: Promise<void>; open: () => void; fail: (err: Error) => void } {
+  let open = (): void => undefined;
+  let fail = (_err: Error): void => undefined;
+  const promise = new Promise<void>((resolve, reject) => {
+    open = () => resolve();
+    fail = reject;
+  });
+  return { promise, open, fail };
+}
+
+describe('a memory index slower to load than a reply can wait (a large scope after a restart)', () => {
+  it("the reply's recall answers without memories in about the budget; the load goes on and the next recall has them", async () => {
+    const embedder = new HashedNgramEmbedder(DIMS);
+    const en = await seed(EN, embedder);
+    const slow = gate();
+    const r = rig({ embedder, loadWaitMs: 300, beforeList: () => slow.promise });
+    const started = performance.now();
+    const first = await r.ask('Do I like sushi?');
+    const took = performance.now() - started;
+    expect(first.degraded).toBe('index_loading');
+    expect(first.memories).toEqual([]);
+    expect(first.queries.length).toBeGreaterThan(0);
+    expect(took).toBeGreaterThanOrEqual(250);
+    expect(took).toBeLessThan(1_500);
+
+    slow.open();
+    const next = await r.ask('Do I like sushi?');
+    expect(next.degraded).toBeUndefined();
+    expect(ids(next)[0]).toBe(en[3]);
+    expect(r.lists).toHaveLength(1); // the first recall's load, finished in the background and kept
+  });
+
+  it("an operator's search waits for the load however long it takes", async () => {
+    const embedder = new HashedNgramEmbedder(DIMS);
+    const en = await seed(EN, embedder);
+    const slow = gate();
+    const r = rig({ embedder, loadWaitMs: 100, beforeList: () => slow.promise });
+    const searching = r.recall.recall({
+      ownerId: OWNER,
+      subjectId: HUMAN,
+      message: 'Do I like sushi?',
+      topK: 3,
+      now: NOW,
+      countRecall: false,
+      waitForIndex: true,
+    });
+    setTimeout(slow.open, 400);
+    const res = await searching;
+    expect(res.degraded).toBeUndefined();
+    expect(ids(res)[0]).toBe(en[3]);
+  });
+
+  it('a load that fails after the reply stopped waiting is logged; the next recall loads again', async () => {
+    const embedder = new HashedNgramEmbedder(DIMS);
+    const en = await seed(EN, embedder);
+    const broken = gate();
+    let calls = 0;
+    const lines: Array<{ msg?: string; err?: { message?: string } }> = [];
+    const r = rig({
+      embedder,
+      loadWaitMs: 200,
+      beforeList: () => (++calls === 1 ? broken.promise : Promise.resolve()),
+      log: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[0]) }),
+    });
+    const first = await r.ask('Do I like sushi?');
+    expect(first.degraded).toBe('index_loading');
+    expect(lines.map((l) => l.msg)).toContain('memory index still loading; recalling nothing this time');
+    broken.fail(new Error('server went away mid-read'));
+    const failed = await eventually(
+      () => Promise.resolve(lines.find((l) => l.msg === 'memory index load failed')),
+      2_000,
+      'the failed load to be logged',
+    );
+    expect(failed.err?.message).toBe('server went away mid-read');
+    const next = await r.ask('Do I like sushi?');
+    expect(next.degraded).toBeUndefined();
+    expect(ids(next)[0]).toBe(en[3]);
+    expect(r.lists).toHaveLength(2);
   });
 });
 
