@@ -44,16 +44,21 @@ export class MemoryRepo {
     return s.subjectId === undefined ? { ownerId: s.ownerId } : { ownerId: s.ownerId, subjectId: s.subjectId };
   }
 
-  /** Every entry of an owner (about one subject when given), any status, oldest first. */
-  list(s: OwnerScope, o: { status?: MemoryStatus; since?: Date } = {}): Promise<MemoryEntry[]> {
-    return this.c
+  /**
+   * Every entry of an owner (about one subject when given), any status, oldest first. Sorted here,
+   * not by the server: FerretDB takes about 4 s to sort a scope of 100 000 (Node: a tenth of one).
+   */
+  async list(s: OwnerScope, o: { status?: MemoryStatus; since?: Date } = {}): Promise<MemoryEntry[]> {
+    const entries = await this.c
       .find({
         ...this.scope(s),
         ...(o.status ? { status: o.status } : {}),
         ...(o.since ? { updatedAt: { $gt: o.since } } : {}),
       })
-      .sort({ updatedAt: 1, _id: 1 })
       .toArray();
+    return entries.sort(
+      (a, b) => a.updatedAt.getTime() - b.updatedAt.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0),
+    );
   }
 
   countActive(s: OwnerScope): Promise<number> {
