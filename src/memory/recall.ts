@@ -110,6 +110,8 @@ export class MemoryRecall {
   /** Scopes `prepare` checked: their recall skips a second version check. */
   private readonly prepared = new PreparedChecks();
   private readonly wordVectors: WordVectorSource;
+  /** Scopes whose index load outlasted loadWaitMs and still runs. */
+  private readonly slowLoads = new Set<string>();
 
   constructor(private readonly d: RecallDeps) {
     this.wordVectors = d.wordVectors ?? sharedWordVectors();
@@ -122,9 +124,8 @@ export class MemoryRecall {
   async prepare(scope: MemoryScope): Promise<void> {
     if (this.d.embedder.lexical) this.wordVectors.get(); // starts their load, if not yet
 
-    await this.d.cache
-      .get(scope)
-      .then(() => this.prepared.note(scopeKey(scope)))
+    await this.withinLoadBudget(this.d.cache.get(scope), scope)
+      .then((index) => index && this.prepared.note(scopeKey(scope)))
       .catch((err: unknown) => this.d.log.debug({ err, scope }, 'memory index not prepared'));
   }
 
@@ -153,7 +154,10 @@ export class MemoryRecall {
       semantic ? undefined : this.wordVectors.ready(),
     ]);
     r.signal?.throwIfAborted();
-    if (!index) return nothingRecalled(q, started, { degraded: 'index_loading', embedMs: embedded?.ms ?? 0 });
+    if (!index) {
+      this.d.log.info({ scope }, 'memory index still loading; recalling nothing this time');
+      return nothingRecalled(q, started, { degraded: 'index_loading', embedMs: embedded?.ms ?? 0 });
+    }
 
     const searchStarted = performance.now();
     const vectors = embedded && 'vectors' in embedded ? embedded.vectors : undefined;
@@ -206,19 +210,25 @@ export class MemoryRecall {
 
   /**
    * The index, or undefined when it is not there within loadWaitMs: a reply does not wait on a
-   * cold load of a large scope (about 20 s for 100 000 memories on FerretDB). The load goes on and
-   * the cache keeps it, so a later recall finds it; its failure, unawaited, is logged here.
+   * cold load of a large scope (about 17 s for 100 000 memories on FerretDB). The load goes on and
+   * the cache keeps it, so a later recall finds it. A load once waited out is not waited on again
+   * while it runs (a reply's prepare and recall, or the next turns, would each wait the budget);
+   * its failure, awaited by no one, is logged here.
    */
   private async withinLoadBudget(indexed: Promise<MemoryIndex>, scope: MemoryScope): Promise<MemoryIndex | undefined> {
     const budget = this.d.loadWaitMs;
     if (budget === undefined) return indexed;
+    const key = scopeKey(scope);
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), budget)));
+    const wait = this.slowLoads.has(key) ? 0 : budget;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), wait)));
     try {
       const index = await Promise.race([indexed, late]);
-      if (!index) {
-        indexed.catch((err: unknown) => this.d.log.warn({ err, scope }, 'memory index load failed'));
-        this.d.log.info({ scope, waitedMs: budget }, 'memory index still loading; recalling nothing this time');
+      if (!index && !this.slowLoads.has(key)) {
+        this.slowLoads.add(key);
+        indexed
+          .catch((err: unknown) => this.d.log.warn({ err, scope }, 'memory index load failed'))
+          .finally(() => this.slowLoads.delete(key));
       }
       return index;
     } finally {

@@ -429,11 +429,34 @@ describe('a memory index slower to load than a reply can wait (a large scope aft
     expect(took).toBeGreaterThanOrEqual(250);
     expect(took).toBeLessThan(1_500);
 
+    // The next turn while the load still runs does not wait the budget again.
+    const again = performance.now();
+    expect((await r.ask('Do I like sushi?')).degraded).toBe('index_loading');
+    expect(performance.now() - again).toBeLessThan(200);
+
     slow.open();
+    await r.cache.get({ ownerId: OWNER, subjectId: HUMAN }); // the load finishing, as a later turn finds it
     const next = await r.ask('Do I like sushi?');
     expect(next.degraded).toBeUndefined();
     expect(ids(next)[0]).toBe(en[3]);
     expect(r.lists).toHaveLength(1); // the first recall's load, finished in the background and kept
+  });
+
+  it("a reply's prepare and its recall share one budget: the reply waits it once, not twice", async () => {
+    const embedder = new HashedNgramEmbedder(DIMS);
+    await seed(EN, embedder);
+    const slow = gate();
+    const r = rig({ embedder, loadWaitMs: 300, beforeList: () => slow.promise });
+    const started = performance.now();
+    await r.recall.prepare({ ownerId: OWNER, subjectId: HUMAN }); // as readContextInputs does, beside the reads
+    const prepared = performance.now() - started;
+    const res = await r.ask('Do I like sushi?');
+    const took = performance.now() - started;
+    expect(prepared).toBeGreaterThanOrEqual(250);
+    expect(prepared).toBeLessThan(1_500);
+    expect(res.degraded).toBe('index_loading');
+    expect(took - prepared).toBeLessThan(200);
+    slow.open();
   });
 
   it("an operator's search waits for the load however long it takes", async () => {
