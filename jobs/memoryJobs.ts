@@ -28,6 +28,7 @@ const turnFacts = z.object({
   groupChat: z.boolean(),
   agentName: z.string(),
   userName: z.string().optional(),
+  origin: z.object({ dialogueId: z.string(), scope: z.enum(['private', 'group']) }).optional(),
 }) satisfies z.ZodType<TurnFacts>;
 
 const memoryJob = z.discriminatedUnion('kind', [

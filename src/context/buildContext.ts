@@ -2,8 +2,8 @@
 // stable prefix first so provider prompt caching works: gateway rules → base persona → evolved
 // persona → background → story outline and progress instruction, as ONE system message whose
 // text never carries the clock; then the dynamic parts, each its own system message with a short
-// header (time, director reminder, memories, knowledge passages, summary, user persona card,
-// tone guidance); then
+// header (time, director reminder, memories, knowledge passages, the previous session carried
+// over the gap, summary, user persona card, tone guidance); then
 // the raw history and the turn's own input; then an optional closing instruction. Pure: the
 // caller fetches everything (src/context/gatherContext.ts) and checks the budget.
 import { isSaid } from '../domain/conversation.js';
@@ -16,6 +16,7 @@ import type { PromptLanguage, ToneGuidance } from '../tone/templates.js';
 import { middleSectionWarning, type PromptLimits, type PromptWarning } from './promptBudget.js';
 import { isOwnMessage, renderMessage, type RenderOptions } from './renderMessage.js';
 import { REPLY_PRIMING_TOKENS, type TokenCounter } from './tokens.js';
+import { carryOverEnd, carryOverIntro, type CarryOver } from './carryOver.js';
 
 export interface RecalledMemory {
   kind: MemoryKind;
@@ -60,6 +61,8 @@ export interface ContextInput {
   /** The session's rolling summary text (messages before its coversUntil). */
   rollingSummary?: string;
   seed?: ContextSeed;
+  /** The end of the dialogue's previous session, when this one opened after the gap. */
+  carryOver?: CarryOver;
   personaCard?: UserPersonaCard;
   tone?: ToneGuidance;
   /** Raw messages before the turn, oldest first. */
@@ -86,6 +89,7 @@ export const PART_NAMES = [
   'reminder',
   'memories',
   'knowledge',
+  'previous',
   'summary',
   'personaCard',
   'tone',
@@ -94,8 +98,8 @@ export const PART_NAMES = [
   'instruction',
 ] as const;
 export type PartName = (typeof PART_NAMES)[number];
-/** Seed 001's middle section: director reminder, recalled memories and passages, summary/seed and the raw history. */
-export const MIDDLE_PARTS: readonly PartName[] = ['reminder', 'memories', 'knowledge', 'summary', 'history'];
+/** Seed 001's middle section: director reminder, recalled memories and passages, the previous session, summary/seed and the raw history. */
+export const MIDDLE_PARTS: readonly PartName[] = ['reminder', 'memories', 'knowledge', 'previous', 'summary', 'history'];
 
 export interface PartSize {
   tokens: number;
@@ -125,6 +129,7 @@ export const HEADERS = {
   reminder: '[Director reminder]',
   memories: '[Memories]',
   knowledge: '[Knowledge]',
+  previous: '[Previous conversation]',
   seedSummary: '[Summary of the previous session]',
   summary: '[Summary of earlier conversation]',
   personaCard: '[About the user]',
@@ -247,7 +252,32 @@ export function renderKnowledge(passages: readonly KnowledgePassage[]): string {
 
 const system = (content: string): ChatCompletionMessageParam[] => (content ? [{ role: 'system', content }] : []);
 
+/**
+ * The prompt; when it is over `maxTotalTokens` and carries the previous session, the oldest carried
+ * messages give way first (carry-over is a courtesy, never the reason a turn fails).
+ */
 export function buildContext(input: ContextInput, limits: PromptLimits, counter: TokenCounter): BuiltContext {
+  let built = buildOnce(input, limits, counter);
+  let carried = input.carryOver;
+  while (carried && carried.messages.length > 0 && built.totalTokens > limits.maxTotalTokens) {
+    carried = { ...carried, messages: carried.messages.slice(1) };
+    built = buildOnce({ ...input, carryOver: carried }, limits, counter);
+  }
+  return built;
+}
+
+function previousPart(input: ContextInput, render: RenderOptions, lang: PromptLanguage): ChatCompletionMessageParam[] {
+  const c = input.carryOver;
+  if (!c) return [];
+  const turns = renderConversation(c.messages, render);
+  return [
+    ...system(section(HEADERS.previous, carryOverIntro(c, input.now, input.timezone, lang))),
+    ...turns,
+    ...(turns.length > 0 ? system(carryOverEnd(lang)) : []),
+  ];
+}
+
+function buildOnce(input: ContextInput, limits: PromptLimits, counter: TokenCounter): BuiltContext {
   const render: RenderOptions = {
     groupChat: input.groupChat,
     agentName: input.agent.name,
@@ -277,6 +307,7 @@ export function buildContext(input: ContextInput, limits: PromptLimits, counter:
     ['reminder', system(section(HEADERS.reminder, input.director?.fallbackReminder))],
     ['memories', system(section(HEADERS.memories, renderMemories(input.recalled, input.now, input.timezone)))],
     ['knowledge', system(section(HEADERS.knowledge, renderKnowledge(input.knowledge ?? [])))],
+    ['previous', previousPart(input, render, lang)],
     ['summary', summary],
     [
       'personaCard',

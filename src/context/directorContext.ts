@@ -4,6 +4,7 @@
 // story so far and other storylines' handling of that beat (src/context/storyFallback.ts).
 import type { DirectorContext } from './buildContext.js';
 import type { Story } from '../store/stories.js';
+import type { RecallPlace } from '../domain/memoryOrigin.js';
 import type { ContextDeps } from './gatherContext.js';
 import { currentBeat, fallbackDue, outlineText, PROGRESS_INSTRUCTION, reminderText } from '../domain/director.js';
 import { gatherFallback, type FallbackEvidence } from './storyFallback.js';
@@ -16,7 +17,15 @@ export interface DirectedContext {
 
 export async function directorContext(
   deps: Pick<ContextDeps, 'store' | 'recall' | 'log'>,
-  o: { story: Story; threshold: number; dialogueId: string; agentId: string; humanId?: string; now: Date },
+  o: {
+    story: Story;
+    threshold: number;
+    dialogueId: string;
+    agentId: string;
+    humanId?: string;
+    place: RecallPlace;
+    now: Date;
+  },
 ): Promise<DirectedContext> {
   const { story } = o;
   const director = { outline: outlineText(story.background, story.plot), instruction: PROGRESS_INSTRUCTION };

@@ -30,6 +30,9 @@ import { promptLanguage } from '../persona/communicationStyle.js';
 import type { MemoryRecall, RecallResult } from '../memory/recall.js';
 import type { KnowledgeRetrieval, RetrievalResult } from '../knowledge/retrieval.js';
 import { requireTurnAgent, turnHumanId } from '../domain/turnRules.js';
+import { placeOf, recallableIn } from '../domain/memoryOrigin.js';
+import { windowMessages } from '../domain/windowRules.js';
+import { lastTurns, type CarryOver } from './carryOver.js';
 
 /** What was built when the prompt was over the limit: the trace records it (seed 001). */
 export type TooLongContext = Omit<GatheredContext, 'warnings'>;
@@ -150,12 +153,14 @@ export async function gatherContext(
   if (!agent) throw new Error(`agent ${agentId} not found`);
   const mode = config.config.preferences.conversation_load_all ? 'load_all' : 'rolling';
   const since = mode === 'rolling' ? session.rollingSummary?.coversUntil : undefined;
-  const [sessionRead, seedMessages, visits, otherAgents, story] = await Promise.all([
+  const place = placeOf(dialogue);
+  const [sessionRead, seedMessages, visits, otherAgents, story, previous] = await Promise.all([
     store.history.since(session, since, window),
     store.history.seed(session, window),
     human ? store.participants.visitsOf(human, agent._id) : Promise.resolve(undefined),
     otherAgentsOf(store, dialogue, agent._id),
     store.stories.ofDialogue(dialogue, o.now),
+    readPrevious(deps, session, config.config.thresholds.carry_over_turns),
   ]);
   const directed = story !== null && dialogue.settings?.director === true;
   const agentNames = otherAgents.length > 0 ? Object.fromEntries(otherAgents.map((a) => [a._id, a.name])) : undefined;
@@ -181,6 +186,7 @@ export async function gatherContext(
             message: inputText,
             topK: config.config.thresholds.recall_top_k,
             now: o.now,
+            place,
           })
           .catch((err: unknown) => {
             // Recall is an enhancement: a failure leaves the memories section out, never the reply.
@@ -196,6 +202,7 @@ export async function gatherContext(
           dialogueId: dialogue._id,
           agentId: agent._id,
           ...(humanId ? { humanId } : {}),
+          place,
           now: o.now,
         })
       : undefined;
@@ -223,7 +230,8 @@ export async function gatherContext(
         humanTexts,
         memories,
         visits: visits?.count ?? 0,
-        ...(visits?.lastTopic ? { lastTopic: visits.lastTopic.text } : {}),
+        // The last topic is a summary of what the person said somewhere: only where that may be recalled.
+        ...(visits?.lastTopic && recallableIn(visits.lastTopic, place) ? { lastTopic: visits.lastTopic.text } : {}),
         tone,
       })
     : undefined;
@@ -237,6 +245,7 @@ export async function gatherContext(
       ...(session.seed
         ? { seed: { summary: session.seed.summary, messages: seedMessages, order: session.seed.order } }
         : {}),
+      ...(previous ? { carryOver: previous } : {}),
       ...(card ? { personaCard: card } : {}),
       tone: guidance,
       history,
@@ -287,6 +296,26 @@ export async function gatherContext(
       : undefined,
   ].filter((w): w is PromptWarning => w !== undefined);
   return { ...gathered, warnings };
+}
+
+/**
+ * The end of the session before this one, when this one opened after the gap: its last turns
+ * from its working window and its summary, both by `_id`. A failure leaves the part out.
+ */
+async function readPrevious(deps: ContextDeps, session: Session, turns: number): Promise<CarryOver | undefined> {
+  const prev = session.previous;
+  if (!prev || turns <= 0) return undefined;
+  const [before, window] = await Promise.all([
+    deps.store.sessions.get(prev.sessionId),
+    deps.store.windows.get(prev.sessionId),
+  ]).catch((err: unknown) => {
+    deps.log.warn({ err, sessionId: session._id }, 'previous session not read; no carry-over this turn');
+    return [null, null] as const;
+  });
+  if (!before) return undefined;
+  const messages = window ? lastTurns(windowMessages(window), turns) : [];
+  if (messages.length === 0 && !before.summary) return undefined;
+  return { endedAt: prev.endedAt, messages, ...(before.summary ? { summary: before.summary } : {}) };
 }
 
 /** Passages for the turn's input; an enhancement like recall: a failure leaves the part out. */

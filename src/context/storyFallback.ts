@@ -4,6 +4,7 @@
 // the same agent and background (their progress replies, the AI's narration only: never another
 // person's words). Every read is by `_id`: the instance list, the plots, the messages.
 import type { Message } from '../domain/model.js';
+import type { RecallPlace } from '../domain/memoryOrigin.js';
 import { beatEvidence, storySoFar, withoutMarkers, type ReminderEvidence } from '../domain/director.js';
 import type { Beat } from '../domain/story.js';
 import type { Story } from '../store/stories.js';
@@ -24,7 +25,7 @@ export interface FallbackEvidence extends ReminderEvidence {
 
 export async function gatherFallback(
   deps: Pick<ContextDeps, 'store' | 'recall' | 'log'>,
-  o: { story: Story; beat: Beat; dialogueId: string; agentId: string; humanId?: string; now: Date },
+  o: { story: Story; beat: Beat; dialogueId: string; agentId: string; humanId?: string; place: RecallPlace; now: Date },
 ): Promise<FallbackEvidence> {
   const [own, recalled, elsewhere] = await Promise.all([
     aiReplies(deps, storySoFar(o.story.plot).slice(-OWN_REPLIES * 3), OWN_REPLIES),
@@ -54,7 +55,7 @@ async function aiReplies(deps: Pick<ContextDeps, 'store'>, ids: string[], keep: 
 /** The agent's remembered events about this person that bear on the beat (seed 001: 当前实例事件). */
 async function recallEvents(
   deps: Pick<ContextDeps, 'recall' | 'log'>,
-  o: { beat: Beat; agentId: string; humanId?: string; now: Date },
+  o: { beat: Beat; agentId: string; humanId?: string; place: RecallPlace; now: Date },
 ) {
   if (!deps.recall || !o.humanId) return [];
   const r = await deps.recall
@@ -66,6 +67,7 @@ async function recallEvents(
       now: o.now,
       kinds: ['event', 'plot'],
       countRecall: false,
+      place: o.place,
     })
     .catch((err: unknown) => {
       deps.log.warn({ err }, 'director fallback: recall failed');

@@ -34,6 +34,13 @@ export const CONFIG_FIELDS = {
       doc: 'rolling summary: raw turns allowed before older ones are folded',
     },
     recent_turns: { type: 'int', min: 1, max: 50, default: 10, doc: 'rolling summary: raw turns kept after folding' },
+    carry_over_turns: {
+      type: 'int',
+      min: 0,
+      max: 20,
+      default: 6,
+      doc: "a new session after the gap shows the previous session's last turns (0: off)",
+    },
     recall_top_k: { type: 'int', min: 1, max: 20, default: 5, doc: 'active recall: memories put into the prompt' },
     persona_evolve_every_turns: {
       type: 'int',
@@ -85,6 +92,13 @@ export const CONFIG_FIELDS = {
       max: 200_000,
       default: 100_000,
       doc: 'whole-session mode: history tokens before a summary is suggested',
+    },
+    max_reply_tokens: {
+      type: 'int',
+      min: 64,
+      max: 16_000,
+      default: 2_000,
+      doc: 'longest reply the model may write (seed 003: 2000); a reply cut at it ends cleanly',
     },
     memory_max_chars: {
       type: 'int',

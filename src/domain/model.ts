@@ -66,6 +66,17 @@ export interface Session {
   rollingSummary?: RollingSummary;
   /** A session opened by the summarise action starts from its predecessor's summary and last turns. */
   seed?: SessionSeed;
+  /**
+   * The dialogue's session before this one, when this one opened after the gap: its last turns
+   * and summary are carried into this session's prompts (`thresholds.carry_over_turns`).
+   */
+  previous?: PreviousSession;
+}
+
+export interface PreviousSession {
+  sessionId: string;
+  /** When it ended (its last activity). */
+  endedAt: Date;
 }
 
 export interface RollingSummary {
@@ -366,8 +377,8 @@ export interface Human {
 export interface Visits {
   /** Sessions of this human's dialogues with the agent. */
   count: number;
-  /** The summary of the latest summarised session, and when that session ended. */
-  lastTopic?: { text: string; at: Date };
+  /** The summary of the latest summarised session, when that session ended and where it was said. */
+  lastTopic?: { text: string; at: Date; origin?: MemoryOrigin };
 }
 
 /** The platform account an agent speaks through (a Telegram bot, a Discord application). */
@@ -430,6 +441,19 @@ export type MemoryKind = (typeof MEMORY_KINDS)[number];
 /** Superseded, merged and pruned entries are kept (never deleted) but no longer recalled. */
 export type MemoryStatus = 'active' | 'superseded' | 'merged' | 'pruned';
 
+/** Where a memory was learned (src/domain/memoryOrigin.ts): the chat, and whether it was private with its person. */
+export interface MemoryOrigin {
+  dialogueId: string;
+  scope: 'private' | 'group';
+}
+
+/**
+ * `origin`: recalled only where it was learned (the default); `shared`: an operator marked it
+ * shareable, so it is recalled in every chat with its person.
+ */
+export const MEMORY_VISIBILITIES = ['origin', 'shared'] as const;
+export type MemoryVisibility = (typeof MEMORY_VISIBILITIES)[number];
+
 export interface MemoryEmbedding {
   /** Embedder id (model and dimensions); a vector from another embedder is recomputed. */
   model: string;
@@ -451,6 +475,10 @@ export interface MemoryEntry {
   /** 0..1, from extraction; consolidation prunes low-value entries. */
   importance: number;
   sources: { dialogueId?: string; sessionId?: string; turnIds?: string[]; messageIds?: string[]; memoryIds?: string[] };
+  /** Where it was learned; absent on entries of earlier versions (private to the person's private chats). */
+  origin?: MemoryOrigin;
+  /** Absent: `origin`. */
+  visibility?: MemoryVisibility;
   /** When it happened in the conversation (the messages' own timestamps), not when it was extracted. */
   occurredAt: Date;
   status: MemoryStatus;

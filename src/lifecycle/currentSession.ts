@@ -2,9 +2,9 @@
 // session gap, else a new one (the old one closed as `timeout` when its gap passed), with its
 // idle check scheduled. One place for ingest, the check-in and the operator API; callers hold
 // the dialogue's state guard and make the result current with `dialogues.noteActivity`.
-import type { Dialogue, Session } from '../domain/model.js';
+import type { Dialogue, PreviousSession, Session } from '../domain/model.js';
 import { guardKeys } from '../store/stateGuard.js';
-import { decideSession, sessionIdleCheckAt } from '../domain/sessionRules.js';
+import { decideSession, sessionIdleCheckAt, type SessionDecision } from '../domain/sessionRules.js';
 import type { Store } from '../store/store.js';
 import type { Scheduler } from './scheduler.js';
 
@@ -36,18 +36,34 @@ export async function currentSessionFor(
         : null;
   const decision = decideSession(known, now, deps.sessionGapMs);
   if (decision.action === 'continue' && known) return { session: known, opened: false };
-  if (decision.action === 'rollover')
-    await store.sessions.close(
+  if (decision.action === 'rollover') {
+    const closed = await store.sessions.close(
       { _id: decision.closeSessionId, dialogueId: dialogue._id },
       'timeout',
       decision.closedAt,
     );
-  return { session: await openSession(deps, dialogue._id, now), opened: true };
+    // Its idle check has not run yet (a worker was down, or the message came first): the check
+    // due now finds it closed and asks for its summary, as for any session the gap closed.
+    if (closed) await deps.scheduler.checkSessionAt(decision.closeSessionId, now);
+  }
+  return { session: await openSession(deps, dialogue._id, now, previousOf(known, decision)), opened: true };
+}
+
+/** The session a gap ended, whose end the new one carries (none for a dialogue's first session). */
+function previousOf(known: Session | null, decision: SessionDecision): PreviousSession | undefined {
+  if (decision.action === 'rollover') return { sessionId: decision.closeSessionId, endedAt: decision.closedAt };
+  if (!known || known.kind !== 'dialogue' || known.closeReason !== 'timeout') return undefined;
+  return { sessionId: known._id, endedAt: known.endedAt ?? known.lastActivityAt };
 }
 
 /** A new dialogue session with its idle check (its caller makes it the current one). */
-export async function openSession(deps: SessionDeps, dialogueId: string, now: Date): Promise<Session> {
-  const session = await deps.store.sessions.open(dialogueId, 'dialogue', now);
+export async function openSession(
+  deps: SessionDeps,
+  dialogueId: string,
+  now: Date,
+  previous?: PreviousSession,
+): Promise<Session> {
+  const session = await deps.store.sessions.open(dialogueId, 'dialogue', now, previous);
   await deps.scheduler.checkSessionAt(session._id, sessionIdleCheckAt(now, deps.sessionGapMs));
   return session;
 }

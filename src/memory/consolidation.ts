@@ -14,6 +14,7 @@ import { fromMemoryEmbedding } from './vectors.js';
 import { chunkCluster, clusterByKnn, DEFAULT_CLUSTER_OPTIONS, type ClusterOptions, type Vectored } from './cluster.js';
 import { DEFAULT_PRUNE_RULE, lowValueIds, type PruneRule } from './prune.js';
 import { dedupeKeyOf, normalizeMemoryText } from './normalize.js';
+import { homeOf } from '../domain/memoryOrigin.js';
 import type { MemoryTaskDeps } from './taskDeps.js';
 
 export interface ConsolidationDeps extends MemoryTaskDeps {
@@ -184,7 +185,9 @@ export async function consolidateOwner(deps: ConsolidationDeps, scope: OwnerScop
 
   const vectored = await vectorsOf(deps, live);
   const byId = new Map(live.map((e) => [e._id, e]));
-  const clusters = vectored ? clusterByKnn(vectored, { ...DEFAULT_CLUSTER_OPTIONS, ...deps.cluster }) : [];
+  // Clustered within each home (SPEC §13): a merge never joins words learned in different places.
+  const homes = vectored ? groupBy(vectored, (v) => homeOf(byId.get(v.id)!.origin)) : [];
+  const clusters = homes.flatMap((vs) => clusterByKnn(vs, { ...DEFAULT_CLUSTER_OPTIONS, ...deps.cluster }));
   for (const cluster of clusters) {
     for (const ids of chunkCluster(cluster, deps.maxPerCall ?? 12)) {
       const group = ids.map((id) => byId.get(id)!);
@@ -233,6 +236,12 @@ async function vectorsOf(deps: ConsolidationDeps, entries: MemoryEntry[]): Promi
   return out.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
 }
 
+function groupBy<T>(xs: readonly T[], key: (x: T) => string): T[][] {
+  const out = new Map<string, T[]>();
+  for (const x of xs) out.set(key(x), [...(out.get(key(x)) ?? []), x]);
+  return [...out.values()];
+}
+
 async function consolidateGroup(
   deps: ConsolidationDeps,
   scope: OwnerScope,
@@ -269,16 +278,20 @@ async function consolidateGroup(
   const movedTo = new Map<string, string>();
   for (const [i, x] of plan.refined.entries()) {
     const origin = x.sourceIds.map((id) => byId.get(id)!);
+    const place = origin[0]!.origin;
+    const shared = origin.every((e) => e.visibility === 'shared');
     const entry: MemoryEntry = {
       _id: newId('mem', now),
       ownerId: scope.ownerId,
       ...(scope.subjectId !== undefined ? { subjectId: scope.subjectId } : {}),
       kind: x.kind,
       text: x.text,
-      dedupeKey: dedupeKeyOf(scope.ownerId, scope.subjectId, x.text),
+      dedupeKey: dedupeKeyOf(scope.ownerId, scope.subjectId, x.text, place),
       ...(embeddings[i] ? { embedding: embeddings[i] } : {}),
       importance: x.importance,
       sources: mergedSources(origin),
+      ...(place ? { origin: place } : {}),
+      ...(shared ? { visibility: 'shared' as const } : {}),
       occurredAt: new Date(Math.max(...origin.map((e) => e.occurredAt.getTime()))),
       status: 'active',
       recall: { count: origin.reduce((n, e) => n + e.recall.count, 0), ...lastRecall(origin) },

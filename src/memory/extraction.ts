@@ -4,7 +4,8 @@
 // invalidate / noop (src/memory/reconcile.ts), then written with its vector. One run per turn:
 // the run ends with an `llm_call` event (task extract_memories) that marks the turn as done.
 import { isSaid } from '../domain/conversation.js';
-import type { MemoryEmbedding, MemoryEntry, Message, Turn } from '../domain/model.js';
+import type { MemoryEmbedding, MemoryEntry, MemoryOrigin, Message, Turn } from '../domain/model.js';
+import { homeOf, originOf } from '../domain/memoryOrigin.js';
 import { renderMessage } from '../context/renderMessage.js';
 import { runJsonTask } from '../llm/jsonTask.js';
 import type { Usage } from '../llm/types.js';
@@ -69,11 +70,13 @@ export interface TurnFacts {
   groupChat: boolean;
   agentName: string;
   userName?: string;
+  /** Where the turn was said (its memories' origin); absent in jobs queued before origins: read again. */
+  origin?: MemoryOrigin;
 }
 
 export function turnFactsOf(
   turn: Turn,
-  o: { groupChat: boolean; agentName: string; userName?: string | undefined },
+  o: { groupChat: boolean; agentName: string; userName?: string | undefined; origin: MemoryOrigin },
 ): TurnFacts | undefined {
   const scope = scopeOfTurn(turn);
   if (!scope?.subjectId) return undefined;
@@ -85,6 +88,7 @@ export function turnFactsOf(
     groupChat: o.groupChat,
     agentName: o.agentName,
     ...(o.userName ? { userName: o.userName } : {}),
+    origin: o.origin,
   };
 }
 
@@ -101,8 +105,10 @@ async function readTurnFacts(store: Store, turnId: string): Promise<Found> {
     store.participants.getAgent(scope.ownerId),
     store.participants.getHuman(scope.subjectId),
   ]);
+  if (!dialogue) return { noParticipants: turn };
   const facts = turnFactsOf(turn, {
-    groupChat: dialogue?.type === 'group',
+    origin: originOf(dialogue),
+    groupChat: dialogue.type === 'group',
     agentName: agent?.name ?? 'assistant',
     userName: human?.displayName,
   });
@@ -135,7 +141,10 @@ export async function extractTurnMemories(
   const empty = { added: 0, updated: 0, superseded: 0, reactivated: 0, noops: 0, candidates: 0 };
   const { store, log } = deps;
   const turnId = o.turnId;
-  const [found, done] = await Promise.all([o.facts ?? readTurnFacts(store, turnId), alreadyExtracted(store, turnId)]);
+  const [found, done] = await Promise.all([
+    o.facts?.origin ? o.facts : readTurnFacts(store, turnId),
+    alreadyExtracted(store, turnId),
+  ]);
   if (found === 'no_turn') return { ...empty, skipped: 'no_turn' };
   if (done) return { ...empty, skipped: 'already_extracted' };
   const now = deps.now?.() ?? new Date();
@@ -203,7 +212,7 @@ export async function extractTurnMemories(
       text,
       importance: c.importance,
       occurredAt: c.occurredAt ?? lastHumanAt,
-      dedupeKey: dedupeKeyOf(scope.ownerId, scope.subjectId, text),
+      dedupeKey: dedupeKeyOf(scope.ownerId, scope.subjectId, text, turnRef.origin),
     };
   });
 
@@ -214,7 +223,7 @@ export async function extractTurnMemories(
     const options = { ...DEFAULT_RECONCILE_OPTIONS, ...deps.reconcile };
     const [existing, similar] = await Promise.all([
       store.memories.findByDedupeKeys(candidates.map((c) => c.dedupeKey)),
-      similarEntries(deps, scope, candidates, options.topK),
+      similarEntries(deps, scope, candidates, options.topK, homeOf(turnRef.origin)),
     ]);
     const byKey = new Map(existing.filter((e) => e.ownerId === scope.ownerId).map((e) => [e.dedupeKey, e]));
     const plans = planCandidates(candidates, byKey, similar.hits, options);
@@ -231,7 +240,14 @@ export async function extractTurnMemories(
     };
     // One writer per scope at a time: the writes read, check and write entries by _id.
     summary = await store.memories.guarded(scope, () =>
-      applyDecisions(store, { scope, sources, now, maxChars }, candidates, decisions, embeddings, log),
+      applyDecisions(
+        store,
+        { scope, sources, origin: turnRef.origin, now, maxChars },
+        candidates,
+        decisions,
+        embeddings,
+        log,
+      ),
     );
     const changed = [...summary.writtenIds, ...summary.supersededIds];
     if (changed.length > 0) await deps.cache.noteWritten(scope, changed);
@@ -263,13 +279,16 @@ async function similarEntries(
   scope: OwnerScope,
   candidates: Candidate[],
   k: number,
+  home: string,
 ): Promise<{ hits: SimilarHit[][]; failed: boolean }> {
   try {
+    // Compared only with memories of the same place: an update never carries words across chats.
     const found = await findSimilar(
       { embedder: deps.embedder, cache: deps.cache },
       scope,
       candidates.map((c) => c.text),
       k,
+      home,
     );
     const ids = [...new Set(found.flatMap((list) => list.map((h) => h.entry.id)))];
     const full = new Map<string, MemoryEntry>((await deps.store.memories.getMany(ids)).map((e) => [e._id, e]));

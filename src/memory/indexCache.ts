@@ -48,6 +48,8 @@ export const toIndexEntry = (e: MemoryEntry): IndexEntry => ({
   importance: e.importance,
   occurredAt: e.occurredAt,
   updatedAt: e.updatedAt,
+  ...(e.origin ? { origin: e.origin } : {}),
+  ...(e.visibility ? { visibility: e.visibility } : {}),
 });
 
 export class IndexCache {

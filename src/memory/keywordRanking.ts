@@ -11,7 +11,7 @@
 // Weights were chosen on LoCoMo dev (bench/locomo.ts): each mechanism is kept because it helped
 // there on both memory forms, not tuned per category.
 import type { IndexEntry, IndexHit, MemoryIndex, SearchFilter } from './memoryIndex.js';
-import { queryTerms } from './memoryIndex.js';
+import { placeAccepts, queryTerms } from './memoryIndex.js';
 import { compoundParts } from './compoundWords.js';
 import { feedbackTerms } from './queryExpansion.js';
 import { statesTime, type TimeWindow } from './timeCues.js';
@@ -110,7 +110,7 @@ function withContext(scores: Scores, index: MemoryIndex, filter: SearchFilter): 
 }
 
 function accepts(filter: SearchFilter, entry: IndexEntry): boolean {
-  return !filter.kinds || filter.kinds.includes(entry.kind);
+  return (!filter.kinds || filter.kinds.includes(entry.kind)) && placeAccepts(filter, entry);
 }
 
 /** Best first, relative to the best (1); ties by id so the order is stable. */

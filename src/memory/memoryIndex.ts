@@ -4,7 +4,8 @@
 // the memories in time order (timeOrder.ts).
 // Rows are append-only; a removed or replaced entry leaves a dead row that is skipped and
 // reclaimed by compaction, so updates never shift the matrix.
-import { MEMORY_KINDS, type MemoryKind } from '../domain/model.js';
+import { MEMORY_KINDS, type MemoryKind, type MemoryOrigin, type MemoryVisibility } from '../domain/model.js';
+import { homeOf, recallableIn, type RecallPlace } from '../domain/memoryOrigin.js';
 import { KeywordPostings, type KeywordSearch } from './keywordPostings.js';
 import { keywordTokens } from './textFeatures.js';
 import { TimeOrder } from './timeOrder.js';
@@ -18,6 +19,8 @@ export interface IndexEntry {
   importance: number;
   occurredAt: Date;
   updatedAt: Date;
+  origin?: MemoryOrigin;
+  visibility?: MemoryVisibility;
 }
 
 export interface IndexHit {
@@ -29,6 +32,16 @@ export interface SearchFilter {
   kinds?: readonly MemoryKind[];
   /** Only memories that occurred in this range (inclusive). */
   occurred?: { from: Date; to: Date };
+  /** Only memories that may be recalled in this chat (src/domain/memoryOrigin.ts). */
+  place?: RecallPlace;
+  /** Only memories of this home (`homeOf`): the write path compares within one place. */
+  home?: string;
+}
+
+/** Whether an entry passes the filter's origin conditions (kinds and times are checked by row). */
+export function placeAccepts(filter: SearchFilter | undefined, e: IndexEntry): boolean {
+  if (filter?.place && !recallableIn(e, filter.place)) return false;
+  return filter?.home === undefined || homeOf(e.origin) === filter.home;
 }
 
 const KIND_CODE = new Map<MemoryKind, number>(MEMORY_KINDS.map((k, i) => [k, i]));
@@ -194,9 +207,11 @@ export class MemoryIndex {
     const from = filter?.occurred?.from.getTime() ?? -Infinity;
     const to = filter?.occurred?.to.getTime() ?? Infinity;
     const timed = filter?.occurred !== undefined;
+    const placed = filter?.place !== undefined || filter?.home !== undefined;
     return (row) => {
       const e = this.entries[row];
       if (!e || (mask & (1 << this.kindCodes[row]!)) === 0) return false;
+      if (placed && !placeAccepts(filter, e)) return false;
       if (!timed) return true;
       const t = e.occurredAt.getTime();
       return t >= from && t <= to;

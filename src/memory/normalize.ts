@@ -2,6 +2,8 @@
 // with other spacing, case or punctuation is stored once, and the length limit that keeps an
 // oversized extraction from being stored whole.
 import { createHash } from 'node:crypto';
+import type { MemoryOrigin } from '../domain/model.js';
+import { homeOf, PRIVATE_HOME } from '../domain/memoryOrigin.js';
 
 /** NFKC, lower case, punctuation and symbols dropped, whitespace collapsed. */
 export function normalizeMemoryText(text: string): string {
@@ -13,10 +15,21 @@ export function normalizeMemoryText(text: string): string {
     .trim();
 }
 
-/** Hash of owner, subject and normalised text (the memories collection's unique key). */
-export function dedupeKeyOf(ownerId: string, subjectId: string | undefined, text: string): string {
+/**
+ * Hash of owner, subject, normalised text and — for a group's or room's memory — its home
+ * (`homeOf`), so the same words said in two places are two memories, each recalled only in
+ * its own. Private memories keep the key they had before origins existed.
+ */
+export function dedupeKeyOf(
+  ownerId: string,
+  subjectId: string | undefined,
+  text: string,
+  origin?: MemoryOrigin,
+): string {
+  const home = homeOf(origin);
+  const parts = [ownerId, subjectId ?? '', normalizeMemoryText(text)];
   return createHash('sha256')
-    .update([ownerId, subjectId ?? '', normalizeMemoryText(text)].join('\u0000'))
+    .update((home === PRIVATE_HOME ? parts : [...parts, home]).join('\u0000'))
     .digest('hex')
     .slice(0, 40);
 }

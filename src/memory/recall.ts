@@ -12,6 +12,7 @@
 // RECALL_LOAD_WAIT_MS (a large scope's first use) gives that reply no memories.
 import type { Logger } from 'pino';
 import type { MemoryKind } from '../domain/model.js';
+import type { RecallPlace } from '../domain/memoryOrigin.js';
 import type { MemoryRepo } from '../store/memories.js';
 import type { Embedder } from './embedder.js';
 import type { IndexCache } from './indexCache.js';
@@ -62,6 +63,11 @@ export interface RecallRequest {
   countRecall?: boolean;
   /** Waits for the scope's index however long its load takes (an operator's search), not loadWaitMs. */
   waitForIndex?: boolean;
+  /**
+   * The chat the memories are recalled into: only memories that may reach it are searched
+   * (SPEC §13). Absent only for an operator's search, which sees every memory.
+   */
+  place?: RecallPlace;
 }
 
 export interface RecallDeps {
@@ -162,7 +168,10 @@ export class MemoryRecall {
     const searchStarted = performance.now();
     const vectors = embedded && 'vectors' in embedded ? embedded.vectors : undefined;
     if (embedded) this.noteEmbeddings(embedded, vectors);
-    const filter = { kinds: r.kinds ?? (q.deep ? DEEP_RECALL_KINDS : RECALL_KINDS) };
+    const filter = {
+      kinds: r.kinds ?? (q.deep ? DEEP_RECALL_KINDS : RECALL_KINDS),
+      ...(r.place ? { place: r.place } : {}),
+    };
     // An API that failed this time: its word vectors only if already loaded (never a wait on top).
     const words = vectors ? undefined : (loadedWords ?? this.loadedWordVectors());
     const { relevance, candidates } = fuseRetrievers(index, {

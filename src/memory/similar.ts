@@ -27,11 +27,14 @@ export async function findSimilar(
   scope: MemoryScope,
   texts: string[],
   k: number,
+  /** Only entries of this home (src/domain/memoryOrigin.ts `homeOf`); absent: all. */
+  home?: string,
 ): Promise<SimilarEntry[][]> {
   if (texts.length === 0) return [];
   const [vectors, index] = await Promise.all([d.embedder.embed(texts), d.cache.get(scope)]);
+  const filter = home === undefined ? undefined : { home };
   return vectors.map((v) =>
-    index.search(v, k).map(({ entry, score }) => ({
+    index.search(v, k, filter).map(({ entry, score }) => ({
       entry: {
         id: entry.id,
         kind: entry.kind,

@@ -3,7 +3,7 @@
 // they supersede are retired. Exact duplicates cannot be stored twice (unique dedupe key), so a
 // retried extraction converges.
 import type { Logger } from 'pino';
-import type { MemoryEmbedding, MemoryEntry } from '../domain/model.js';
+import type { MemoryEmbedding, MemoryEntry, MemoryOrigin } from '../domain/model.js';
 import { memoryIdOf } from '../store/memories.js';
 import type { Store } from '../store/store.js';
 import type { OwnerScope } from '../store/memories.js';
@@ -14,6 +14,8 @@ export interface WriteContext {
   scope: OwnerScope;
   /** Where the memories come from: this turn's dialogue, session, turn and messages. */
   sources: Pick<MemoryEntry['sources'], 'dialogueId' | 'sessionId' | 'turnIds' | 'messageIds'>;
+  /** Where they were learned (src/domain/memoryOrigin.ts); absent only for the agent's own reflections. */
+  origin: MemoryOrigin | undefined;
   now: Date;
   maxChars: number;
 }
@@ -53,16 +55,18 @@ export function newMemoryEntry(
   c: Omit<Candidate, 'dedupeKey'>,
   embedding: MemoryEmbedding | undefined,
 ): MemoryEntry {
+  const dedupeKey = dedupeKeyOf(ctx.scope.ownerId, ctx.scope.subjectId, c.text, ctx.origin);
   return {
-    _id: memoryIdOf(dedupeKeyOf(ctx.scope.ownerId, ctx.scope.subjectId, c.text)),
+    _id: memoryIdOf(dedupeKey),
     ownerId: ctx.scope.ownerId,
     ...(ctx.scope.subjectId !== undefined ? { subjectId: ctx.scope.subjectId } : {}),
     kind: c.kind,
     text: c.text,
-    dedupeKey: dedupeKeyOf(ctx.scope.ownerId, ctx.scope.subjectId, c.text),
+    dedupeKey,
     ...(embedding ? { embedding } : {}),
     importance: c.importance,
     sources: { ...ctx.sources },
+    ...(ctx.origin ? { origin: ctx.origin } : {}),
     occurredAt: c.occurredAt,
     status: 'active',
     recall: { count: 0 },
@@ -126,7 +130,7 @@ export async function applyDecisions(
           d.targetId,
           {
             text,
-            dedupeKey: dedupeKeyOf(ctx.scope.ownerId, ctx.scope.subjectId, text),
+            dedupeKey: dedupeKeyOf(ctx.scope.ownerId, ctx.scope.subjectId, text, ctx.origin),
             ...(embedding ? { embedding } : {}),
           },
           ctx.now,

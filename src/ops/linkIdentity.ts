@@ -37,7 +37,7 @@ async function moveMemories(deps: LinkDeps, from: string, into: string, at: Date
     const { entry } = await store.memories.insertOnce({
       ...rest,
       subjectId: into,
-      dedupeKey: dedupeKeyOf(e.ownerId, into, e.text),
+      dedupeKey: dedupeKeyOf(e.ownerId, into, e.text, e.origin),
       sources: { ...e.sources, memoryIds: [...(e.sources.memoryIds ?? []), e._id] },
       recall: { count: 0 },
       createdAt: at,

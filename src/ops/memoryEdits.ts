@@ -56,7 +56,7 @@ export async function editMemory(deps: Deps, id: string, text: string, now: Date
   const scope = scopeOf(first);
   const successor = await deps.store.memories.guarded(scope, async () => {
     const old = await activeMemory(deps, id);
-    const dedupeKey = dedupeKeyOf(old.ownerId, old.subjectId, clampMemoryText(clean, maxChars));
+    const dedupeKey = dedupeKeyOf(old.ownerId, old.subjectId, clampMemoryText(clean, maxChars), old.origin);
     if (dedupeKey === old.dedupeKey) throw new GatewayError('BAD_REQUEST', 'the new text says the same as the old');
     const { entry } = await deps.store.memories.insertOnce({
       ownerId: old.ownerId,
@@ -66,6 +66,8 @@ export async function editMemory(deps: Deps, id: string, text: string, now: Date
       dedupeKey,
       importance: old.importance,
       sources: { ...old.sources },
+      ...(old.origin ? { origin: old.origin } : {}),
+      ...(old.visibility ? { visibility: old.visibility } : {}),
       occurredAt: old.occurredAt,
       status: 'active',
       recall: { count: 0 },

@@ -4,11 +4,12 @@
 // contradicted entry is superseded, never deleted. Around the write, under the scope's state
 // guard, every entry the write can touch is read before and after: the difference is the
 // rollback ledger, stored on the run right after the write.
-import type { MemoryEmbedding, MemoryEntry } from '../domain/model.js';
+import type { MemoryEmbedding, MemoryEntry, MemoryOrigin } from '../domain/model.js';
 import type { IntrospectionTurn, MemoryChange } from '../domain/reflection.js';
 import { GatewayError } from '../errors.js';
 import { memoryIdOf, type OwnerScope } from '../store/memories.js';
 import { clampMemoryText, dedupeKeyOf } from '../memory/normalize.js';
+import { PRIVATE_HOME } from '../domain/memoryOrigin.js';
 import { embedTexts, findSimilar } from '../memory/similar.js';
 import {
   askedCandidates,
@@ -35,6 +36,8 @@ export interface WriteRequest {
   /** What the step read: the provenance of what it writes. */
   shown: { memoryIds: string[]; messageIds: string[]; turnIds: string[]; dialogueIds: string[] };
   occurredAt: Date;
+  /** Where a person's memories were learned (their private chats); absent for the agent's own. */
+  origin?: MemoryOrigin;
 }
 
 /** Writes a step's proposals (all or none within the budget) and fills the turn's memory fields. */
@@ -92,7 +95,7 @@ function toCandidate(
     text,
     importance: p.importance,
     occurredAt: req.occurredAt,
-    dedupeKey: dedupeKeyOf(req.scope.ownerId, req.scope.subjectId, text),
+    dedupeKey: dedupeKeyOf(req.scope.ownerId, req.scope.subjectId, text, req.origin),
   };
 }
 
@@ -142,7 +145,7 @@ async function writeWithLedger(
   };
   const summary = await applyDecisions(
     store,
-    { scope: req.scope, sources, now: p.now, maxChars: p.maxChars },
+    { scope: req.scope, sources, origin: req.origin, now: p.now, maxChars: p.maxChars },
     p.candidates,
     p.decisions,
     p.embeddings,
@@ -201,11 +204,13 @@ async function similarEntries(
 ): Promise<SimilarHit[][]> {
   const { deps } = ctx;
   try {
+    // A person's summaries are private (SPEC §13): compared only with their private memories.
     const found = await findSimilar(
       { embedder: deps.embedder, cache: deps.cache },
       scope,
       candidates.map((c) => c.text),
       k,
+      scope.subjectId === undefined ? undefined : PRIVATE_HOME,
     );
     const ids = [...new Set(found.flatMap((list) => list.map((h) => h.entry.id)))];
     const full = new Map((await deps.store.memories.getMany(ids)).map((e) => [e._id, e]));

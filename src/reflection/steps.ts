@@ -5,6 +5,7 @@
 import type { MemoryEntry, Message, Turn } from '../domain/model.js';
 import { isSaid } from '../domain/conversation.js';
 import { turnHumanId } from '../domain/turnRules.js';
+import { isPrivateChat, recallableIn } from '../domain/memoryOrigin.js';
 import {
   adjustValues,
   normalizeMood,
@@ -48,6 +49,8 @@ export interface Recent {
   said: Map<string, Message[]>;
   names: Map<string, string>;
   dialogueLabels: Map<string, string>;
+  /** The turns' dialogues that are private chats (SPEC §13: a person's summary reads only these). */
+  privateDialogues: Set<string>;
   /** The steps after the search. */
   plan: PlannedStep[];
 }
@@ -80,7 +83,10 @@ export async function searchMemories(ctx: RunContext, turn: IntrospectionTurn): 
   ];
   const { steps, omitted } = stepsAfterSearch(humans);
   const kept = steps.flatMap((s) => s.subjectId ?? []);
-  const [names, dialogueLabels] = await Promise.all([humanNames(ctx, kept), labelsOf(ctx, turns)]);
+  const [names, { dialogueLabels, privateDialogues }] = await Promise.all([
+    humanNames(ctx, kept),
+    dialoguesOf(ctx, turns),
+  ]);
 
   const messageIds = [...said.values()].flat().map((m) => m._id);
   turn.inputContext = {
@@ -103,7 +109,7 @@ export async function searchMemories(ctx: RunContext, turn: IntrospectionTurn): 
     humansForLater: omitted,
   };
   if (omitted.length > 0) turn.notes.push(`${omitted.length} people left for a later reflection`);
-  return { memories, turns, said, names, dialogueLabels, plan: steps };
+  return { memories, turns, said, names, dialogueLabels, privateDialogues, plan: steps };
 }
 
 function countBy(keys: string[]): Record<string, number> {
@@ -117,10 +123,16 @@ async function humanNames(ctx: RunContext, ids: string[]): Promise<Map<string, s
   return new Map(ids.map((id, i) => [id, found[i]?.displayName ?? id]));
 }
 
-async function labelsOf(ctx: RunContext, turns: Turn[]): Promise<Map<string, string>> {
+async function dialoguesOf(
+  ctx: RunContext,
+  turns: Turn[],
+): Promise<{ dialogueLabels: Map<string, string>; privateDialogues: Set<string> }> {
   const ids = [...new Set(turns.map((t) => t.dialogueId))];
   const found = await Promise.all(ids.map((id) => ctx.deps.store.dialogues.get(id)));
-  return new Map(ids.map((id, i) => [id, found[i]?.title ?? `${found[i]?.type ?? 'dialogue'} ${id}`]));
+  return {
+    dialogueLabels: new Map(ids.map((id, i) => [id, found[i]?.title ?? `${found[i]?.type ?? 'dialogue'} ${id}`])),
+    privateDialogues: new Set(found.flatMap((d) => (d && isPrivateChat(d) ? [d._id] : []))),
+  };
 }
 
 // ---------------------------------------------------------------- conversations shown to a step
@@ -176,14 +188,14 @@ export async function summarizeHuman(
   const name = recent.names.get(humanId) ?? humanId;
   turn.purpose = summarizePurpose(name);
   const important = await store.memories.mostImportant({ ownerId: ctx.agent._id, subjectId: humanId }, 20);
-  const memories = uniqueById([...recent.memories.filter((m) => m.subjectId === humanId), ...important]).slice(
-    0,
-    MEMORIES_PER_HUMAN_MAX,
-  );
+  // What the person said in their private chats only: the summary is recalled there (SPEC §13).
+  const memories = uniqueById([...recent.memories.filter((m) => m.subjectId === humanId), ...important])
+    .filter((m) => recallableIn(m, ANY_PRIVATE_CHAT))
+    .slice(0, MEMORIES_PER_HUMAN_MAX);
   const shown = conversations(
     ctx,
     recent,
-    recent.turns.filter((t) => turnHumanId(t) === humanId),
+    recent.turns.filter((t) => turnHumanId(t) === humanId && recent.privateDialogues.has(t.dialogueId)),
     TRANSCRIPT_CHARS_PER_HUMAN,
   );
   turn.inputContext = {
@@ -214,17 +226,22 @@ export async function summarizeHuman(
   turn.toolOutput = r.value;
   const { proposals, dropped } = parseProposals(r.value.memories, 'human');
   turn.notes.push(...dropped);
+  const from = shown.dialogueIds[0];
   await writeProposals(ctx, turn, {
     scope: { ownerId: ctx.agent._id, subjectId: humanId },
     proposals,
     shown: { memoryIds: turn.inputContext.memoryIds, ...shown },
     occurredAt: shown.lastAt ?? ctx.now(),
+    ...(from ? { origin: { dialogueId: from, scope: 'private' } } : {}),
   });
   return { name, summary: r.value.summary };
 }
 
 /** Seed 000's "总结与X的交流情感": the purpose names the person. */
 export const summarizePurpose = (name: string): string => `Summarise how things stand with ${name}`;
+
+/** Any private chat with the person: what their private summary may be made of. */
+const ANY_PRIVATE_CHAT = { dialogueId: '', private: true } as const;
 
 const uniqueById = (list: MemoryEntry[]): MemoryEntry[] => [...new Map(list.map((m) => [m._id, m])).values()];
 

@@ -7,6 +7,7 @@ import type { Outbounds } from '../delivery/outbound.js';
 import type { Agent, ChatRef, DeliveryState, Dialogue, Message, Platform, Turn } from '../domain/model.js';
 import type { OutboundChannel, Persona } from '../delivery/outbound.js';
 import { derivedId } from '../domain/ids.js';
+import { originOf } from '../domain/memoryOrigin.js';
 import {
   contextPartiesOf,
   gatherContext,
@@ -415,6 +416,7 @@ export async function produceAiMessage(
   } else await deliver(streamer, trace, dialogue, outcome.shown);
   lap('delivery');
   const facts = turnFactsOf(turn, {
+    origin: originOf(dialogue),
     groupChat: dialogue.type === 'group',
     agentName: gathered.agent.name,
     userName: gathered.userName,
@@ -543,6 +545,7 @@ async function generateText(
         ...(o.ask.ask ? { ask: o.ask.ask } : {}),
       },
       maxRounds: deps.maxToolRounds,
+      maxOutputTokens: o.gathered.config.config.limits.max_reply_tokens,
       signal: abort.signal,
       onDelta: (d) => show(stage.push(d)),
       onOpen: o.modelOpened,

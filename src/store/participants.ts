@@ -155,7 +155,7 @@ export class ParticipantRepo {
   }
 
   /** A session of this human with these agents was summarised: its summary is their last topic, if it is the newest. */
-  async noteTopic(humanId: string, agentIds: readonly string[], topic: { text: string; at: Date }): Promise<void> {
+  async noteTopic(humanId: string, agentIds: readonly string[], topic: NonNullable<Visits['lastTopic']>): Promise<void> {
     await this.guard.run(guardKeys.human(humanId), async () => {
       const human = await this.getHuman(humanId);
       if (!human) return;

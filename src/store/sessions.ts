@@ -4,6 +4,7 @@
 import type { Collections } from './collections.js';
 import type {
   RollingSummary,
+  PreviousSession,
   Session,
   SessionCloseReason,
   SessionKind,
@@ -21,7 +22,7 @@ export const successorIdOf = (fromSessionId: string) => derivedId('ses', 'summar
 type SessionKey = Pick<Session, '_id' | 'dialogueId'>;
 
 /** A new open session, not yet stored. */
-export function newSession(dialogueId: string, kind: SessionKind, at: Date): Session {
+export function newSession(dialogueId: string, kind: SessionKind, at: Date, previous?: PreviousSession): Session {
   return {
     _id: newId('ses', at),
     dialogueId,
@@ -30,6 +31,7 @@ export function newSession(dialogueId: string, kind: SessionKind, at: Date): Ses
     startedAt: at,
     lastActivityAt: at,
     stats: { messageCount: 0, turnCount: 0 },
+    ...(previous ? { previous } : {}),
   };
 }
 
@@ -49,8 +51,8 @@ export class SessionRepo {
   }
 
   /** A new open session with its empty working window. */
-  async open(dialogueId: string, kind: SessionKind, at: Date): Promise<Session> {
-    const session = newSession(dialogueId, kind, at);
+  async open(dialogueId: string, kind: SessionKind, at: Date, previous?: PreviousSession): Promise<Session> {
+    const session = newSession(dialogueId, kind, at, previous);
     await this.insert(session, {});
     return session;
   }

@@ -15,6 +15,8 @@ import { clampMemoryText, dedupeKeyOf } from '../memory/normalize.js';
 import type { OwnerScope } from '../store/memories.js';
 import { successorIdOf } from '../store/sessions.js';
 import { isSaid } from '../domain/conversation.js';
+import { isPrivateChat, originOf } from '../domain/memoryOrigin.js';
+import type { Store } from '../store/store.js';
 import {
   SUMMARIZE_SESSION_INSTRUCTIONS,
   fitTranscript,
@@ -147,6 +149,7 @@ export async function writeSessionMemories(
     deps.log.warn({ err, sessionId: m.session._id }, 'embedding summary memories failed; stored without vectors');
   }
   const occurredAt = m.session.endedAt ?? m.session.lastActivityAt;
+  const origin = originOf(m.dialogue);
   let count = 0;
   for (const scope of scopes) {
     const written: string[] = [];
@@ -157,10 +160,11 @@ export async function writeSessionMemories(
         ...(scope.subjectId !== undefined ? { subjectId: scope.subjectId } : {}),
         kind: t.kind,
         text: t.text,
-        dedupeKey: dedupeKeyOf(scope.ownerId, scope.subjectId, t.text),
+        dedupeKey: dedupeKeyOf(scope.ownerId, scope.subjectId, t.text, origin),
         ...(embedding ? { embedding } : {}),
         importance: t.importance,
         sources: { dialogueId: m.dialogue._id, sessionId: m.session._id },
+        origin,
         occurredAt,
         status: 'active',
         recall: { count: 0 },
@@ -242,11 +246,21 @@ export async function summarizeSession(
     }
   }
   await store.sessions.markSummarized(session, summary, o.now);
-  await Promise.all(
-    dialogue.humanIds.map((h) =>
-      store.participants.noteTopic(h, dialogue.agentIds, { text: summary, at: session.endedAt ?? o.now }),
-    ),
-  );
+  await noteLastTopic(store, dialogue, { text: summary, at: session.endedAt ?? o.now });
   deps.log.info({ sessionId: session._id, newSessionId, memories, by: o.by }, 'session summarised');
   return { summary, newSessionId, memories, alreadySummarized: false };
+}
+
+/**
+ * The summary becomes the person's "last topic" on their persona card — only a private chat's:
+ * a group's summary holds other people's words (SPEC §13).
+ */
+export async function noteLastTopic(
+  store: Pick<Store, 'participants'>,
+  dialogue: Pick<Dialogue, '_id' | 'type' | 'roomId' | 'humanIds' | 'agentIds'>,
+  topic: { text: string; at: Date },
+): Promise<void> {
+  if (!isPrivateChat(dialogue)) return;
+  const origin = originOf(dialogue);
+  await Promise.all(dialogue.humanIds.map((h) => store.participants.noteTopic(h, dialogue.agentIds, { ...topic, origin })));
 }

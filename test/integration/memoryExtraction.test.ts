@@ -159,7 +159,12 @@ describe('post-turn memory extraction', () => {
 
   it('with the facts the reply carried, reads no turn, dialogue or participant again and stores the same', async () => {
     const turn = await answeredTurn(T0, ['I live in Berlin.']);
-    const facts = turnFactsOf(turn, { groupChat: false, agentName: 'Rainbow', userName: 'Alice' })!;
+    const facts = turnFactsOf(turn, {
+      groupChat: false,
+      agentName: 'Rainbow',
+      userName: 'Alice',
+      origin: { dialogueId: turn.dialogueId, scope: 'private' },
+    })!;
     const read: string[] = [];
     const spy = (coll: 'turns' | 'dialogues' | 'agents' | 'humans') => {
       const c = store.c[coll] as unknown as { findOne: (...a: unknown[]) => unknown };

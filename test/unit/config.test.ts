@@ -54,6 +54,18 @@ describe('config document', () => {
     expect(msg).toContain('unknown section colours');
   });
 
+  it('refuses a carry-over or reply length out of range, naming the range', () => {
+    expect(invalid({ thresholds: { carry_over_turns: 21 } })).toContain(
+      'thresholds.carry_over_turns must be an integer between 0 and 20 (got 21)',
+    );
+    expect(invalid({ thresholds: { carry_over_turns: -1 } })).toContain('between 0 and 20 (got -1)');
+    expect(invalid({ limits: { max_reply_tokens: 10 } })).toContain(
+      'limits.max_reply_tokens must be an integer between 64 and 16000 (got 10)',
+    );
+    expect(defaultConfig().thresholds.carry_over_turns).toBe(6);
+    expect(defaultConfig().limits.max_reply_tokens).toBe(2000);
+  });
+
   it('checks pairs that only make sense together', () => {
     expect(invalid({ thresholds: { recent_turns: 20, summary_threshold_turns: 15 } })).toContain(
       'recent_turns (20) must be below thresholds.summary_threshold_turns (15)',
@@ -98,6 +110,6 @@ describe('config document', () => {
       type: 'enum',
       values: ['summary_first', 'last_n_first'],
     });
-    expect(info.length).toBe(18);
+    expect(info.length).toBe(20);
   });
 });
