@@ -39,6 +39,8 @@ export class ChatCompletionsClient implements LlmClient {
           stream_options: { include_usage: true },
           ...(tools ? { tools } : {}),
           ...(req.json ? { response_format: { type: 'json_object' as const } } : {}),
+          // Deprecated by OpenAI (o-series models want max_completion_tokens); compatible servers read this one.
+          ...(req.maxOutputTokens ? { max_tokens: req.maxOutputTokens } : {}),
         },
         { signal: req.signal, maxRetries: 0 },
       );
@@ -91,6 +93,7 @@ export class ChatCompletionsClient implements LlmClient {
         { text, ttftMs, durationMs: performance.now() - started },
       );
     }
-    return { text, toolCalls, finishReason, usage, ttftMs, durationMs: performance.now() - started };
+    const truncated = finishReason === 'length';
+    return { text, toolCalls, finishReason, truncated, usage, ttftMs, durationMs: performance.now() - started };
   }
 }

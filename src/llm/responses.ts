@@ -69,6 +69,7 @@ export class ResponsesClient implements LlmClient {
     let ttftMs: number | undefined;
     let usage: Usage | undefined;
     let status: string | null = null;
+    let truncated = false;
     const toolCalls: ToolCall[] = [];
     const tools: FunctionTool[] | undefined = req.tools?.length
       ? req.tools.map((t) => ({
@@ -88,6 +89,7 @@ export class ResponsesClient implements LlmClient {
           store: false,
           ...(tools ? { tools } : {}),
           ...(req.json ? { text: { format: { type: 'json_object' as const } } } : {}),
+          ...(req.maxOutputTokens ? { max_output_tokens: req.maxOutputTokens } : {}),
         },
         { signal: req.signal, maxRetries: 0 },
       );
@@ -110,6 +112,7 @@ export class ResponsesClient implements LlmClient {
           case 'response.completed':
           case 'response.incomplete':
             status = event.response.status ?? event.type;
+            truncated = event.response.incomplete_details?.reason === 'max_output_tokens';
             if (event.response.usage) {
               const u = event.response.usage;
               usage = { promptTokens: u.input_tokens, completionTokens: u.output_tokens, totalTokens: u.total_tokens };
@@ -140,6 +143,6 @@ export class ResponsesClient implements LlmClient {
         { text, ttftMs, durationMs: performance.now() - started },
       );
     }
-    return { text, toolCalls, finishReason: status, usage, ttftMs, durationMs: performance.now() - started };
+    return { text, toolCalls, finishReason: status, truncated, usage, ttftMs, durationMs: performance.now() - started };
   }
 }

@@ -30,6 +30,8 @@ export interface CompletionRequest {
   onOpen?(): void;
   /** Ask for a JSON object (background tasks: memory extraction, summaries, consolidation). */
   json?: boolean;
+  /** Longest answer, in tokens (`max_tokens` / `max_output_tokens`); absent: the server's own limit. */
+  maxOutputTokens?: number;
 }
 
 export interface Usage {
@@ -42,6 +44,8 @@ export interface CompletionResult {
   text: string;
   toolCalls: ToolCall[];
   finishReason: string | null;
+  /** The answer stopped at `maxOutputTokens` (chat: finish_reason `length`; responses: incomplete, max_output_tokens). */
+  truncated?: boolean;
   usage?: Usage;
   /** Milliseconds from request to the first streamed token; undefined when none came. */
   ttftMs?: number;

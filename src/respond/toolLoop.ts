@@ -1,6 +1,7 @@
 // The bounded tool loop (SPEC §6): call the model; if it asks for tools, run them in parallel,
 // hand back their results (errors included) and call again — at most `maxRounds` times, then
-// once more without tools so the model must answer in words.
+// once more without tools so the model must answer in words. An answer cut at the output limit
+// ends the loop: it is the reply as far as it got, and tool calls it was writing are not run.
 import type { LlmClient, LlmMessage, ToolCall, Usage } from '../llm/types.js';
 import type { ToolContext, ToolRegistry } from '../tools/registry.js';
 import type { TurnTrace } from '../trace/turnTrace.js';
@@ -12,6 +13,8 @@ export interface ToolLoopInput {
   registry: ToolRegistry;
   toolContext: Omit<ToolContext, 'signal'>;
   maxRounds: number;
+  /** Longest answer per call, in tokens (config `limits.max_reply_tokens`); absent: the server's limit. */
+  maxOutputTokens?: number;
   signal: AbortSignal;
   onDelta(delta: string): void;
   /** A call's response began (CompletionRequest.onOpen). */
@@ -55,6 +58,7 @@ export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
         model: o.model,
         messages,
         ...(toolsAllowed ? { tools: o.registry.specs() } : {}),
+        ...(o.maxOutputTokens ? { maxOutputTokens: o.maxOutputTokens } : {}),
         signal: o.signal,
         ...(o.onOpen ? { onOpen: o.onOpen } : {}),
         onDelta: (d) => {
@@ -75,6 +79,7 @@ export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
         output: result.text,
         toolCalls: result.toolCalls,
         finishReason: result.finishReason,
+        truncated: result.truncated === true,
         usage: result.usage ?? null,
         ttftMs: result.ttftMs ?? null,
         durationMs: result.durationMs,
@@ -83,7 +88,8 @@ export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
     );
     usage = addUsage(usage, result.usage);
     const spent = usage ? { usage } : {};
-    if (result.toolCalls.length === 0 || !toolsAllowed) return { text, llmCalls: round, toolCalls, ...spent };
+    if (result.toolCalls.length === 0 || !toolsAllowed || result.truncated)
+      return { text, llmCalls: round, toolCalls, ...spent };
 
     const assistant: LlmMessage = {
       role: 'assistant',
@@ -133,6 +139,7 @@ function llmCallData(
     api: o.llm.api,
     model: o.model,
     round,
+    maxOutputTokens: o.maxOutputTokens ?? null,
     // The prompt is the context build plus what the tool rounds appended to it.
     promptRef: { contextEventId: o.contextEventId, appended: [...appended] },
     ...rest,

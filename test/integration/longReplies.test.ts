@@ -42,6 +42,8 @@ describe('a 9 000-character reply with code blocks', () => {
   beforeAll(async () => {
     discord = await startFakeDiscord({ echo: true });
     h = await startHarness({ DISCORD_BOT_TOKEN: discord.token, DISCORD_API_ROOT: discord.apiRoot });
+    // The reply is ~2 500 tokens: over the default reply limit (2000), which the fake model honours.
+    await h.app.store.config.update({ limits: { max_reply_tokens: 4_000 } }, new Date());
   }, 60_000);
   afterAll(async () => {
     await h.stop();
