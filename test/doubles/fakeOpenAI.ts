@@ -2,6 +2,8 @@
 // Each POST /v1/chat/completions or POST /v1/responses consumes one step of a single shared FIFO script;
 // with an empty script it echoes the user. Media calls have their own scripts and never consume that
 // one: chat requests carrying an `image_url` part (vision) and POST /v1/audio/transcriptions.
+// A request's output limit (`max_tokens`, `max_output_tokens`) is honoured like the real API: a
+// longer scripted answer stops at it (counted with o200k_base) and is reported cut.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +17,7 @@ import type {
   ResponseUsage,
 } from 'openai/resources/responses/responses.js';
 import { z } from 'zod';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { defaultTaskReply, taskNameOf } from './fakeTaskBrain.js';
 import { answerEmbeddings, type EmbeddingsStep, type RecordedEmbeddingsRequest } from './fakeEmbeddings.js';
 
@@ -25,6 +28,8 @@ export type ScriptStep =
   | { kind: 'error'; status: number; message: string }
   | { kind: 'hang' }
   | { kind: 'break'; chunks: string[] };
+/** A step the model answers (with text or tool calls). */
+type SpokenStep = Exclude<ScriptStep, { kind: 'error' } | { kind: 'hang' }>;
 
 const messageSchema = z.looseObject({
   role: z.string(),
@@ -36,6 +41,8 @@ const chatRequestSchema = z.looseObject({
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   tools: z.array(z.unknown()).optional(),
+  max_tokens: z.number().int().min(1).nullish(),
+  max_completion_tokens: z.number().int().min(1).nullish(),
 });
 const textPartSchema = z.object({ type: z.literal('text'), text: z.string() });
 
@@ -48,6 +55,8 @@ const responsesRequestSchema = z.looseObject({
   instructions: z.string().nullish(),
   tools: z.array(z.unknown()).optional(),
   stream: z.boolean().nullish(),
+  // The real endpoint refuses fewer than 16.
+  max_output_tokens: z.number().int().min(16).nullish(),
 });
 const responsesTextPartSchema = z.object({ type: z.enum(['input_text', 'output_text', 'text']), text: z.string() });
 
@@ -151,6 +160,51 @@ const MODELS = ['gpt-4o-mini', 'gpt-4o', 'fake-model'];
 const nowSec = (): number => Math.floor(Date.now() / 1000);
 const randomId = (): string => randomBytes(12).toString('hex');
 const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
+// Scripted text may hold strings like "<|endoftext|>": plain text here too.
+const countOutputTokens = (text: string): number => countTokens(text, { disallowedSpecial: new Set<string>() });
+
+/** The longest prefix of `text` within `limit` tokens (the whole text when it fits), never splitting a surrogate pair. */
+function prefixWithin(text: string, limit: number): string {
+  if (countOutputTokens(text) <= limit) return text;
+  let fits = 0;
+  let over = text.length;
+  while (over - fits > 1) {
+    const mid = (fits + over) >> 1;
+    if (countOutputTokens(text.slice(0, mid)) <= limit) fits = mid;
+    else over = mid;
+  }
+  const last = text.charCodeAt(fits - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? fits - 1 : fits);
+}
+
+/**
+ * A step as a model limited to `limit` output tokens says it: text (or tool-call arguments, in
+ * order) stops at the limit and `cut` is set; no limit, or an answer within it: unchanged.
+ */
+function withinLimit(step: SpokenStep, limit: number | null | undefined): { step: SpokenStep; cut: boolean } {
+  if (!limit) return { step, cut: false };
+  if (step.kind === 'reply' || step.kind === 'break') {
+    const text = step.chunks.join('');
+    const kept = prefixWithin(text, limit);
+    if (kept === text) return { step, cut: false };
+    const chunks: string[] = [];
+    for (let at = 0, i = 0; at < kept.length; i++) {
+      const chunk = step.chunks[i]!.slice(0, kept.length - at);
+      if (chunk) chunks.push(chunk);
+      at += chunk.length;
+    }
+    return { step: { ...step, chunks }, cut: true };
+  }
+  const calls: ToolCallSpec[] = [];
+  let left = limit;
+  for (const call of step.calls) {
+    const args = prefixWithin(call.arguments, Math.max(0, left));
+    calls.push({ ...call, arguments: args });
+    if (args !== call.arguments) return { step: { kind: 'tool_calls', calls }, cut: true };
+    left -= countOutputTokens(call.arguments);
+  }
+  return { step, cut: false };
+}
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -191,7 +245,7 @@ function echoResponsesReply(body: ResponsesRequestBody): string {
 function responsesUsage(body: ResponsesRequestBody, completion: string): ResponseUsage {
   const input = typeof body.input === 'string' ? body.input : body.input.map(inputItemText).join('\n');
   const input_tokens = estimateTokens([body.instructions ?? '', input].join('\n'));
-  const output_tokens = estimateTokens(completion);
+  const output_tokens = Math.min(estimateTokens(completion), body.max_output_tokens ?? Infinity);
   return {
     input_tokens,
     output_tokens,
@@ -203,7 +257,10 @@ function responsesUsage(body: ResponsesRequestBody, completion: string): Respons
 
 function usageFor(body: ChatRequestBody, completion: string) {
   const prompt_tokens = estimateTokens(body.messages.map((m) => contentText(m.content)).join('\n'));
-  const completion_tokens = estimateTokens(completion);
+  const completion_tokens = Math.min(
+    estimateTokens(completion),
+    body.max_tokens ?? body.max_completion_tokens ?? Infinity,
+  );
   return {
     prompt_tokens,
     completion_tokens,
@@ -354,21 +411,22 @@ async function answerTranscription(
 
 /** Writes one chat completion (streamed or not) for a step; `signal` stops it when the peer is gone. */
 async function answer(
-  step: ScriptStep,
+  scripted: ScriptStep,
   body: ChatRequestBody,
   res: ServerResponse,
   signal: AbortSignal,
 ): Promise<void> {
-  if (step.kind === 'hang') return; // never answered; close() destroys the socket
-  if (step.kind === 'error') return sendError(res, step.status, step.message);
-  if (step.kind === 'reply') await sleep(step.firstByteDelayMs ?? 0, signal);
+  if (scripted.kind === 'hang') return; // never answered; close() destroys the socket
+  if (scripted.kind === 'error') return sendError(res, scripted.status, scripted.message);
+  if (scripted.kind === 'reply') await sleep(scripted.firstByteDelayMs ?? 0, signal);
   if (signal.aborted) return;
+  const { step, cut } = withinLimit(scripted, body.max_tokens ?? body.max_completion_tokens);
 
   const id = `chatcmpl-${randomId()}`;
   const base = { id, created: nowSec(), model: body.model, system_fingerprint: 'fp_fake' };
   const calls = step.kind === 'tool_calls' ? step.calls.map((c) => ({ ...c, id: c.id ?? `call_${randomId()}` })) : [];
   const text = step.kind === 'tool_calls' ? '' : step.chunks.join('');
-  const finish = step.kind === 'tool_calls' ? 'tool_calls' : 'stop';
+  const finish = cut ? 'length' : step.kind === 'tool_calls' ? 'tool_calls' : 'stop';
 
   if (!body.stream) {
     if (step.kind === 'break') return void res.socket?.destroy();
@@ -446,7 +504,7 @@ function responseSkeleton(body: ResponsesRequestBody): WireResponse {
     error: null,
     incomplete_details: null,
     instructions: body.instructions ?? null,
-    max_output_tokens: null,
+    max_output_tokens: body.max_output_tokens ?? null,
     model: body.model,
     output: [],
     parallel_tool_calls: true,
@@ -465,15 +523,18 @@ function responseSkeleton(body: ResponsesRequestBody): WireResponse {
 
 /** Writes one Responses API answer (SSE events or the final response object) for a step. */
 async function answerResponses(
-  step: ScriptStep,
+  scripted: ScriptStep,
   body: ResponsesRequestBody,
   res: ServerResponse,
   signal: AbortSignal,
 ): Promise<void> {
-  if (step.kind === 'hang') return; // never answered; close() destroys the socket
-  if (step.kind === 'error') return sendError(res, step.status, step.message);
-  if (step.kind === 'reply') await sleep(step.firstByteDelayMs ?? 0, signal);
+  if (scripted.kind === 'hang') return; // never answered; close() destroys the socket
+  if (scripted.kind === 'error') return sendError(res, scripted.status, scripted.message);
+  if (scripted.kind === 'reply') await sleep(scripted.firstByteDelayMs ?? 0, signal);
   if (signal.aborted) return;
+  // Cut at the limit: every item and the response end `incomplete` (reason max_output_tokens).
+  const { step, cut } = withinLimit(scripted, body.max_output_tokens);
+  const itemDone = cut ? 'incomplete' : 'completed';
 
   const started = responseSkeleton(body);
   const messageId = `msg_${randomId()}`;
@@ -490,20 +551,23 @@ async function answerResponses(
     call_id: c.callId,
     name: c.name,
     arguments: done ? c.arguments : '',
-    status: done ? 'completed' : 'in_progress',
+    status: done ? itemDone : 'in_progress',
   });
   const textPart = (t: string): ResponseOutputText => ({ type: 'output_text', text: t, annotations: [] });
   const message = (done: boolean): ResponseOutputMessage => ({
     id: messageId,
     type: 'message',
-    status: done ? 'completed' : 'in_progress',
+    status: done ? itemDone : 'in_progress',
     role: 'assistant',
     content: done ? [textPart(text)] : [],
   });
   const output: ResponseOutputItem[] =
     step.kind === 'tool_calls' ? calls.map((c) => callItem(c, true)) : [message(true)];
   const usage = responsesUsage(body, text + calls.map((c) => c.name + c.arguments).join(''));
-  const completed = (): WireResponse => ({ ...started, status: 'completed', completed_at: nowSec(), output, usage });
+  const completed = (): WireResponse =>
+    cut
+      ? { ...started, status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output, usage }
+      : { ...started, status: 'completed', completed_at: nowSec(), output, usage };
 
   if (!body.stream) {
     if (step.kind === 'break') return void res.socket?.destroy();
@@ -550,7 +614,7 @@ async function answerResponses(
     await emit({ type: 'response.content_part.done', ...at, part: textPart(text) });
     await emit({ type: 'response.output_item.done', output_index: 0, item: message(true) });
   }
-  await emit({ type: 'response.completed', response: completed() });
+  await emit({ type: cut ? 'response.incomplete' : 'response.completed', response: completed() });
   res.end();
 }
 
