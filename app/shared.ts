@@ -8,6 +8,7 @@ import { Store } from '../src/store/store.js';
 import { RedisWriteMark } from '../src/store/redisWriteMark.js';
 import { RedisLinkCodes } from '../src/store/linkCodes.js';
 import { RedisStateGuard } from '../src/store/stateGuard.js';
+import { holdLegacyPersonas } from '../src/store/personaSplit.js';
 import { runHotPathBackfills } from '../src/store/hotPathBackfills.js';
 import { RedisChangeFeed } from '../src/feed/changeFeed.js';
 import { RedisChatBudget } from '../src/delivery/chatBudget.js';
@@ -115,6 +116,8 @@ export async function buildShared(
   });
   stops.push(() => store.close());
   await store.participants.ensureDefaultAgent(env.AGENT_NAME, env.AGENT_PERSONA);
+  // Before any role serves a turn: an old evolved persona never reaches a prompt (SPEC §13).
+  await holdLegacyPersonas(store, log);
   const backfilled = runHotPathBackfills(store, log);
 
   const respondQueue = new RespondQueue(redis, env.QUEUE_PREFIX);

@@ -64,6 +64,8 @@ export interface ContextInput {
   /** The end of the dialogue's previous session, when this one opened after the gap. */
   carryOver?: CarryOver;
   personaCard?: UserPersonaCard;
+  /** The agent's note on this person (their private chats only). */
+  relationship?: string;
   tone?: ToneGuidance;
   /** Raw messages before the turn, oldest first. */
   history: Message[];
@@ -133,6 +135,7 @@ export const HEADERS = {
   seedSummary: '[Summary of the previous session]',
   summary: '[Summary of earlier conversation]',
   personaCard: '[About the user]',
+  relationship: '[Your relationship with this person]',
   tone: '[Tone guidance]',
 } as const;
 
@@ -311,7 +314,10 @@ function buildOnce(input: ContextInput, limits: PromptLimits, counter: TokenCoun
     ['summary', summary],
     [
       'personaCard',
-      system(input.personaCard ? section(HEADERS.personaCard, renderPersonaCard(input.personaCard, lang)) : ''),
+      [
+        ...system(input.personaCard ? section(HEADERS.personaCard, renderPersonaCard(input.personaCard, lang)) : ''),
+        ...system(section(HEADERS.relationship, input.relationship)),
+      ],
     ],
     ['tone', system(section(HEADERS.tone, input.tone?.text))],
     ['history', renderConversation(input.history, render)],

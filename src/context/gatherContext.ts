@@ -27,7 +27,8 @@ import { nextToneState, toneChanged } from '../tone/toneState.js';
 import { toneGuidance } from '../tone/templates.js';
 import { buildUserPersonaCard } from '../persona/userPersonaCard.js';
 import { promptLanguage } from '../persona/communicationStyle.js';
-import type { MemoryRecall, RecallResult } from '../memory/recall.js';
+import type { MemoryRecall, RecallResult, StandingMemories } from '../memory/recall.js';
+import { latestCalledName } from '../domain/calledName.js';
 import type { KnowledgeRetrieval, RetrievalResult } from '../knowledge/retrieval.js';
 import { requireTurnAgent, turnHumanId } from '../domain/turnRules.js';
 import { placeOf, recallableIn } from '../domain/memoryOrigin.js';
@@ -154,13 +155,15 @@ export async function gatherContext(
   const mode = config.config.preferences.conversation_load_all ? 'load_all' : 'rolling';
   const since = mode === 'rolling' ? session.rollingSummary?.coversUntil : undefined;
   const place = placeOf(dialogue);
-  const [sessionRead, seedMessages, visits, otherAgents, story, previous] = await Promise.all([
+  const [sessionRead, seedMessages, visits, otherAgents, story, previous, relationship] = await Promise.all([
     store.history.since(session, since, window),
     store.history.seed(session, window),
     human ? store.participants.visitsOf(human, agent._id) : Promise.resolve(undefined),
     otherAgentsOf(store, dialogue, agent._id),
     store.stories.ofDialogue(dialogue, o.now),
     readPrevious(deps, session, config.config.thresholds.carry_over_turns),
+    // The note on this person is theirs alone: read only in their private chats (SPEC §13).
+    humanId && place.private ? store.relationships.get(agent._id, humanId) : null,
   ]);
   const directed = story !== null && dialogue.settings?.director === true;
   const agentNames = otherAgents.length > 0 ? Object.fromEntries(otherAgents.map((a) => [a._id, a.name])) : undefined;
@@ -228,7 +231,7 @@ export async function gatherContext(
   const card = human
     ? personaCardOf(human, {
         humanTexts,
-        memories,
+        standing: recalled?.standing,
         visits: visits?.count ?? 0,
         // The last topic is a summary of what the person said somewhere: only where that may be recalled.
         ...(visits?.lastTopic && recallableIn(visits.lastTopic, place) ? { lastTopic: visits.lastTopic.text } : {}),
@@ -247,6 +250,7 @@ export async function gatherContext(
         : {}),
       ...(previous ? { carryOver: previous } : {}),
       ...(card ? { personaCard: card } : {}),
+      ...(relationship ? { relationship: relationship.text } : {}),
       tone: guidance,
       history,
       current,
@@ -344,20 +348,31 @@ async function otherAgentsOf(store: Store, dialogue: Dialogue, selfId: string): 
   return agents.filter((a): a is Agent => a !== null);
 }
 
+/**
+ * Seed 003's card, steady from turn to turn: the name the person asked for (in this chat, else in
+ * a memory this chat may see), their standing preferences and concerns, visits, last topic, mood.
+ */
 function personaCardOf(
   human: Human,
   o: {
     humanTexts: string[];
-    memories: RecallResult['memories'];
+    standing: StandingMemories | undefined;
     visits: number;
     lastTopic?: string;
     tone: ReturnType<typeof nextToneState>;
   },
 ) {
+  const standing = o.standing ?? { preferences: [], concerns: [] };
+  const named = latestCalledName(o.humanTexts) ?? standing.calledName;
   return buildUserPersonaCard({
     displayName: human.displayName,
+    ...(named ? { nameFromMemory: named } : {}),
     recentHumanTexts: o.humanTexts.slice(-10),
-    memories: o.memories.map((m) => ({ kind: m.kind, text: m.text, importance: m.importance })),
+    memories: [...standing.preferences, ...standing.concerns].map((m) => ({
+      kind: m.kind,
+      text: m.text,
+      importance: m.importance,
+    })),
     visits: o.visits,
     ...(o.lastTopic ? { lastTopic: o.lastTopic } : {}),
     tone: o.tone,

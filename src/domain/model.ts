@@ -415,7 +415,10 @@ export interface Agent {
   bindings?: AgentBinding[];
   avatarUrl?: string;
   basePersona: string;
+  /** The agent-wide part of its growth (character, moods, opinions, style): never facts about identifiable people. */
   evolvedPersona?: string;
+  /** An evolved persona of an earlier version, held for an operator's review (never in a prompt). */
+  heldPersona?: HeldPersona;
   /** When the evolved persona was last rewritten (base + old evolved + recent turns). */
   evolvedPersonaAt?: Date;
   /** Its mood and values as its last self-reflection left them (src/reflection); the reply's context carries them. */
@@ -423,6 +426,30 @@ export interface Agent {
   isDefault: boolean;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * What an agent knows of its relationship with one person — shared experiences, running jokes,
+ * what it learned about them — written from that person's private chats only and shown only
+ * in their private chats (SPEC §13). `_id` derives from (agent, person).
+ */
+export interface RelationshipNote {
+  _id: string;
+  agentId: string;
+  humanId: string;
+  text: string;
+  /** The private chats it was written from. */
+  dialogueIds: string[];
+  updatedAt: Date;
+}
+
+/**
+ * An evolved persona written before the persona was split (it may hold what people told the
+ * agent in private): kept out of every prompt until an operator adopts or discards it.
+ */
+export interface HeldPersona {
+  text: string;
+  heldAt: Date;
 }
 
 export const TONE_EMOTIONS = ['anxiety', 'excitement', 'confusion', 'trust', 'sadness', 'anger'] as const;

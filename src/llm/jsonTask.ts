@@ -11,6 +11,7 @@ export const JSON_TASKS = [
   'rolling_summary',
   'summarize_session',
   'evolve_persona',
+  'relationship_note',
   'consolidate_memories',
   // Self-reflection's steps (src/reflection/prompts.ts).
   'reflect_summarize_human',

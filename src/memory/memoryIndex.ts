@@ -9,6 +9,7 @@ import { homeOf, recallableIn, type RecallPlace } from '../domain/memoryOrigin.j
 import { KeywordPostings, type KeywordSearch } from './keywordPostings.js';
 import { keywordTokens } from './textFeatures.js';
 import { TimeOrder } from './timeOrder.js';
+import { calledNameIn } from '../domain/calledName.js';
 import { TopK } from './topK.js';
 import { VectorRows } from './vectorRows.js';
 
@@ -54,6 +55,8 @@ export class MemoryIndex {
   private entries: Array<IndexEntry | undefined> = [];
   private rowOf = new Map<string, number>();
   private rows = 0;
+  /** Rows whose text says what their person asked to be called (few: the persona card scans them). */
+  private naming = new Set<number>();
   /** Newest updatedAt seen: incremental refreshes ask the store for entries changed after it. */
   lastUpdatedAt = new Date(0);
 
@@ -106,6 +109,7 @@ export class MemoryIndex {
     else this.vectors.clear(row);
     this.keywords.add(row, keywordTokens(entry.text));
     this.timeOrder.insert(row, entry.occurredAt.getTime());
+    if (calledNameIn(entry.text)) this.naming.add(row);
     if (entry.updatedAt > this.lastUpdatedAt) this.lastUpdatedAt = entry.updatedAt;
   }
 
@@ -121,6 +125,7 @@ export class MemoryIndex {
     const entry = row === undefined ? undefined : this.entries[row];
     if (row === undefined || !entry) return false;
     this.rowOf.delete(id);
+    this.naming.delete(row);
     this.entries[row] = undefined;
     this.vectors.clear(row);
     this.keywords.remove(row, keywordTokens(entry.text));
@@ -128,6 +133,26 @@ export class MemoryIndex {
     // Dead rows are skipped by every search; reclaim them once they outnumber the living.
     if (this.rows - this.rowOf.size > Math.max(256, this.rowOf.size)) this.compact();
     return true;
+  }
+
+  /** The k most important entries the filter accepts, most important first (ties: the earlier stored). */
+  mostImportant(k: number, filter?: SearchFilter): IndexEntry[] {
+    const accept = this.acceptor(filter);
+    const top = new TopK(k);
+    for (const row of this.rowOf.values()) {
+      const importance = this.entries[row]!.importance;
+      if (importance >= top.floor && accept(row)) top.push(importance, row);
+    }
+    return this.hits(top.drain()).map((h) => h.entry);
+  }
+
+  /** The entries the filter accepts that name what their person asked to be called, newest last. */
+  namingEntries(filter?: SearchFilter): IndexEntry[] {
+    const accept = this.acceptor(filter);
+    return [...this.naming]
+      .filter(accept)
+      .map((row) => this.entries[row]!)
+      .sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime());
   }
 
   /** The k entries whose vectors have the highest dot product (= cosine) with `query`. */
@@ -249,6 +274,7 @@ export class MemoryIndex {
     this.rowOf = new Map();
     this.keywords = new KeywordPostings(this.vectors.capacity);
     this.timeOrder = new TimeOrder();
+    this.naming = new Set();
     for (let row = 0; row < this.rows; row++) this.vectors.clear(row);
     this.rows = 0;
     for (const l of living) this.upsert(l.entry, l.vector);

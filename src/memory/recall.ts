@@ -16,7 +16,8 @@ import type { RecallPlace } from '../domain/memoryOrigin.js';
 import type { MemoryRepo } from '../store/memories.js';
 import type { Embedder } from './embedder.js';
 import type { IndexCache } from './indexCache.js';
-import type { MemoryIndex } from './memoryIndex.js';
+import type { IndexEntry, MemoryIndex } from './memoryIndex.js';
+import { calledNameIn } from '../domain/calledName.js';
 import { scopeKey, type MemoryScope } from './versions.js';
 import { PreparedChecks } from './preparedChecks.js';
 import type { WordVectors } from './wordVectors.js';
@@ -36,8 +37,26 @@ export interface RecalledMemory {
   score: number;
 }
 
+/**
+ * What the persona card keeps from turn to turn (seed 003): the person's most important
+ * preferences and concerns and the name they asked for — among the memories this chat may see,
+ * not only this turn's hits, so the card changes only when they do.
+ */
+export interface StandingMemories {
+  preferences: StandingMemory[];
+  concerns: StandingMemory[];
+  calledName?: string;
+}
+
+export type StandingMemory = Pick<RecalledMemory, 'id' | 'kind' | 'text' | 'importance'>;
+
+export const STANDING_PREFERENCES = 5;
+export const STANDING_CONCERNS = 6;
+
 export interface RecallResult {
   memories: RecalledMemory[];
+  /** Present when the scope's index was searched. */
+  standing?: StandingMemories;
   queries: string[];
   deep: boolean;
   /**
@@ -94,6 +113,18 @@ export const RECALL_KINDS: readonly MemoryKind[] = ['fact', 'event', 'preference
 /** Detailed plot memories are long and many; only "how / why / details" questions search them. */
 export const DEEP_RECALL_KINDS: readonly MemoryKind[] = [...RECALL_KINDS, 'plot'];
 const DEFAULT_EMBED_TIMEOUT_MS = 3_000;
+
+function standingIn(index: MemoryIndex, place: RecallPlace | undefined): StandingMemories {
+  const placed = place ? { place } : {};
+  const pick = ({ id, kind, text, importance }: IndexEntry): StandingMemory => ({ id, kind, text, importance });
+  const named = index.namingEntries(placed).map((e) => calledNameIn(e.text));
+  const calledName = named.filter((n): n is string => n !== undefined).at(-1);
+  return {
+    preferences: index.mostImportant(STANDING_PREFERENCES, { ...placed, kinds: ['preference'] }).map(pick),
+    concerns: index.mostImportant(STANDING_CONCERNS, { ...placed, kinds: ['fact', 'event', 'summary'] }).map(pick),
+    ...(calledName ? { calledName } : {}),
+  };
+}
 
 /** A recall that searched nothing: no queries, or no index yet. */
 function nothingRecalled(
@@ -210,6 +241,7 @@ export class MemoryRecall {
     }
     return {
       memories,
+      standing: standingIn(index, r.place),
       queries: q.queries,
       deep: q.deep,
       ...(embedded && !vectors ? { degraded: 'keyword_only' as const } : {}),

@@ -9,6 +9,7 @@ import type {
   Human,
   MemoryEntry,
   Message,
+  RelationshipNote,
   Session,
   Turn,
 } from '../domain/model.js';
@@ -44,6 +45,8 @@ export interface Collections {
   humans: Collection<Human>;
   agents: Collection<Agent>;
   memories: Collection<MemoryEntry>;
+  /** An agent's note per person (read by derived `_id` on the hot path). */
+  relationships: Collection<RelationshipNote>;
   config: Collection<ConfigDocument>;
   /** Hot-path companions (SPEC §3 access rule): each read and written by `_id` only. */
   windows: Collection<StoredWindow>;
@@ -82,6 +85,7 @@ export function collections(db: Db): Collections {
     humans: db.collection<Human>('humans'),
     agents: db.collection<Agent>('agents'),
     memories: db.collection<MemoryEntry>('memories'),
+    relationships: db.collection<RelationshipNote>('relationships'),
     config: db.collection<ConfigDocument>('config'),
     windows: db.collection<StoredWindow>('windows'),
     outbox: db.collection<OutboxEntry>('outbox'),
@@ -161,6 +165,11 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
     { key: { dedupeKey: 1 }, name: 'dedupe_unique', unique: true },
     { key: { ownerId: 1, subjectId: 1, status: 1, updatedAt: 1 }, name: 'by_owner' },
     { key: { 'sources.dialogueId': 1 }, name: 'by_dialogue' },
+  ],
+  // The API lists an agent's notes; deleting a person deletes theirs.
+  relationships: [
+    { key: { agentId: 1, updatedAt: -1 }, name: 'notes_by_agent' },
+    { key: { humanId: 1 }, name: 'notes_by_human' },
   ],
   config: [],
   // BR-006 removes a dialogue's windows and outbox entries with it.

@@ -9,6 +9,7 @@ import { EventRepo } from './events.js';
 import { ParticipantRepo } from './participants.js';
 import { ArchiveRepo } from './archive.js';
 import { AttachmentRepo } from './attachments.js';
+import { RelationshipRepo } from './relationships.js';
 import { MemoryRepo } from './memories.js';
 import { ConfigRepo } from './config.js';
 import type { WriteMark } from './markedCache.js';
@@ -53,6 +54,8 @@ export class Store {
   readonly archive: ArchiveRepo;
   readonly attachments: AttachmentRepo;
   readonly memories: MemoryRepo;
+  /** Agents' notes on each person, shown only in that person's private chats (SPEC §13). */
+  readonly relationships: RelationshipRepo;
   readonly config: ConfigRepo;
   readonly windows: WindowRepo;
   readonly history: SessionHistory;
@@ -105,6 +108,7 @@ export class Store {
     this.archive = new ArchiveRepo(this.c);
     this.attachments = new AttachmentRepo(this.c, this.messages, this.guard);
     this.memories = new MemoryRepo(this.c.memories, this.memoryScopes, this.guard);
+    this.relationships = new RelationshipRepo(this.c);
     this.config = new ConfigRepo(this.c.config, o.configMark);
     this.rooms = new RoomRepo(this.c);
     this.agentBots = new AgentBotRepo(this.c);
