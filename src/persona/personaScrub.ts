@@ -22,19 +22,16 @@ const HAN_RUN = 5;
 const WORD_RUN = 5;
 const MIN_NAME_CHARS = 2;
 
-// Sentence ends in Chinese and English, list separators, and line breaks.
-const SENTENCE = /[^。！？!?；;\n]+[。！？!?；;]*|\n/gu;
+// Cut after a sentence end in Chinese or English (a full stop only before a space, so "3.5"
+// and "Dr.Li" stay whole), a list separator or a line break.
+const SENTENCE_END = /(?<=[。！？!?；;\n])|(?<=\.)(?=\s)/u;
 
 export function scrubPeople(text: string, known: KnownPeople): Scrubbed {
   const names = known.names.map((n) => n.trim().toLowerCase()).filter((n) => Array.from(n).length >= MIN_NAME_CHARS);
   const quoted = quotationKeys(known.said);
   let dropped = 0;
   const kept: string[] = [];
-  for (const piece of text.match(SENTENCE) ?? []) {
-    if (piece === '\n') {
-      kept.push(piece);
-      continue;
-    }
+  for (const piece of text.split(SENTENCE_END)) {
     const lower = piece.toLowerCase();
     const about = names.some((n) => containsName(lower, n)) || keysOf(piece).some((k) => quoted.has(k));
     if (about && piece.trim()) dropped++;
@@ -71,6 +68,7 @@ function quotationKeys(said: readonly string[]): Set<string> {
 
 function tidy(text: string): string {
   return text
+    .replace(/([。！？；])[ \t]+/gu, '$1')
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();

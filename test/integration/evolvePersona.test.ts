@@ -18,7 +18,7 @@ const MIN = 60_000;
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 3, 1, 9, 0, 0);
 const BASE = 'You are Rainbow, a cheerful companion who loves astronomy and speaks warmly.';
-const OLD_EVOLVED = 'You have grown fond of Alice and tease her about her cello practice.';
+const OLD_EVOLVED = 'You have grown fond of late-night stargazing and tease people gently.';
 const OLD_AT = new Date(T0 - 10 * DAY);
 
 let rig: MemoryRig;
@@ -206,7 +206,8 @@ describe('persona evolution', () => {
     const now = new Date(T0 + DAY);
     const r = await evolvePersona(deps, { agentId: AGENT, now });
     const expected = `${OLD_EVOLVED} Recently: Chess club starts again; Saturn rings tonight were; Cello exam passed with.`;
-    expect(r).toEqual({ before: OLD_EVOLVED, after: expected });
+    // One relationship note per person with a private chat among the turns (Alice, Bob).
+    expect(r).toEqual({ before: OLD_EVOLVED, after: expected, notes: 2 });
 
     const stored = await agent();
     expect(stored).toMatchObject({
@@ -220,7 +221,7 @@ describe('persona evolution', () => {
     expect((await agent(OTHER_AGENT)).evolvedPersona).toBeUndefined();
 
     // The prompt: base, old evolved, and the agent's answered turns per dialogue (latest last).
-    expect(llm.taskRequests.map((q) => q.task)).toEqual(['evolve_persona']);
+    expect(llm.taskRequests.map((q) => q.task)).toEqual(['evolve_persona', 'relationship_note', 'relationship_note']);
     const input = llm.taskRequests[0]!.input;
     expect(input.split('\n')[0]).toBe('Character: Rainbow');
     const s = sectionsOf(input);
@@ -262,11 +263,54 @@ describe('persona evolution', () => {
     const later = new Date(T0 + 2 * DAY);
     const again = await evolvePersona(deps, { agentId: AGENT, now: later });
     expect(again.before).toBe(expected);
-    expect(sectionsOf(llm.taskRequests[1]!.input).get('Current evolved persona')).toBe(expected);
+    const evolveInputs = llm.taskRequests.filter((q) => q.task === 'evolve_persona').map((q) => q.input);
+    expect(sectionsOf(evolveInputs[1]!).get('Current evolved persona')).toBe(expected);
     expect((await agent()).evolvedPersonaHistory).toEqual([
       { text: OLD_EVOLVED, from: OLD_AT, replacedAt: now },
       { text: expected, from: now, replacedAt: later },
     ]);
+  });
+
+  it("keeps what people said out of the agent-wide part, whatever the model writes, and notes each person's private chats apart", async () => {
+    const alice = await dialogue({ humanId: 'hum_alice', title: 'Alice DM' });
+    const group = await dialogue({ humanId: 'hum_bob', title: 'Book club' });
+    await store.c.dialogues.updateOne(
+      { _id: group.dialogueId },
+      { $set: { type: 'group', humanIds: ['hum_bob', 'hum_alice'] } },
+    );
+    await turn(alice, {
+      at: T0,
+      humanId: 'hum_alice',
+      text: 'I am secretly quitting my job next month, please keep it between us.',
+    });
+    await turn(group, { at: T0 + MIN, humanId: 'hum_bob', text: 'Which book do we read next?' });
+    // A model that ignores its instructions: the people's facts go into the agent-wide text.
+    llm.enqueueTask({
+      kind: 'reply',
+      chunks: [
+        JSON.stringify({
+          evolvedPersona:
+            'You have come to love quiet evenings. You learned that Alice is quitting her job. Someone is secretly quitting my job next month, you heard. You enjoy book talk.',
+        }),
+      ],
+    });
+    const r = await evolvePersona(deps, { agentId: AGENT, now: new Date(T0 + DAY) });
+    expect(r.after).toBe('You have come to love quiet evenings. You enjoy book talk.');
+    const event = await store.c.events.findOne({ kind: 'llm_call' });
+    expect(event?.data).toMatchObject({ scrubbedSentences: 2 });
+    // The log of it holds counts, never the text.
+    expect(JSON.stringify(event?.data)).not.toContain('quitting');
+
+    // Alice's note is written from her private chat alone; the group has no note.
+    const notes = llm.taskRequests.filter((q) => q.task === 'relationship_note');
+    expect(notes).toHaveLength(1);
+    const sections = sectionsOf(notes[0]!.input);
+    expect(sections.get('Person')).toBe('Alice');
+    expect(sections.get('Recent conversations')).toContain('secretly quitting');
+    expect(sections.get('Recent conversations')).not.toContain('Which book');
+    const note = await store.relationships.get(AGENT, 'hum_alice');
+    expect(note).toMatchObject({ humanId: 'hum_alice', dialogueIds: [alice.dialogueId] });
+    expect(await store.relationships.get(AGENT, 'hum_bob')).toBeNull();
   });
 
   it('takes only the most recent turns', async () => {
@@ -286,7 +330,7 @@ describe('persona evolution', () => {
     await turn(bob, { at: T0, humanId: 'hum_bob', text: 'Rain again today.', agentId: OTHER_AGENT });
     const now = new Date(T0 + DAY);
     const r = await evolvePersona(deps, { agentId: OTHER_AGENT, now });
-    expect(r).toEqual({ before: undefined, after: 'Recently: Rain again today..' });
+    expect(r).toEqual({ before: undefined, after: 'Recently: Rain again today..', notes: 1 });
     expect(llm.taskRequests[0]!.input).toContain('### Current evolved persona\n(none)');
     const stored = await agent(OTHER_AGENT);
     expect(stored).toMatchObject({ evolvedPersona: 'Recently: Rain again today..', evolvedPersonaAt: now });
@@ -344,7 +388,7 @@ describe('persona evolution', () => {
         { text: OLD_EVOLVED, at: OLD_AT },
       ),
     ).toBe(true);
-    expect(await slow).toEqual({ before: OLD_EVOLVED, after: 'fast run', skipped: 'evolved_meanwhile' });
+    expect(await slow).toEqual({ before: OLD_EVOLVED, after: 'fast run', skipped: 'evolved_meanwhile', notes: 1 });
     expect(await agent()).toMatchObject({ evolvedPersona: 'fast run', evolvedPersonaAt: meanwhile });
   });
 
