@@ -166,6 +166,49 @@ describe('buildContext: order of the parts (SPEC §5)', () => {
   });
 });
 
+describe('buildContext: the previous session, carried over the gap', () => {
+  const endedAt = new Date(now.getTime() - (2 * 60 + 10) * 60_000);
+  const carried = (summary?: string) => ({
+    endedAt,
+    messages: [
+      message('human', '我下午三点要去看牙医，有点紧张，祝我好运吧', { turnId: 't-0', createdAt: endedAt }),
+      message('ai', '加油！你一定没问题的', { turnId: 't-0', state: 'complete', createdAt: endedAt }),
+    ],
+    ...(summary ? { summary } : {}),
+  });
+
+  it('shows when it ended in the person’s language, its summary, its last turns as the conversation, then today', () => {
+    const built = build({
+      carryOver: carried('小明下午要去看牙医，有点紧张'),
+      timezone: 'Asia/Shanghai',
+      lang: 'zh',
+      rollingSummary: 'Earlier today they talked.',
+      history: [message('human', 'earlier question')],
+      current: [message('human', '搞定了！一点都不疼')],
+    });
+    const intro = indexOf(built, HEADERS.previous);
+    expect(text(built, intro)).toContain('你们上一次的对话结束于 2 小时 10 分钟前。');
+    expect(text(built, intro)).toContain('上次对话的概要: 小明下午要去看牙医，有点紧张');
+    expect(built.messages[intro + 1]).toEqual({ role: 'user', content: '我下午三点要去看牙医，有点紧张，祝我好运吧' });
+    expect(built.messages[intro + 2]).toEqual({ role: 'assistant', content: '加油！你一定没问题的' });
+    expect(text(built, intro + 3)).toContain('以上是上一次的对话');
+    // Older than this session's own summary and history, and inside the middle section.
+    expect(intro).toBeLessThan(indexOf(built, HEADERS.summary));
+    expect(indexOf(built, HEADERS.summary)).toBeLessThan(indexOf(built, 'earlier question'));
+    expect(built.parts.previous.tokens).toBeGreaterThan(0);
+    expect(built.middleTokens).toBeGreaterThanOrEqual(built.parts.previous.tokens);
+  });
+
+  it('gives way, oldest message first, when the prompt would pass max_total_tokens', () => {
+    const whole = build({ carryOver: carried() });
+    const tight = { ...limits, maxTotalTokens: whole.totalTokens - 5 };
+    const trimmed = build({ carryOver: carried() }, tight);
+    expect(trimmed.totalTokens).toBeLessThanOrEqual(tight.maxTotalTokens);
+    expect(indexOf(trimmed, '我下午三点要去看牙医')).toBe(-1);
+    expect(indexOf(trimmed, '加油！你一定没问题的')).toBeGreaterThan(0);
+  });
+});
+
 describe('buildContext: prompt caching', () => {
   it('keeps the prefix hash when only memories, time, summary, tone and history change', () => {
     const a = buildContext(full(), limits, counter);
