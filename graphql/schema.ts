@@ -16,6 +16,7 @@ import './types/relations.js';
 import './types/queriesDialogue.js';
 import './types/search.js';
 import './types/memory.js';
+import './types/privacy.js';
 import './types/warnings.js';
 import './types/stats.js';
 import './types/subscriptions.js';

@@ -3,7 +3,7 @@
 // Semantic search runs the turn's own recall (vector + keyword, fused), without counting as a recall.
 import { z } from 'zod';
 import { builder } from '../builder.js';
-import { MEMORY_KINDS, type MemoryEntry } from '../../src/domain/model.js';
+import { MEMORY_KINDS, type MemoryEntry, type MemoryOrigin } from '../../src/domain/model.js';
 import type { GraphQLContext } from '../context.js';
 import { keysetConnection } from '../pagination.js';
 import { apiError } from '../errors.js';
@@ -44,6 +44,44 @@ async function loadMemories(ctx: GraphQLContext, ids: readonly string[]): Promis
 
 const successorOf = (m: MemoryEntry) => m.supersededBy ?? m.mergedInto;
 
+// Contextual integrity (SPEC §13): where a memory was learned, and where it may be recalled.
+export const MemoryOriginScopeEnum = builder.enumType('MemoryOriginScope', {
+  description: 'The kind of chat a memory was learned in.',
+  values: {
+    PRIVATE: { value: 'private', description: 'A one-to-one chat with the person (any of their linked identities).' },
+    GROUP: { value: 'group', description: 'A group chat or a room: a place of its own.' },
+  } as const,
+});
+
+export const MemoryVisibilityEnum = builder.enumType('MemoryVisibility', {
+  description: 'Where a memory may be recalled.',
+  values: {
+    ORIGIN: {
+      value: 'origin',
+      description:
+        "Only where it was learned: a private memory in the person's private chats, a group's in that group.",
+    },
+    SHARED: {
+      value: 'shared',
+      description: 'An operator marked it shareable: recalled in every chat with its person.',
+    },
+  } as const,
+});
+
+const MemoryOriginType = builder.objectRef<MemoryOrigin>('MemoryOrigin').implement({
+  description: 'The chat a memory was learned in.',
+  fields: (t) => ({
+    dialogueId: t.exposeID('dialogueId'),
+    scope: t.expose('scope', { type: MemoryOriginScopeEnum }),
+    dialogue: t.field({
+      type: DialogueType,
+      nullable: true,
+      description: 'The dialogue itself; null once it was deleted.',
+      resolve: (o, _a, ctx) => ctx.loaders.dialogue.load(o.dialogueId),
+    }),
+  }),
+});
+
 MemoryType.implement({
   fields: (t) => ({
     id: t.exposeID('_id'),
@@ -57,6 +95,19 @@ MemoryType.implement({
     }),
     kind: t.expose('kind', { type: MemoryKindEnum }),
     text: t.exposeString('text'),
+    origin: t.field({
+      type: MemoryOriginType,
+      nullable: true,
+      description:
+        'Where it was learned; null for memories written before origins were kept, which are treated as learned in a private chat with their person.',
+      resolve: (m) => m.origin ?? null,
+    }),
+    visibility: t.field({
+      type: MemoryVisibilityEnum,
+      description:
+        'ORIGIN: recalled only where it was learned (unknown origin: in private chats with its person); SHARED: in every chat with its person.',
+      resolve: (m) => m.visibility ?? 'origin',
+    }),
     importance: t.exposeFloat('importance'),
     occurredAt: t.field({
       type: 'DateTime',

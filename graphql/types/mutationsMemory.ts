@@ -1,12 +1,12 @@
 // Operator mutations on memory: queue work for a worker — summarise a session (it closes as
 // `summarized` and a seeded successor opens), evolve an agent's persona — and correct single
-// memories (retire, edit).
+// memories (retire, edit, where they may be recalled).
 import { z } from 'zod';
 import { builder } from '../builder.js';
 import { requestPersonaEvolution, requestSessionSummary } from '../../src/ops/memoryActions.js';
-import { editMemory, retireMemory } from '../../src/ops/memoryEdits.js';
+import { editMemory, retireMemory, setMemoryVisibility } from '../../src/ops/memoryEdits.js';
 import { apiError } from '../errors.js';
-import { MemoryType } from './memory.js';
+import { MemoryType, MemoryVisibilityEnum } from './memory.js';
 
 const SummarizeSessionResultType = builder
   .objectRef<{ sessionId: string; queued: boolean }>('SummarizeSessionResult')
@@ -57,5 +57,15 @@ builder.mutationFields((t) => ({
       if (!text.success) throw apiError('BAD_REQUEST', text.error.issues[0]?.message ?? 'invalid memory text');
       return editMemory(ctx.ops, String(a.id), text.data, new Date());
     },
+  }),
+  setMemoryVisibility: t.field({
+    type: MemoryType,
+    description:
+      "Where an active memory may be recalled (SPEC §13): SHARED in every chat with its person, ORIGIN only where it was learned. Every process's memory index sees the change.",
+    args: {
+      id: t.arg.id({ required: true }),
+      visibility: t.arg({ type: MemoryVisibilityEnum, required: true }),
+    },
+    resolve: (_r, a, ctx) => setMemoryVisibility(ctx.ops, String(a.id), a.visibility, new Date()),
   }),
 }));

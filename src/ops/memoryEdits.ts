@@ -1,10 +1,11 @@
-// Operator corrections of memories (the console's retire and edit). Nothing is deleted: a
-// retired entry becomes `pruned`; an edit stores the new text as a new entry that supersedes the
-// old one, so the supersede chain shows what the operator changed and when. Written under the
+// Operator corrections of memories (the console's retire, edit and visibility). Nothing is
+// deleted: a retired entry becomes `pruned`; an edit stores the new text as a new entry that
+// supersedes the old one, so the supersede chain shows what the operator changed and when; a
+// visibility change decides where the entry may be recalled (SPEC §13). Written under the
 // scope's state guard like every memory write, then the scope's version is bumped with the ids,
 // so every process's warm index re-reads them (the new entry is embedded on that read).
 import { GatewayError } from '../errors.js';
-import type { MemoryEntry } from '../domain/model.js';
+import type { MemoryEntry, MemoryVisibility } from '../domain/model.js';
 import type { OwnerScope } from '../store/memories.js';
 import { clampMemoryText, dedupeKeyOf } from '../memory/normalize.js';
 import type { OpsDeps } from './opsDeps.js';
@@ -81,4 +82,30 @@ export async function editMemory(deps: Deps, id: string, text: string, now: Date
   await bump(deps, scope, [id, successor]);
   deps.log.info({ memoryId: id, successor }, 'memory edited by an operator');
   return (await deps.store.memories.get(successor))!;
+}
+
+/**
+ * Where an active memory may be recalled (SPEC §13): `shared` in every chat with its person,
+ * `origin` only where it was learned (a private memory in the person's private chats). The
+ * entry is rewritten in place (same id, text and provenance).
+ */
+export async function setMemoryVisibility(
+  deps: Deps,
+  id: string,
+  visibility: MemoryVisibility,
+  now: Date,
+): Promise<MemoryEntry> {
+  const first = await activeMemory(deps, id);
+  const scope = scopeOf(first);
+  const changed = await deps.store.memories.guarded(scope, async () => {
+    const m = await activeMemory(deps, id); // still active once the guard is held
+    if ((m.visibility ?? 'origin') === visibility) return false;
+    await deps.store.memories.setVisibility(id, visibility, now);
+    return true;
+  });
+  if (changed) {
+    await bump(deps, scope, [id]);
+    deps.log.info({ memoryId: id, visibility }, 'memory visibility set by an operator');
+  }
+  return (await deps.store.memories.get(id))!;
 }

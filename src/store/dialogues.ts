@@ -101,6 +101,13 @@ export class DialogueRepo {
     return this.guarded(id, () => deleteDialogue(this.c, id));
   }
 
+  /** Every dialogue a human takes part in, as BR-006 of a person sorts them (private or not). */
+  ofHuman(humanId: string): Promise<Array<Pick<Dialogue, '_id' | 'type' | 'roomId' | 'humanIds'>>> {
+    return this.c.dialogues
+      .find({ humanIds: humanId }, { projection: { _id: 1, type: 1, roomId: 1, humanIds: 1 } })
+      .toArray();
+  }
+
   /** Ids of the dialogues a human shares with an agent, most recently active first (the persona card). */
   async recentIdsWith(humanId: string, agentId: string, limit: number): Promise<string[]> {
     const docs = await this.c.dialogues

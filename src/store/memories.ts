@@ -1,8 +1,8 @@
 // Memory entries (SPEC §3). Entries are never deleted by memory maintenance: a contradicted
 // one is `superseded`, a consolidated one `merged`, a low-value one `pruned` — only BR-006
-// (deleting the dialogue they came from) removes them.
+// (deleting the dialogue they came from, or the person they are about) removes them.
 import type { Collection, Filter } from 'mongodb';
-import type { MemoryEmbedding, MemoryEntry, MemoryStatus } from '../domain/model.js';
+import type { MemoryEmbedding, MemoryEntry, MemoryStatus, MemoryVisibility } from '../domain/model.js';
 import { isDuplicateKey } from './collections.js';
 import { derivedId, newId } from '../domain/ids.js';
 import { memoryScopeIdOf, type MemoryScopeRepo } from './memoryScopes.js';
@@ -96,6 +96,28 @@ export class MemoryRepo {
       scopes.set(`${s.ownerId}\u001f${s.subjectId ?? ''}`, s);
     }
     return [...scopes.values()];
+  }
+
+  /** The agents holding entries about a person, any status (BR-006 of a person deletes them scope by scope). */
+  async ownersAbout(subjectId: string): Promise<string[]> {
+    const docs = await this.c.find({ subjectId }, { projection: { _id: 0, ownerId: 1 } }).toArray();
+    return [...new Set(docs.map((d) => d.ownerId))];
+  }
+
+  /**
+   * BR-006 of a person: every entry of one (owner, person) scope, any status, deleted for good;
+   * returns their ids. Callers hold the scope's guard and bump its version with the ids.
+   */
+  async deleteScope(s: { ownerId: string; subjectId: string }): Promise<string[]> {
+    const filter = { ownerId: s.ownerId, subjectId: s.subjectId };
+    const ids = (await this.c.find(filter, { projection: { _id: 1 } }).toArray()).map((d) => d._id);
+    if (ids.length > 0) await this.c.deleteMany(filter);
+    return ids;
+  }
+
+  /** Where an operator lets the entry be recalled (SPEC §13); `updatedAt` moves, so warm indexes re-read it. */
+  async setVisibility(id: string, visibility: MemoryVisibility, at: Date): Promise<void> {
+    await this.c.updateOne({ _id: id }, { $set: { visibility, updatedAt: at } });
   }
 
   /**

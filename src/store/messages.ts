@@ -289,6 +289,20 @@ export class MessageRepo {
     });
   }
 
+  /**
+   * A person's messages in one dialogue not yet marked deleted (BR-006 of a person marks them in
+   * the chats that are not theirs alone). Off the hot path: the dialogue's messages, filtered.
+   */
+  async undeletedOf(dialogueId: string, senderIds: readonly string[]): Promise<MessageKey[]> {
+    if (senderIds.length === 0) return [];
+    return this.c.messages
+      .find(
+        { dialogueId, senderRole: 'human', senderId: { $in: [...senderIds] }, deleted: { $exists: false } },
+        { projection: { _id: 1, dialogueId: 1 } },
+      )
+      .toArray();
+  }
+
   /** Copies the stored message into its window entry, if the window holds it (media results, albums). */
   async mirror(id: string, at: Date): Promise<void> {
     const current = await this.get(id);

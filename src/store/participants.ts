@@ -155,7 +155,11 @@ export class ParticipantRepo {
   }
 
   /** A session of this human with these agents was summarised: its summary is their last topic, if it is the newest. */
-  async noteTopic(humanId: string, agentIds: readonly string[], topic: NonNullable<Visits['lastTopic']>): Promise<void> {
+  async noteTopic(
+    humanId: string,
+    agentIds: readonly string[],
+    topic: NonNullable<Visits['lastTopic']>,
+  ): Promise<void> {
     await this.guard.run(guardKeys.human(humanId), async () => {
       const human = await this.getHuman(humanId);
       if (!human) return;
@@ -371,6 +375,104 @@ export class ParticipantRepo {
       );
       await this.agentsWritten();
       return true;
+    });
+  }
+
+  /**
+   * An operator's decision on the agent's held persona (SPEC §13): adopted, it becomes the
+   * evolved persona (`text` when given, else the held text; the current one goes to the
+   * history); discarded, it is gone. Either way nothing is held afterwards.
+   */
+  resolveHeldPersona(
+    agentId: string,
+    decision: { adopt: false } | { adopt: true; text?: string },
+    at: Date,
+  ): Promise<'resolved' | 'no_agent' | 'nothing_held'> {
+    return this.guard.run(guardKeys.agent(agentId), async () => {
+      const agent = await this.getAgentEvolution(agentId);
+      if (!agent) return 'no_agent';
+      if (!agent.heldPersona) return 'nothing_held';
+      const adopted = decision.adopt ? (decision.text ?? agent.heldPersona.text) : undefined;
+      await this.agentsWithEvolution.updateOne(
+        { _id: agentId },
+        {
+          $unset: { heldPersona: '' },
+          $set: {
+            updatedAt: at,
+            ...(adopted !== undefined ? { evolvedPersona: adopted, evolvedPersonaAt: at, repliesSinceEvolve: 0 } : {}),
+          },
+          ...(adopted !== undefined && agent.evolvedPersona !== undefined
+            ? {
+                $push: {
+                  evolvedPersonaHistory: {
+                    text: agent.evolvedPersona,
+                    ...(agent.evolvedPersonaAt ? { from: agent.evolvedPersonaAt } : {}),
+                    replacedAt: at,
+                  },
+                },
+              }
+            : {}),
+        },
+      );
+      await this.agentsWritten();
+      return 'resolved';
+    });
+  }
+
+  /** The identities linked to a person: their own records point at them (SPEC §12). */
+  linkedIdentities(humanId: string): Promise<Human[]> {
+    return this.c.humans.find({ linkedTo: humanId }).toArray();
+  }
+
+  /** BR-006 of a person: their records (and their linked identities') go, last. */
+  async deleteHumans(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return (await this.c.humans.deleteMany({ _id: { $in: [...ids] } })).deletedCount;
+  }
+
+  /** Every agent's id (agents are few). */
+  async agentIds(): Promise<string[]> {
+    return (await this.c.agents.find({}, { projection: { _id: 1 } }).toArray()).map((a) => a._id);
+  }
+
+  /**
+   * Passes every persona text the agent keeps — the evolved persona, the earlier ones in its
+   * history, a held one — through `rewrite` (BR-006 of a person: sentences about them go). A
+   * text left empty is removed. Returns how many texts changed.
+   */
+  rewritePersonas(agentId: string, rewrite: (text: string) => string, at: Date): Promise<number> {
+    return this.guard.run(guardKeys.agent(agentId), async () => {
+      const agent = await this.getAgentEvolution(agentId);
+      if (!agent) return 0;
+      let changed = 0;
+      const next = (text: string): string => {
+        const out = rewrite(text);
+        if (out !== text) changed++;
+        return out;
+      };
+      const evolved = agent.evolvedPersona === undefined ? undefined : next(agent.evolvedPersona);
+      const history = (agent.evolvedPersonaHistory ?? [])
+        .map((v) => ({ ...v, text: next(v.text) }))
+        .filter((v) => v.text.length > 0);
+      const held = agent.heldPersona ? { ...agent.heldPersona, text: next(agent.heldPersona.text) } : undefined;
+      if (changed === 0) return 0;
+      const unset: Partial<Record<'evolvedPersona' | 'heldPersona', ''>> = {};
+      if (evolved === '') unset.evolvedPersona = '';
+      if (held?.text === '') unset.heldPersona = '';
+      await this.agentsWithEvolution.updateOne(
+        { _id: agentId },
+        {
+          $set: {
+            updatedAt: at,
+            ...(agent.evolvedPersonaHistory ? { evolvedPersonaHistory: history } : {}),
+            ...(evolved ? { evolvedPersona: evolved } : {}),
+            ...(held?.text ? { heldPersona: held } : {}),
+          },
+          ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
+        },
+      );
+      await this.agentsWritten();
+      return changed;
     });
   }
 }

@@ -135,6 +135,11 @@ describe('operator console', () => {
     await page.getByRole('link', { name: 'Memories' }).click();
     await page.getByTestId('memory').first().waitFor();
     expect(await page.getByTestId('memory').first().textContent()).toMatch(/green tea/i);
+    // Learned in the DM: its origin is the private chat, recalled only there until shared.
+    expect(await page.getByTestId('memory').first().getByTestId('memory-origin').textContent()).toContain(
+      'Private chat',
+    );
+    expect(await page.getByTestId('memory').first().getByTestId('memory-visibility').inputValue()).toBe('ORIGIN');
     await screenshot(page, '07-memories');
 
     await page.getByRole('link', { name: 'Stats' }).click();

@@ -1,9 +1,10 @@
-// One memory: its text, kind, weight and recall statistics, where it came from, the chain of
-// entries that replaced it, and (for operators) retire and edit.
+// One memory: its text, kind, weight and recall statistics, where it came from and where it may
+// be recalled (SPEC §13), the chain of entries that replaced it, and (for operators) retire,
+// edit and the choice between recalled only where learned and shared.
 import { useState } from 'preact/hooks';
 import { errorText, gql } from '../lib/api.js';
 import { Link } from '../lib/router.js';
-import { Badge, Time } from './ui.js';
+import { Badge, Select, Time } from './ui.js';
 
 export interface MemoryView {
   id: string;
@@ -18,14 +19,38 @@ export interface MemoryView {
   supersededAt: string | null;
   subject: { id: string; displayName: string } | null;
   sources: { dialogueId: string | null; turnIds: string[] };
+  origin: {
+    dialogueId: string;
+    scope: 'PRIVATE' | 'GROUP';
+    dialogue: { id: string; title: string | null } | null;
+  } | null;
+  visibility: Visibility;
   chain: Array<{ id: string; text: string; status: string; updatedAt: string }>;
 }
 
 export const MEMORY_FIELDS = `id text kind status importance recallCount lastRecalledAt occurredAt updatedAt supersededAt
-  subject { id displayName } sources { dialogueId turnIds } chain { id text status updatedAt }`;
+  subject { id displayName } sources { dialogueId turnIds } chain { id text status updatedAt }
+  origin { dialogueId scope dialogue { id title } } visibility`;
+
+type Visibility = 'ORIGIN' | 'SHARED';
+const VISIBILITIES: Array<{ value: Visibility; label: string }> = [
+  { value: 'ORIGIN', label: 'Only where learned' },
+  { value: 'SHARED', label: 'Shared' },
+];
 
 const RETIRE = `mutation Retire($id: ID!) { retireMemory(id: $id) { id status } }`;
 const EDIT = `mutation Edit($id: ID!, $text: String!) { editMemory(id: $id, text: $text) { id } }`;
+const VISIBILITY = `mutation Visibility($id: ID!, $v: MemoryVisibility!) { setMemoryVisibility(id: $id, visibility: $v) { id visibility } }`;
+
+/** Where the memory was learned: a private chat, a group (named, linked), or unknown (older data). */
+function Origin(p: { origin: MemoryView['origin'] }) {
+  const o = p.origin;
+  if (!o) return <span data-testid="memory-origin">learned in: unknown (treated as private)</span>;
+  const href = `/dialogues/${encodeURIComponent(o.dialogueId)}`;
+  const name =
+    o.scope === 'PRIVATE' ? 'Private chat' : `Group: ${o.dialogue ? (o.dialogue.title ?? 'untitled') : 'deleted'}`;
+  return <span data-testid="memory-origin">learned in: {o.dialogue ? <Link href={href}>{name}</Link> : name}</span>;
+}
 
 export function MemoryRow(p: { m: MemoryView; canAct: boolean; score?: number; onChanged: () => void }) {
   const { m } = p;
@@ -83,6 +108,12 @@ export function MemoryRow(p: { m: MemoryView; canAct: boolean; score?: number; o
             )}
           </span>
           {m.subject && <span>about {m.subject.displayName}</span>}
+          <Origin origin={m.origin} />
+          {m.visibility === 'SHARED' && (
+            <span title="An operator shared it: recalled in every chat with its person.">
+              <Badge tone="info">shared</Badge>
+            </span>
+          )}
           <span>
             happened <Time at={m.occurredAt} />
           </span>
@@ -120,6 +151,13 @@ export function MemoryRow(p: { m: MemoryView; canAct: boolean; score?: number; o
           >
             Retire
           </button>
+          <Select
+            label="Recalled"
+            value={m.visibility}
+            options={VISIBILITIES}
+            testId="memory-visibility"
+            onChange={(v) => void run(() => gql(VISIBILITY, { id: m.id, v }))}
+          />
         </div>
       )}
     </li>
