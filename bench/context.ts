@@ -2,8 +2,10 @@
 // whole pipeline, memory jobs included (extraction, rolling summary), waiting for them between
 // turns as a real conversation's pauses would. From the `context_built` events it reports
 //  - the total input tokens sent against a whole-history prompt of the same turns (ratio), and
-//  - the context-build time against the bare reads a whole-history prompt needs (ratio).
-import { MongoClient } from 'mongodb';
+//  - the context-build time against the bare reads a whole-history prompt needs (ratio), and
+//  - once the long session has ended by the gap, the next session's build with the previous
+//    session carried over (`carry_over_turns` 6) against without (0), turns alternating (ratio).
+import { MongoClient, type Db } from 'mongodb';
 import { Redis } from 'ioredis';
 import { MemoryQueue } from '../jobs/memoryJobs.js';
 import { TokenCounter } from '../src/context/tokens.js';
@@ -26,7 +28,12 @@ export interface ContextBenchResult {
   recall: { p50: number; p95: number };
   turnsFolded: number;
   memories: number;
+  /** Builds of the session after the gap, alternating carry-over on (6 turns) and off. */
+  carry: { on: { p50: number; p95: number }; off: { p50: number; p95: number }; turns: number; tokens: number };
 }
+
+/** Alternated turns per setting after the gap. */
+const CARRY_TURNS = 20;
 
 const TOPICS_EN = [
   'my job at the clinic',
@@ -99,6 +106,7 @@ export async function runContextBench(o: {
     }
     const db = client.db(o.dbName);
     const builds = await db.collection('events').find({ kind: 'context_built', dialogueId }).sort({ at: 1 }).toArray();
+    const carry = await carryOverBuilds(rig, db, { chat, sessionId, memory, progress: o.progress });
     const messages = (
       await db
         .collection<Message>('messages')
@@ -150,7 +158,7 @@ export async function runContextBench(o: {
       const r = (b.data as { recall?: { timings?: { totalMs: number } } | null }).recall;
       return r?.timings ? [r.timings.totalMs] : [];
     });
-    const session = await db.collection('sessions').findOne({ dialogueId, status: 'open' });
+    const session = await db.collection('sessions').findOne({ _id: sessionId as never });
     const memories = await db
       .collection('memories')
       .countDocuments({ 'sources.dialogueId': dialogueId, status: 'active' });
@@ -167,6 +175,7 @@ export async function runContextBench(o: {
       recall: p(recallSamples),
       turnsFolded: Number((session?.rollingSummary as { turnsFolded?: number } | undefined)?.turnsFolded ?? 0),
       memories,
+      carry,
     };
   } finally {
     await withTimeout(rig.close(), 30_000, 'closing the context bench pipeline').catch((err: unknown) =>
@@ -179,6 +188,41 @@ export async function runContextBench(o: {
     await redis.quit();
     await client.close();
   }
+}
+
+/**
+ * The long session ends by the gap (its last activity moved two hours back), so the next message
+ * opens a session carrying its end; then turns alternate carry-over on and off.
+ */
+async function carryOverBuilds(
+  rig: Awaited<ReturnType<typeof startPipeline>>,
+  db: Db,
+  o: { chat: string; sessionId: string; memory: MemoryQueue; progress: (l: string) => void },
+): Promise<ContextBenchResult['carry']> {
+  const ended = new Date(Date.now() - 2 * 3_600_000);
+  await db.collection('sessions').updateOne({ _id: o.sessionId as never }, { $set: { lastActivityAt: ended } });
+  o.progress(`context: ${2 * CARRY_TURNS} turns after the gap, carry-over on and off in turn`);
+  const on: number[] = [];
+  const off: number[] = [];
+  let tokens = 0;
+  for (let i = 0; i < 2 * CARRY_TURNS; i++) {
+    const carrying = i % 2 === 0;
+    await rig.app.store.config.update({ thresholds: { carry_over_turns: carrying ? 6 : 0 } }, new Date());
+    const r = await rig.send(rig.event(o.chat, benchMessage(1000 + i)));
+    if (r.kind !== 'accepted') throw new Error(`turn after the gap was not accepted: ${r.kind}`);
+    await rig.finished(r.turnId);
+    if (!(await memoryIdle(o.memory, 60_000))) throw new Error('memory jobs still running after 60000 ms');
+    const built = await db.collection('events').findOne({ kind: 'context_built', turnId: r.turnId });
+    const data = built?.data as { gatherMs: number; parts: Record<string, { tokens: number }> } | undefined;
+    if (!data) throw new Error(`no context_built event for turn ${r.turnId}`);
+    const carried = data.parts.previous?.tokens ?? 0;
+    if (carrying !== carried > 0)
+      throw new Error(`turn ${i} after the gap: carry-over ${carrying ? 'missing' : 'present'}`);
+    (carrying ? on : off).push(data.gatherMs);
+    tokens = Math.max(tokens, carried);
+  }
+  const p = (s: number[]) => ({ p50: percentile(s, 50), p95: percentile(s, 95) });
+  return { on: p(on), off: p(off), turns: CARRY_TURNS, tokens };
 }
 
 export function contextTable(r: ContextBenchResult): string {
@@ -209,6 +253,12 @@ export function contextTable(r: ContextBenchResult): string {
         fmt(r.gather.p95),
         `${fmt(r.gather.p95 / r.bare.p95)}×`,
       ],
+      [
+        `context build p50 after the gap (ms; baseline = carry-over off, ${r.carry.turns} turns each)`,
+        fmt(r.carry.off.p50),
+        fmt(r.carry.on.p50),
+        `${fmt(r.carry.on.p50 / r.carry.off.p50)}×`,
+      ],
     ],
   );
 }
@@ -217,6 +267,7 @@ export function contextNotes(r: ContextBenchResult): string[] {
   return [
     `Largest prompt of the run: ${r.maxOurs} tokens; ${r.turnsFolded} turns folded into the rolling summary; ${r.memories} active memories extracted by the fake model.`,
     `Active recall inside the build: p50 ${fmt(r.recall.p50)} ms, p95 ${fmt(r.recall.p95)} ms (embeddings from the local fake OpenAI server over HTTP).`,
+    `Carry-over after the gap: 6 turns of the previous session, ${r.carry.tokens} tokens; build p95 ${fmt(r.carry.on.p95)} ms on, ${fmt(r.carry.off.p95)} ms off.`,
     'Context build = every part fetched and counted (config, agent, session, history, seed, recall, persona card, tone, tokenizer); bare reads = the agent and the session messages only.',
   ];
 }

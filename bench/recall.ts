@@ -1,4 +1,5 @@
-// Active recall at 1k, 10k and 100k memories of one owner: recall latency (the production
+// Active recall at 1k, 10k and 100k memories of one owner, asked from the person's private chat
+// (the origin filter of SPEC §13 applies, the persona card's standing memories are picked): recall latency (the production
 // MemoryRecall over a warm IndexCache, the offline embedder's vectors fused as an embeddings
 // API's are, so the vector scan is measured), keyword-only latency (embeddings down: the work of
 // the offline default, whose vectors recall leaves out, with its English word vectors loaded
@@ -232,6 +233,8 @@ export function memoryText(i: number): { kind: MemoryKind; text: string; rnd: ()
   return { kind: t.kind, text: `${base}${detail}`, rnd };
 }
 
+const PRIVATE_CHAT = 'dlg_bench_dm';
+
 /** Memories i..j-1 of the owner's deterministic sequence, with vectors from `embedder`. */
 export async function generateMemories(from: number, to: number, embedder: Embedder): Promise<MemoryEntry[]> {
   const out: MemoryEntry[] = [];
@@ -247,6 +250,12 @@ export async function generateMemories(from: number, to: number, embedder: Embed
       dedupeKey: `bench_${i}`,
       importance: Math.round(rnd() * 100) / 100,
       sources: {},
+      // Seven in ten learned in the person's private chat, the rest in three groups: recall from
+      // the private chat filters every group's memories out (SPEC §13).
+      origin:
+        i % 10 < 7
+          ? { dialogueId: PRIVATE_CHAT, scope: 'private' }
+          : { dialogueId: `dlg_bench_group_${i % 3}`, scope: 'group' },
       occurredAt: at,
       status: 'active',
       recall: { count: 0 },
@@ -398,6 +407,7 @@ export async function benchRecall(o: {
           ...q,
           topK: 8,
           now: NOW,
+          place: { dialogueId: PRIVATE_CHAT, private: true },
         });
         if (!counted) return;
         if (res.memories.length === 0) empty[mode]++;
