@@ -30,6 +30,9 @@ export async function deleteDialogue(c: Collections, dialogueId: string): Promis
   const events = (await c.events.deleteMany({ dialogueId })).deletedCount;
   // Memories learnt in this dialogue go with it (a merged memory belongs to its first source).
   const memories = (await c.memories.deleteMany({ 'sources.dialogueId': dialogueId })).deletedCount;
+  // So do the relationship notes written from it (the next evolution writes them again from the
+  // person's other private chats, if any).
+  await c.relationships.deleteMany({ dialogueIds: dialogueId });
   const messages = (await c.messages.deleteMany({ dialogueId })).deletedCount;
   const archivedMessages = (await c.archivedMessages.deleteMany({ dialogueId })).deletedCount;
   const turns = (await c.turns.deleteMany({ dialogueId })).deletedCount;

@@ -231,6 +231,19 @@ describe('contextual integrity in the ops API', () => {
     expect(await worker.ask(question, inPrivate)).toContain(cat);
   });
 
+  it('deleting a private dialogue deletes the relationship notes written from it', async () => {
+    await seedHuman({ _id: 'hum_rain', displayName: 'Nia', identities: [{ platform: 'telegram', userId: '5077' }] });
+    await seedDialogue('dlg_note_dm', ['hum_rain']);
+    await seedDialogue('dlg_note_other', ['hum_rain']);
+    const note = { agentId: DEFAULT_AGENT_ID, text: 'You and Nia joke about rain.', updatedAt: new Date() };
+    await h.app.store.relationships.put({ ...note, humanId: 'hum_rain', dialogueIds: ['dlg_note_dm'] });
+    await h.app.store.relationships.put({ ...note, humanId: 'hum_other', dialogueIds: ['dlg_note_other'] });
+    const r = await h.gql(`mutation { deleteDialogue(id: "dlg_note_dm") { found } }`);
+    expect(r.body.errors).toBeUndefined();
+    expect(await h.app.store.relationships.get(DEFAULT_AGENT_ID, 'hum_rain')).toBeNull();
+    expect(await h.app.store.relationships.get(DEFAULT_AGENT_ID, 'hum_other')).not.toBeNull();
+  });
+
   it('setMemoryVisibility refuses unknown and retired memories', async () => {
     const unknown = await h.gql(SET_VISIBILITY, { id: 'mem_nope', v: 'SHARED' }, TEST_OPERATOR_TOKEN);
     expect(codeOf(unknown)).toBe('NOT_FOUND');
