@@ -5,7 +5,8 @@
 // Rows are append-only; a removed or replaced entry leaves a dead row that is skipped and
 // reclaimed by compaction, so updates never shift the matrix.
 import { MEMORY_KINDS, type MemoryKind, type MemoryOrigin, type MemoryVisibility } from '../domain/model.js';
-import { homeOf, recallableIn, type RecallPlace } from '../domain/memoryOrigin.js';
+import { homeOf, PRIVATE_HOME, recallableIn, type RecallPlace } from '../domain/memoryOrigin.js';
+import { ImportanceOrder } from './importanceOrder.js';
 import { KeywordPostings, type KeywordSearch } from './keywordPostings.js';
 import { keywordTokens } from './textFeatures.js';
 import { TimeOrder } from './timeOrder.js';
@@ -39,7 +40,11 @@ export interface SearchFilter {
   home?: string;
 }
 
-/** Whether an entry passes the filter's origin conditions (kinds and times are checked by row). */
+/** The importance order's key of an entry: its place (or `shared`) and its kind. */
+const orderKey = (e: IndexEntry): string => `${e.visibility === 'shared' ? SHARED : homeOf(e.origin)}|${e.kind}`;
+const SHARED = 'shared';
+
+/** Whether an entry passes the filter's origin conditions (an entry at a time; rows use their codes). */
 export function placeAccepts(filter: SearchFilter | undefined, e: IndexEntry): boolean {
   if (filter?.place && !recallableIn(e, filter.place)) return false;
   return filter?.home === undefined || homeOf(e.origin) === filter.home;
@@ -57,6 +62,14 @@ export class MemoryIndex {
   private rows = 0;
   /** Rows whose text says what their person asked to be called (few: the persona card scans them). */
   private naming = new Set<number>();
+  /**
+   * Each row's home (`homeOf`, as a small code) and whether an operator shared it: the origin
+   * filter compares numbers per row instead of calling the rule (same outcome as `recallableIn`).
+   */
+  private homeCodes: Int32Array;
+  private shared: Uint8Array;
+  private readonly homes = new Map<string, number>();
+  private importance = new ImportanceOrder();
   /** Newest updatedAt seen: incremental refreshes ask the store for entries changed after it. */
   lastUpdatedAt = new Date(0);
 
@@ -68,6 +81,8 @@ export class MemoryIndex {
     this.vectors = new VectorRows(dims, cap);
     this.keywords = new KeywordPostings(cap);
     this.kindCodes = new Uint8Array(cap);
+    this.homeCodes = new Int32Array(cap);
+    this.shared = new Uint8Array(cap);
   }
 
   get size(): number {
@@ -105,6 +120,9 @@ export class MemoryIndex {
     this.entries[row] = entry;
     this.rowOf.set(entry.id, row);
     this.kindCodes[row] = KIND_CODE.get(entry.kind) ?? 0;
+    this.homeCodes[row] = this.homeCode(homeOf(entry.origin));
+    this.shared[row] = entry.visibility === 'shared' ? 1 : 0;
+    this.importance.add(orderKey(entry), row, entry.importance);
     if (vector) this.vectors.set(row, vector);
     else this.vectors.clear(row);
     this.keywords.add(row, keywordTokens(entry.text));
@@ -126,6 +144,7 @@ export class MemoryIndex {
     if (row === undefined || !entry) return false;
     this.rowOf.delete(id);
     this.naming.delete(row);
+    this.importance.remove(orderKey(entry), row, entry.importance);
     this.entries[row] = undefined;
     this.vectors.clear(row);
     this.keywords.remove(row, keywordTokens(entry.text));
@@ -136,14 +155,14 @@ export class MemoryIndex {
   }
 
   /** The k most important entries the filter accepts, most important first (ties: the earlier stored). */
-  mostImportant(k: number, filter?: SearchFilter): IndexEntry[] {
+  mostImportant(k: number, filter: SearchFilter & { place: RecallPlace; kinds: readonly MemoryKind[] }): IndexEntry[] {
     const accept = this.acceptor(filter);
-    const top = new TopK(k);
-    for (const row of this.rowOf.values()) {
-      const importance = this.entries[row]!.importance;
-      if (importance >= top.floor && accept(row)) top.push(importance, row);
-    }
-    return this.hits(top.drain()).map((h) => h.entry);
+    const home = filter.place.private ? PRIVATE_HOME : `group:${filter.place.dialogueId}`;
+    const keys = filter.kinds.flatMap((kind) => [`${home}|${kind}`, `${SHARED}|${kind}`]);
+    return this.importance
+      .top(keys, k, (row) => this.entries[row]?.importance ?? 0)
+      .filter(accept)
+      .map((row) => this.entries[row]!);
   }
 
   /** The entries the filter accepts that name what their person asked to be called, newest last. */
@@ -232,15 +251,26 @@ export class MemoryIndex {
     const from = filter?.occurred?.from.getTime() ?? -Infinity;
     const to = filter?.occurred?.to.getTime() ?? Infinity;
     const timed = filter?.occurred !== undefined;
-    const placed = filter?.place !== undefined || filter?.home !== undefined;
+    // -1: a home no entry has (only shared entries pass a place filter then).
+    const place = filter?.place
+      ? (this.homes.get(filter.place.private ? PRIVATE_HOME : `group:${filter.place.dialogueId}`) ?? -1)
+      : undefined;
+    const home = filter?.home !== undefined ? (this.homes.get(filter.home) ?? -1) : undefined;
     return (row) => {
       const e = this.entries[row];
       if (!e || (mask & (1 << this.kindCodes[row]!)) === 0) return false;
-      if (placed && !placeAccepts(filter, e)) return false;
+      if (place !== undefined && this.homeCodes[row] !== place && this.shared[row] === 0) return false;
+      if (home !== undefined && this.homeCodes[row] !== home) return false;
       if (!timed) return true;
       const t = e.occurredAt.getTime();
       return t >= from && t <= to;
     };
+  }
+
+  private homeCode(home: string): number {
+    let code = this.homes.get(home);
+    if (code === undefined) this.homes.set(home, (code = this.homes.size));
+    return code;
   }
 
   private topOf(search: KeywordSearch, k: number, accept: (row: number) => boolean): IndexHit[] {
@@ -262,6 +292,12 @@ export class MemoryIndex {
     const kinds = new Uint8Array(cap);
     kinds.set(this.kindCodes);
     this.kindCodes = kinds;
+    const homes = new Int32Array(cap);
+    homes.set(this.homeCodes);
+    this.homeCodes = homes;
+    const shared = new Uint8Array(cap);
+    shared.set(this.shared);
+    this.shared = shared;
   }
 
   /** Rebuilds rows, postings and the time order from the living entries. */
@@ -275,6 +311,7 @@ export class MemoryIndex {
     this.keywords = new KeywordPostings(this.vectors.capacity);
     this.timeOrder = new TimeOrder();
     this.naming = new Set();
+    this.importance = new ImportanceOrder();
     for (let row = 0; row < this.rows; row++) this.vectors.clear(row);
     this.rows = 0;
     for (const l of living) this.upsert(l.entry, l.vector);

@@ -114,14 +114,14 @@ export const RECALL_KINDS: readonly MemoryKind[] = ['fact', 'event', 'preference
 export const DEEP_RECALL_KINDS: readonly MemoryKind[] = [...RECALL_KINDS, 'plot'];
 const DEFAULT_EMBED_TIMEOUT_MS = 3_000;
 
-function standingIn(index: MemoryIndex, place: RecallPlace | undefined): StandingMemories {
-  const placed = place ? { place } : {};
+/** The card's standing memories as `place` may see them (a reply's recall; an operator's search has no card). */
+function standingIn(index: MemoryIndex, place: RecallPlace): StandingMemories {
   const pick = ({ id, kind, text, importance }: IndexEntry): StandingMemory => ({ id, kind, text, importance });
-  const named = index.namingEntries(placed).map((e) => calledNameIn(e.text));
+  const named = index.namingEntries({ place }).map((e) => calledNameIn(e.text));
   const calledName = named.filter((n): n is string => n !== undefined).at(-1);
   return {
-    preferences: index.mostImportant(STANDING_PREFERENCES, { ...placed, kinds: ['preference'] }).map(pick),
-    concerns: index.mostImportant(STANDING_CONCERNS, { ...placed, kinds: ['fact', 'event', 'summary'] }).map(pick),
+    preferences: index.mostImportant(STANDING_PREFERENCES, { place, kinds: ['preference'] }).map(pick),
+    concerns: index.mostImportant(STANDING_CONCERNS, { place, kinds: ['fact', 'event', 'summary'] }).map(pick),
     ...(calledName ? { calledName } : {}),
   };
 }
@@ -241,7 +241,7 @@ export class MemoryRecall {
     }
     return {
       memories,
-      standing: standingIn(index, r.place),
+      ...(r.place ? { standing: standingIn(index, r.place) } : {}),
       queries: q.queries,
       deep: q.deep,
       ...(embedded && !vectors ? { degraded: 'keyword_only' as const } : {}),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { homeOf, isPrivateChat, originOf, placeOf, recallableIn } from '../../src/domain/memoryOrigin.js';
 import { dedupeKeyOf } from '../../src/memory/normalize.js';
 import { MemoryIndex, type IndexEntry } from '../../src/memory/memoryIndex.js';
+import { mulberry32 } from '../support/prng.js';
 
 const dm = { _id: 'dlg_dm', type: 'human_ai' as const };
 const web = { _id: 'dlg_web', type: 'human_ai' as const };
@@ -72,5 +73,42 @@ describe('memory origin', () => {
       'old',
       'secret',
     ]);
+  });
+
+  it("answers the index's origin filter and standing order as the rule and a full sort would", () => {
+    const rnd = mulberry32(7);
+    const index = new MemoryIndex(2);
+    const places = [placeOf(dm), placeOf(web), placeOf(group), placeOf(otherGroup), placeOf(room)];
+    const origins = [undefined, originOf(dm), originOf(web), originOf(group), originOf(otherGroup), originOf(room)];
+    const kinds = ['fact', 'preference', 'event'] as const;
+    const all: IndexEntry[] = [];
+    for (let i = 0; i < 600; i++) {
+      const origin = origins[Math.floor(rnd() * origins.length)];
+      const e: IndexEntry = {
+        id: `m${i}`,
+        kind: kinds[i % 3]!,
+        text: `walk ${i}`,
+        importance: Math.round(rnd() * 1000) / 1000,
+        occurredAt: new Date(i),
+        updatedAt: new Date(i),
+        ...(origin ? { origin } : {}),
+        ...(rnd() < 0.1 ? { visibility: 'shared' as const } : {}),
+      };
+      all.push(e);
+      index.upsert(e);
+    }
+    for (let i = 0; i < 600; i += 7) index.remove(`m${i}`);
+    const living = all.filter((_, i) => i % 7 !== 0);
+    for (const place of places) {
+      const seen = index.keywordSearch('walk', 1000, { place }).map((h) => h.entry.id).sort();
+      expect(seen).toEqual(living.filter((e) => recallableIn(e, place)).map((e) => e.id).sort());
+      const top = index.mostImportant(5, { place, kinds: ['preference'] }).map((e) => e.id);
+      const sorted = living
+        .filter((e) => e.kind === 'preference' && recallableIn(e, place))
+        .sort((a, b) => b.importance - a.importance || Number(a.id.slice(1)) - Number(b.id.slice(1)))
+        .slice(0, 5)
+        .map((e) => e.id);
+      expect(top).toEqual(sorted);
+    }
   });
 });
