@@ -106,7 +106,7 @@ export async function runContextBench(o: {
     }
     const db = client.db(o.dbName);
     const builds = await db.collection('events').find({ kind: 'context_built', dialogueId }).sort({ at: 1 }).toArray();
-    const carry = await carryOverBuilds(rig, db, { chat, sessionId, memory, progress: o.progress });
+    const carry = await carryOverBuilds(rig, db, { chat, dialogueId, sessionId, memory, progress: o.progress });
     const messages = (
       await db
         .collection<Message>('messages')
@@ -197,7 +197,7 @@ export async function runContextBench(o: {
 async function carryOverBuilds(
   rig: Awaited<ReturnType<typeof startPipeline>>,
   db: Db,
-  o: { chat: string; sessionId: string; memory: MemoryQueue; progress: (l: string) => void },
+  o: { chat: string; dialogueId: string; sessionId: string; memory: MemoryQueue; progress: (l: string) => void },
 ): Promise<ContextBenchResult['carry']> {
   const ended = new Date(Date.now() - 2 * 3_600_000);
   await db.collection('sessions').updateOne({ _id: o.sessionId as never }, { $set: { lastActivityAt: ended } });
@@ -208,6 +208,11 @@ async function carryOverBuilds(
   for (let i = 0; i < 2 * CARRY_TURNS; i++) {
     const carrying = i % 2 === 0;
     await rig.app.store.config.update({ thresholds: { carry_over_turns: carrying ? 6 : 0 } }, new Date());
+    // Every measured turn is a young session's (the carried turns are read while it has at most
+    // carry_over_turns of its own): the worst case, the long previous window read each time.
+    await db
+      .collection('sessions')
+      .updateOne({ dialogueId: o.dialogueId, status: 'open' } as never, { $set: { 'stats.turnCount': 0 } });
     const r = await rig.send(rig.event(o.chat, benchMessage(1000 + i)));
     if (r.kind !== 'accepted') throw new Error(`turn after the gap was not accepted: ${r.kind}`);
     await rig.finished(r.turnId);
@@ -267,7 +272,7 @@ export function contextNotes(r: ContextBenchResult): string[] {
   return [
     `Largest prompt of the run: ${r.maxOurs} tokens; ${r.turnsFolded} turns folded into the rolling summary; ${r.memories} active memories extracted by the fake model.`,
     `Active recall inside the build: p50 ${fmt(r.recall.p50)} ms, p95 ${fmt(r.recall.p95)} ms (embeddings from the local fake OpenAI server over HTTP).`,
-    `Carry-over after the gap: 6 turns of the previous session, ${r.carry.tokens} tokens; build p95 ${fmt(r.carry.on.p95)} ms on, ${fmt(r.carry.off.p95)} ms off.`,
+    `Carry-over after the gap: 6 turns of the previous (${r.turns}-turn) session, ${r.carry.tokens} tokens, read from its working window while the new session has at most 6 turns (each measured turn is made such a turn; later turns read only its summary); build p95 ${fmt(r.carry.on.p95)} ms on, ${fmt(r.carry.off.p95)} ms off.`,
     'Context build = every part fetched and counted (config, agent, session, history, seed, recall, persona card, tone, tokenizer); bare reads = the agent and the session messages only.',
   ];
 }

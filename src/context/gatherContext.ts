@@ -303,15 +303,18 @@ export async function gatherContext(
 }
 
 /**
- * The end of the session before this one, when this one opened after the gap: its last turns
- * from its working window and its summary, both by `_id`. A failure leaves the part out.
+ * The end of the session before this one, when this one opened after the gap: its summary, and
+ * its last turns from its working window while this session is still shorter than them (later
+ * its own turns carry the thread, and the window read is spared), both by `_id`. A failure
+ * leaves the part out.
  */
 async function readPrevious(deps: ContextDeps, session: Session, turns: number): Promise<CarryOver | undefined> {
   const prev = session.previous;
   if (!prev || turns <= 0) return undefined;
+  const young = session.stats.turnCount <= turns;
   const [before, window] = await Promise.all([
     deps.store.sessions.get(prev.sessionId),
-    deps.store.windows.get(prev.sessionId),
+    young ? deps.store.windows.get(prev.sessionId) : null,
   ]).catch((err: unknown) => {
     deps.log.warn({ err, sessionId: session._id }, 'previous session not read; no carry-over this turn');
     return [null, null] as const;
