@@ -1,6 +1,6 @@
 // Deterministic answers for the summary tasks (rolling_summary, summarize_session,
-// evolve_persona), computed from their inputs so tests through the real pipeline can check
-// content. Inputs follow src/summary/prompts.ts and src/persona/evolvePrompt.ts: `### <title>`
+// evolve_persona, relationship_note), computed from their inputs so tests through the real
+// pipeline can check content. Inputs follow src/summary/prompts.ts and src/persona/evolvePrompt.ts: `### <title>`
 // sections, transcript lines `[<ISO>] user (<name>): <text>` (continuations indented four spaces).
 // Does not import src/: it reads the wire text like a model would.
 
@@ -101,6 +101,22 @@ export function evolvePersona(input: string): { evolvedPersona: string } {
   return { evolvedPersona: [old, `Recently: ${topics.join('; ') || 'nothing new'}.`].filter(Boolean).join(' ') };
 }
 
+/**
+ * Task relationship_note (the agent's note on one person): the old note (if any) + "Recently:
+ * <topics>" from that person's lines — lines named after someone else are theirs, not this
+ * person's; unnamed lines count.
+ */
+export function relationshipNote(input: string): { note: string } {
+  const s = sectionsOf(input);
+  const person = s.get('Person') ?? '';
+  const topics = linesOf(s.get('Recent conversations') ?? '')
+    .filter((l) => l.role === 'user' && (l.name === undefined || person.includes(l.name)))
+    .map((l) => firstSentence(l.text).split(/\s+/).slice(0, 4).join(' '))
+    .slice(-5);
+  const old = s.get('Current note') ?? '';
+  return { note: [old, `Recently: ${topics.join('; ') || 'nothing new'}.`].filter(Boolean).join(' ') };
+}
+
 /** The summary tasks' answers as JSON text; undefined for other tasks. */
 export function summaryTaskReply(task: string, input: string): string | undefined {
   switch (task) {
@@ -110,6 +126,8 @@ export function summaryTaskReply(task: string, input: string): string | undefine
       return JSON.stringify(summarizeSession(input));
     case 'evolve_persona':
       return JSON.stringify(evolvePersona(input));
+    case 'relationship_note':
+      return JSON.stringify(relationshipNote(input));
     default:
       return undefined;
   }

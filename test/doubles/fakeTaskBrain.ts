@@ -1,7 +1,7 @@
 // A deterministic stand-in for the model on background JSON tasks (src/llm/jsonTask.ts), so long
 // tests can rely on what it answers. One function per task, chosen by the `TASK: <name>` line;
 // each parses the input layout its prompt module produces. Tasks without a function answer `{}`.
-import { summaryTaskReply } from './fakeSummaryBrain.js';
+import { evolvePersona, linesOf, sectionsOf, summaryTaskReply } from './fakeSummaryBrain.js';
 
 export function taskNameOf(system: string): string {
   return /^TASK: (\S+)/.exec(system)?.[1] ?? '';
@@ -18,6 +18,7 @@ export function defaultTaskReply(task: string, system: string, input: string): s
     case 'rolling_summary':
     case 'summarize_session':
     case 'evolve_persona':
+    case 'relationship_note':
       return summaryTaskReply(task, input) ?? '{}';
     default:
       void system;
@@ -153,10 +154,23 @@ function isStatementAboutUser(sentence: string): boolean {
   return FIRST_PERSON_EN.test(s) || s.includes('我');
 }
 
+/** "以后叫我阿明就好" → 阿明; "Call me Em from now on" → Em; not "明天早上叫我起床", "call me when…". */
+export function nameToBeCalled(sentence: string): string | undefined {
+  const zh = /叫我["“「]?([^，,。！!？?\s"”」]{1,8}?)["”」]?(?:就好|就行|就可以|吧|好了)/.exec(sentence);
+  if (zh) return zh[1];
+  return /\b[Cc]all me ([A-Z][\w'-]*)/.exec(sentence)?.[1];
+}
+
 export function extractMemories(input: string): { memories: FakeMemory[] } {
   const memories: FakeMemory[] = [];
   for (const line of transcriptUserLines(input)) {
-    const sentences = line.text.split(/(?<=[.!?。！？])\s*|\n+/).filter((s) => isStatementAboutUser(s));
+    const all = line.text.split(/(?<=[.!?。！？])\s*|\n+/).filter((s) => isStatementAboutUser(s));
+    // A name the user asks to be called by is a preference of its own, as a model would file it.
+    for (const name of all.map(nameToBeCalled).filter((n): n is string => n !== undefined)) {
+      const text = /\p{Script=Han}/u.test(name) ? `用户希望被称为${name}` : `User wants to be called ${name}`;
+      memories.push({ kind: 'preference', text, importance: 0.9, occurredAt: line.at.toISOString() });
+    }
+    const sentences = all.filter((s) => nameToBeCalled(s) === undefined);
     if (sentences.length === 0) continue;
     const text = sentences.map(toThirdPerson).join(' ');
     const kind = PREFERENCE.test(text) ? 'preference' : PAST_CUE.test(text) ? 'event' : 'fact';
@@ -174,7 +188,7 @@ const SLOTS: Array<{ slot: string; re: RegExp }> = [
   { slot: 'residence', re: /\b(lives? in|living in|moved to|moves to|relocated to|based in)\b|住在|搬到|搬去/i },
   { slot: 'job', re: /\bworks? (at|as|for)\b|\bworked (at|as|for)\b|在.+工作|职业/i },
   // 叫 alone also names pets (养了一只叫豆豆的猫): only "I am called" / "my name is" count.
-  { slot: 'name', re: /\b(name is|call (me|them))\b|^(用户|我)叫|名字(是|叫)/i },
+  { slot: 'name', re: /\b(name is|call (me|them)|wants to be called)\b|^(用户|我)叫|名字(是|叫)|希望被称为/i },
   { slot: 'pet', re: /\b(dog|cat|pet|puppy|kitten)\b|狗|猫|宠物/i },
 ];
 
@@ -285,4 +299,46 @@ export function consolidateMemories(input: string): {
     entries: [{ text, kind, importance: Math.max(...rest.map((r) => r.importance)), sourceIds: rest.map((r) => r.id) }],
     contradicted,
   };
+}
+
+// ---------------------------------------------------------------- a brain with options
+
+export interface TaskBrainOptions {
+  /**
+   * evolve_persona ignores its instructions and writes down what each named person said about
+   * themselves ("你了解到：林夏在偷偷准备辞职；…"), as a careless model might. Read at every call,
+   * so a test can switch it on and off.
+   */
+  leakyEvolve?: () => boolean;
+}
+
+/** A `taskReply` for startFakeOpenAI: the default brain, with the options above. */
+export function taskBrain(o: TaskBrainOptions = {}): (task: string, system: string, input: string) => string {
+  return (task, system, input) =>
+    task === 'evolve_persona' && o.leakyEvolve?.()
+      ? JSON.stringify(leakyEvolvePersona(input))
+      : defaultTaskReply(task, system, input);
+}
+
+/** "我在偷偷准备辞职" said by 林夏 → "林夏在偷偷准备辞职"; "I'm moving" said by Tom → "Tom is moving". */
+export function namedStatement(name: string, sentence: string): string {
+  const s = sentence.trim().replace(/[。.!！]+$/, '');
+  if (s.includes('我')) return s.replace(/我的/g, `${name}的`).replace(/我/g, name);
+  return toThirdPerson(s)
+    .replace(/\bUser's\b/g, `${name}'s`)
+    .replace(/\bUser\b/g, name);
+}
+
+/** The default evolution, then "你了解到：" and every named person's statements about themselves. */
+export function leakyEvolvePersona(input: string): { evolvedPersona: string } {
+  const base = evolvePersona(input).evolvedPersona;
+  const learned = linesOf(sectionsOf(input).get('Recent conversations') ?? '')
+    .filter((l) => l.role === 'user')
+    .flatMap((l) =>
+      l.text
+        .split(/(?<=[.!?。！？])\s*|\n+/)
+        .filter((x) => isStatementAboutUser(x))
+        .map((x) => namedStatement(l.name ?? '用户', x)),
+    );
+  return { evolvedPersona: learned.length > 0 ? `${base} 你了解到：${[...new Set(learned)].join('；')}` : base };
 }

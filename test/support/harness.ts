@@ -5,7 +5,7 @@ import { ClientError, GraphQLClient } from 'graphql-request';
 import { createLogger } from '../../src/log.js';
 import { startApp, type Extensions, type RunningApp, type ProcessRole } from '../../app/startApp.js';
 import type { Env } from '../../src/config/env.js';
-import { startFakeOpenAI, type FakeOpenAI } from '../doubles/fakeOpenAI.js';
+import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from '../doubles/fakeOpenAI.js';
 import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from '../doubles/fakeTelegram.js';
 import { startFakeWeather, type FakeWeather } from '../doubles/fakeWeather.js';
 import { TEST_OPS_TOKEN, testEnv } from './testEnv.js';
@@ -67,11 +67,11 @@ export async function gqlRequest<T>(
 export async function startHarness(
   overrides: Record<string, string> = {},
   roles: ProcessRole[] = ['gateway', 'worker', 'api'],
-  fakes: { telegram?: FakeTelegramOptions } = {},
+  fakes: { telegram?: FakeTelegramOptions; openai?: FakeOpenAIOptions } = {},
   extensions: Extensions = {},
 ): Promise<Harness> {
   const tg = await startFakeTelegram(fakes.telegram);
-  const llm = await startFakeOpenAI();
+  const llm = await startFakeOpenAI(fakes.openai);
   const weather = await startFakeWeather();
   const env = testEnv({
     TELEGRAM_API_ROOT: tg.apiRoot,
