@@ -212,7 +212,7 @@ async function carryOverBuilds(
     // carry_over_turns of its own): the worst case, the long previous window read each time.
     await db
       .collection('sessions')
-      .updateOne({ dialogueId: o.dialogueId, status: 'open' } as never, { $set: { 'stats.turnCount': 0 } });
+      .updateOne({ dialogueId: o.dialogueId, status: 'open' }, { $set: { 'stats.turnCount': 0 } });
     const r = await rig.send(rig.event(o.chat, benchMessage(1000 + i)));
     if (r.kind !== 'accepted') throw new Error(`turn after the gap was not accepted: ${r.kind}`);
     await rig.finished(r.turnId);

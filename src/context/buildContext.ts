@@ -101,7 +101,14 @@ export const PART_NAMES = [
 ] as const;
 export type PartName = (typeof PART_NAMES)[number];
 /** Seed 001's middle section: director reminder, recalled memories and passages, the previous session, summary/seed and the raw history. */
-export const MIDDLE_PARTS: readonly PartName[] = ['reminder', 'memories', 'knowledge', 'previous', 'summary', 'history'];
+export const MIDDLE_PARTS: readonly PartName[] = [
+  'reminder',
+  'memories',
+  'knowledge',
+  'previous',
+  'summary',
+  'history',
+];
 
 export interface PartSize {
   tokens: number;

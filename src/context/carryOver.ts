@@ -104,4 +104,6 @@ export function carryOverIntro(c: CarryOver, now: Date, timeZone: string, lang: 
 
 /** The line after the carried turns, so the model knows where today's conversation begins. */
 export const carryOverEnd = (lang: PromptLanguage): string =>
-  lang === 'zh' ? '（以上是上一次的对话；下面是这一次的对话。）' : '(End of the previous conversation; the new one follows.)';
+  lang === 'zh'
+    ? '（以上是上一次的对话；下面是这一次的对话。）'
+    : '(End of the previous conversation; the new one follows.)';

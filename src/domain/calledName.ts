@@ -13,7 +13,10 @@ const PATTERNS: readonly RegExp[] = [
   new RegExp(String.raw`(?:叫我|称呼我为|称呼我|喊我)${OPEN}(${NAME})${CLOSE}${END}`, 'u'),
   // A memory about them: 希望被称为阿明 / 想被叫作阿明 / 大家叫他阿明.
   new RegExp(String.raw`(?:希望|想|喜欢|要求)?被(?:称为|称呼为|叫作|叫做|叫)${OPEN}(${NAME})${CLOSE}${END}`, 'u'),
-  new RegExp(String.raw`(?:希望|想|喜欢|要求)(?:别人|大家|你|我们)?(?:叫他|叫她|称呼他为|称呼她为|称呼他|称呼她)${OPEN}(${NAME})${CLOSE}${END}`, 'u'),
+  new RegExp(
+    String.raw`(?:希望|想|喜欢|要求)(?:别人|大家|你|我们)?(?:叫他|叫她|称呼他为|称呼她为|称呼他|称呼她)${OPEN}(${NAME})${CLOSE}${END}`,
+    'u',
+  ),
   // Case matters for the name only: "call me Ann", never "call me tomorrow".
   /\b(?:[Cc]all me|(?:[Pp]refers?|[Ww]ants?|[Ll]ikes?|[Aa]sk(?:s|ed)?) to be called|[Gg]o(?:es)? by)\s+["'“]?(\p{Lu}[\p{L}'-]{0,19})/u,
 ];

@@ -55,7 +55,10 @@ function keysOf(text: string): string[] {
     const chars = Array.from(run);
     for (let i = 0; i + HAN_RUN <= chars.length; i++) keys.push(chars.slice(i, i + HAN_RUN).join(''));
   }
-  const words = norm.replace(/\p{Script=Han}+/gu, ' ').split(/\s+/).filter(Boolean);
+  const words = norm
+    .replace(/\p{Script=Han}+/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
   for (let i = 0; i + WORD_RUN <= words.length; i++) keys.push(words.slice(i, i + WORD_RUN).join(' '));
   return keys;
 }

@@ -262,5 +262,7 @@ export async function noteLastTopic(
 ): Promise<void> {
   if (!isPrivateChat(dialogue)) return;
   const origin = originOf(dialogue);
-  await Promise.all(dialogue.humanIds.map((h) => store.participants.noteTopic(h, dialogue.agentIds, { ...topic, origin })));
+  await Promise.all(
+    dialogue.humanIds.map((h) => store.participants.noteTopic(h, dialogue.agentIds, { ...topic, origin })),
+  );
 }

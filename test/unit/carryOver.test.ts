@@ -52,7 +52,10 @@ describe('carry-over', () => {
   });
 
   it('keeps the last n turns whole, oldest first', () => {
-    const all = [1, 2, 3].flatMap((t) => [msg(`u${t}`, `t${t}`, 'human', t * 10), msg(`a${t}`, `t${t}`, 'ai', t * 10 + 1)]);
+    const all = [1, 2, 3].flatMap((t) => [
+      msg(`u${t}`, `t${t}`, 'human', t * 10),
+      msg(`a${t}`, `t${t}`, 'ai', t * 10 + 1),
+    ]);
     expect(lastTurns(all, 2).map((m) => m._id)).toEqual(['u2', 'a2', 'u3', 'a3']);
     expect(lastTurns(all, 0)).toEqual([]);
   });

@@ -69,10 +69,12 @@ describe('memory origin', () => {
     expect(index.search(new Float32Array([1, 0]), 1, inGroup).map((h) => h.entry.id)).toEqual(['hike']);
     const inDm = index.keywordSearch('pregnant', 5, { place: placeOf(dm) }).map((h) => h.entry.id);
     expect(inDm.sort()).toEqual(['old', 'secret']);
-    expect(index.search(new Float32Array([1, 0]), 5, { home: 'private' }).map((h) => h.entry.id).sort()).toEqual([
-      'old',
-      'secret',
-    ]);
+    expect(
+      index
+        .search(new Float32Array([1, 0]), 5, { home: 'private' })
+        .map((h) => h.entry.id)
+        .sort(),
+    ).toEqual(['old', 'secret']);
   });
 
   it("answers the index's origin filter and standing order as the rule and a full sort would", () => {
@@ -100,8 +102,16 @@ describe('memory origin', () => {
     for (let i = 0; i < 600; i += 7) index.remove(`m${i}`);
     const living = all.filter((_, i) => i % 7 !== 0);
     for (const place of places) {
-      const seen = index.keywordSearch('walk', 1000, { place }).map((h) => h.entry.id).sort();
-      expect(seen).toEqual(living.filter((e) => recallableIn(e, place)).map((e) => e.id).sort());
+      const seen = index
+        .keywordSearch('walk', 1000, { place })
+        .map((h) => h.entry.id)
+        .sort();
+      expect(seen).toEqual(
+        living
+          .filter((e) => recallableIn(e, place))
+          .map((e) => e.id)
+          .sort(),
+      );
       const top = index.mostImportant(5, { place, kinds: ['preference'] }).map((e) => e.id);
       const sorted = living
         .filter((e) => e.kind === 'preference' && recallableIn(e, place))

@@ -29,7 +29,10 @@ describe('scrubPeople', () => {
   });
 
   it('leaves a text about no one as it is', () => {
-    expect(scrubPeople('You have grown fond of rain.', known)).toEqual({ text: 'You have grown fond of rain.', dropped: 0 });
+    expect(scrubPeople('You have grown fond of rain.', known)).toEqual({
+      text: 'You have grown fond of rain.',
+      dropped: 0,
+    });
   });
 });
 
