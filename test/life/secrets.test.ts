@@ -61,7 +61,6 @@ describe('secrets told in DMs stay with their people', () => {
   it('day 3: after deletePerson(林夏) no prompt of any chat holds her facts', async () => {
     at(3, '09:00');
     const from = rig.turns.length;
-    // Fails (does not skip) while the API has no deletePerson.
     await deletePerson(rig.h, await rig.humanOf(linxia));
     await rig.settle();
     await say(laozhou, rig.dm(laozhou), '早上好，今天天气不错');
