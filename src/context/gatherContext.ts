@@ -33,6 +33,7 @@ import type { KnowledgeRetrieval, RetrievalResult } from '../knowledge/retrieval
 import { requireTurnAgent, turnHumanId } from '../domain/turnRules.js';
 import { placeOf, recallableIn } from '../domain/memoryOrigin.js';
 import { windowMessages } from '../domain/windowRules.js';
+import { CONFIG_FIELDS } from '../domain/config.js';
 import { lastTurns, type CarryOver } from './carryOver.js';
 
 /** What was built when the prompt was over the limit: the trace records it (seed 001). */
@@ -312,18 +313,27 @@ async function readPrevious(deps: ContextDeps, session: Session, turns: number):
   const prev = session.previous;
   if (!prev || turns <= 0) return undefined;
   const young = session.stats.turnCount <= turns;
-  const [before, window] = await Promise.all([
+  const [before, tail] = await Promise.all([
     deps.store.sessions.get(prev.sessionId),
-    young ? deps.store.windows.get(prev.sessionId) : null,
+    young
+      ? deps.store.windows.tailOf(
+          { _id: prev.sessionId, dialogueId: session.dialogueId },
+          (w) => lastTurns(windowMessages(w), MAX_CARRY_OVER_TURNS),
+          new Date(),
+        )
+      : null,
   ]).catch((err: unknown) => {
     deps.log.warn({ err, sessionId: session._id }, 'previous session not read; no carry-over this turn');
     return [null, null] as const;
   });
   if (!before) return undefined;
-  const messages = window ? lastTurns(windowMessages(window), turns) : [];
+  const messages = tail ? lastTurns(windowMessages(tail), turns) : [];
   if (messages.length === 0 && !before.summary) return undefined;
   return { endedAt: prev.endedAt, messages, ...(before.summary ? { summary: before.summary } : {}) };
 }
+
+/** The tail keeps as many turns as the setting allows at most, whatever it is now. */
+const MAX_CARRY_OVER_TURNS = CONFIG_FIELDS.thresholds.carry_over_turns.max;
 
 /** Passages for the turn's input; an enhancement like recall: a failure leaves the part out. */
 async function retrieveKnowledge(

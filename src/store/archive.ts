@@ -12,6 +12,7 @@
 // not yet marked), then picks sessions again from the live counts.
 //
 // Callers should not run this concurrently with deleteDialogue for the same dialogue.
+import { tailIdOf } from './windows.js';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { Collections } from './collections.js';
 import type { ArchivedMessage } from '../domain/model.js';
@@ -134,6 +135,7 @@ async function archiveSession(c: Collections, dialogueId: string, sessionId: str
   // 3. Mark the session only once nothing of it is left live.
   await c.sessions.updateOne({ _id: sessionId }, { $set: { archived: true, archivedAt: now } });
   await c.windows.deleteOne({ _id: sessionId }); // a closed, archived session builds no more prompts
+  await c.windows.deleteOne({ _id: tailIdOf(sessionId) });
   return moved;
 }
 

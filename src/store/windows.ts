@@ -14,6 +14,9 @@ const entryPath = (messageId: string): string => {
   return `entries.${messageId}`;
 };
 
+/** The `_id` of a closed session's tail (`tailOf`), beside its window in the same collection. */
+export const tailIdOf = (sessionId: string): string => `${sessionId}~tail`;
+
 export class WindowRepo {
   constructor(
     private readonly c: Collections,
@@ -51,23 +54,47 @@ export class WindowRepo {
    * No upsert: a session without a window is an old one, rebuilt from the record on its next read.
    */
   async put(m: Message | WindowEntry, at: Date): Promise<void> {
+    await this.guard.run(guardKeys.dialogue(m.dialogueId), () => this.write(m.sessionId, m, at));
+  }
+
+  private async write(docId: string, m: Message | WindowEntry, at: Date): Promise<void> {
+    const path = entryPath(m._id);
+    const unset: Record<string, ''> = { [path]: '' };
+    await this.c.windows.updateOne(
+      { _id: docId },
+      belongsInWindow(m)
+        ? { $set: { [path]: packEntry(toWindowEntry(m)), updatedAt: at } }
+        : { $unset: unset, $set: { updatedAt: at } },
+    );
+  }
+
+  /** Mirrors a changed message (edit, delete, album item, media result) if its window or its session's tail holds it. */
+  async refresh(m: Message, at: Date): Promise<void> {
     await this.guard.run(guardKeys.dialogue(m.dialogueId), async () => {
-      const path = entryPath(m._id);
-      const unset: Record<string, ''> = { [path]: '' };
-      await this.c.windows.updateOne(
-        { _id: m.sessionId },
-        belongsInWindow(m)
-          ? { $set: { [path]: packEntry(toWindowEntry(m)), updatedAt: at } }
-          : { $unset: unset, $set: { updatedAt: at } },
-      );
+      const [w, tail] = await Promise.all([this.get(m.sessionId), this.get(tailIdOf(m.sessionId))]);
+      if (w?.entries[m._id]) await this.write(m.sessionId, m, at);
+      if (tail?.entries[m._id]) await this.write(tailIdOf(m.sessionId), m, at);
     });
   }
 
-  /** Mirrors a changed message (edit, delete, album item, media result) if its window holds it. */
-  async refresh(m: Message, at: Date): Promise<void> {
-    await this.guard.run(guardKeys.dialogue(m.dialogueId), async () => {
-      const w = await this.get(m.sessionId);
-      if (w?.entries[m._id]) await this.put(m, at);
+  /**
+   * A closed session's tail: its last turns, picked from its window under the dialogue's guard
+   * and stored once beside it, so the next session's prompts read a few entries instead of the
+   * whole window (edits and deletes reach it through `refresh`). Returns the tail.
+   */
+  async tailOf(
+    session: { _id: string; dialogueId: string },
+    pick: (w: SessionWindow) => WindowEntry[],
+    at: Date,
+  ): Promise<SessionWindow | null> {
+    const stored = await this.get(tailIdOf(session._id));
+    if (stored) return stored;
+    return this.guard.run(guardKeys.dialogue(session.dialogueId), async () => {
+      const w = await this.get(session._id);
+      if (!w) return null;
+      const entries = Object.fromEntries(pick(w).map((e) => [e._id, e]));
+      const tail = { _id: tailIdOf(session._id), dialogueId: session.dialogueId };
+      return (await this.create(tail, at, { entries })) ?? (await this.get(tail._id));
     });
   }
 
