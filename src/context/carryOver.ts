@@ -6,6 +6,7 @@ import { isSaid } from '../domain/conversation.js';
 import type { Message } from '../domain/model.js';
 import type { PromptLanguage } from '../tone/templates.js';
 import { groupByTurn } from './historyWindow.js';
+import { localTime } from '../domain/wallClock.js';
 
 export interface CarryOver {
   endedAt: Date;
@@ -28,27 +29,11 @@ export function lastTurns(messages: readonly Message[], turns: number): Message[
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** Calendar fields of an instant in a zone. */
+/** Calendar fields of an instant in a zone, and its day as a number (days since 1970 there). */
 function wallClock(at: Date, timeZone: string) {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    weekday: 'short',
-  }).formatToParts(at);
-  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
-  return {
-    day: Date.UTC(Number(get('year')), Number(get('month')) - 1, Number(get('day'))) / (24 * HOUR),
-    year: Number(get('year')),
-    month: Number(get('month')),
-    date: Number(get('day')),
-    time: `${get('hour')}:${get('minute')}`,
-    weekday: new Date(Date.UTC(Number(get('year')), Number(get('month')) - 1, Number(get('day')))).getUTCDay(),
-  };
+  const t = localTime(at, timeZone);
+  const time = `${String(t.hour).padStart(2, '0')}:${String(t.minute).padStart(2, '0')}`;
+  return { ...t, date: t.day, day: Date.UTC(t.year, t.month - 1, t.day) / (24 * HOUR), time };
 }
 
 const ZH_WEEKDAYS = ['周日', '周一', '周二', '周三', '周四', '周五', '周六'];

@@ -459,42 +459,9 @@ export function parseCron(expr: string): CronSpec {
   return spec as CronSpec;
 }
 
-export interface LocalTime {
-  minute: number;
-  hour: number;
-  day: number;
-  month: number;
-  /** 0 = Sunday. */
-  weekday: number;
-}
+import { localTime, type LocalTime } from './wallClock.js';
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** Wall-clock fields of an instant in a time zone (throws RangeError for an unknown zone). */
-export function localTime(at: Date, timeZone: string): LocalTime {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      weekday: 'short',
-    });
-    formatters.set(timeZone, f);
-  }
-  const parts = Object.fromEntries(f.formatToParts(at).map((p) => [p.type, p.value]));
-  return {
-    minute: Number(parts.minute),
-    hour: Number(parts.hour),
-    day: Number(parts.day),
-    month: Number(parts.month),
-    weekday: WEEKDAYS.indexOf(parts.weekday ?? ''),
-  };
-}
+export { localTime, type LocalTime };
 
 /** Vixie cron's day rule: with both day fields restricted, either one matching is enough. */
 export function cronMatches(spec: CronSpec, t: LocalTime): boolean {

@@ -37,15 +37,17 @@ export function renderEvolveInput(o: {
   evolvedPersona?: string;
   conversations: readonly EvolveConversation[];
 }): string {
-  const talks = o.conversations
-    .map((c) => [`-- ${c.label}`, ...c.lines.map(renderTranscriptLine)].join('\n'))
-    .join('\n\n');
   return [
     `Character: ${o.name}`,
     section('Base persona', o.basePersona),
     section('Current evolved persona', o.evolvedPersona),
-    section('Recent conversations', talks),
+    section('Recent conversations', renderConversations(o.conversations)),
   ].join('\n\n');
+}
+
+/** Transcript lines grouped per dialogue under `-- <label>`, oldest dialogue first. */
+function renderConversations(conversations: readonly EvolveConversation[]): string {
+  return conversations.map((c) => [`-- ${c.label}`, ...c.lines.map(renderTranscriptLine)].join('\n')).join('\n\n');
 }
 
 export const evolvePersonaOutputSchema = z.object({ evolvedPersona: z.string().trim().min(1) });
@@ -72,15 +74,12 @@ export function renderRelationshipInput(o: {
   note?: string;
   conversations: readonly EvolveConversation[];
 }): string {
-  const talks = o.conversations
-    .map((c) => [`-- ${c.label}`, ...c.lines.map(renderTranscriptLine)].join('\n'))
-    .join('\n\n');
   return [
     `Character: ${o.name}`,
     section('Base persona', o.basePersona),
     section('Person', o.person),
     section('Current note', o.note),
-    section('Recent conversations', talks),
+    section('Recent conversations', renderConversations(o.conversations)),
   ].join('\n\n');
 }
 
