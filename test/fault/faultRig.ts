@@ -46,9 +46,9 @@ export interface FaultRig {
 const FIRST_CHAT = 700_000;
 
 /** Resolves once the gateway polls Telegram (its adapters are up), so the load meets a running gateway. */
-async function gatewayPolling(tg: FakeTelegram, gateway: Child): Promise<void> {
+async function gatewayPolling(tg: FakeTelegram, gateway: Child, timeoutMs = 30_000): Promise<void> {
   const before = tg.callsOf('getUpdates').length;
-  const until = Date.now() + 30_000;
+  const until = Date.now() + timeoutMs;
   while (tg.callsOf('getUpdates').length === before) {
     if (Date.now() > until || gateway.process.exitCode !== null)
       throw new Error(`the gateway did not start polling:\n${gateway.output().slice(-3000)}`);
@@ -109,6 +109,9 @@ export async function startFaultRig(
       gateway.process.kill('SIGKILL');
       await gateway.exited;
       gateway = runMain(raw);
+      // The settle budget starts once it runs again: a process start under a loaded machine
+      // (the whole suite in two forks) took up to a minute of it before.
+      await gatewayPolling(tg, gateway, 120_000);
     },
     async load({ chats, perChat, gapMs }) {
       const sent: Sent[] = [];
