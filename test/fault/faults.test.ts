@@ -20,13 +20,18 @@ afterEach(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Sends the load, breaks something once it is under way, and checks what users got. */
-async function underLoad(r: FaultRig, fault: () => Promise<void>, faultAfterMs = 600): Promise<void> {
+async function underLoad(
+  r: FaultRig,
+  fault: () => Promise<void>,
+  faultAfterMs = 600,
+  o: { resentChunks?: boolean } = {},
+): Promise<void> {
   const loading = r.load({ chats: CHATS, perChat: PER_CHAT, gapMs: GAP_MS });
   await sleep(faultAfterMs);
   await fault();
   const sent = await loading;
   await r.settled(sent, SETTLE_MS);
-  const problems = await r.problems(sent);
+  const problems = await r.problems(sent, o);
   // What the gateway logged (warn and up) says how a problem came about.
   expect(problems, problems.length > 0 ? `gateway log:\n${r.gateway.output().slice(-20_000)}` : undefined).toEqual([]);
 }
@@ -69,6 +74,7 @@ describe('faults under load', () => {
         await r.restartGateway();
       },
       600,
+      { resentChunks: true },
     );
   }, 240_000);
 
