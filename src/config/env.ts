@@ -255,8 +255,13 @@ export const envSchema = z.object({
   WORKER_LOCK_MS: withDefault(z.coerce.number().int().min(500).max(600_000), 30_000),
   /** Pending turns older than this without a queued job are re-enqueued by the sweeper. */
   SWEEP_AFTER_MS: withDefault(z.coerce.number().int().min(100), 60_000),
-  /** Concurrent replies per worker process (different dialogues). */
-  WORKER_CONCURRENCY: withDefault(z.coerce.number().int().min(1).max(256), 8),
+  /**
+   * Replies in progress at once per worker process (different dialogues). A reply mostly waits on
+   * the model's stream, so this bounds open model streams, not CPU: 200 streams of ~5 s carry
+   * ~40 replies/s, above one Telegram bot's ~30 messages/s. CPU-heavy work (memory, reflection,
+   * media) has its own queues and small limits.
+   */
+  WORKER_CONCURRENCY: withDefault(z.coerce.number().int().min(1).max(2000), 200),
   /** Prefix of every BullMQ key, so several deployments (or tests) can share one Redis. */
   QUEUE_PREFIX: withDefault(z.string().regex(/^[A-Za-z0-9_:-]{1,64}$/), 'rainbow'),
 });
