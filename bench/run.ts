@@ -1,8 +1,9 @@
 // `npm run bench`: the pipeline's own cost next to the bare floor, on the same Redis and
 // MongoDB-wire server, in one run, then active recall at growing memory counts (recall.ts), and
 // the pipeline at growing store sizes (growth.ts), knowledge retrieval over 10 000 chunks
-// (knowledge.ts), recall quality on LoCoMo's development conversations (locomo.ts).
-// BENCH_ONLY=pipeline, rooms, web, recall, knowledge, context, graphql, growth or locomo runs one part. Progress goes to stderr, the tables to stdout.
+// (knowledge.ts), recall quality on LoCoMo's development conversations (locomo.ts), and replies
+// under a real model's latency from one process and from a gateway with two workers (capacity.ts).
+// BENCH_ONLY=pipeline, rooms, web, recall, knowledge, context, graphql, growth, locomo or capacity runs one part. Progress goes to stderr, the tables to stdout.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { MongoClient } from 'mongodb';
@@ -21,6 +22,7 @@ import { graphqlTable, runGraphqlBench } from './graphql.js';
 import { loadGrowthConfig, runGrowthBench } from './growth.js';
 import { roomTables, runRoomBench } from './rooms.js';
 import { runWebBench, webNotes, webTable } from './web.js';
+import { capacityTable, loadCapacityConfig, runCapacityCase, type CapacityResult } from './capacity.js';
 import { commandKindTable, growthNotes, growthRatios, growthTable, shapeTables } from './growthReport.js';
 import {
   burstNotes,
@@ -37,7 +39,18 @@ const WORKER_LOCK_MS = 30_000; // the app's default WORKER_LOCK_MS, used by the 
 
 const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const PARTS = ['pipeline', 'rooms', 'web', 'recall', 'knowledge', 'context', 'graphql', 'growth', 'locomo'] as const;
+const PARTS = [
+  'pipeline',
+  'rooms',
+  'web',
+  'recall',
+  'knowledge',
+  'context',
+  'graphql',
+  'growth',
+  'locomo',
+  'capacity',
+] as const;
 type Part = (typeof PARTS)[number];
 
 /** BENCH_ONLY: one part, or every part when unset. */
@@ -203,6 +216,35 @@ async function main(): Promise<void> {
       databases.push(locomoDb);
       const lr = await benchLocomo({ mongoUri, dbName: locomoDb, cfg: loadLocomoBenchConfig(), progress });
       write(['', 'Recall quality on LoCoMo (development split)', '', ...locomoTables(lr), ...locomoNotes(lr)]);
+    }
+
+    if (parts.has('capacity')) {
+      const ccfg = loadCapacityConfig();
+      const results: CapacityResult[] = [];
+      for (const shape of ccfg.shapes)
+        for (const chats of ccfg.chats) {
+          const tag = `capacity_${results.length}`;
+          databases.push(`${dbName}_${tag}`);
+          results.push(
+            await runCapacityCase({
+              shape,
+              chats,
+              loadSeconds: ccfg.loadSeconds,
+              mongoUri,
+              redisUrl,
+              mongoPid: services.mongoPid,
+              dbName: `${dbName}_${tag}`,
+              prefix: `${prefix}-${tag}`,
+              progress,
+            }),
+          );
+        }
+      write([
+        '',
+        `Capacity under a model's latency (first token 0.6–1.0 s, 32–48 tokens/s, 150–300 tokens; each chat writes every 20–40 s for ${ccfg.loadSeconds} s; WORKER_CONCURRENCY ${process.env.BENCH_CAPACITY_CONCURRENCY ?? 'default'}). Holds: overhead p95 ≤ 500 ms, no queue wait over 1 s, nothing unanswered.`,
+        '',
+        capacityTable(results),
+      ]);
     }
 
     if (parts.has('context')) {

@@ -15,6 +15,8 @@ export interface BenchServices {
   redisLabel: string;
   /** The servers this process started, e.g. "FerretDB + redis-server"; '' when it started none. */
   startedLabel: string;
+  /** The FerretDB process this one started (its CPU is part of a capacity figure); none otherwise. */
+  readonly mongoPid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -71,6 +73,9 @@ export async function startBenchServices(log: (line: string) => void): Promise<B
               : 'redis-server',
           )
           .join(' + '),
+        get mongoPid() {
+          return s.supervised.ferretdb?.pid;
+        },
         stop,
       };
     } catch (err) {

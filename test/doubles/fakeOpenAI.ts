@@ -150,6 +150,8 @@ export interface FakeOpenAIOptions {
   defaultReply?: (body: ChatRequestBody) => string;
   /** Pause between the default reply's chunks (a model that streams slowly); default none. */
   defaultChunkDelayMs?: number;
+  /** The whole step for a chat request when the script is empty (a latency profile); overrides the two above. */
+  defaultStep?: (body: ChatRequestBody) => ScriptStep;
   /** Text of the reply to a responses request when the script is empty; defaults to `echo: <last user input>`. */
   defaultResponsesReply?: (body: ResponsesRequestBody) => string;
   /** Description of an image when the vision script is empty; defaults to `describeFakeImage` of the first image. */
@@ -642,11 +644,12 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     );
   };
 
-  const defaultStep = (body: ChatRequestBody): ScriptStep => ({
-    kind: 'reply',
-    chunks: splitWords((opts.defaultReply ?? echoReply)(body)),
-    ...(opts.defaultChunkDelayMs ? { chunkDelayMs: opts.defaultChunkDelayMs } : {}),
-  });
+  const defaultStep = (body: ChatRequestBody): ScriptStep =>
+    opts.defaultStep?.(body) ?? {
+      kind: 'reply',
+      chunks: splitWords((opts.defaultReply ?? echoReply)(body)),
+      ...(opts.defaultChunkDelayMs ? { chunkDelayMs: opts.defaultChunkDelayMs } : {}),
+    };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://x').pathname.replace(/\/+$/, '');
