@@ -4,23 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { eventually, TEST_VIEWER_TOKEN } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
+import { sample } from '../support/promText.js';
 
 const CHAT = 778001;
 const METRICS_TOKEN = 'metrics-scraper-token-0123456789';
-
-/** Value of one series (labels as given, exact) in Prometheus text; undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const want = Object.entries(labels)
-    .map(([k, v]) => `${k}="${v}"`)
-    .sort();
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const got = (m[2] ?? '').split(',').filter(Boolean).sort();
-    if (want.every((w) => got.includes(w))) return Number(m[3]);
-  }
-  return undefined;
-}
 
 describe('/metrics', () => {
   let h: Harness;
