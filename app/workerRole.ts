@@ -52,6 +52,7 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
   const memoryWorker = startMemoryWorker({
     connection: redis,
     prefix: env.QUEUE_PREFIX,
+    concurrency: env.MEMORY_CONCURRENCY,
     handlers: memoryJobHandlers(buildMemoryDeps(s)),
     log,
   });

@@ -19,6 +19,8 @@ import { privateText } from '../test/fixtures/telegramUpdates.js';
 import { intFromEnv } from './config.js';
 import { percentile } from './stats.js';
 import { sleep } from './concurrency.js';
+import { freePort } from '../src/localServices/reachability.js';
+import { sample } from '../test/support/promText.js';
 
 export type CapacityShape = 'one process' | 'gateway + 2 workers';
 
@@ -47,6 +49,8 @@ export interface CapacityResult {
   queueWaitMs: { p50: number; p95: number; p99: number; max: number };
   modelMs: { p50: number };
   mostStreams: number;
+  /** Mean seconds per reply stage (the processes' own histograms): queue, context, model, delivery; and the respond queue's job wait. */
+  stageMeans: Record<string, number>;
   processes: ProcessUsage[];
 }
 
@@ -63,6 +67,8 @@ export function loadCapacityConfig(): CapacityConfig {
     shapes: only === 'split' ? [shapes[1]!] : only === 'one' ? [shapes[0]!] : shapes,
   };
 }
+
+const OPS_TOKEN = 'bench-capacity-admin-token-000';
 
 const uniform = (lo: number, hi: number) => lo + Math.random() * (hi - lo);
 
@@ -94,7 +100,7 @@ function procUsage(pid: number): { cpuS: number; peakRssMiB: number } {
 interface Rig {
   tg: FakeTelegram;
   llm: FakeOpenAI;
-  children: Array<{ name: string; child: Child }>;
+  children: Array<{ name: string; child: Child; metricsUrl: string }>;
   db: Db;
   close(): Promise<void>;
 }
@@ -111,7 +117,6 @@ async function startRig(o: {
   const env: Record<string, string> = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
-    PORT: '0',
     LOCAL_SERVICES: 'off',
     MONGODB_URI: o.mongoUri,
     MONGODB_DB: o.dbName,
@@ -124,7 +129,7 @@ async function startRig(o: {
     // One bot at 1 000 messages a second stands in for several bots: a bot's ~30/s is not measured here.
     TELEGRAM_GLOBAL_PER_SECOND: '1000',
     TELEGRAM_DRAFTS: 'off',
-    OPS_TOKENS: 'bench:admin:bench-capacity-admin-token-000',
+    OPS_TOKENS: `bench:admin:${OPS_TOKEN}`,
     ...(process.env.BENCH_CAPACITY_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.BENCH_CAPACITY_CONCURRENCY } : {}),
   };
   const roles: Array<{ name: string; args: string[] }> =
@@ -135,7 +140,13 @@ async function startRig(o: {
           { name: 'worker 1', args: ['--role', 'worker'] },
           { name: 'worker 2', args: ['--role', 'worker'] },
         ];
-  const children = roles.map((r) => ({ name: r.name, child: runMain(env, r.args) }));
+  // Each process serves its own /metrics (a worker alone with METRICS=on), read at the end.
+  const children: Rig['children'] = [];
+  for (const r of roles) {
+    const port = await freePort();
+    const child = runMain({ ...env, PORT: String(port), METRICS: 'on' }, r.args);
+    children.push({ name: r.name, child, metricsUrl: `http://127.0.0.1:${port}/metrics` });
+  }
   const client = await MongoClient.connect(o.mongoUri);
   const db = client.db(o.dbName);
   const close = async () => {
@@ -215,6 +226,27 @@ async function drain(db: Db, expected: number, timeoutMs: number): Promise<numbe
   return Math.max(0, expected - delivered);
 }
 
+const STAGES = ['queue', 'context', 'model', 'delivery'] as const;
+
+/** Mean seconds per reply stage, summed over the processes' histograms, and the respond queue's job wait. */
+async function stageMeans(children: Rig['children']): Promise<Record<string, number>> {
+  const sums = new Map<string, { sum: number; count: number }>();
+  const add = (key: string, text: string, name: string, labels: Record<string, string>) => {
+    const acc = sums.get(key) ?? { sum: 0, count: 0 };
+    acc.sum += sample(text, `${name}_sum`, labels) ?? 0;
+    acc.count += sample(text, `${name}_count`, labels) ?? 0;
+    sums.set(key, acc);
+  };
+  for (const c of children) {
+    const r = await fetch(c.metricsUrl, { headers: { authorization: `Bearer ${OPS_TOKEN}` } }).catch(() => undefined);
+    if (!r?.ok) continue;
+    const text = await r.text();
+    for (const stage of STAGES) add(stage, text, 'rainbow_reply_stage_seconds', { stage });
+    add('job wait', text, 'rainbow_queue_wait_seconds', { queue: 'respond' });
+  }
+  return Object.fromEntries([...sums].map(([k, v]) => [k, v.count ? v.sum / v.count : NaN]));
+}
+
 const pcts = (xs: number[]) => ({ p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99) });
 
 /** The overlap of [start, end] intervals at its largest. */
@@ -287,6 +319,7 @@ export async function runCapacityCase(o: {
       return { name: p.name, cpu: (after.cpuS - before[i]!.cpuS) / seconds, peakRssMiB: after.peakRssMiB };
     });
     const r = await fromRecord(rig.db, since);
+    const means = await stageMeans(rig.children);
     return {
       shape: o.shape,
       chats: o.chats,
@@ -297,6 +330,7 @@ export async function runCapacityCase(o: {
       queueWaitMs: { ...pcts(r.wait), max: Math.max(...r.wait) },
       modelMs: { p50: percentile(r.model, 50) },
       mostStreams: mostAtOnce(r.streams),
+      stageMeans: means,
       processes,
     };
   } finally {
@@ -312,8 +346,8 @@ export const holds = (r: CapacityResult) => r.overheadMs.p95 <= 500 && r.queueWa
 
 export function capacityTable(rs: CapacityResult[]): string {
   const head = [
-    '| shape | chats | messages | replies | overhead p50 / p95 / p99 | queue wait p50 / p95 / max | model p50 | streams at once | CPU (share of a core) and peak RSS | holds |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| shape | chats | messages | replies | overhead p50 / p95 / p99 | queue wait p50 / p95 / max | model p50 | streams at once | stage means: job wait · queue · context · model · delivery | CPU (share of a core) and peak RSS | holds |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   const rows = rs.map((r) =>
     [
@@ -325,6 +359,7 @@ export function capacityTable(rs: CapacityResult[]): string {
       `${ms(r.queueWaitMs.p50)} / ${ms(r.queueWaitMs.p95)} / ${ms(r.queueWaitMs.max)}`,
       ms(r.modelMs.p50),
       r.mostStreams,
+      ['job wait', ...STAGES].map((k) => ms((r.stageMeans[k] ?? NaN) * 1000)).join(' · '),
       r.processes.map((p) => `${p.name} ${Math.round(p.cpu * 100)} %, ${Math.round(p.peakRssMiB)} MiB`).join('; '),
       holds(r) ? 'yes' : 'no',
     ].join(' | '),

@@ -134,6 +134,21 @@ export class MemoryQueue implements MemoryScheduler {
   }
 }
 
+/**
+ * Runs its tasks one at a time, in call order. Consolidation is CPU work (clustering a scope's
+ * vectors), unlike the other memory jobs, which mostly wait on the model: one at a time per
+ * process, so a nightly pass never takes the CPU that replies need.
+ */
+function oneAtATime(): <T>(task: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(task: () => Promise<T>) => {
+    const run = tail.then(task, task);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
+/** `concurrency`: memory jobs at once per process (MEMORY_CONCURRENCY); they mostly wait on the model. */
 export function startMemoryWorker(o: {
   connection: ConnectionOptions;
   prefix: string;
@@ -141,6 +156,7 @@ export function startMemoryWorker(o: {
   log: Logger;
   concurrency?: number;
 }): Worker<MemoryJob> {
+  const heavy = oneAtATime();
   const worker = new Worker<MemoryJob>(
     MEMORY_QUEUE,
     async (job) => {
@@ -159,10 +175,12 @@ export function startMemoryWorker(o: {
         case 'evolve':
           return o.handlers.evolve(data.agentId);
         case 'consolidate':
-          return o.handlers.consolidate({
-            ...(data.ownerId ? { ownerId: data.ownerId } : {}),
-            ...(data.subjectId ? { subjectId: data.subjectId } : {}),
-          });
+          return heavy(() =>
+            o.handlers.consolidate({
+              ...(data.ownerId ? { ownerId: data.ownerId } : {}),
+              ...(data.subjectId ? { subjectId: data.subjectId } : {}),
+            }),
+          );
       }
     },
     { connection: o.connection, prefix: o.prefix, concurrency: o.concurrency ?? 2 },

@@ -262,6 +262,12 @@ export const envSchema = z.object({
    * media) has its own queues and small limits.
    */
   WORKER_CONCURRENCY: withDefault(z.coerce.number().int().min(1).max(2000), 200),
+  /**
+   * Memory jobs at once per worker process (extraction, summaries, persona evolution): each mostly
+   * waits on a model call of seconds, so 2 fell behind replies at a few messages a second.
+   * Consolidation, the CPU-heavy one, still runs one at a time.
+   */
+  MEMORY_CONCURRENCY: withDefault(z.coerce.number().int().min(1).max(500), 16),
   /** Prefix of every BullMQ key, so several deployments (or tests) can share one Redis. */
   QUEUE_PREFIX: withDefault(z.string().regex(/^[A-Za-z0-9_:-]{1,64}$/), 'rainbow'),
 });
