@@ -4,7 +4,8 @@
 // a fake Telegram and a fake model with a realistic profile: first token after 0.6–1.0 s, then
 // 32–48 tokens a second in chunks of four, 150–300 tokens a reply. N private chats each write a
 // message every 20–40 s (the first at a random moment of the first 30 s) for the load window;
-// memory jobs run as they do in production (the fake answers extraction like a compliant model).
+// memory jobs run as they do in production (the fake answers extraction like a compliant model,
+// after 1–3 s).
 // From the record: a reply's overhead is its turn's start to its delivery minus the model's own
 // time; its queue wait is the turn's start to the model call's start. CPU and peak RSS come from
 // /proc for every gateway process, the MongoDB-wire server and this process (the fakes).
@@ -113,7 +114,8 @@ async function startRig(o: {
   prefix: string;
 }): Promise<Rig> {
   const tg = await startFakeTelegram();
-  const llm = await startFakeOpenAI({ defaultStep: modelStep });
+  // Background tasks (extraction, summaries) take a hosted model's 1–3 s too.
+  const llm = await startFakeOpenAI({ defaultStep: modelStep, taskFirstByteDelayMs: () => uniform(1000, 3000) });
   const env: Record<string, string> = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
@@ -132,6 +134,8 @@ async function startRig(o: {
     OPS_TOKENS: `bench:admin:${OPS_TOKEN}`,
     ...(process.env.BENCH_CAPACITY_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.BENCH_CAPACITY_CONCURRENCY } : {}),
   };
+  // e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: a CPU profile of each gateway process.
+  const nodeArgs = (process.env.BENCH_CAPACITY_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const roles: Array<{ name: string; args: string[] }> =
     o.shape === 'one process'
       ? [{ name: 'gateway (all roles)', args: [] }]
@@ -144,7 +148,7 @@ async function startRig(o: {
   const children: Rig['children'] = [];
   for (const r of roles) {
     const port = await freePort();
-    const child = runMain({ ...env, PORT: String(port), METRICS: 'on' }, r.args);
+    const child = runMain({ ...env, PORT: String(port), METRICS: 'on' }, r.args, nodeArgs);
     children.push({ name: r.name, child, metricsUrl: `http://127.0.0.1:${port}/metrics` });
   }
   const client = await MongoClient.connect(o.mongoUri);

@@ -5,6 +5,7 @@ import { derivedId } from '../domain/ids.js';
 import type { Visits } from '../domain/model.js';
 import { guardKeys, type StateGuard } from './stateGuard.js';
 import { MarkedCache, type WriteMark } from './markedCache.js';
+import { Coalesced } from './coalesced.js';
 
 export const DEFAULT_AGENT_ID = 'agt_default';
 
@@ -63,6 +64,11 @@ const EVOLUTION_BOOKKEEPING = { repliesSinceEvolve: 0, recentTurns: 0, evolvedPe
 export class ParticipantRepo {
   /** Agents as every turn reads them, behind the agents' write mark (markedCache.ts). */
   private readonly agents: MarkedCache<Agent | null>;
+
+  /** Every reply of an agent notes itself on the agent: coalesced per process (coalesced.ts). */
+  private readonly evolveNotes = new Coalesced<{ at: Date; turnId?: string }, number>((agentId, notes) =>
+    this.writeEvolveNotes(agentId, notes),
+  );
 
   constructor(
     private readonly c: Collections,
@@ -300,20 +306,27 @@ export class ParticipantRepo {
   /**
    * Counts one reply of the agent towards its next persona evolution and keeps the answered
    * turn in its recent list; returns the new count. Under the agent's guard (every dialogue of
-   * the agent writes here).
+   * the agent writes here), one hold for all the replies a process noted meanwhile.
    */
   noteReplyForEvolve(agentId: string, at: Date, turnId?: string): Promise<number> {
+    return this.evolveNotes.add(agentId, { at, turnId });
+  }
+
+  /** One guarded write for the replies noted meanwhile; each gets its own count, in order. */
+  private writeEvolveNotes(agentId: string, notes: Array<{ at: Date; turnId?: string }>): Promise<number[]> {
     return this.guard.run(guardKeys.agent(agentId), async () => {
       const agent = await this.getAgentEvolution(agentId);
-      if (!agent) return 0;
-      const count = (agent.repliesSinceEvolve ?? 0) + 1;
-      const recent = agent.recentTurns ?? (await this.recentTurnsFromRecord(agentId, turnId));
-      const recentTurns = turnId && !recent.includes(turnId) ? [...recent, turnId].slice(-RECENT_TURNS_KEPT) : recent;
+      if (!agent) return notes.map(() => 0);
+      const before = agent.repliesSinceEvolve ?? 0;
+      let recent = agent.recentTurns ?? (await this.recentTurnsFromRecord(agentId, notes[0]?.turnId));
+      for (const { turnId } of notes)
+        if (turnId && !recent.includes(turnId)) recent = [...recent, turnId].slice(-RECENT_TURNS_KEPT);
+      const at = notes[notes.length - 1]!.at;
       await this.agentsWithEvolution.updateOne(
         { _id: agentId },
-        { $set: { repliesSinceEvolve: count, recentTurns, updatedAt: at } },
+        { $set: { repliesSinceEvolve: before + notes.length, recentTurns: recent, updatedAt: at } },
       );
-      return count;
+      return notes.map((_, i) => before + i + 1);
     });
   }
 

@@ -146,6 +146,8 @@ export interface RecordedTaskRequest {
 export interface FakeOpenAIOptions {
   /** Answer to a background JSON task when the task script is empty (default: fakeTaskBrain). */
   taskReply?: (task: string, system: string, input: string) => string;
+  /** How long that default task answer takes to start (a hosted model's first token); default none. */
+  taskFirstByteDelayMs?: () => number;
   /** Text of the reply to a chat request when the script is empty; defaults to `echo: <last user message>`. */
   defaultReply?: (body: ChatRequestBody) => string;
   /** Pause between the default reply's chunks (a model that streams slowly); default none. */
@@ -640,6 +642,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       taskScript.shift() ?? {
         kind: 'reply',
         chunks: splitInto((opts.taskReply ?? defaultTaskReply)(task, system, input), 3),
+        ...(opts.taskFirstByteDelayMs ? { firstByteDelayMs: opts.taskFirstByteDelayMs() } : {}),
       }
     );
   };

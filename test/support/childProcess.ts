@@ -9,8 +9,9 @@ export interface Child {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function runMain(env: Record<string, string>, args: string[] = []): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts', ...args], {
+/** `nodeArgs`: flags for node itself (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+export function runMain(env: Record<string, string>, args: string[] = [], nodeArgs: string[] = []): Child {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'app/main.ts', ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
