@@ -78,8 +78,8 @@ export class MemorySnapshotRepo {
     const previous = await this.head(s);
     const generation = newId('gen', head.writtenAt);
     const ids = parts.map((_, i) => `${headId}.${generation}.${i}`);
-    for (let i = 0; i < parts.length; i++)
-      await this.c.memorySnapshots.insertOne({ _id: ids[i]!, kind: 'part', data: new Binary(parts[i]!) });
+    for (const [i, bytes] of parts.entries())
+      await this.c.memorySnapshots.insertOne({ _id: ids[i]!, kind: 'part', data: new Binary(bytes) });
     const stored: SnapshotHead = { ...head, parts: ids };
     await this.c.memorySnapshots.replaceOne({ _id: headId }, { kind: 'head', ...stored }, { upsert: true });
     if (previous && previous !== 'corrupt') await this.deleteParts(previous.parts);
