@@ -51,6 +51,8 @@ interface Cached {
   snapshotVersion?: string;
   /** When a snapshot write was last tried (at most one a minute per scope). */
   snapshotTriedAt?: number;
+  /** The stored snapshot could not serve this process's load: replace it whatever its version. */
+  snapshotRefused?: boolean;
 }
 
 const VECTOR_RETRY_MS = 60_000;
@@ -171,7 +173,7 @@ export class IndexCache {
     const fromSnapshot = mayHave && version !== undefined ? await this.fromSnapshot(scope, version) : undefined;
     if (fromSnapshot) return fromSnapshot;
     const { index, missing } = await this.load(scope, mayHave);
-    const c: Cached = { index, version, lastVectorRetry: Date.now() };
+    const c: Cached = { index, version, lastVectorRetry: Date.now(), snapshotRefused: true };
     this.embedInBackground(c, missing);
     return c;
   }
@@ -266,7 +268,7 @@ export class IndexCache {
     if (c.embedding) await c.embedding; // vectors being computed belong in it
     const [head, latest] = await Promise.all([port.head(scope), this.d.versions.get(scope)]);
     const ours = c.version!;
-    if (head && head !== 'corrupt' && !whyUnusable(head, this.d.embedder)) {
+    if (!c.snapshotRefused && head && head !== 'corrupt' && !whyUnusable(head, this.d.embedder)) {
       const v = Number(head.version);
       if (v >= Number(ours) && v <= Number(latest)) {
         c.snapshotVersion = head.version;
@@ -291,6 +293,7 @@ export class IndexCache {
       parts,
     );
     c.snapshotVersion = version;
+    c.snapshotRefused = false;
     this.d.log.debug(
       { scope, version, entries: captured.rows.length, parts: parts.length },
       'memory index snapshot written',
