@@ -37,10 +37,13 @@ export async function readSnapshot(port: SnapshotPort, scope: MemoryScope, e: Sn
   const head = await port.head(scope);
   const unusable = whyUnusable(head, e);
   if (unusable || !head || head === 'corrupt') return { fallback: unusable ?? 'no snapshot' };
-  const stored = await port.parts(head.parts);
-  if (!stored) return { fallback: 'a part is missing or malformed' };
   try {
-    const index = await indexFromParts(head.dims, stored);
+    const index = await indexFromParts(
+      head.dims,
+      head.count,
+      limited(head.parts, READS_AT_ONCE, (id) => port.parts([id])),
+    );
+    if (!index) return { fallback: 'a part is missing or malformed' };
     if (index.size !== head.count) return { fallback: `holds ${index.size} entries, its head says ${head.count}` };
     return { index, version: head.version };
   } catch (err) {
@@ -48,6 +51,20 @@ export async function readSnapshot(port: SnapshotPort, scope: MemoryScope, e: Sn
     throw err;
   }
 }
+
+/** Parts read at once: enough to keep the server busy while this process builds, not a burst of every part. */
+const READS_AT_ONCE = 4;
+
+/** `read` of each id, in order, at most `n` running at a time; the promises in the ids' order. */
+function limited<T>(ids: readonly string[], n: number, read: (id: string) => Promise<T>): Array<Promise<T>> {
+  const out: Array<Promise<T>> = [];
+  ids.forEach((id, i) => {
+    const before = i >= n ? out[i - n]!.then(noop, noop) : Promise.resolve();
+    out.push(before.then(() => read(id)));
+  });
+  return out;
+}
+const noop = (): void => undefined;
 
 /** Why a head cannot serve this process; undefined when it can. */
 export function whyUnusable(head: SnapshotHead | 'corrupt' | undefined, e: SnapshotEmbedder): string | undefined {
@@ -58,14 +75,36 @@ export function whyUnusable(head: SnapshotHead | 'corrupt' | undefined, e: Snaps
   return undefined;
 }
 
-/** Builds an index from stored parts (inflated in parallel, off the event loop). */
-export async function indexFromParts(dims: number, stored: readonly Uint8Array[]): Promise<MemoryIndex> {
-  const packed = await Promise.all(stored.map(decompressPart));
-  const parts = packed.map((p) => unpackPart(p, dims));
-  for (const part of parts) checkTokens(part);
-  const index = new MemoryIndex(dims, parts.reduce((n, p) => n + p.entries.length, 0) + 16);
-  for (const part of parts) index.appendPart(part);
-  return index;
+/**
+ * Builds an index from stored parts, given as reads already under way: each part is inflated
+ * (off the event loop) and added as soon as it and those before it have arrived, so the server
+ * reading the later parts and this process building from the earlier ones overlap. Undefined
+ * when a part is missing.
+ */
+export async function indexFromParts(
+  dims: number,
+  count: number,
+  reads: ReadonlyArray<Promise<Uint8Array[] | undefined>>,
+): Promise<MemoryIndex | undefined> {
+  // Every read is awaited (a failure after the first must not go unhandled), inflated as it lands.
+  const inflated = reads.map(async (read) => {
+    const stored = await read;
+    return stored?.length === 1 ? decompressPart(stored[0]!) : undefined;
+  });
+  const settled = Promise.allSettled(inflated);
+  const index = new MemoryIndex(dims, count + 16);
+  try {
+    for (const next of inflated) {
+      const packed = await next;
+      if (!packed) return undefined;
+      const part = unpackPart(packed, dims);
+      checkTokens(part);
+      index.appendPart(part);
+    }
+    return index;
+  } finally {
+    await settled;
+  }
 }
 
 /**

@@ -124,6 +124,15 @@ describe('snapshot packing', () => {
 });
 
 describe('an index rebuilt from its snapshot', () => {
+  it('is refused when a part is missing', async () => {
+    const index = new MemoryIndex(8);
+    index.upsert(entry(1), dense(1));
+    const parts = await packCaptured(capture(index));
+    expect(
+      await indexFromParts(8, 1, [...parts.map((p) => Promise.resolve([p])), Promise.resolve(undefined)]),
+    ).toBeUndefined();
+  });
+
   const texts = [
     'User lives in Berlin with their sister',
     'User has a dog named Biscuit',
@@ -144,7 +153,12 @@ describe('an index rebuilt from its snapshot', () => {
       ),
     );
     original.remove('mem_1'); // a dead row is not kept
-    const rebuilt = await indexFromParts(64, await packCaptured(capture(original)));
+    const parts = await packCaptured(capture(original));
+    const rebuilt = (await indexFromParts(
+      64,
+      original.size,
+      parts.map((p) => Promise.resolve([p])),
+    ))!;
     expect(rebuilt.size).toBe(original.size);
     expect(rebuilt.has('mem_1')).toBe(false);
     expect(rebuilt.idsWithoutVector()).toEqual(['mem_4']);
