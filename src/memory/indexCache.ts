@@ -151,7 +151,11 @@ export class IndexCache {
       await this.catchUp(scope, c, version);
       return c;
     });
-    if (c) await this.vectorsReady(c);
+    if (c) {
+      // A bulk change (the nightly consolidation's) reloaded it: its snapshot is rewritten now.
+      this.maybeSnapshot(scope, key, c);
+      await this.vectorsReady(c);
+    }
     // An owner-wide index of this process also holds the scope's entries.
     if (scope.subjectId !== undefined && this.lru.has(scopeKey({ ownerId: scope.ownerId }))) {
       await this.get({ ownerId: scope.ownerId });
