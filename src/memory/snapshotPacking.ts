@@ -6,6 +6,7 @@
 // rejects a damaged part). Pure: no I/O. Any doubt about a part — wrong magic, another format,
 // a length or code out of range — throws `SnapshotFormatError`, and the caller loads from the
 // store instead.
+import { isUtf8 } from 'node:buffer';
 import { promisify } from 'node:util';
 import { deflate, inflate } from 'node:zlib';
 import { z } from 'zod';
@@ -342,8 +343,6 @@ class Reader {
   }
 }
 
-const utf8Strict = new TextDecoder('utf-8', { fatal: true });
-
 function readStrings(r: Reader, expected?: number): string[] {
   const n = r.u32();
   if (expected !== undefined && n !== expected) bad(`${n} strings, expected ${expected}`);
@@ -352,12 +351,9 @@ function readStrings(r: Reader, expected?: number): string[] {
   let total = 0;
   for (let i = 0; i < n; i++) total += lengths[i] = r.varint();
   const block = r.bytes(r.u32());
-  let text: string;
-  try {
-    text = utf8Strict.decode(block);
-  } catch {
-    return bad('invalid UTF-8');
-  }
+  // Validated, then decoded on Buffer's fast path (a fatal TextDecoder is several times slower).
+  if (!isUtf8(block)) bad('invalid UTF-8');
+  const text = Buffer.from(block.buffer, block.byteOffset, block.length).toString('utf8');
   if (text.length !== total) bad('string lengths do not add up');
   const out = new Array<string>(n);
   let at = 0;
