@@ -469,6 +469,7 @@ async function snapshotLoads(
   const t0 = performance.now();
   await writer.snapshotsWritten();
   const writeMs = performance.now() - t0;
+  writer.forget(scope); // a cold process holds no other index of the scope
   const head = await store.memorySnapshots.head(scope);
   if (!head || head === 'corrupt' || head.count !== size) throw new Error(`snapshot of ${size} memories not written`);
   const loads = size === cfg.sizes.at(-1) && size >= 50_000 ? Math.min(3, cfg.loads) : cfg.loads;
