@@ -5,6 +5,10 @@
 // (retired or deleted ones leave the index). A bump without ids, or a change log that no longer
 // reaches back, reloads the scope. Stored vectors from another embedder (or none) are recomputed
 // and written back.
+// A cold process reads a scope's snapshot by `_id` (indexSnapshot.ts) and catches up from its
+// version through the change log; without a usable one it lists the scope, and then writes a
+// fresh snapshot in the background — as it does after any reload, and once the scope has moved
+// SNAPSHOT_REFRESH_BUMPS versions past its snapshot (well within the change log's reach).
 import type { Logger } from 'pino';
 import type { MemoryEntry } from '../domain/model.js';
 import type { MemoryRepo } from '../store/memories.js';
@@ -13,11 +17,15 @@ import { MemoryIndex, type IndexEntry } from './memoryIndex.js';
 import { fromMemoryEmbedding, toMemoryEmbedding } from './vectors.js';
 import { scopeKey, type MemoryScope, type MemoryVersions } from './versions.js';
 import type { MemoryScopeRepo } from '../store/memoryScopes.js';
+import { capture, packCaptured, readSnapshot, whyUnusable, type SnapshotPort } from './indexSnapshot.js';
+import { SNAPSHOT_FORMAT } from './snapshotPacking.js';
 
 export interface IndexCacheDeps {
   store: {
     memories: Pick<MemoryRepo, 'list' | 'setEmbedding' | 'getMany'>;
     memoryScopes?: Pick<MemoryScopeRepo, 'mayHaveEntries'>;
+    /** Absent: every cold load lists the scope (and nothing is snapshotted). */
+    memorySnapshots?: SnapshotPort;
   };
   embedder: Embedder;
   versions: MemoryVersions;
@@ -28,6 +36,8 @@ export interface IndexCacheDeps {
   embedBatch?: number;
   /** Limit of one embed call while loading; a slow API must not hold a scope forever. */
   embedTimeoutMs?: number;
+  /** Scopes smaller than this are not snapshotted (listing them is quick). */
+  snapshotMinEntries?: number;
 }
 
 interface Cached {
@@ -37,9 +47,18 @@ interface Cached {
   lastVectorRetry: number;
   /** Vectors being computed for entries that lack one; runs are chained, one at a time. */
   embedding?: Promise<void>;
+  /** Version of the stored snapshot this index knows of; undefined: none usable (write one). */
+  snapshotVersion?: string;
+  /** When a snapshot write was last tried (at most one a minute per scope). */
+  snapshotTriedAt?: number;
+  /** The stored snapshot could not serve this process's load: replace it whatever its version. */
+  snapshotRefused?: boolean;
 }
 
 const VECTOR_RETRY_MS = 60_000;
+/** Versions a scope may move past its snapshot before it is written again (the log keeps CHANGE_LOG_KEEP). */
+export const SNAPSHOT_REFRESH_BUMPS = 64;
+const SNAPSHOT_RETRY_MS = 60_000;
 
 export const toIndexEntry = (e: MemoryEntry): IndexEntry => ({
   id: e._id,
@@ -58,8 +77,12 @@ export class IndexCache {
   private readonly maxScopes: number;
   private readonly batch: number;
   private readonly embedTimeoutMs: number;
+  private readonly snapshotMin: number;
+  /** Snapshot writes in flight, per scope key. */
+  private readonly snapshotting = new Map<string, Promise<void>>();
 
   constructor(private readonly d: IndexCacheDeps) {
+    this.snapshotMin = Math.max(1, d.snapshotMinEntries ?? 200);
     this.maxScopes = Math.max(1, d.maxScopes ?? 500);
     this.batch = Math.max(1, d.embedBatch ?? 64);
     this.embedTimeoutMs = d.embedTimeoutMs ?? 30_000;
@@ -89,8 +112,14 @@ export class IndexCache {
     const c = held ?? (await this.serial(key, () => this.refresh(scope, key)));
     this.touch(key, c);
     this.retryMissingVectors(c);
+    this.maybeSnapshot(scope, key, c);
     await this.vectorsReady(c, o.vectorWaitMs);
     return c.index;
+  }
+
+  /** Resolves once the snapshot writes started so far have finished (tests, benchmarks, shutdown). */
+  async snapshotsWritten(): Promise<void> {
+    while (this.snapshotting.size > 0) await Promise.all(this.snapshotting.values());
   }
 
   /** Loads the scope, or brings it up to the version in Redis. */
@@ -101,9 +130,7 @@ export class IndexCache {
     });
     let c = this.lru.get(key);
     if (!c) {
-      const { index, missing } = await this.load(scope);
-      c = { index, version, lastVectorRetry: Date.now() };
-      this.embedInBackground(c, missing);
+      c = await this.loadCold(scope, version);
     } else if (version === undefined || c.version !== version) {
       await this.catchUp(scope, c, version);
     }
@@ -124,7 +151,11 @@ export class IndexCache {
       await this.catchUp(scope, c, version);
       return c;
     });
-    if (c) await this.vectorsReady(c);
+    if (c) {
+      // A bulk change (the nightly consolidation's) reloaded it: its snapshot is rewritten now.
+      this.maybeSnapshot(scope, key, c);
+      await this.vectorsReady(c);
+    }
     // An owner-wide index of this process also holds the scope's entries.
     if (scope.subjectId !== undefined && this.lru.has(scopeKey({ ownerId: scope.ownerId }))) {
       await this.get({ ownerId: scope.ownerId });
@@ -140,8 +171,46 @@ export class IndexCache {
     this.lru.delete(scopeKey(scope));
   }
 
-  private async load(scope: MemoryScope): Promise<{ index: MemoryIndex; missing: MemoryEntry[] }> {
+  /** A scope this process does not hold: from its snapshot and the change log, else from the store. */
+  private async loadCold(scope: MemoryScope, version: string | undefined): Promise<Cached> {
     const mayHave = (await this.d.store.memoryScopes?.mayHaveEntries(scope)) ?? true;
+    const fromSnapshot = mayHave && version !== undefined ? await this.fromSnapshot(scope, version) : undefined;
+    if (fromSnapshot) return fromSnapshot;
+    const { index, missing } = await this.load(scope, mayHave);
+    const c: Cached = { index, version, lastVectorRetry: Date.now(), snapshotRefused: true };
+    this.embedInBackground(c, missing);
+    return c;
+  }
+
+  /** The scope from its snapshot, caught up to `version` by `_id`; undefined when that cannot be done. */
+  private async fromSnapshot(scope: MemoryScope, version: string): Promise<Cached | undefined> {
+    const port = this.d.store.memorySnapshots;
+    if (!port) return undefined;
+    const fallback = (reason: string, err?: unknown) => {
+      this.d.log.info({ scope, reason, err }, 'memory index listed from the store (its snapshot is not usable)');
+      return undefined;
+    };
+    const read = await readSnapshot(port, scope, this.d.embedder).catch((err: unknown) => ({
+      fallback: 'read failed',
+      err,
+    }));
+    if ('fallback' in read) return fallback(read.fallback, 'err' in read ? read.err : undefined);
+    // Behind the snapshot: the counter restarted (Redis lost its data), so the log cannot be trusted.
+    if (Number(read.version) > Number(version)) return fallback(`snapshot at ${read.version}, scope at ${version}`);
+    const changes = read.version === version ? [] : await this.d.versions.changes(scope, read.version, version);
+    if (changes === 'reload') return fallback('the change log no longer reaches back to the snapshot');
+    const c: Cached = { index: read.index, version, snapshotVersion: read.version, lastVectorRetry: Date.now() };
+    await this.applyChanges(c, changes);
+    const lacking = read.index.idsWithoutVector().map((id) => ({ _id: id, text: read.index.get(id)!.text }));
+    this.embedInBackground(c, lacking);
+    return c;
+  }
+
+  private async load(
+    scope: MemoryScope,
+    knownMayHave?: boolean,
+  ): Promise<{ index: MemoryIndex; missing: MemoryEntry[] }> {
+    const mayHave = knownMayHave ?? (await this.d.store.memoryScopes?.mayHaveEntries(scope)) ?? true;
     const entries = mayHave ? await this.d.store.memories.list(scope, { status: 'active' }) : [];
     const index = new MemoryIndex(this.d.embedder.dims, entries.length + 16);
     return { index, missing: this.apply(index, entries) };
@@ -160,14 +229,79 @@ export class IndexCache {
       this.d.log.debug({ scope }, 'memory index reloaded (changes since its version unknown)');
       const { index, missing } = await this.load(scope);
       c.index = index;
+      c.snapshotVersion = undefined; // the log says the snapshot is behind a bulk change: write a new one
       this.embedInBackground(c, missing);
     } else {
-      const entries = await this.d.store.memories.getMany(changes);
-      const found = new Set(entries.map((e) => e._id));
-      for (const id of changes) if (!found.has(id)) c.index.remove(id); // deleted (BR-006)
-      this.embedInBackground(c, this.apply(c.index, entries));
+      await this.applyChanges(c, changes);
     }
     c.version = version;
+  }
+
+  /** Re-reads these entries by `_id` into the index, oldest change first (the order a listing adds them). */
+  private async applyChanges(c: Cached, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const entries = await this.d.store.memories.getMany(ids);
+    entries.sort(
+      (a, b) => a.updatedAt.getTime() - b.updatedAt.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0),
+    );
+    const found = new Set(entries.map((e) => e._id));
+    for (const id of ids) if (!found.has(id)) c.index.remove(id); // deleted (BR-006)
+    this.embedInBackground(c, this.apply(c.index, entries));
+  }
+
+  /** Starts a background snapshot write when the scope has none usable, or has moved well past it. */
+  private maybeSnapshot(scope: MemoryScope, key: string, c: Cached): void {
+    if (!this.d.store.memorySnapshots || c.version === undefined || this.snapshotting.has(key)) return;
+    if (c.index.size < this.snapshotMin) return;
+    const behind =
+      c.snapshotVersion === undefined || Number(c.version) - Number(c.snapshotVersion) >= SNAPSHOT_REFRESH_BUMPS;
+    if (!behind || Date.now() - (c.snapshotTriedAt ?? 0) < SNAPSHOT_RETRY_MS) return;
+    c.snapshotTriedAt = Date.now();
+    const run = this.writeSnapshot(scope, c)
+      .catch((err: unknown) => this.d.log.warn({ err, scope }, 'memory index snapshot not written'))
+      .finally(() => this.snapshotting.delete(key));
+    this.snapshotting.set(key, run);
+  }
+
+  /**
+   * Writes the index as it is now, unless a snapshot at least as new (and not ahead of the
+   * counter) is already stored: that decision is a read of the head by `_id` before any write.
+   */
+  private async writeSnapshot(scope: MemoryScope, c: Cached): Promise<void> {
+    const port = this.d.store.memorySnapshots!;
+    if (c.embedding) await c.embedding; // vectors being computed belong in it
+    const [head, latest] = await Promise.all([port.head(scope), this.d.versions.get(scope)]);
+    const ours = c.version!;
+    if (!c.snapshotRefused && head && head !== 'corrupt' && !whyUnusable(head, this.d.embedder)) {
+      const v = Number(head.version);
+      if (v >= Number(ours) && v <= Number(latest)) {
+        c.snapshotVersion = head.version;
+        return;
+      }
+    }
+    // Taken together, synchronously: the content is current at least as of this version.
+    const version = c.version!;
+    const captured = capture(c.index);
+    const parts = await packCaptured(captured);
+    const { embedder } = this.d;
+    await port.write(
+      scope,
+      {
+        format: SNAPSHOT_FORMAT,
+        version,
+        embedderId: embedder.id,
+        dims: embedder.dims,
+        count: captured.rows.length,
+        writtenAt: new Date(),
+      },
+      parts,
+    );
+    c.snapshotVersion = version;
+    c.snapshotRefused = false;
+    this.d.log.debug(
+      { scope, version, entries: captured.rows.length, parts: parts.length },
+      'memory index snapshot written',
+    );
   }
 
   /** Queues the embedding of these entries after any already running for the scope (one at a time). */

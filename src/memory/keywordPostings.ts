@@ -50,6 +50,39 @@ export class KeywordPostings {
     this.liveDocs++;
   }
 
+  /**
+   * Adds rows `first`, `first + 1`, … whose tokens are already counted (a snapshot's part): row
+   * `first + i` holds `terms[ids[j]]` `tfs[j]` times for j in [start[i], start[i + 1]), `len[i]`
+   * tokens in all. The same postings as `add` of those tokens; each term is looked up once.
+   */
+  addCounted(
+    first: number,
+    len: Uint32Array,
+    terms: readonly string[],
+    c: { start: Uint32Array; ids: Uint32Array; tfs: Uint32Array },
+  ): void {
+    const resolved = new Array<Postings | undefined>(terms.length);
+    for (let i = 0; i < len.length; i++) {
+      const row = first + i;
+      for (let j = c.start[i]!; j < c.start[i + 1]!; j++) {
+        const id = c.ids[j]!;
+        const p = (resolved[id] ??= this.postingsOf(terms[id]!));
+        p.rows.push(row);
+        p.tfs.push(c.tfs[j]!);
+        p.live++;
+      }
+      this.docLen[row] = len[i]!;
+      this.liveLenSum += len[i]!;
+      this.liveDocs++;
+    }
+  }
+
+  private postingsOf(token: string): Postings {
+    let p = this.postings.get(token);
+    if (!p) this.postings.set(token, (p = { rows: [], tfs: [], live: 0 }));
+    return p;
+  }
+
   /** `tokens`: those the row was added with. */
   remove(row: number, tokens: readonly string[]): void {
     for (const t of new Set(tokens)) {

@@ -8,6 +8,7 @@ import { MEMORY_KINDS, type MemoryKind, type MemoryOrigin, type MemoryVisibility
 import { homeOf, PRIVATE_HOME, recallableIn, type RecallPlace } from '../domain/memoryOrigin.js';
 import { ImportanceOrder } from './importanceOrder.js';
 import { KeywordPostings, type KeywordSearch } from './keywordPostings.js';
+import type { UnpackedPart } from './snapshotPacking.js';
 import { keywordTokens } from './textFeatures.js';
 import { TimeOrder } from './timeOrder.js';
 import { calledNameIn } from '../domain/calledName.js';
@@ -117,18 +118,56 @@ export class MemoryIndex {
     this.remove(entry.id);
     if (this.rows === this.vectors.capacity) this.grow();
     const row = this.rows++;
+    this.place(row, entry);
+    if (vector) this.vectors.set(row, vector);
+    else this.vectors.clear(row);
+    this.keywords.add(row, keywordTokens(entry.text));
+    if (calledNameIn(entry.text)) this.naming.add(row);
+  }
+
+  /** A new row's entry and everything kept per row but its vector, tokens and naming. */
+  private place(row: number, entry: IndexEntry): void {
     this.entries[row] = entry;
     this.rowOf.set(entry.id, row);
     this.kindCodes[row] = KIND_CODE.get(entry.kind) ?? 0;
     this.homeCodes[row] = this.homeCode(homeOf(entry.origin));
     this.shared[row] = entry.visibility === 'shared' ? 1 : 0;
     this.importance.add(orderKey(entry), row, entry.importance);
-    if (vector) this.vectors.set(row, vector);
-    else this.vectors.clear(row);
-    this.keywords.add(row, keywordTokens(entry.text));
     this.timeOrder.insert(row, entry.occurredAt.getTime());
-    if (calledNameIn(entry.text)) this.naming.add(row);
     if (entry.updatedAt > this.lastUpdatedAt) this.lastUpdatedAt = entry.updatedAt;
+  }
+
+  /**
+   * Appends a snapshot's part (src/memory/indexSnapshot.ts): the same rows `upsert` would make of
+   * its entries, with the keyword tokens as counted when it was written and the vectors copied
+   * as one block. Entries already held are replaced.
+   */
+  appendPart(part: UnpackedPart): void {
+    const n = part.entries.length;
+    if (this.rowOf.size > 0) for (const e of part.entries) this.remove(e.id);
+    while (this.rows + n > this.vectors.capacity) this.grow();
+    const first = this.rows;
+    for (let i = 0; i < n; i++) {
+      this.place(first + i, part.entries[i]!);
+      if (part.naming[i] === 1) this.naming.add(first + i);
+    }
+    this.keywords.addCounted(first, part.docLen, part.terms, {
+      start: part.termStart,
+      ids: part.termIds,
+      tfs: part.termTfs,
+    });
+    this.vectors.setPacked(first, part.hasVector, part.vectors);
+    this.rows = first + n;
+  }
+
+  /** The living entries with their vectors (copies), oldest row first: what a snapshot keeps. */
+  livingRows(): Array<{ entry: IndexEntry; vector?: Float32Array }> {
+    return [...this.rowOf.values()]
+      .sort((a, b) => a - b)
+      .map((row) => {
+        const vector = this.vectors.vectorOf(row);
+        return { entry: this.entries[row]!, ...(vector ? { vector } : {}) };
+      });
   }
 
   /** Sets the vector of an entry already in the index (embedded after it was loaded). */

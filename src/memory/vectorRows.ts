@@ -9,6 +9,7 @@
 // is the JavaScript one: slower, same results.
 import { TopK } from './topK.js';
 import { nativeExactSearch } from './nativeScan.js';
+import type { PackedVectors } from './snapshotPacking.js';
 
 /** Below this many rows the JavaScript scan is as fast as a native call and needs no quantising. */
 const NATIVE_MIN_ROWS = 4096;
@@ -48,6 +49,40 @@ export class VectorRows {
     this.f32.set(vector, base);
     for (let j = 0; j < this.dims; j++) this.i8[base + j] = Math.round(vector[j]! * I8_SCALE);
     this.present[row] = 1;
+  }
+
+  /**
+   * Sets rows `first`, `first + 1`, … from a snapshot's packed vectors (snapshotPacking.ts): the
+   * rows whose `has` flag is 1 take the next vector, dense or as its non-zero components. Those
+   * rows must be unused (all zero), as every row at or past the index's row count is.
+   */
+  setPacked(first: number, has: Uint8Array, v: PackedVectors): void {
+    const d = this.dims;
+    const { f32, i8, present } = this;
+    const { counts, positions, values } = v;
+    let vec = 0;
+    let p = 0;
+    let q = 0;
+    for (let i = 0; i < has.length; i++) {
+      if (has[i] !== 1) continue;
+      const base = (first + i) * d;
+      const n = counts[vec++]!;
+      if (n === d) {
+        for (let j = 0; j < d; j++) {
+          const x = values[q++]!;
+          f32[base + j] = x;
+          i8[base + j] = Math.round(x * I8_SCALE);
+        }
+      } else {
+        for (let k = 0; k < n; k++) {
+          const x = values[q++]!;
+          const at = base + positions[p++]!;
+          f32[at] = x;
+          i8[at] = Math.round(x * I8_SCALE);
+        }
+      }
+      present[first + i] = 1;
+    }
   }
 
   /** A row without a vector scores 0 in the int8 scan and is never returned. */

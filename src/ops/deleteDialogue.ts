@@ -33,6 +33,7 @@ export async function deleteDialogueNow(
     // Read before deleting: afterwards nothing tells whose memories they were.
     const scopes = await deps.store.memories.scopesOfDialogue(dialogueId);
     const r = await deps.store.dialogues.deleteWithContents(dialogueId);
+    await deps.store.memories.forgetSnapshots(scopes);
     await noteMemoriesDeleted(deps, scopes);
     // Another deletion finished first: to this caller the dialogue was not there.
     if (!r.found) throw new GatewayError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);

@@ -104,6 +104,8 @@ async function applyPlan(deps: RollbackDeps, run: ReflectionRun, plan: RollbackP
       for (const m of restore) await store.reflections.restoreMemory(m);
       for (const id of remove) await store.reflections.removeMemory(id);
     });
+    // Removed for good: no index snapshot may bring them back, whatever happens to the bump below.
+    if (remove.length > 0) await store.memories.forgetSnapshots([scope]);
     restored.push(...restore.map((m) => m._id));
     await deps.memoryVersions
       ?.bump(scope, [...restore.map((m) => m._id), ...remove])

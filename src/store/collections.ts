@@ -17,6 +17,7 @@ import type { ConfigDocument } from './config.js';
 import type { StoredWindow } from './windowEntries.js';
 import type { OutboxEntry } from './outbox.js';
 import type { MemoryScopeMark } from './memoryScopes.js';
+import type { MemorySnapshotDoc } from './memorySnapshots.js';
 import type { Room, RoomRound } from '../domain/room.js';
 import type { AgentBot } from './agentBots.js';
 import type { Seat } from './seats.js';
@@ -52,6 +53,8 @@ export interface Collections {
   windows: Collection<StoredWindow>;
   outbox: Collection<OutboxEntry>;
   memoryScopes: Collection<MemoryScopeMark>;
+  /** Memory index snapshots: heads and packed parts, read and written by `_id` only. */
+  memorySnapshots: Collection<MemorySnapshotDoc>;
   migrations: Collection<MigrationDoc>;
   rooms: Collection<Room>;
   rounds: Collection<RoomRound>;
@@ -90,6 +93,7 @@ export function collections(db: Db): Collections {
     windows: db.collection<StoredWindow>('windows'),
     outbox: db.collection<OutboxEntry>('outbox'),
     memoryScopes: db.collection<MemoryScopeMark>('memoryScopes'),
+    memorySnapshots: db.collection<MemorySnapshotDoc>('memorySnapshots'),
     migrations: db.collection<MigrationDoc>('migrations'),
     rooms: db.collection<Room>('rooms'),
     rounds: db.collection<RoomRound>('rounds'),
@@ -176,6 +180,7 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   windows: [{ key: { dialogueId: 1 }, name: 'by_dialogue' }],
   outbox: [{ key: { dialogueId: 1 }, name: 'by_dialogue' }],
   memoryScopes: [],
+  memorySnapshots: [],
   migrations: [],
   rooms: [],
   // Rounds are read by derived id; the API lists a room's rounds by its dialogue.

@@ -7,6 +7,7 @@ import { isDuplicateKey } from './collections.js';
 import { derivedId, newId } from '../domain/ids.js';
 import { memoryScopeIdOf, type MemoryScopeRepo } from './memoryScopes.js';
 import { LocalStateGuard, guardKeys, type StateGuard } from './stateGuard.js';
+import type { MemorySnapshotRepo } from './memorySnapshots.js';
 
 /** A memory's id derives from its dedupe key, so finding a stated fact is a point read. */
 export const memoryIdOf = (dedupeKey: string) => derivedId('mem', dedupeKey);
@@ -23,6 +24,7 @@ export class MemoryRepo {
     private readonly c: Collection<MemoryEntry>,
     private readonly scopes?: MemoryScopeRepo,
     private readonly guard: StateGuard = new LocalStateGuard(),
+    private readonly snapshots?: Pick<MemorySnapshotRepo, 'invalidate'>,
   ) {}
 
   /** Runs `fn` holding the scope's state guard: one writer of a scope's entries at a time. */
@@ -112,7 +114,23 @@ export class MemoryRepo {
     const filter = { ownerId: s.ownerId, subjectId: s.subjectId };
     const ids = (await this.c.find(filter, { projection: { _id: 1 } }).toArray()).map((d) => d._id);
     if (ids.length > 0) await this.c.deleteMany(filter);
+    if (ids.length > 0) await this.forgetSnapshots([s]);
     return ids;
+  }
+
+  /**
+   * After a deletion (BR-006): the scopes' index snapshots, and their owners', are dropped, so a
+   * cold process never loads a deleted entry from one — even if the version bump that also tells
+   * it is lost. The next load lists the scope and writes a fresh snapshot.
+   */
+  async forgetSnapshots(scopes: readonly OwnerScope[]): Promise<void> {
+    if (!this.snapshots) return;
+    const all = new Map<string, OwnerScope>();
+    for (const s of scopes) {
+      all.set(memoryScopeIdOf(s), s);
+      all.set(memoryScopeIdOf({ ownerId: s.ownerId }), { ownerId: s.ownerId });
+    }
+    for (const s of all.values()) await this.snapshots.invalidate(s);
   }
 
   /** Where an operator lets the entry be recalled (SPEC §13); `updatedAt` moves, so warm indexes re-read it. */

@@ -25,6 +25,7 @@ import { WindowRepo } from './windows.js';
 import { OutboxRepo } from './outbox.js';
 import { MigrationRepo } from './migrations.js';
 import { MemoryScopeRepo } from './memoryScopes.js';
+import { MemorySnapshotRepo } from './memorySnapshots.js';
 import { SessionHistory } from './sessionHistory.js';
 import { LocalStateGuard, type StateGuard } from './stateGuard.js';
 import { ReplyHandoff } from './replyHandoff.js';
@@ -62,6 +63,8 @@ export class Store {
   readonly outbox: OutboxRepo;
   readonly migrations: MigrationRepo;
   readonly memoryScopes: MemoryScopeRepo;
+  /** Snapshots of the per-process memory indexes (a cold load by `_id`). */
+  readonly memorySnapshots: MemorySnapshotRepo;
   /** Rooms and their rounds (SPEC §8). */
   readonly rooms: RoomRepo;
   /** The agents' own platform accounts and their tokens (secrets). */
@@ -95,6 +98,7 @@ export class Store {
     this.outbox = new OutboxRepo(this.c, this.migrations);
     this.windows = new WindowRepo(this.c, this.guard);
     this.memoryScopes = new MemoryScopeRepo(this.c, this.migrations);
+    this.memorySnapshots = new MemorySnapshotRepo(this.c);
     this.dialogues = new DialogueRepo(this.c, this.guard);
     this.sessions = new SessionRepo(this.c, this.windows, this.guard);
     // Repositories whose records have live subscribers announce their writes on the feed.
@@ -107,7 +111,7 @@ export class Store {
     this.participants = new ParticipantRepo(this.c, this.guard, o.agentMark);
     this.archive = new ArchiveRepo(this.c);
     this.attachments = new AttachmentRepo(this.c, this.messages, this.guard);
-    this.memories = new MemoryRepo(this.c.memories, this.memoryScopes, this.guard);
+    this.memories = new MemoryRepo(this.c.memories, this.memoryScopes, this.guard, this.memorySnapshots);
     this.relationships = new RelationshipRepo(this.c);
     this.config = new ConfigRepo(this.c.config, o.configMark);
     this.rooms = new RoomRepo(this.c);
