@@ -90,6 +90,10 @@ export async function startFaultRig(
     TELEGRAM_API_ROOT: tg.apiRoot,
     OPENAI_BASE_URL: llm.baseURL,
     WORKER_LOCK_MS: '2000',
+    // The sweeper is part of recovery (a job lost with a killed process is queued again); at
+    // the default 60 s it would take the whole settle budget. One SIGKILL run with 200 replies
+    // in flight needed it once.
+    SWEEP_AFTER_MS: '15000',
     LOG_LEVEL: 'warn',
     ...o.env,
   });
