@@ -1,0 +1,123 @@
+// A message search over the index (src/search/indexer.ts), by `_id` only: the state document,
+// the bucket documents of the query's terms, the journal slots not yet folded, then the
+// candidates themselves in pages, newest (or oldest) first, each checked against the plan
+// (src/search/messageSearch.ts) until the page is full. Messages not yet folded are found
+// through the journal, so a message is searchable as soon as its insert returned.
+import type { Message } from '../domain/model.js';
+import type { Store } from '../store/store.js';
+import { slotOf } from '../store/searchJournal.js';
+import { readMessages } from '../store/searchReads.js';
+import type { SearchIndexState } from '../store/searchIndexState.js';
+import { bucketOf } from './indexTerms.js';
+import { matchesPlan, type MessageSearchPlan } from './messageSearch.js';
+import { comparePostings, intersectPostings, mergePostings, unpackPostings, withinWindow, type Posting } from './postings.js';
+
+export type SearchStore = Pick<Store, 'c' | 'searchJournal' | 'searchPostings' | 'searchState'>;
+
+/** Unfolded journal slots read per search at most (an hour); beyond that the result says it is incomplete. */
+export const PENDING_SLOTS_MAX = 720;
+/** Candidates read per round while filling a page. */
+const CHUNK_MIN = 40;
+
+export interface SearchCursor {
+  at: number;
+  id: string;
+}
+
+export interface SearchPage {
+  messages: Message[];
+  /** More results follow the last one. */
+  hasMore: boolean;
+  /** False while the backfill of older messages runs, or when the indexer lags more than an hour. */
+  complete: boolean;
+}
+
+/** Each term's postings, from every generation of its bucket. */
+async function termLists(store: SearchStore, state: SearchIndexState, terms: readonly string[]) {
+  const buckets = [...new Set(terms.map((t) => bucketOf(t)))];
+  const docs = await Promise.all(buckets.map((b) => store.searchPostings.bucket(b, state.gens[b] ?? 0)));
+  const byBucket = new Map(buckets.map((b, i) => [b, docs[i]!]));
+  return terms.map((term) => {
+    let list: Posting[] = [];
+    for (const doc of byBucket.get(bucketOf(term))!) {
+      const entry = doc.terms.find((e) => e.t === term);
+      if (entry) list = mergePostings(list, unpackPostings(entry.p));
+    }
+    return list;
+  });
+}
+
+/** The candidates the index names: every allOf list, and one of the anyOf lists when given. */
+async function indexedCandidates(store: SearchStore, state: SearchIndexState, plan: MessageSearchPlan) {
+  const lists = await termLists(store, state, [...plan.allOf, ...plan.anyOf]);
+  const all = lists.slice(0, plan.allOf.length);
+  const any = lists.slice(plan.allOf.length);
+  if (any.length > 0) all.push(any.reduce((a, b) => mergePostings(a, b), []));
+  return withinWindow(intersectPostings(all), plan.since, plan.until);
+}
+
+/** Messages journaled but not folded yet, read whole (they are checked directly). */
+async function pendingMessages(store: SearchStore, state: SearchIndexState, plan: MessageSearchPlan, now: number) {
+  const newest = slotOf(now) + 1; // a writer's clock a little ahead
+  const from = Math.max(state.foldedSlot + 1, newest - PENDING_SLOTS_MAX + 1);
+  const ids = await store.searchJournal.idsIn(from, newest);
+  return { messages: await readMessages(store.c, ids, plan.includeArchived), capped: from > state.foldedSlot + 1 };
+}
+
+/** Whether `p` comes after `q` in the search's order. */
+const ahead = (p: Posting, q: Posting, newest: boolean) => {
+  const c = comparePostings(p, q);
+  return newest ? c < 0 : c > 0;
+};
+
+export async function searchMessages(
+  store: SearchStore,
+  plan: MessageSearchPlan,
+  o: { limit: number; after?: SearchCursor; before?: SearchCursor; now?: number },
+): Promise<SearchPage> {
+  const now = o.now ?? Date.now();
+  const state = await store.searchState.read(now);
+  const [indexed, pending] = await Promise.all([
+    indexedCandidates(store, state, plan),
+    pendingMessages(store, state, plan, now),
+  ]);
+  const known = new Map(pending.messages.map((m) => [m._id, m]));
+  const seen = new Set(indexed.map((p) => p.id));
+  const candidates = [...indexed];
+  for (const m of pending.messages) if (!seen.has(m._id)) candidates.push({ at: m.createdAt.getTime(), id: m._id });
+  const newest = plan.order === 'newest';
+  candidates.sort((a, b) => (newest ? comparePostings(b, a) : comparePostings(a, b)));
+  const { after, before } = o;
+  const queue = candidates.filter(
+    (p) => (!after || ahead(p, after, newest)) && (!before || ahead(before, p, newest)),
+  );
+  const found = await fillPage(store, plan, queue, known, o.limit + 1);
+  return {
+    messages: found.slice(0, o.limit),
+    hasMore: found.length > o.limit,
+    complete: state.backfill.phase === 'done' && !pending.capped,
+  };
+}
+
+/** Reads the candidates in order, a chunk at a time, until `want` match. */
+async function fillPage(
+  store: SearchStore,
+  plan: MessageSearchPlan,
+  queue: readonly Posting[],
+  known: ReadonlyMap<string, Message>,
+  want: number,
+): Promise<Message[]> {
+  const found: Message[] = [];
+  const chunk = Math.max(CHUNK_MIN, want);
+  for (let i = 0; i < queue.length && found.length < want; i += chunk) {
+    const slice = queue.slice(i, i + chunk);
+    const missing = slice.filter((p) => !known.has(p.id)).map((p) => p.id);
+    const read = new Map((await readMessages(store.c, missing, plan.includeArchived)).map((m) => [m._id, m]));
+    for (const p of slice) {
+      const m = known.get(p.id) ?? read.get(p.id);
+      // The stored createdAt decides: a posting's time is the message's own.
+      if (m && matchesPlan(plan, m) && found.length < want) found.push(m);
+    }
+  }
+  return found;
+}

@@ -1,0 +1,83 @@
+// The search index's journal: which messages were written (inserted, edited, finished) in each
+// 5-second slot of wall time, one document per slot read and written by `_id` only. A message
+// write adds its id here — one small write beside the insert, not the dozens of postings
+// documents its terms touch — and is searchable at once: searches read the slots the indexer
+// has not folded yet (src/search/indexer.ts) and check those messages directly.
+//
+// FerretDB applies an update by rewriting the whole document, so two writers of one slot could
+// lose each other's ids: a process sends its ids one batch at a time (the ids arriving while a
+// batch is in flight go out together next), and each batch is written under the slot's guard.
+import type { Collections } from './collections.js';
+import type { StateGuard } from './stateGuard.js';
+
+export const JOURNAL_SLOT_MS = 5_000;
+
+export interface JournalSlot {
+  _id: string;
+  ids: string[];
+}
+
+export const slotOf = (ms: number) => Math.floor(ms / JOURNAL_SLOT_MS);
+export const slotId = (slot: number) => `j:${slot}`;
+
+export class SearchJournalRepo {
+  private pending: string[] = [];
+  private flushing: Promise<void> | undefined;
+  private waiters: Array<{ ok: () => void; fail: (err: unknown) => void }> = [];
+
+  constructor(
+    private readonly c: Collections,
+    private readonly guard: StateGuard,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Resolves once `messageId` is stored in the current slot. */
+  note(messageId: string): Promise<void> {
+    this.pending.push(messageId);
+    const done = new Promise<void>((ok, fail) => this.waiters.push({ ok, fail }));
+    this.flushing ??= this.flushLoop();
+    return done;
+  }
+
+  private async flushLoop(): Promise<void> {
+    while (this.pending.length > 0) {
+      const ids = this.pending;
+      const waiters = this.waiters;
+      this.pending = [];
+      this.waiters = [];
+      try {
+        await this.write(ids);
+        for (const w of waiters) w.ok();
+      } catch (err) {
+        for (const w of waiters) w.fail(err);
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  private write(ids: string[]): Promise<void> {
+    const id = slotId(slotOf(this.clock()));
+    return this.guard.run(`sjn:${id}`, async () => {
+      await this.c.searchJournal.updateOne({ _id: id }, { $addToSet: { ids: { $each: ids } } }, { upsert: true });
+    });
+  }
+
+  /** The ids journaled in slots [from, to], each slot by `_id`. */
+  async idsIn(from: number, to: number): Promise<string[]> {
+    const slots: Promise<JournalSlot | null>[] = [];
+    for (let s = from; s <= to; s++) slots.push(this.c.searchJournal.findOne({ _id: slotId(s) }));
+    const found = await Promise.all(slots);
+    return [...new Set(found.flatMap((d) => d?.ids ?? []))];
+  }
+
+  /** Drops folded slots (no writer adds to a slot this old). */
+  async drop(from: number, to: number): Promise<void> {
+    const ids: string[] = [];
+    for (let s = from; s <= to; s++) ids.push(slotId(s));
+    if (ids.length > 0)
+      await this.c.searchJournal.bulkWrite(
+        ids.map((id) => ({ deleteOne: { filter: { _id: id } } })),
+        { ordered: false },
+      );
+  }
+}
