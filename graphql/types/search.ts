@@ -54,11 +54,15 @@ builder.queryFields((t) => ({
       const fetch = async ({ after, before, limit, inverted }: ResolveCursorConnectionArgs) => {
         // Backwards (last/before): the other order from `before`, handed back reversed by Pothos.
         const order = inverted ? (plan.order === 'newest' ? 'oldest' : 'newest') : plan.order;
-        const page = await searchMessages(ctx.store, { ...plan, order }, {
-          limit,
-          after: cursorOf(inverted ? before : after),
-          before: cursorOf(inverted ? after : before),
-        });
+        const page = await searchMessages(
+          ctx.store,
+          { ...plan, order },
+          {
+            limit,
+            after: cursorOf(inverted ? before : after),
+            before: cursorOf(inverted ? after : before),
+          },
+        );
         return page.messages;
       };
       return resolveCursorConnection(

@@ -1,8 +1,9 @@
 // A message search over the index (src/search/indexer.ts), by `_id` only: the state document,
 // the bucket documents of the query's terms, the journal slots not yet folded, then the
 // candidates themselves in pages, newest (or oldest) first, each checked against the plan
-// (src/search/messageSearch.ts) until the page is full. Messages not yet folded are found
-// through the journal, so a message is searchable as soon as its insert returned.
+// (src/search/messageSearch.ts) until the page is full. Messages not yet folded are candidates
+// through the journal (by dialogue and time), so a message is searchable as soon as its insert
+// returned.
 import type { Message } from '../domain/model.js';
 import type { Store } from '../store/store.js';
 import { slotOf } from '../store/searchJournal.js';
@@ -10,7 +11,14 @@ import { readMessages } from '../store/searchReads.js';
 import type { SearchIndexState } from '../store/searchIndexState.js';
 import { bucketOf } from './indexTerms.js';
 import { matchesPlan, type MessageSearchPlan } from './messageSearch.js';
-import { comparePostings, intersectPostings, mergePostings, unpackPostings, withinWindow, type Posting } from './postings.js';
+import {
+  comparePostings,
+  intersectPostings,
+  mergePostings,
+  unpackPostings,
+  withinWindow,
+  type Posting,
+} from './postings.js';
 
 export type SearchStore = Pick<Store, 'c' | 'searchJournal' | 'searchPostings' | 'searchState'>;
 
@@ -56,12 +64,19 @@ async function indexedCandidates(store: SearchStore, state: SearchIndexState, pl
   return withinWindow(intersectPostings(all), plan.since, plan.until);
 }
 
-/** Messages journaled but not folded yet, read whole (they are checked directly). */
-async function pendingMessages(store: SearchStore, state: SearchIndexState, plan: MessageSearchPlan, now: number) {
+/**
+ * Messages journaled but not folded yet: candidates by their dialogue and time alone (the
+ * journal entry carries both), checked like the others when their turn in the order comes.
+ */
+async function pendingCandidates(store: SearchStore, state: SearchIndexState, plan: MessageSearchPlan, now: number) {
   const newest = slotOf(now) + 1; // a writer's clock a little ahead
   const from = Math.max(state.foldedSlot + 1, newest - PENDING_SLOTS_MAX + 1);
-  const ids = await store.searchJournal.idsIn(from, newest);
-  return { messages: await readMessages(store.c, ids, plan.includeArchived), capped: from > state.foldedSlot + 1 };
+  const entries = await store.searchJournal.entriesIn(from, newest);
+  const mine = entries.filter((e) => !plan.dialogueId || e.dialogueId === plan.dialogueId);
+  return {
+    postings: withinWindow(mine, plan.since, plan.until).map((e): Posting => ({ at: e.at, id: e.id })),
+    capped: from > state.foldedSlot + 1,
+  };
 }
 
 /** Whether `p` comes after `q` in the search's order. */
@@ -79,19 +94,15 @@ export async function searchMessages(
   const state = await store.searchState.read(now);
   const [indexed, pending] = await Promise.all([
     indexedCandidates(store, state, plan),
-    pendingMessages(store, state, plan, now),
+    pendingCandidates(store, state, plan, now),
   ]);
-  const known = new Map(pending.messages.map((m) => [m._id, m]));
   const seen = new Set(indexed.map((p) => p.id));
-  const candidates = [...indexed];
-  for (const m of pending.messages) if (!seen.has(m._id)) candidates.push({ at: m.createdAt.getTime(), id: m._id });
+  const candidates = [...indexed, ...pending.postings.filter((p) => !seen.has(p.id))];
   const newest = plan.order === 'newest';
   candidates.sort((a, b) => (newest ? comparePostings(b, a) : comparePostings(a, b)));
   const { after, before } = o;
-  const queue = candidates.filter(
-    (p) => (!after || ahead(p, after, newest)) && (!before || ahead(before, p, newest)),
-  );
-  const found = await fillPage(store, plan, queue, known, o.limit + 1);
+  const queue = candidates.filter((p) => (!after || ahead(p, after, newest)) && (!before || ahead(before, p, newest)));
+  const found = await fillPage(store, plan, queue, o.limit + 1);
   return {
     messages: found.slice(0, o.limit),
     hasMore: found.length > o.limit,
@@ -104,17 +115,16 @@ async function fillPage(
   store: SearchStore,
   plan: MessageSearchPlan,
   queue: readonly Posting[],
-  known: ReadonlyMap<string, Message>,
   want: number,
 ): Promise<Message[]> {
   const found: Message[] = [];
   const chunk = Math.max(CHUNK_MIN, want);
   for (let i = 0; i < queue.length && found.length < want; i += chunk) {
     const slice = queue.slice(i, i + chunk);
-    const missing = slice.filter((p) => !known.has(p.id)).map((p) => p.id);
-    const read = new Map((await readMessages(store.c, missing, plan.includeArchived)).map((m) => [m._id, m]));
+    const ids = slice.map((p) => p.id);
+    const read = new Map((await readMessages(store.c, ids, plan.includeArchived)).map((m) => [m._id, m]));
     for (const p of slice) {
-      const m = known.get(p.id) ?? read.get(p.id);
+      const m = read.get(p.id);
       // The stored createdAt decides: a posting's time is the message's own.
       if (m && matchesPlan(plan, m) && found.length < want) found.push(m);
     }

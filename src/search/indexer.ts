@@ -22,7 +22,11 @@ export const SETTLE_MS = 10_000;
 /** Journal slots folded per tick at most (after downtime the rest follow on the next ticks). */
 const SLOTS_PER_TICK = 120;
 export const BACKFILL_BATCH = 2_000;
-const WRITE_CHUNK = 256;
+/**
+ * Documents per bulkWrite: FerretDB 1.24 (SQLite) holds a pooled connection per matched
+ * replacement within one command and hangs at 100 (src/store/archive.ts).
+ */
+const WRITE_CHUNK = 50;
 
 /** Each touched bucket's new postings, by term. */
 function postingsByBucket(messages: readonly Message[]): Map<number, Map<string, Posting[]>> {
@@ -72,13 +76,19 @@ export async function foldMessages(store: IndexerStore, state: SearchIndexState,
 }
 
 /** The last slot a tick may fold at `now`. */
-export const foldableUpTo = (now: number) => slotOf(now - SETTLE_MS) - 1;
+export const foldableUpTo = (now: number, settleMs = SETTLE_MS) => slotOf(now - settleMs) - 1;
 
-async function foldJournal(store: IndexerStore, state: SearchIndexState, now: number): Promise<number> {
-  const last = Math.min(foldableUpTo(now), state.foldedSlot + SLOTS_PER_TICK);
+export interface TickOptions {
+  now?: number;
+  /** How long ago a slot must have ended to be folded (tests: 0, every slot but the current one). */
+  settleMs?: number;
+}
+
+async function foldJournal(store: IndexerStore, state: SearchIndexState, now: number, settleMs: number) {
+  const last = Math.min(foldableUpTo(now, settleMs), state.foldedSlot + SLOTS_PER_TICK);
   if (last <= state.foldedSlot) return 0;
   const from = state.foldedSlot + 1;
-  const ids = await store.searchJournal.idsIn(from, last);
+  const ids = (await store.searchJournal.entriesIn(from, last)).map((e) => e.id);
   // Moved to the archive meanwhile: the archived copy is indexed (it keeps the id).
   const messages = await readMessages(store.c, ids, true);
   await foldMessages(store, state, messages);
@@ -105,11 +115,12 @@ export interface TickResult {
 }
 
 /** One tick under the indexer's lease. */
-export function indexerTick(store: IndexerStore, now = Date.now()): Promise<TickResult> {
+export function indexerTick(store: IndexerStore, o: TickOptions = {}): Promise<TickResult> {
+  const now = o.now ?? Date.now();
   return store.guard.run('search-indexer', async () => {
     const state = await store.searchState.read(now);
     const before = state.foldedSlot;
-    const journaled = await foldJournal(store, state, now);
+    const journaled = await foldJournal(store, state, now, o.settleMs ?? SETTLE_MS);
     const backfilled = await backfillBatch(store, state);
     state.updatedAt = new Date(now);
     await store.searchState.write(state);
@@ -119,11 +130,11 @@ export function indexerTick(store: IndexerStore, now = Date.now()): Promise<Tick
 }
 
 /** Ticks until nothing is left to fold now (tests, the bench). */
-export async function indexUntilCaughtUp(store: IndexerStore, now = () => Date.now()): Promise<void> {
+export async function indexUntilCaughtUp(store: IndexerStore, o: Omit<TickOptions, 'now'> = {}): Promise<void> {
   for (;;) {
-    const r = await indexerTick(store, now());
-    const state = await store.searchState.read(now());
-    if (r.backfilled === 0 && state.backfill.phase === 'done' && state.foldedSlot >= foldableUpTo(now())) return;
+    const r = await indexerTick(store, o);
+    const state = await store.searchState.read(Date.now());
+    if (r.backfill.phase === 'done' && state.foldedSlot >= foldableUpTo(Date.now(), o.settleMs)) return;
   }
 }
 

@@ -77,3 +77,16 @@ export function withinWindow(list: readonly Posting[], since?: number, until?: n
   if (since === undefined && until === undefined) return [...list];
   return list.filter((p) => (since === undefined || p.at >= since) && (until === undefined || p.at < until));
 }
+
+/** A journal entry (src/store/searchJournal.ts): enough to order and filter the message before reading it. */
+export interface JournalEntry extends Posting {
+  dialogueId: string;
+}
+
+export const packJournalEntry = (e: JournalEntry) => `${e.at.toString(36)} ${encodeId(e.dialogueId)} ${encodeId(e.id)}`;
+
+export function unpackJournalEntry(raw: string): JournalEntry | undefined {
+  const [at, dialogueId, id] = raw.split(' ');
+  if (at === undefined || dialogueId === undefined || id === undefined) return undefined;
+  return { at: parseInt(at, 36), dialogueId: decodeId(dialogueId), id: decodeId(id) };
+}

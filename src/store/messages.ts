@@ -62,7 +62,7 @@ export class MessageRepo {
         ? this.windows.put(message, message.updatedAt)
         : Promise.resolve();
     // Journaled beside the insert, so the message is searchable once the insert returns.
-    const journaled = this.journal.note(message._id);
+    const journaled = this.journal.note(message);
     try {
       await this.c.messages.insertOne(message);
     } catch (err) {
@@ -162,7 +162,7 @@ export class MessageRepo {
         ...(!outcome.sources && message.sources ? { $unset: { sources: '' as const } } : {}),
       },
     );
-    await this.journal.note(message._id);
+    await this.journal.note(message);
     this.announce(message, 'updated');
     const finished: Message = {
       ...message,
@@ -233,15 +233,12 @@ export class MessageRepo {
       if (fresh.length === 0) return false;
       const stamp = new Date(Math.max(at.getTime(), current.updatedAt.getTime() + 1));
       // Only one item of an album usually carries the caption; it becomes the message text.
-      const setCaption =
-        caption && current.content === ''
-          ? { content: caption }
-          : {};
+      const setCaption = caption && current.content === '' ? { content: caption } : {};
       await this.c.messages.updateOne(
         { _id: message._id },
         { $push: { 'contentMeta.attachments': { $each: fresh } }, $set: { updatedAt: stamp, ...setCaption } },
       );
-      if (setCaption.content !== undefined) await this.journal.note(message._id);
+      if (setCaption.content !== undefined) await this.journal.note(current);
       this.announce(message, 'updated');
       await this.mirror(message._id, stamp);
       return true;
@@ -266,7 +263,7 @@ export class MessageRepo {
           },
         },
       );
-      await this.journal.note(message._id);
+      await this.journal.note(current);
       this.announce(message, 'updated');
       await this.windows.refresh({ ...current, content, updatedAt: editedAt }, editedAt);
       return true;

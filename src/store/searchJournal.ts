@@ -9,11 +9,14 @@
 // batch is in flight go out together next), and each batch is written under the slot's guard.
 import type { Collections } from './collections.js';
 import type { StateGuard } from './stateGuard.js';
+import type { Message } from '../domain/model.js';
+import { packJournalEntry, unpackJournalEntry, type JournalEntry } from '../search/postings.js';
 
 export const JOURNAL_SLOT_MS = 5_000;
 
 export interface JournalSlot {
   _id: string;
+  /** Packed entries (src/search/postings.ts): createdAt, dialogue and id of each message written. */
   ids: string[];
 }
 
@@ -31,9 +34,9 @@ export class SearchJournalRepo {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Resolves once `messageId` is stored in the current slot. */
-  note(messageId: string): Promise<void> {
-    this.pending.push(messageId);
+  /** Resolves once the message is noted in the current slot. */
+  note(m: Pick<Message, '_id' | 'dialogueId' | 'createdAt'>): Promise<void> {
+    this.pending.push(packJournalEntry({ at: m.createdAt.getTime(), id: m._id, dialogueId: m.dialogueId }));
     const done = new Promise<void>((ok, fail) => this.waiters.push({ ok, fail }));
     this.flushing ??= this.flushLoop();
     return done;
@@ -62,21 +65,27 @@ export class SearchJournalRepo {
     });
   }
 
-  /** The ids journaled in slots [from, to], each slot by `_id`. */
-  async idsIn(from: number, to: number): Promise<string[]> {
+  /** The entries journaled in slots [from, to], each slot by `_id`, each message once. */
+  async entriesIn(from: number, to: number): Promise<JournalEntry[]> {
     const slots: Promise<JournalSlot | null>[] = [];
     for (let s = from; s <= to; s++) slots.push(this.c.searchJournal.findOne({ _id: slotId(s) }));
     const found = await Promise.all(slots);
-    return [...new Set(found.flatMap((d) => d?.ids ?? []))];
+    const byId = new Map<string, JournalEntry>();
+    for (const raw of found.flatMap((d) => d?.ids ?? [])) {
+      const e = unpackJournalEntry(raw);
+      if (e) byId.set(e.id, e);
+    }
+    return [...byId.values()];
   }
 
   /** Drops folded slots (no writer adds to a slot this old). */
   async drop(from: number, to: number): Promise<void> {
     const ids: string[] = [];
     for (let s = from; s <= to; s++) ids.push(slotId(s));
-    if (ids.length > 0)
+    // In chunks well below FerretDB's 100 statements per command (src/store/archive.ts).
+    for (let i = 0; i < ids.length; i += 50)
       await this.c.searchJournal.bulkWrite(
-        ids.map((id) => ({ deleteOne: { filter: { _id: id } } })),
+        ids.slice(i, i + 50).map((id) => ({ deleteOne: { filter: { _id: id } } })),
         { ordered: false },
       );
   }
