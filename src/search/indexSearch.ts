@@ -22,8 +22,8 @@ import {
 
 export type SearchStore = Pick<Store, 'c' | 'searchJournal' | 'searchPostings' | 'searchState'>;
 
-/** Unfolded journal slots read per search at most (an hour); beyond that the result says it is incomplete. */
-export const PENDING_SLOTS_MAX = 720;
+/** Unfolded journal slots read per search at most (10 minutes); beyond that the result says it is incomplete. */
+export const PENDING_SLOTS_MAX = 300;
 /** Candidates read per round while filling a page. */
 const CHUNK_MIN = 40;
 
@@ -69,7 +69,7 @@ async function indexedCandidates(store: SearchStore, state: SearchIndexState, pl
  * journal entry carries both), checked like the others when their turn in the order comes.
  */
 async function pendingCandidates(store: SearchStore, state: SearchIndexState, plan: MessageSearchPlan, now: number) {
-  const newest = slotOf(now) + 1; // a writer's clock a little ahead
+  const newest = slotOf(now) + 3; // a writer's clock a little ahead
   const from = Math.max(state.foldedSlot + 1, newest - PENDING_SLOTS_MAX + 1);
   const entries = await store.searchJournal.entriesIn(from, newest);
   const mine = entries.filter((e) => !plan.dialogueId || e.dialogueId === plan.dialogueId);

@@ -1,6 +1,7 @@
 // The search indexer: folds written messages into the postings (src/store/searchPostings.ts).
 // One at a time across processes (the state guard's `search-indexer` lease); each tick
-//   1. folds the journal slots that ended SETTLE_MS ago (no write can still land in them),
+//   1. seals the journal slots that are over (src/store/searchJournal.ts: a late writer moves
+//      on to the next slot) and folds them,
 //   2. folds one batch of the backfill: messages stored before the index, walked in `_id` order,
 //      live then archived (resumable: the state keeps the last id folded),
 // then stores the state and drops the folded slots. Every write is by `_id`, and the postings
@@ -17,11 +18,11 @@ import { comparePostings, mergePostings, packPostings, unpackPostings, type Post
 
 export type IndexerStore = Pick<Store, 'c' | 'searchJournal' | 'searchPostings' | 'searchState' | 'guard'>;
 
-/** A slot is folded once it ended this long ago: a write that started in it has landed by then. */
-export const SETTLE_MS = 10_000;
 /** Journal slots folded per tick at most (after downtime the rest follow on the next ticks). */
 const SLOTS_PER_TICK = 120;
 export const BACKFILL_BATCH = 2_000;
+/** Folded slots kept (sealed) this many slots (5 minutes) before they are dropped. */
+const SEALED_KEPT_SLOTS = 150;
 /**
  * Documents per bulkWrite: FerretDB 1.24 (SQLite) holds a pooled connection per matched
  * replacement within one command and hangs at 100 (src/store/archive.ts).
@@ -75,19 +76,14 @@ export async function foldMessages(store: IndexerStore, state: SearchIndexState,
   for (let i = 0; i < docs.length; i += WRITE_CHUNK) await store.searchPostings.putAll(docs.slice(i, i + WRITE_CHUNK));
 }
 
-/** The last slot a tick may fold at `now`. */
-export const foldableUpTo = (now: number, settleMs = SETTLE_MS) => slotOf(now - settleMs) - 1;
+/** The last slot a tick may fold at `now`: every slot that is over. */
+export const foldableUpTo = (now: number) => slotOf(now) - 1;
 
-export interface TickOptions {
-  now?: number;
-  /** How long ago a slot must have ended to be folded (tests: 0, every slot but the current one). */
-  settleMs?: number;
-}
-
-async function foldJournal(store: IndexerStore, state: SearchIndexState, now: number, settleMs: number) {
-  const last = Math.min(foldableUpTo(now, settleMs), state.foldedSlot + SLOTS_PER_TICK);
+async function foldJournal(store: IndexerStore, state: SearchIndexState, now: number) {
+  const last = Math.min(foldableUpTo(now), state.foldedSlot + SLOTS_PER_TICK);
   if (last <= state.foldedSlot) return 0;
   const from = state.foldedSlot + 1;
+  await store.searchJournal.seal(from, last);
   const ids = (await store.searchJournal.entriesIn(from, last)).map((e) => e.id);
   // Moved to the archive meanwhile: the archived copy is indexed (it keeps the id).
   const messages = await readMessages(store.c, ids, true);
@@ -115,26 +111,27 @@ export interface TickResult {
 }
 
 /** One tick under the indexer's lease. */
-export function indexerTick(store: IndexerStore, o: TickOptions = {}): Promise<TickResult> {
-  const now = o.now ?? Date.now();
+export function indexerTick(store: IndexerStore, now = Date.now()): Promise<TickResult> {
   return store.guard.run('search-indexer', async () => {
     const state = await store.searchState.read(now);
     const before = state.foldedSlot;
-    const journaled = await foldJournal(store, state, now, o.settleMs ?? SETTLE_MS);
+    const journaled = await foldJournal(store, state, now);
     const backfilled = await backfillBatch(store, state);
     state.updatedAt = new Date(now);
     await store.searchState.write(state);
-    if (state.foldedSlot > before) await store.searchJournal.drop(before + 1, state.foldedSlot);
+    // Sealed slots stay a while, so a writer whose clock lags finds them sealed, not gone.
+    if (state.foldedSlot > before)
+      await store.searchJournal.drop(before + 1 - SEALED_KEPT_SLOTS, state.foldedSlot - SEALED_KEPT_SLOTS);
     return { journaled, backfilled, backfill: state.backfill };
   });
 }
 
 /** Ticks until nothing is left to fold now (tests, the bench). */
-export async function indexUntilCaughtUp(store: IndexerStore, o: Omit<TickOptions, 'now'> = {}): Promise<void> {
+export async function indexUntilCaughtUp(store: IndexerStore): Promise<void> {
   for (;;) {
-    const r = await indexerTick(store, o);
+    const r = await indexerTick(store);
     const state = await store.searchState.read(Date.now());
-    if (r.backfill.phase === 'done' && state.foldedSlot >= foldableUpTo(Date.now(), o.settleMs)) return;
+    if (r.backfill.phase === 'done' && state.foldedSlot >= foldableUpTo(Date.now())) return;
   }
 }
 
@@ -157,7 +154,7 @@ export function startSearchIndexer(o: { store: IndexerStore; log: Logger; everyM
     } catch (err) {
       o.log.warn({ err }, 'search indexer tick failed');
     }
-    if (!stopped) timer = setTimeout(() => (running = tick()), o.everyMs ?? JOURNAL_SLOT_MS / 5);
+    if (!stopped) timer = setTimeout(() => (running = tick()), o.everyMs ?? JOURNAL_SLOT_MS / 2);
   };
   running = tick();
   return {

@@ -1,5 +1,5 @@
 // The search index's journal: which messages were written (inserted, edited, finished) in each
-// 5-second slot of wall time, one document per slot read and written by `_id` only. A message
+// 2-second slot of wall time, one document per slot read and written by `_id` only. A message
 // write adds its id here — one small write beside the insert, not the dozens of postings
 // documents its terms touch — and is searchable at once: searches read the slots the indexer
 // has not folded yet (src/search/indexer.ts) and check those messages directly.
@@ -7,17 +7,22 @@
 // FerretDB applies an update by rewriting the whole document, so two writers of one slot could
 // lose each other's ids: a process sends its ids one batch at a time (the ids arriving while a
 // batch is in flight go out together next), and each batch is written under the slot's guard.
+// The indexer seals a slot (under the same guard) before it folds it; a writer finding its slot
+// sealed — its clock behind the indexer's — writes to the next one. So nothing is lost however
+// the processes' clocks differ, and a slot is folded as soon as it is over.
 import type { Collections } from './collections.js';
 import type { StateGuard } from './stateGuard.js';
 import type { Message } from '../domain/model.js';
 import { packJournalEntry, unpackJournalEntry, type JournalEntry } from '../search/postings.js';
 
-export const JOURNAL_SLOT_MS = 5_000;
+export const JOURNAL_SLOT_MS = 2_000;
 
 export interface JournalSlot {
   _id: string;
   /** Packed entries (src/search/postings.ts): createdAt, dialogue and id of each message written. */
   ids: string[];
+  /** Folded (or being folded) by the indexer: no more writes. */
+  sealed?: boolean;
 }
 
 export const slotOf = (ms: number) => Math.floor(ms / JOURNAL_SLOT_MS);
@@ -58,11 +63,26 @@ export class SearchJournalRepo {
     this.flushing = undefined;
   }
 
-  private write(ids: string[]): Promise<void> {
-    const id = slotId(slotOf(this.clock()));
-    return this.guard.run(`sjn:${id}`, async () => {
-      await this.c.searchJournal.updateOne({ _id: id }, { $addToSet: { ids: { $each: ids } } }, { upsert: true });
-    });
+  private async write(ids: string[]): Promise<void> {
+    for (let slot = slotOf(this.clock()); ; slot++) {
+      const id = slotId(slot);
+      const written = await this.guard.run(`sjn:${id}`, async () => {
+        if ((await this.c.searchJournal.findOne({ _id: id }))?.sealed) return false;
+        await this.c.searchJournal.updateOne({ _id: id }, { $addToSet: { ids: { $each: ids } } }, { upsert: true });
+        return true;
+      });
+      if (written) return;
+    }
+  }
+
+  /** Closes slots [from, to] to writers (they move on to a later slot), one by one under each slot's guard. */
+  async seal(from: number, to: number): Promise<void> {
+    for (let s = from; s <= to; s++) {
+      const id = slotId(s);
+      await this.guard.run(`sjn:${id}`, () =>
+        this.c.searchJournal.updateOne({ _id: id }, { $set: { sealed: true } }, { upsert: true }),
+      );
+    }
   }
 
   /** The entries journaled in slots [from, to], each slot by `_id`, each message once. */

@@ -132,7 +132,7 @@ describe('message search index', () => {
     for (let i = 240; i < all.length; i += 40)
       await Promise.all(all.slice(i, i + 40).map((m) => store.messages.insertOnce(m, { windowed: false })));
     await nextSlot();
-    await indexUntilCaughtUp(store, { settleMs: 0 });
+    await indexUntilCaughtUp(store);
     expect((await store.searchState.read(Date.now())).backfill.phase).toBe('done');
     // After the fold: edits (the old terms stay as false candidates), deletes, an archived move.
     const now = new Date();
@@ -246,7 +246,7 @@ describe('message search index', () => {
     expect(await indexed(store, { text: 'just stored' })).toEqual([]);
     await new Promise((r) => setTimeout(r, JOURNAL_SLOT_MS / 5));
     await nextSlot();
-    await indexUntilCaughtUp(store, { settleMs: 0 });
+    await indexUntilCaughtUp(store);
     expect(await indexed(store, { text: 'edited now' })).toEqual(['msg_fresh']);
     expect(await indexed(store, { text: '改成别的', order: 'oldest' })).toEqual(['msg_fresh']);
   }, 60_000);
