@@ -7,7 +7,6 @@
 import type { Message } from '../domain/model.js';
 import type { Store } from '../store/store.js';
 import { slotOf } from '../store/searchJournal.js';
-import { readMessages } from '../store/searchReads.js';
 import type { SearchIndexState } from '../store/searchIndexState.js';
 import { bucketOf } from './indexTerms.js';
 import { matchesPlan, type MessageSearchPlan } from './messageSearch.js';
@@ -20,7 +19,7 @@ import {
   type Posting,
 } from './postings.js';
 
-export type SearchStore = Pick<Store, 'c' | 'searchJournal' | 'searchPostings' | 'searchState'>;
+export type SearchStore = Pick<Store, 'searchJournal' | 'searchPostings' | 'searchState' | 'searchReads'>;
 
 /** Unfolded journal slots read per search at most (10 minutes); beyond that the result says it is incomplete. */
 export const PENDING_SLOTS_MAX = 300;
@@ -122,7 +121,7 @@ async function fillPage(
   for (let i = 0; i < queue.length && found.length < want; i += chunk) {
     const slice = queue.slice(i, i + chunk);
     const ids = slice.map((p) => p.id);
-    const read = new Map((await readMessages(store.c, ids, plan.includeArchived)).map((m) => [m._id, m]));
+    const read = new Map((await store.searchReads.messages(ids, plan.includeArchived)).map((m) => [m._id, m]));
     for (const p of slice) {
       const m = read.get(p.id);
       // The stored createdAt decides: a posting's time is the message's own.

@@ -12,11 +12,10 @@ import type { Store } from '../store/store.js';
 import { slotOf, JOURNAL_SLOT_MS } from '../store/searchJournal.js';
 import { HEAD_BYTES, postingsId, type PostingsDoc } from '../store/searchPostings.js';
 import type { SearchIndexState } from '../store/searchIndexState.js';
-import { messagesAfter, readMessages } from '../store/searchReads.js';
 import { bucketOf, messageTerms } from './indexTerms.js';
 import { comparePostings, mergePostings, packPostings, unpackPostings, type Posting } from './postings.js';
 
-export type IndexerStore = Pick<Store, 'c' | 'searchJournal' | 'searchPostings' | 'searchState' | 'guard'>;
+export type IndexerStore = Pick<Store, 'searchJournal' | 'searchPostings' | 'searchState' | 'searchReads' | 'guard'>;
 
 /** Journal slots folded per tick at most (after downtime the rest follow on the next ticks). */
 const SLOTS_PER_TICK = 120;
@@ -64,14 +63,15 @@ function mergeHead(head: PostingsDoc, added: Map<string, Posting[]>): PostingsDo
 export async function foldMessages(store: IndexerStore, state: SearchIndexState, messages: readonly Message[]) {
   const byBucket = postingsByBucket(messages);
   const buckets = [...byBucket.keys()];
-  const heads = await Promise.all(buckets.map((b) => store.searchPostings.get(postingsId(b, state.gens[b]!))));
+  const heads = await Promise.all(buckets.map((b) => store.searchPostings.get(postingsId(b, state.gens[b] ?? 0))));
   const docs = buckets.map((b, i) => {
-    let head = heads[i] ?? { _id: postingsId(b, state.gens[b]!), terms: [], bytes: 0 };
+    const gen = state.gens[b] ?? 0;
+    let head = heads[i] ?? { _id: postingsId(b, gen), terms: [], bytes: 0 };
     if (head.bytes >= HEAD_BYTES) {
-      state.gens[b] = state.gens[b]! + 1;
-      head = { _id: postingsId(b, state.gens[b]!), terms: [], bytes: 0 };
+      state.gens[b] = gen + 1;
+      head = { _id: postingsId(b, gen + 1), terms: [], bytes: 0 };
     }
-    return mergeHead(head, byBucket.get(b)!);
+    return mergeHead(head, byBucket.get(b) ?? new Map<string, Posting[]>());
   });
   for (let i = 0; i < docs.length; i += WRITE_CHUNK) await store.searchPostings.putAll(docs.slice(i, i + WRITE_CHUNK));
 }
@@ -86,7 +86,7 @@ async function foldJournal(store: IndexerStore, state: SearchIndexState, now: nu
   await store.searchJournal.seal(from, last);
   const ids = (await store.searchJournal.entriesIn(from, last)).map((e) => e.id);
   // Moved to the archive meanwhile: the archived copy is indexed (it keeps the id).
-  const messages = await readMessages(store.c, ids, true);
+  const messages = await store.searchReads.messages(ids, true);
   await foldMessages(store, state, messages);
   state.foldedSlot = last;
   return messages.length;
@@ -95,7 +95,7 @@ async function foldJournal(store: IndexerStore, state: SearchIndexState, now: nu
 async function backfillBatch(store: IndexerStore, state: SearchIndexState): Promise<number> {
   const { phase, afterId } = state.backfill;
   if (phase === 'done') return 0;
-  const docs = await messagesAfter(store.c, phase, afterId, BACKFILL_BATCH);
+  const docs = await store.searchReads.after(phase, afterId, BACKFILL_BATCH);
   await foldMessages(store, state, docs);
   const folded = state.backfill.folded + docs.length;
   if (docs.length < BACKFILL_BATCH)

@@ -9,8 +9,20 @@ export type SearchedCollection = 'messages' | 'archivedMessages';
 /** Archived copies have the live shape plus archivedAt; one view of both serves search. */
 const coll = (c: Collections, name: SearchedCollection) => c[name] as Collections['messages'];
 
+export class SearchReadsRepo {
+  constructor(private readonly c: Collections) {}
+
+  messages(ids: readonly string[], archived: boolean): Promise<Message[]> {
+    return readMessages(this.c, ids, archived);
+  }
+
+  after(name: SearchedCollection, afterId: string | undefined, limit: number): Promise<Message[]> {
+    return messagesAfter(this.c, name, afterId, limit);
+  }
+}
+
 /** The messages of these ids, live first; the archived copy of a missing one when `archived`. */
-export async function readMessages(c: Collections, ids: readonly string[], archived: boolean): Promise<Message[]> {
+async function readMessages(c: Collections, ids: readonly string[], archived: boolean): Promise<Message[]> {
   const live = await Promise.all(ids.map((id) => c.messages.findOne({ _id: id })));
   const found = live.filter((m): m is Message => m !== null);
   if (!archived || found.length === ids.length) return found;
@@ -21,7 +33,7 @@ export async function readMessages(c: Collections, ids: readonly string[], archi
 }
 
 /** Up to `limit` messages after `afterId` in `_id` order (the index's backfill). */
-export function messagesAfter(
+function messagesAfter(
   c: Collections,
   name: SearchedCollection,
   afterId: string | undefined,

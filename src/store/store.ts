@@ -8,6 +8,7 @@ import { MessageRepo } from './messages.js';
 import { SearchJournalRepo } from './searchJournal.js';
 import { SearchPostingsRepo } from './searchPostings.js';
 import { SearchIndexStateRepo } from './searchIndexState.js';
+import { SearchReadsRepo } from './searchReads.js';
 import { EventRepo } from './events.js';
 import { ParticipantRepo } from './participants.js';
 import { ArchiveRepo } from './archive.js';
@@ -56,6 +57,7 @@ export class Store {
   readonly searchJournal: SearchJournalRepo;
   readonly searchPostings: SearchPostingsRepo;
   readonly searchState: SearchIndexStateRepo;
+  readonly searchReads: SearchReadsRepo;
   readonly events: EventRepo;
   readonly participants: ParticipantRepo;
   readonly archive: ArchiveRepo;
@@ -111,6 +113,7 @@ export class Store {
     this.searchJournal = new SearchJournalRepo(this.c, this.guard);
     this.searchPostings = new SearchPostingsRepo(this.c);
     this.searchState = new SearchIndexStateRepo(this.c);
+    this.searchReads = new SearchReadsRepo(this.c);
     this.messages = new MessageRepo(this.c, this.windows, this.outbox, this.guard, this.searchJournal, announce);
     this.history = new SessionHistory(this.windows, this.messages, this.guard, o.log);
     this.events = new EventRepo(this.c, announce);

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Filter } from 'mongodb';
 import { Store } from '../../src/store/store.js';
-import type { ArchivedMessage, Message, Role } from '../../src/domain/model.js';
+import type { ArchivedMessage, Message } from '../../src/domain/model.js';
 import { escapeRegex } from '../../src/search/searchKeys.js';
 import { planMessageSearch, type MessageSearchInput } from '../../src/search/messageSearch.js';
 import { searchMessages } from '../../src/search/indexSearch.js';
@@ -174,8 +174,8 @@ describe('message search index', () => {
   const FILTERS: Array<Partial<MessageSearchInput>> = [
     {},
     { dialogueId: 'dlg_1' },
-    { role: 'human' as Role },
-    { role: 'ai' as Role, dialogueId: 'dlg_2' },
+    { role: 'human' },
+    { role: 'ai', dialogueId: 'dlg_2' },
     { since, until },
     { since },
     { until },
