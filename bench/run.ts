@@ -2,7 +2,8 @@
 // MongoDB-wire server, in one run, then active recall at growing memory counts (recall.ts), and
 // the pipeline at growing store sizes (growth.ts), knowledge retrieval over 10 000 chunks
 // (knowledge.ts), recall quality on LoCoMo's development conversations (locomo.ts).
-// BENCH_ONLY=pipeline, rooms, web, recall, knowledge, context, graphql, growth or locomo runs one part. Progress goes to stderr, the tables to stdout.
+// message search over 100 000 messages on the project's own index (search.ts).
+// BENCH_ONLY=pipeline, rooms, web, recall, knowledge, context, graphql, growth, locomo or search runs one part. Progress goes to stderr, the tables to stdout.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { MongoClient } from 'mongodb';
@@ -20,6 +21,7 @@ import { contextNotes, contextTable, runContextBench } from './context.js';
 import { graphqlTable, runGraphqlBench } from './graphql.js';
 import { loadGrowthConfig, runGrowthBench } from './growth.js';
 import { roomTables, runRoomBench } from './rooms.js';
+import { runSearchBench, searchTable } from './search.js';
 import { runWebBench, webNotes, webTable } from './web.js';
 import { commandKindTable, growthNotes, growthRatios, growthTable, shapeTables } from './growthReport.js';
 import {
@@ -37,7 +39,18 @@ const WORKER_LOCK_MS = 30_000; // the app's default WORKER_LOCK_MS, used by the 
 
 const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const PARTS = ['pipeline', 'rooms', 'web', 'recall', 'knowledge', 'context', 'graphql', 'growth', 'locomo'] as const;
+const PARTS = [
+  'pipeline',
+  'rooms',
+  'web',
+  'recall',
+  'knowledge',
+  'context',
+  'graphql',
+  'growth',
+  'locomo',
+  'search',
+] as const;
 type Part = (typeof PARTS)[number];
 
 /** BENCH_ONLY: one part, or every part when unset. */
@@ -144,6 +157,13 @@ async function main(): Promise<void> {
         driftLine(r),
         'Ratio = pipeline ÷ floor for times, floor ÷ pipeline for rates: how many floors one turn costs.',
       ]);
+    }
+
+    if (parts.has('search')) {
+      const searchDb = `${dbName}_search`;
+      databases.push(searchDb);
+      const sr = await runSearchBench({ mongoUri, dbName: searchDb, progress });
+      write(['', searchTable(sr)]);
     }
 
     if (parts.has('rooms')) {
