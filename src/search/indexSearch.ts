@@ -23,8 +23,9 @@ export type SearchStore = Pick<Store, 'searchJournal' | 'searchPostings' | 'sear
 
 /** Unfolded journal slots read per search at most (10 minutes); beyond that the result says it is incomplete. */
 export const PENDING_SLOTS_MAX = 300;
-/** Candidates read per round while filling a page. */
+/** Candidates read in the first round while filling a page; each further round reads twice as many, up to CHUNK_MAX. */
 const CHUNK_MIN = 40;
+const CHUNK_MAX = 320;
 
 export interface SearchCursor {
   at: number;
@@ -117,8 +118,8 @@ async function fillPage(
   want: number,
 ): Promise<Message[]> {
   const found: Message[] = [];
-  const chunk = Math.max(CHUNK_MIN, want);
-  for (let i = 0; i < queue.length && found.length < want; i += chunk) {
+  let chunk = Math.max(CHUNK_MIN, want);
+  for (let i = 0; i < queue.length && found.length < want; i += chunk, chunk = Math.min(chunk * 2, CHUNK_MAX)) {
     const slice = queue.slice(i, i + chunk);
     const ids = slice.map((p) => p.id);
     const read = new Map((await store.searchReads.messages(ids, plan.includeArchived)).map((m) => [m._id, m]));

@@ -3,6 +3,8 @@
 // grows in generations: `p:<bucket>:<gen>`; only the newest (the head) is rewritten, and once
 // it passes HEAD_BYTES the next fold starts a new one, so a fold rewrites small documents
 // only. Everything is read and written by `_id`; the one writer is the indexer under its lock.
+// A generation below the bucket's head is never written again, so each process keeps the sealed
+// ones it read (LRU, bounded in bytes): a search then reads only the heads of its terms' buckets.
 import type { Collections } from './collections.js';
 
 /** A head past this many packed bytes is sealed: the next postings of its bucket start a new generation. */
@@ -17,14 +19,58 @@ export interface PostingsDoc {
 
 export const postingsId = (bucket: number, gen: number) => `p:${bucket}:${gen}`;
 
-export class SearchPostingsRepo {
-  constructor(private readonly c: Collections) {}
+/** Bytes of sealed generations a process keeps. */
+export const SEALED_CACHE_BYTES = 64 * 1024 * 1024;
 
-  /** The documents of one bucket, generations 0..lastGen (missing ones skipped). */
-  async bucket(bucket: number, lastGen: number): Promise<PostingsDoc[]> {
+/** Sealed generations by `_id`, least recently used first out. */
+class SealedCache {
+  private readonly docs = new Map<string, PostingsDoc>();
+  private bytes = 0;
+
+  constructor(private readonly budget: number) {}
+
+  get(id: string): PostingsDoc | undefined {
+    const doc = this.docs.get(id);
+    if (doc) {
+      this.docs.delete(id);
+      this.docs.set(id, doc);
+    }
+    return doc;
+  }
+
+  put(doc: PostingsDoc): void {
+    if (this.docs.has(doc._id)) return;
+    this.docs.set(doc._id, doc);
+    this.bytes += doc.bytes;
+    for (const [id, old] of this.docs) {
+      if (this.bytes <= this.budget) break;
+      this.docs.delete(id);
+      this.bytes -= old.bytes;
+    }
+  }
+}
+
+export class SearchPostingsRepo {
+  private readonly sealed: SealedCache;
+
+  constructor(
+    private readonly c: Collections,
+    cacheBytes = SEALED_CACHE_BYTES,
+  ) {
+    this.sealed = new SealedCache(cacheBytes);
+  }
+
+  /** The documents of one bucket, generations 0..head (missing ones skipped); sealed ones from the cache when kept. */
+  async bucket(bucket: number, head: number): Promise<PostingsDoc[]> {
     const reads: Promise<PostingsDoc | null>[] = [];
-    for (let g = 0; g <= lastGen; g++) reads.push(this.c.searchPostings.findOne({ _id: postingsId(bucket, g) }));
-    return (await Promise.all(reads)).filter((d): d is PostingsDoc => d !== null);
+    for (let g = 0; g <= head; g++) {
+      const id = postingsId(bucket, g);
+      const kept = g < head ? this.sealed.get(id) : undefined;
+      reads.push(kept ? Promise.resolve(kept) : this.get(id));
+    }
+    const docs = (await Promise.all(reads)).filter((d): d is PostingsDoc => d !== null);
+    for (const d of docs) if (d._id !== postingsId(bucket, head)) this.sealed.put(d);
+    return docs;
   }
 
   get(id: string): Promise<PostingsDoc | null> {
