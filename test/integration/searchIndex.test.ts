@@ -14,6 +14,7 @@ import { searchMessages } from '../../src/search/indexSearch.js';
 import { indexUntilCaughtUp } from '../../src/search/indexer.js';
 import { JOURNAL_SLOT_MS, slotOf } from '../../src/store/searchJournal.js';
 import { GatewayError } from '../../src/errors.js';
+import { watchCommands, withCommandMonitoring } from '../support/commandWatch.js';
 
 const DAY = 86_400_000;
 const base = Date.UTC(2026, 0, 1);
@@ -122,7 +123,10 @@ describe('message search index', () => {
   const all = corpus(600);
 
   beforeAll(async () => {
-    store = await Store.connect(inject('mongoUri'), `test_sidx_${randomBytes(4).toString('hex')}`);
+    store = await Store.connect(
+      withCommandMonitoring(inject('mongoUri')),
+      `test_sidx_${randomBytes(4).toString('hex')}`,
+    );
     // Stored before the index existed (no journal entry): only the backfill finds these.
     await store.c.messages.insertMany(all.slice(0, 200));
     await store.c.archivedMessages.insertMany(
@@ -249,6 +253,25 @@ describe('message search index', () => {
     await indexUntilCaughtUp(store);
     expect(await indexed(store, { text: 'edited now' })).toEqual(['msg_fresh']);
     expect(await indexed(store, { text: '改成别的', order: 'oldest' })).toEqual(['msg_fresh']);
+  }, 60_000);
+
+  it('reads and writes by _id only once the backfill is done: the journal, the fold, the search', async () => {
+    const watch = watchCommands(store.client, store.db.databaseName);
+    watch.start();
+    const m: Message = { ...all[2]!, _id: 'msg_watched', content: '被看着的消息 watched', createdAt: new Date() };
+    await store.messages.insertOnce(m, { windowed: false });
+    expect(await indexed(store, { text: 'watched', dialogueId: m.dialogueId })).toEqual(['msg_watched']);
+    await nextSlot();
+    await indexUntilCaughtUp(store);
+    expect(await indexed(store, { text: '被看着', order: 'oldest' })).toEqual(['msg_watched']);
+    watch.stop();
+    const shapes = new Set(watch.seen.map((c) => c.shape));
+    for (const collection of ['searchJournal', 'searchPostings', 'searchIndexState', 'messages'])
+      expect(
+        [...shapes].some((s) => s.startsWith(`${collection} `)),
+        collection,
+      ).toBe(true);
+    expect([...new Set(watch.seen.filter((c) => c.cls !== 'idOnly').map((c) => c.shape))]).toEqual([]);
   }, 60_000);
 
   it('refuses bad input with BAD_REQUEST, and never reads everything for it', async () => {
