@@ -15,6 +15,8 @@ import { indexUntilCaughtUp } from '../../src/search/indexer.js';
 import { JOURNAL_SLOT_MS, slotOf } from '../../src/store/searchJournal.js';
 import { GatewayError } from '../../src/errors.js';
 import { watchCommands, withCommandMonitoring } from '../support/commandWatch.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import { searchMessagesTool } from '../../src/tools/builtins/searchMessages.js';
 
 const DAY = 86_400_000;
 const base = Date.UTC(2026, 0, 1);
@@ -272,6 +274,31 @@ describe('message search index', () => {
         collection,
       ).toBe(true);
     expect([...new Set(watch.seen.filter((c) => c.cls !== 'idOnly').map((c) => c.shape))]).toEqual([]);
+  }, 60_000);
+
+  it('serves the model’s search_messages tool: its dialogue, shown and undeleted messages, newest first', async () => {
+    const registry = new ToolRegistry([searchMessagesTool], 10_000);
+    const run = (args: Record<string, unknown>) =>
+      registry.execute(
+        { id: 'c1', name: 'search_messages', arguments: JSON.stringify(args) },
+        { store, dialogueId: 'dlg_1', now: new Date(), timezone: 'UTC', signal: new AbortController().signal },
+      );
+    const texts = async (args: Record<string, unknown>) => {
+      const out = await run(args);
+      if (!out.ok) throw new Error(out.error.message);
+      return (out.result as { matches: Array<{ at: string; text: string }> }).matches;
+    };
+    const want = await bruteForce(store, { text: 'hello', dialogueId: 'dlg_1', visibleOnly: true });
+    const found = await texts({ query: 'hello', limit: 20 });
+    expect(found).toHaveLength(Math.min(20, want.length));
+    for (const m of found) expect(m.text.toLowerCase()).toContain('hello');
+    const one = await texts({ query: '猫', limit: 20 });
+    expect(one.length).toBe(
+      Math.min(20, (await bruteForce(store, { text: '猫', dialogueId: 'dlg_1', visibleOnly: true })).length),
+    );
+    const long = await run({ query: 'x'.repeat(10_000) });
+    expect(long.ok).toBe(false);
+    expect(await texts({ query: '.*' })).toEqual([]);
   }, 60_000);
 
   it('refuses bad input with BAD_REQUEST, and never reads everything for it', async () => {
