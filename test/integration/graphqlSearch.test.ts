@@ -327,9 +327,10 @@ describe('search index backfill', () => {
     );
     // The 123 stored before, and msg_new when the walk passed it after its insert.
     expect((await store.searchState.read(Date.now())).backfill.folded).toBeGreaterThanOrEqual(123);
-    const archived = await h.gql<R>(
-      `{ searchMessages(text: "旧档案", includeArchived: true) { edges { node { id content senderRole } } pageInfo { hasNextPage endCursor } } }`,
+    const archived = await h.gql<R & { searchMessages: { indexComplete: boolean } }>(
+      `{ searchMessages(text: "旧档案", includeArchived: true) { indexComplete edges { node { id content senderRole } } pageInfo { hasNextPage endCursor } } }`,
     );
+    expect(archived.body.data!.searchMessages.indexComplete).toBe(true);
     expect(archived.body.data!.searchMessages.edges.map((e) => e.node.id)).toEqual([
       'msg_oldarch2',
       'msg_oldarch1',

@@ -22,6 +22,8 @@ export const searchMessagesTool = defineTool({
         from: m.senderRole,
         text: (searchableTexts(m)[0] ?? '').slice(0, 500),
       })),
+      // Said to the model rather than hidden: older messages may be missing from the matches.
+      ...(page.complete ? {} : { note: 'older messages are still being indexed; some matches may be missing' }),
     };
   },
 });
