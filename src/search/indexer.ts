@@ -6,6 +6,15 @@
 //      live then archived (resumable: the state keeps the last id folded),
 // then stores the state and drops the folded slots. Every write is by `_id`, and the postings
 // are written before the state: a tick that dies is simply folded again (postings are a set).
+//
+// Why this shape: the embedded FerretDB serves only `{_id}` from an index (a point read costs
+// ~1.5 ms, `{_id: {$in}}` scans) and reads about 10 MB/s, so a search must touch few, small
+// documents. Terms hash into 2048 buckets (a term's list is in one known document, no term
+// dictionary to read); a bucket grows in generations so the fold rewrites only a small head,
+// and sealed generations never change, so processes cache them. Postings carry createdAt, so
+// order and time windows come from the lists, and the candidates are read newest first only
+// until the page is full. Sender role is checked on the candidates, not indexed (its lists would
+// be half the record). The journal keeps the message write at one extra small write.
 import type { Message } from '../domain/model.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/store.js';
