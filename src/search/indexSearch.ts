@@ -13,7 +13,7 @@ import { matchesPlan, type MessageSearchPlan } from './messageSearch.js';
 import {
   comparePostings,
   intersectPostings,
-  mergePostings,
+  unionPostings,
   unpackPostings,
   withinWindow,
   type Posting,
@@ -46,12 +46,12 @@ async function termLists(store: SearchStore, state: SearchIndexState, terms: rea
   const docs = await Promise.all(buckets.map((b) => store.searchPostings.bucket(b, state.gens[b] ?? 0)));
   const byBucket = new Map(buckets.map((b, i) => [b, docs[i]!]));
   return terms.map((term) => {
-    let list: Posting[] = [];
-    for (const doc of byBucket.get(bucketOf(term))!) {
+    const parts: Posting[][] = [];
+    for (const doc of byBucket.get(bucketOf(term)) ?? []) {
       const entry = doc.terms.find((e) => e.t === term);
-      if (entry) list = mergePostings(list, unpackPostings(entry.p));
+      if (entry) parts.push(unpackPostings(entry.p));
     }
-    return list;
+    return unionPostings(parts);
   });
 }
 
@@ -60,7 +60,7 @@ async function indexedCandidates(store: SearchStore, state: SearchIndexState, pl
   const lists = await termLists(store, state, [...plan.allOf, ...plan.anyOf]);
   const all = lists.slice(0, plan.allOf.length);
   const any = lists.slice(plan.allOf.length);
-  if (any.length > 0) all.push(any.reduce((a, b) => mergePostings(a, b), []));
+  if (any.length > 0) all.push(unionPostings(any));
   return withinWindow(intersectPostings(all), plan.since, plan.until);
 }
 

@@ -13,8 +13,12 @@ import { dayTerms, dialogueTerm, pickSpread } from './indexTerms.js';
 
 export const SEARCH_TEXT_MAX = 200;
 export const UNINDEXED_WINDOW_DAYS = 31;
-/** Bigram lists read per query at most (a 200-character query has 199 bigrams). */
-export const QUERY_TERMS_MAX = 8;
+/**
+ * Bigram lists read per query at most (a 200-character query has 199 bigrams). Enough that a
+ * phrase of common letters still holds a rare pair (" k" in "lighthouse keeper"): each list
+ * read costs less than the false candidates a missing one lets through.
+ */
+export const QUERY_TERMS_MAX = 16;
 
 export type SearchOrder = 'newest' | 'oldest';
 

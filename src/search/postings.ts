@@ -56,6 +56,13 @@ export function mergePostings(a: readonly Posting[], b: readonly Posting[]): Pos
   return out;
 }
 
+/** The union of several sorted lists (a term's generations): one sort, not a merge per list. */
+export function unionPostings(lists: ReadonlyArray<readonly Posting[]>): Posting[] {
+  if (lists.length === 1) return [...lists[0]!];
+  const all = lists.flat().sort(comparePostings);
+  return all.filter((p, i) => i === 0 || comparePostings(all[i - 1]!, p) !== 0);
+}
+
 /**
  * The postings present in every list (matched by message id), smallest list first so the sets
  * built stay small. An empty list of lists has no intersection (never "everything").

@@ -4,6 +4,7 @@ import {
   intersectPostings,
   mergePostings,
   packPostings,
+  unionPostings,
   unpackPostings,
   withinWindow,
   type Posting,
@@ -94,5 +95,17 @@ describe('index terms', () => {
     expect(picked[0]).toBe(0);
     expect(picked.at(-1)).toBe(19);
     expect(pickSpread([1, 2], 5)).toEqual([1, 2]);
+  });
+});
+
+describe('union of a term’s generations', () => {
+  it('is one sorted list, each posting once', () => {
+    expect(unionPostings([[p(1, 'a'), p(4, 'd')], [p(2, 'b'), p(4, 'd')], [p(3, 'c')]])).toEqual([
+      p(1, 'a'),
+      p(2, 'b'),
+      p(3, 'c'),
+      p(4, 'd'),
+    ]);
+    expect(unionPostings([])).toEqual([]);
   });
 });
