@@ -40,28 +40,43 @@ export interface SearchPage {
   complete: boolean;
 }
 
-/** Each term's postings, from every generation of its bucket. */
-async function termLists(store: SearchStore, state: SearchIndexState, terms: readonly string[]) {
+/** Each term's packed postings, one string per generation of its bucket (decoded only when used). */
+async function termParts(store: SearchStore, state: SearchIndexState, terms: readonly string[]) {
   const buckets = [...new Set(terms.map((t) => bucketOf(t)))];
   const docs = await Promise.all(buckets.map((b) => store.searchPostings.bucket(b, state.gens[b] ?? 0)));
   const byBucket = new Map(buckets.map((b, i) => [b, docs[i]!]));
   return terms.map((term) => {
-    const parts: Posting[][] = [];
+    const parts: string[] = [];
     for (const doc of byBucket.get(bucketOf(term)) ?? []) {
       const entry = doc.terms.find((e) => e.t === term);
-      if (entry) parts.push(unpackPostings(entry.p));
+      if (entry) parts.push(entry.p);
     }
-    return unionPostings(parts);
+    return parts;
   });
 }
 
-/** The candidates the index names: every allOf list, and one of the anyOf lists when given. */
+const decode = (parts: readonly string[]) => unionPostings(parts.map(unpackPostings));
+const packedLength = (parts: readonly string[]) => parts.reduce((n, p) => n + p.length, 0);
+
+/** Candidates this few need no further list: the text check on each is cheaper than decoding a long list. */
+const FEW_CANDIDATES = 64;
+
+/**
+ * The candidates the index names: in every allOf list, and in one of the anyOf lists when
+ * given. Lists are intersected shortest first (their packed length is known before decoding),
+ * and once the candidates are few the longest lists are left undecoded: every candidate is
+ * checked on its text and fields anyway, so skipping a list adds candidates, never results.
+ */
 async function indexedCandidates(store: SearchStore, state: SearchIndexState, plan: MessageSearchPlan) {
-  const lists = await termLists(store, state, [...plan.allOf, ...plan.anyOf]);
-  const all = lists.slice(0, plan.allOf.length);
-  const any = lists.slice(plan.allOf.length);
-  if (any.length > 0) all.push(unionPostings(any));
-  return withinWindow(intersectPostings(all), plan.since, plan.until);
+  const parts = await termParts(store, state, [...plan.allOf, ...plan.anyOf]);
+  const all = parts.slice(0, plan.allOf.length).sort((a, b) => packedLength(a) - packedLength(b));
+  const any = parts.slice(plan.allOf.length);
+  let kept: Posting[] | undefined = any.length > 0 ? decode(any.flat()) : undefined;
+  for (const list of all) {
+    if (kept && kept.length <= FEW_CANDIDATES) break;
+    kept = kept ? intersectPostings([kept, decode(list)]) : decode(list);
+  }
+  return withinWindow(kept ?? [], plan.since, plan.until);
 }
 
 /**
