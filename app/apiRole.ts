@@ -1,6 +1,6 @@
 // The api role: the GraphQL operations API (queries, mutations, live subscriptions), mounted on
 // the process's HTTP server (app/http/).
-import { startSearchKeysBackfill } from '../src/store/searchKeysBackfill.js';
+import { startSearchIndexer } from '../src/search/indexer.js';
 import { createApiServer } from '../graphql/server.js';
 import { createGatewayPubSub } from '../graphql/pubsub.js';
 import { DEFAULT_LIMITS } from '../graphql/limits.js';
@@ -20,10 +20,11 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
     log.warn('OPS_TOKENS is empty: every GraphQL request will be rejected (UNAUTHENTICATED)');
   const subscriber = redis.duplicate();
   stops.push(() => subscriber.quit());
-  // Message search needs search keys; messages stored before they existed get them here, in
-  // the background (batches of 50; resumable: each start continues with whatever still lacks them).
-  const backfill = startSearchKeysBackfill({ store, log });
-  stops.push(() => backfill.stop());
+  // Message search's index (src/search/indexer.ts): folds the journal of written messages into
+  // postings, and backfills messages stored before the index (resumable, progress logged). One
+  // tick at a time across every api process, under the indexer's lease.
+  const indexer = startSearchIndexer({ store, log });
+  stops.push(() => indexer.stop());
   const devDefault = (v: 'auto' | 'on' | 'off') => (v === 'auto' ? env.NODE_ENV !== 'production' : v === 'on');
   const yoga = createApiServer({
     ops: {

@@ -3,12 +3,13 @@
 //    to 50) over HTTP through yoga, auth, limits and the batching loaders, next to the driver
 //    queries that return the same documents (sessions, their turns, the turns' messages);
 //  - a message search over 100 000 stored messages (first page of 20, newest first), next to the
-//    driver running the same filter.
+//    core's index search (src/search/indexSearch.ts) called directly.
 import { loadEnv } from '../src/config/env.js';
 import { createLogger } from '../src/log.js';
 import { startApp, type RunningApp } from '../app/startApp.js';
 import type { Dialogue, Message, Session, Turn } from '../src/domain/model.js';
-import { messageSearchKeys } from '../src/search/searchKeys.js';
+import { indexUntilCaughtUp } from '../src/search/indexer.js';
+import { searchMessages } from '../src/search/indexSearch.js';
 import { planMessageSearch } from '../src/search/messageSearch.js';
 import { percentile } from './stats.js';
 import { fmt, table } from './report.js';
@@ -197,7 +198,7 @@ export async function runGraphqlBench(o: {
 
 const SEARCH_TOPICS = ['跑步', 'marathon', '拉面', 'piano lessons', '成都旅行', 'the clinic', '猫豆豆', 'Lisbon'];
 
-/** `size` messages over 200 dialogues, one topic in eight per message, written with their search keys as ingest writes them. */
+/** `size` messages over 200 dialogues, one topic in eight per message, then folded into the search index (as its backfill does). */
 async function seedSearch(app: RunningApp, size: number, progress: (l: string) => void): Promise<void> {
   const base = Date.UTC(2026, 1, 1);
   const batch: Message[] = [];
@@ -222,13 +223,14 @@ async function seedSearch(app: RunningApp, size: number, progress: (l: string) =
       createdAt: at,
       updatedAt: at,
     };
-    batch.push({ ...m, searchKeys: messageSearchKeys(m) });
+    batch.push(m);
     if (batch.length === 1000) {
       await app.store.c.messages.insertMany(batch.splice(0));
       if ((i + 1) % 20_000 === 0) progress(`graphql: search seed ${i + 1} / ${size}`);
     }
   }
   if (batch.length) await app.store.c.messages.insertMany(batch);
+  await indexUntilCaughtUp(app.store);
 }
 
 async function searchBench(
@@ -247,7 +249,7 @@ async function searchBench(
   });
   const plan = planMessageSearch({ text }, new Date());
   const bare = await timed(samples, 2, async () => {
-    const docs = await app.store.c.messages.find(plan.filter).sort({ createdAt: -1, _id: -1 }).limit(21).toArray();
+    const docs = (await searchMessages(app.store, plan, { limit: 20 })).messages;
     if (docs.length < hits) throw new Error('bare search returned fewer messages');
   });
   o.progress(`graphql: search p50 ${fmt(percentile(api, 50))} ms vs bare ${fmt(percentile(bare, 50))} ms`);

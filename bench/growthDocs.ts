@@ -21,7 +21,6 @@ import { humanIdOf } from '../src/store/participants.js';
 import { messageIdOf } from '../src/ingest/messageIds.js';
 import { replyIdOf } from '../src/respond/respondToTurn.js';
 import { newId } from '../src/domain/ids.js';
-import { messageSearchKeys } from '../src/search/searchKeys.js';
 import { titleFromFirstMessage } from '../src/domain/title.js';
 import { benchMessage } from './context.js';
 import { memoryText } from './recall.js';
@@ -119,12 +118,10 @@ export class PadDocs {
 
     const human = cloneDoc(this.t.humanMessage, ids, shift);
     human.content = text;
-    if (human.searchKeys) human.searchKeys = messageSearchKeys(human);
     // Telegram numbers a private chat's messages in one sequence: the user's, then the bot's.
     if (human.platformRef) human.platformRef = { ...human.platformRef, messageId: String(2 * n + 1) };
     const ai = cloneDoc(this.t.aiMessage, ids, shift);
     ai.content = reply;
-    if (ai.searchKeys) ai.searchKeys = messageSearchKeys(ai);
     if (ai.delivery) ai.delivery = { ...ai.delivery, platformMessageIds: [String(2 * n + 2)] };
 
     const previous: [string, string] | undefined =

@@ -1,9 +1,11 @@
 // `npm run bench`: the pipeline's own cost next to the bare floor, on the same Redis and
 // MongoDB-wire server, in one run, then active recall at growing memory counts (recall.ts), and
 // the pipeline at growing store sizes (growth.ts), knowledge retrieval over 10 000 chunks
-// (knowledge.ts), recall quality on LoCoMo's development conversations (locomo.ts), and replies
-// under a real model's latency from one process and from a gateway with two workers (capacity.ts).
-// BENCH_ONLY=pipeline, rooms, web, recall, knowledge, context, graphql, growth, locomo or capacity runs one part. Progress goes to stderr, the tables to stdout.
+// (knowledge.ts), recall quality on LoCoMo's development conversations (locomo.ts), replies
+// under a real model's latency from one process and from a gateway with two workers (capacity.ts),
+// and message search over 100 000 messages on the project's own index (search.ts).
+// BENCH_ONLY=pipeline, rooms, web, recall, knowledge, context, graphql, growth, locomo, capacity
+// or search runs one part. Progress goes to stderr, the tables to stdout.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { MongoClient } from 'mongodb';
@@ -21,6 +23,7 @@ import { contextNotes, contextTable, runContextBench } from './context.js';
 import { graphqlTable, runGraphqlBench } from './graphql.js';
 import { loadGrowthConfig, runGrowthBench } from './growth.js';
 import { roomTables, runRoomBench } from './rooms.js';
+import { runSearchBench, searchTable } from './search.js';
 import { runWebBench, webNotes, webTable } from './web.js';
 import { capacityTable, loadCapacityConfig, runCapacityCase, type CapacityResult } from './capacity.js';
 import { commandKindTable, growthNotes, growthRatios, growthTable, shapeTables } from './growthReport.js';
@@ -50,6 +53,7 @@ const PARTS = [
   'growth',
   'locomo',
   'capacity',
+  'search',
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -157,6 +161,13 @@ async function main(): Promise<void> {
         driftLine(r),
         'Ratio = pipeline ÷ floor for times, floor ÷ pipeline for rates: how many floors one turn costs.',
       ]);
+    }
+
+    if (parts.has('search')) {
+      const searchDb = `${dbName}_search`;
+      databases.push(searchDb);
+      const sr = await runSearchBench({ mongoUri, dbName: searchDb, progress });
+      write(['', searchTable(sr)]);
     }
 
     if (parts.has('rooms')) {

@@ -19,7 +19,7 @@ export function encodeCursor(value: Date, id: string): string {
   return Buffer.from(JSON.stringify([value.toISOString(), id])).toString('base64url');
 }
 
-function decodeCursor(cursor: string): [Date, string] {
+export function decodeCursor(cursor: string): [Date, string] {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (

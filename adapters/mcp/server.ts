@@ -23,7 +23,6 @@ import {
   type SeatDeps,
 } from '../../src/rooms/externalSeat.js';
 import { exportDialogue } from '../../src/ops/exportDialogue.js';
-import { escapeRegex } from '../../src/tools/builtins/searchMessages.js';
 
 export interface McpOptions {
   deps: SeatDeps & { timezone: string };
@@ -126,7 +125,7 @@ function seatServer(o: McpOptions, seat: Seat): McpServer {
     'search_messages',
     'Search this room’s messages for a word or phrase, newest first.',
     { query: z.string().min(1).max(200), limit: z.number().int().min(1).max(50).optional() },
-    (a) => searchRoom(deps, seat, escapeRegex(a.query), a.limit ?? 10).then((matches) => ({ matches })),
+    (a) => searchRoom(deps, seat, a.query, a.limit ?? 10).then((matches) => ({ matches })),
   );
   tool('get_full_message', 'One message of this room, whole.', { messageId: z.string().min(1).max(200) }, (a) =>
     fullMessage(deps, seat, a.messageId),

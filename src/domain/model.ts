@@ -280,8 +280,6 @@ export interface Message {
   sources?: SourceReference[];
   /** Deleted on the platform: the record stays, the context leaves it out. */
   deleted?: { at: Date };
-  /** Message search index (src/search/searchKeys.ts): bigrams of the text, written by MessageRepo; never shown. */
-  searchKeys?: string[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -297,7 +295,7 @@ export interface SourceReference {
 }
 
 /** A message as the working window holds it: what prompts need, without search keys, edit history and cited sources. */
-export type WindowEntry = Omit<Message, 'searchKeys' | 'edits' | 'sources'>;
+export type WindowEntry = Omit<Message, 'edits' | 'sources'>;
 
 /**
  * The recent raw conversation of one session (MongoDB's subset pattern): a bounded copy of its

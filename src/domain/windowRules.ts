@@ -8,9 +8,12 @@ export const WINDOW_KEEP = 200;
 /** A trim runs once the window holds this many, so it is not rewritten on every message. */
 export const WINDOW_TRIM_AT = 240;
 
-/** What the window stores of a message: the message minus its search keys, edit history and cited sources. */
+/**
+ * What the window stores of a message: the message minus its edit history and cited sources (and
+ * the `searchKeys` that versions before the search index wrote on messages).
+ */
 export function toWindowEntry(m: Message | WindowEntry): WindowEntry {
-  const { searchKeys: _keys, edits: _edits, sources: _sources, ...entry } = m as Message;
+  const { searchKeys: _keys, edits: _edits, sources: _sources, ...entry } = m as Message & { searchKeys?: unknown };
   return entry;
 }
 

@@ -3,6 +3,9 @@
 // answer on). The same rules as for internal agents: only the agent asked now may speak or
 // skip, a mentioned agent cannot skip, and the answer deadline skips it for them.
 import type { Agent, Dialogue, Message } from '../domain/model.js';
+import { planMessageSearch } from '../search/messageSearch.js';
+import { searchMessages } from '../search/indexSearch.js';
+import { searchableTexts } from '../search/searchKeys.js';
 import type { Room, RoomRound } from '../domain/room.js';
 import { agentMembers, hostOf } from '../domain/room.js';
 import { nextAsk } from '../domain/roundRules.js';
@@ -229,12 +232,17 @@ export async function fullMessage(deps: Pick<SeatDeps, 'store'>, seat: Seat, mes
 }
 
 /** seed 002 search_messages: the room's messages containing the text, newest first. */
-export async function searchRoom(deps: Pick<SeatDeps, 'store'>, seat: Seat, pattern: string, limit: number) {
+export async function searchRoom(deps: Pick<SeatDeps, 'store'>, seat: Seat, query: string, limit: number) {
   const room = await roomOf(deps, seat);
-  const docs = await deps.store.messages.matchingIn(room.dialogueId, pattern, limit);
-  return docs
-    .filter((m) => m.visible)
-    .map((m) => ({ id: m._id, at: m.createdAt.toISOString(), role: m.senderRole, text: m.content.slice(0, 500) }));
+  // The search index (src/search/), as every search: the room's shown, undeleted messages; bad text is BAD_REQUEST.
+  const plan = planMessageSearch({ text: query, dialogueId: room.dialogueId, visibleOnly: true }, new Date());
+  const page = await searchMessages(deps.store, plan, { limit });
+  return page.messages.map((m) => ({
+    id: m._id,
+    at: m.createdAt.toISOString(),
+    role: m.senderRole,
+    text: (searchableTexts(m)[0] ?? '').slice(0, 500),
+  }));
 }
 
 export async function roomOf(deps: Pick<SeatDeps, 'store'>, seat: Seat): Promise<Room> {

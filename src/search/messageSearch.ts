@@ -1,17 +1,26 @@
-// The query of a message search (pure). Two stages, so it stays fast on large collections
-// without $text (FerretDB has none): every bigram of the query must be among the message's
-// `searchKeys` (multikey index {searchKeys, createdAt}), then an escaped case-insensitive regex
-// checks the literal text on what is left. A one-character query has no bigram: it runs on the
-// regex alone, so it must be bounded by a dialogue or a window of at most 31 days.
+// The plan of a message search (pure): which index lists to read and how a candidate is
+// confirmed. Every search — the model's tool, MCP's search_messages, GraphQL and the console —
+// goes through it and src/search/indexSearch.ts, so they agree. The index only narrows (every
+// query bigram, or the dialogue / the window's days for a one-character query); the match is
+// decided on the message itself: the literal text, case-insensitive, in its content, caption or
+// transcription, the filters, and never a deleted message.
 import { z } from 'zod';
-import type { Filter } from 'mongodb';
 import type { Message, Role } from '../domain/model.js';
 import { GatewayError } from '../errors.js';
-import { checkWindow, DAY_MS, windowCondition } from '../query/timeWindow.js';
-import { bigrams, CAPPED_KEY, escapeRegex } from './searchKeys.js';
+import { checkWindow, DAY_MS } from '../query/timeWindow.js';
+import { bigrams, escapeRegex, searchableTexts } from './searchKeys.js';
+import { dayTerms, dialogueTerm, pickSpread } from './indexTerms.js';
 
 export const SEARCH_TEXT_MAX = 200;
 export const UNINDEXED_WINDOW_DAYS = 31;
+/**
+ * Bigram lists read per query at most (a 200-character query has 199 bigrams). Enough that a
+ * phrase of common letters still holds a rare pair (" k" in "lighthouse keeper"): each list
+ * read costs less than the false candidates a missing one lets through.
+ */
+export const QUERY_TERMS_MAX = 16;
+
+export type SearchOrder = 'newest' | 'oldest';
 
 export interface MessageSearchInput {
   text: string;
@@ -19,6 +28,11 @@ export interface MessageSearchInput {
   role?: Role | null;
   since?: Date | null;
   until?: Date | null;
+  /** Also the messages moved out of the live record (BR-002). */
+  includeArchived?: boolean;
+  /** Only messages shown in the conversation (the model's tool, MCP: skips are invisible). */
+  visibleOnly?: boolean;
+  order?: SearchOrder;
 }
 
 const chars = (s: string) => Array.from(s).length;
@@ -29,41 +43,62 @@ const textSchema = z
   .refine((s) => chars(s) <= SEARCH_TEXT_MAX, { message: `search text must be at most ${SEARCH_TEXT_MAX} characters` });
 
 export interface MessageSearchPlan {
-  filter: Filter<Message>;
-  /** The bigrams required of every match; empty for a one-character query (regex alone). */
-  keys: string[];
+  text: string;
+  /** Lists every candidate is in (intersected). */
+  allOf: string[];
+  /** Lists of which a candidate is in one (a one-character query's days); empty: not used. */
+  anyOf: string[];
+  since?: number;
+  until?: number;
+  dialogueId?: string;
+  role?: Role;
+  includeArchived: boolean;
+  visibleOnly: boolean;
+  order: SearchOrder;
+  pattern: RegExp;
 }
 
 export function planMessageSearch(input: MessageSearchInput, now: Date): MessageSearchPlan {
   const parsed = textSchema.safeParse(input.text);
   if (!parsed.success) throw new GatewayError('BAD_REQUEST', parsed.error.issues[0]?.message ?? 'invalid search text');
   const text = parsed.data;
-  checkWindow(input);
-  const keys = bigrams(text);
+  const { since, until } = checkWindow(input);
+  const keys = pickSpread(bigrams(text), QUERY_TERMS_MAX);
+  const allOf = [...keys, ...(input.dialogueId ? [dialogueTerm(input.dialogueId)] : [])];
+  let anyOf: string[] = [];
   if (keys.length === 0 && !input.dialogueId) {
-    const until = input.until ?? now;
-    if (!input.since || until.getTime() - input.since.getTime() > UNINDEXED_WINDOW_DAYS * DAY_MS) {
+    const end = until ?? now;
+    if (!since || end.getTime() - since.getTime() > UNINDEXED_WINDOW_DAYS * DAY_MS) {
       throw new GatewayError(
         'BAD_REQUEST',
         `a one-character search cannot use the search index: give a dialogueId, or since/until at most ${UNINDEXED_WINDOW_DAYS} days apart`,
       );
     }
+    anyOf = dayTerms(since.getTime(), end.getTime());
   }
-  const regex = { $regex: escapeRegex(text), $options: 'i' };
-  const rest: Filter<Message>[] = [
-    { $or: [{ content: regex }, { 'contentMeta.caption': regex }, { 'contentMeta.transcription': regex }] },
-  ];
-  if (input.dialogueId) rest.unshift({ dialogueId: input.dialogueId });
-  if (input.role) rest.push({ senderRole: input.role });
-  const window = windowCondition('createdAt', input);
-  if (Object.keys(window).length > 0) rest.push(window);
-  if (keys.length === 0) return { filter: { $and: rest }, keys };
-  // Two index branches, each read in createdAt order: messages holding every bigram, and those
-  // whose key set was capped (very long texts), which only the regex can judge.
   return {
-    filter: {
-      $or: [{ $and: [{ searchKeys: { $all: keys } }, ...rest] }, { $and: [{ searchKeys: CAPPED_KEY }, ...rest] }],
-    },
-    keys,
+    text,
+    allOf,
+    anyOf,
+    ...(since ? { since: since.getTime() } : {}),
+    ...(until ? { until: until.getTime() } : {}),
+    ...(input.dialogueId ? { dialogueId: input.dialogueId } : {}),
+    ...(input.role ? { role: input.role } : {}),
+    includeArchived: input.includeArchived ?? false,
+    visibleOnly: input.visibleOnly ?? false,
+    order: input.order ?? 'newest',
+    // The same literal, case-insensitive match the stored regex made before the index.
+    pattern: new RegExp(escapeRegex(text), 'iu'),
   };
+}
+
+/** Whether a stored message is a result of the plan (the candidates' check). */
+export function matchesPlan(plan: MessageSearchPlan, m: Message): boolean {
+  if (m.deleted) return false;
+  if (plan.visibleOnly && !m.visible) return false;
+  if (plan.dialogueId && m.dialogueId !== plan.dialogueId) return false;
+  if (plan.role && m.senderRole !== plan.role) return false;
+  const at = m.createdAt.getTime();
+  if ((plan.since !== undefined && at < plan.since) || (plan.until !== undefined && at >= plan.until)) return false;
+  return searchableTexts(m).some((t) => plan.pattern.test(t));
 }

@@ -16,6 +16,9 @@ import type {
 import type { ConfigDocument } from './config.js';
 import type { StoredWindow } from './windowEntries.js';
 import type { OutboxEntry } from './outbox.js';
+import type { JournalSlot } from './searchJournal.js';
+import type { PostingsDoc } from './searchPostings.js';
+import type { SearchIndexState } from './searchIndexState.js';
 import type { MemoryScopeMark } from './memoryScopes.js';
 import type { MemorySnapshotDoc } from './memorySnapshots.js';
 import type { Room, RoomRound } from '../domain/room.js';
@@ -75,6 +78,10 @@ export interface Collections {
   introspectionTurns: Collection<IntrospectionTurn>;
   reflectionAgents: Collection<ReflectionAgentState>;
   reflectionSchedule: Collection<ReflectionScheduleIndex>;
+  /** Message search (src/search/): the journal of written messages, the postings, the index's state; all by `_id`. */
+  searchJournal: Collection<JournalSlot>;
+  searchPostings: Collection<PostingsDoc>;
+  searchIndexState: Collection<SearchIndexState>;
 }
 
 export function collections(db: Db): Collections {
@@ -110,6 +117,9 @@ export function collections(db: Db): Collections {
     introspectionTurns: db.collection<IntrospectionTurn>('introspectionTurns'),
     reflectionAgents: db.collection<ReflectionAgentState>('reflectionAgents'),
     reflectionSchedule: db.collection<ReflectionScheduleIndex>('reflectionSchedule'),
+    searchJournal: db.collection<JournalSlot>('searchJournal'),
+    searchPostings: db.collection<PostingsDoc>('searchPostings'),
+    searchIndexState: db.collection<SearchIndexState>('searchIndexState'),
   };
 }
 
@@ -142,16 +152,12 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
     { key: { turnId: 1, createdAt: 1, _id: 1 }, name: 'by_turn' },
     { key: { sessionId: 1, createdAt: 1, _id: 1 }, name: 'by_session' },
     { key: { dialogueId: 1, createdAt: 1, _id: 1 }, name: 'by_dialogue' },
-    // Message search: every bigram of the query is a key of the message (multikey), newest first.
-    { key: { searchKeys: 1, createdAt: -1 }, name: 'search' },
     { key: { createdAt: 1, _id: 1 }, name: 'by_time' },
   ],
   // BR-002: messages moved out of the live record, keyed by the same _id (copy is an upsert).
   archivedMessages: [
     { key: { dialogueId: 1, createdAt: 1, _id: 1 }, name: 'by_dialogue' },
     { key: { sessionId: 1, createdAt: 1, _id: 1 }, name: 'by_session' },
-    // Search with includeArchived (the copies carry the live message's search keys).
-    { key: { searchKeys: 1, createdAt: -1 }, name: 'search' },
   ],
   events: [
     { key: { turnId: 1, at: 1, _id: 1 }, name: 'by_turn' },
@@ -208,6 +214,10 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   // Read by `_id` only: the tick finds the agents whose schedule is on in `reflectionSchedule`.
   reflectionAgents: [],
   reflectionSchedule: [],
+  // Read and written by `_id` only.
+  searchJournal: [],
+  searchPostings: [],
+  searchIndexState: [],
 };
 
 /**

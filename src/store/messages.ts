@@ -2,12 +2,12 @@ import type { Collections } from './collections.js';
 import { isDuplicateKey } from './collections.js';
 import type { Attachment, ChatRef, DeliveryState, Message, SourceReference } from '../domain/model.js';
 import { belongsInWindow } from '../domain/windowRules.js';
-import { messageSearchKeys } from '../search/searchKeys.js';
 import { silentFeed, type ChangeFeed } from '../feed/changeFeed.js';
 import { CONVERSATION_FILTER as CONVERSATION } from '../domain/conversation.js';
 import type { WindowRepo } from './windows.js';
 import type { OutboxRepo } from './outbox.js';
 import { guardKeys, type StateGuard } from './stateGuard.js';
+import type { SearchJournalRepo } from './searchJournal.js';
 
 /** The chat a platform message id belongs to. */
 export type PlatformChat = Pick<ChatRef, 'platform' | 'chatId'>;
@@ -21,6 +21,8 @@ export class MessageRepo {
     private readonly windows: WindowRepo,
     private readonly outbox: OutboxRepo,
     private readonly guard: StateGuard,
+    /** Every write of a message's text notes the message here, for the search index (src/search/indexer.ts). */
+    private readonly journal: SearchJournalRepo,
     private readonly feed: ChangeFeed = silentFeed,
   ) {}
 
@@ -59,10 +61,12 @@ export class MessageRepo {
       o.windowed !== false && belongsInWindow(message)
         ? this.windows.put(message, message.updatedAt)
         : Promise.resolve();
+    // Journaled beside the insert, so the message is searchable once the insert returns.
+    const journaled = this.journal.note(message);
     try {
-      // Every write of a message's text also writes its search keys (src/search/searchKeys.ts).
-      await this.c.messages.insertOne({ ...message, searchKeys: messageSearchKeys(message) });
+      await this.c.messages.insertOne(message);
     } catch (err) {
+      await journaled.catch(() => undefined);
       if (isDuplicateKey(err)) {
         await mirrored;
         return 'duplicate';
@@ -72,7 +76,7 @@ export class MessageRepo {
         .catch(() => undefined);
       throw err;
     }
-    await mirrored;
+    await Promise.all([mirrored, journaled]);
     this.announce(message, 'created');
     return 'inserted';
   }
@@ -98,15 +102,6 @@ export class MessageRepo {
       .limit(limit)
       .toArray();
     return docs.reverse();
-  }
-
-  /** A dialogue's visible messages whose text matches `pattern` (a regex, case-insensitive), newest first (a tool). */
-  matchingIn(dialogueId: string, pattern: string, limit: number): Promise<Message[]> {
-    return this.c.messages
-      .find({ dialogueId, visible: true, content: { $regex: pattern, $options: 'i' } })
-      .sort({ createdAt: -1, _id: -1 })
-      .limit(limit)
-      .toArray();
   }
 
   /** A turn's messages from the record (API, old turns); prompts take them from the window. */
@@ -154,7 +149,6 @@ export class MessageRepo {
       {
         $set: {
           content: outcome.content,
-          searchKeys: messageSearchKeys({ content: outcome.content }),
           'delivery.state': outcome.state,
           'delivery.completedAt': at,
           ...(outcome.error ? { 'delivery.error': outcome.error } : {}),
@@ -168,6 +162,7 @@ export class MessageRepo {
         ...(!outcome.sources && message.sources ? { $unset: { sources: '' as const } } : {}),
       },
     );
+    await this.journal.note(message);
     this.announce(message, 'updated');
     const finished: Message = {
       ...message,
@@ -238,14 +233,12 @@ export class MessageRepo {
       if (fresh.length === 0) return false;
       const stamp = new Date(Math.max(at.getTime(), current.updatedAt.getTime() + 1));
       // Only one item of an album usually carries the caption; it becomes the message text.
-      const setCaption =
-        caption && current.content === ''
-          ? { content: caption, searchKeys: messageSearchKeys({ content: caption, contentMeta: current.contentMeta }) }
-          : {};
+      const setCaption = caption && current.content === '' ? { content: caption } : {};
       await this.c.messages.updateOne(
         { _id: message._id },
         { $push: { 'contentMeta.attachments': { $each: fresh } }, $set: { updatedAt: stamp, ...setCaption } },
       );
+      if (setCaption.content !== undefined) await this.journal.note(current);
       this.announce(message, 'updated');
       await this.mirror(message._id, stamp);
       return true;
@@ -266,11 +259,11 @@ export class MessageRepo {
           $push: { edits: { content: current.content, editedAt } },
           $set: {
             content,
-            searchKeys: messageSearchKeys({ content, contentMeta: current.contentMeta }),
             updatedAt: editedAt,
           },
         },
       );
+      await this.journal.note(current);
       this.announce(message, 'updated');
       await this.windows.refresh({ ...current, content, updatedAt: editedAt }, editedAt);
       return true;

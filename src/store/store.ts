@@ -5,6 +5,10 @@ import { DialogueRepo } from './dialogues.js';
 import { SessionRepo } from './sessions.js';
 import { TurnRepo } from './turns.js';
 import { MessageRepo } from './messages.js';
+import { SearchJournalRepo } from './searchJournal.js';
+import { SearchPostingsRepo } from './searchPostings.js';
+import { SearchIndexStateRepo } from './searchIndexState.js';
+import { SearchReadsRepo } from './searchReads.js';
 import { EventRepo } from './events.js';
 import { ParticipantRepo } from './participants.js';
 import { ArchiveRepo } from './archive.js';
@@ -50,6 +54,11 @@ export class Store {
   readonly sessions: SessionRepo;
   readonly turns: TurnRepo;
   readonly messages: MessageRepo;
+  /** Message search's own index (src/search/): journal, postings and state, all by `_id`. */
+  readonly searchJournal: SearchJournalRepo;
+  readonly searchPostings: SearchPostingsRepo;
+  readonly searchState: SearchIndexStateRepo;
+  readonly searchReads: SearchReadsRepo;
   readonly events: EventRepo;
   readonly participants: ParticipantRepo;
   readonly archive: ArchiveRepo;
@@ -105,7 +114,11 @@ export class Store {
     // A publish that throws loses a live update, never the write that announced it.
     const announce = guardedFeed(o.feed ?? silentFeed);
     this.turns = new TurnRepo(this.c, this.guard, announce);
-    this.messages = new MessageRepo(this.c, this.windows, this.outbox, this.guard, announce);
+    this.searchJournal = new SearchJournalRepo(this.c, this.guard);
+    this.searchPostings = new SearchPostingsRepo(this.c);
+    this.searchState = new SearchIndexStateRepo(this.c);
+    this.searchReads = new SearchReadsRepo(this.c);
+    this.messages = new MessageRepo(this.c, this.windows, this.outbox, this.guard, this.searchJournal, announce);
     this.history = new SessionHistory(this.windows, this.messages, this.guard, o.log);
     this.events = new EventRepo(this.c, announce);
     this.participants = new ParticipantRepo(this.c, this.guard, o.agentMark);

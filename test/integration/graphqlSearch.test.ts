@@ -1,14 +1,14 @@
 // Message search over GraphQL: Chinese and English, case-insensitive, literal special
-// characters, filters and pages, the search keys written by the message repository (insert,
-// edit, finished reply) and the background backfill of messages stored before keys existed.
+// characters, filters and pages, the search index fed by the message repository (insert, edit,
+// finished reply) and the background backfill of messages stored before the index existed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import type { Dialogue, Message } from '../../src/domain/model.js';
-import { messageSearchKeys } from '../../src/search/searchKeys.js';
-import { startSearchKeysBackfill } from '../../src/store/searchKeysBackfill.js';
+import { randomBytes } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import { inject } from 'vitest';
 import { archiveOverflow } from '../../src/store/archive.js';
-import { createLogger } from '../../src/log.js';
-import { TEST_VIEWER_TOKEN } from '../support/testEnv.js';
+import { eventually, TEST_VIEWER_TOKEN } from '../support/testEnv.js';
 import { indexesFor } from '../../src/store/collections.js';
 
 type Page = {
@@ -96,17 +96,17 @@ describe('GraphQL message search', () => {
       message('msg_paren', 'dlg_s2', 9, 'smile :-( sometimes'),
     ];
     for (const m of viaRepo) await store.messages.insertOnce(m);
-    // A larger record of unrelated chatter, with keys as the repository writes them.
-    const noise = Array.from({ length: 1200 }, (_, i) => {
-      const m = message(
+    // A larger record of unrelated chatter, written as the repository writes it.
+    const noise = Array.from({ length: 1200 }, (_, i) =>
+      message(
         `msg_noise${String(i).padStart(4, '0')}`,
         i % 2 ? 'dlg_s1' : 'dlg_s2',
         100 + i,
         i % 3 ? `随便聊聊 第${i}条 天气不错` : `just chatting, note number ${i}`,
-      );
-      return { ...m, searchKeys: messageSearchKeys(m) };
-    });
-    for (let i = 0; i < noise.length; i += 1000) await store.c.messages.insertMany(noise.slice(i, i + 1000));
+      ),
+    );
+    for (let i = 0; i < noise.length; i += 50)
+      await Promise.all(noise.slice(i, i + 50).map((m) => store.messages.insertOnce(m, { windowed: false })));
   });
   afterAll(async () => {
     await h.stop();
@@ -262,25 +262,50 @@ describe('GraphQL message search', () => {
     expect(await ids({ text: '明天见' })).toEqual(['msg_reply']);
   });
 
-  it('is backed by the search index where the server reads indexes', async () => {
-    // The embedded FerretDB scans for every filter but _id and keeps no secondary index (storeIndexes.test.ts).
-    expect(indexesFor('messages', 'all').find((i) => i.name === 'search')?.key).toEqual({
-      searchKeys: 1,
-      createdAt: -1,
-    });
-    // Keys never reach the API's Message type.
+  it('is served by the index of its own: no search keys on messages, no index on them', async () => {
+    expect(indexesFor('messages', 'all').map((i) => i.name)).not.toContain('search');
+    expect(indexesFor('archivedMessages', 'all').map((i) => i.name)).not.toContain('search');
+    const stored = await h.app.store.c.messages.findOne({ _id: 'msg_zh' });
+    expect(stored).not.toHaveProperty('searchKeys');
     const r = await h.gql('{ searchMessages(text: "好世") { edges { node { searchKeys } } } }');
     expect(r.body.errors?.[0]?.message).toMatch(/searchKeys/);
   });
+
+  it('leaves deleted messages out, and orders oldest first when asked', async () => {
+    const { store } = h.app;
+    await store.messages.insertOnce(message('msg_gone', 'dlg_s2', 30, 'a secret to forget'));
+    expect(await ids({ text: 'secret to forget' })).toEqual(['msg_gone']);
+    await store.messages.markDeleted((await store.messages.get('msg_gone'))!, new Date());
+    expect(await ids({ text: 'secret to forget' })).toEqual([]);
+    const r = await h.gql<R>(
+      `{ searchMessages(text: "hello", oldestFirst: true) { edges { cursor node { id content senderRole } } pageInfo { hasNextPage endCursor } } }`,
+    );
+    expect(r.body.data!.searchMessages.edges.map((e) => e.node.id)).toEqual(['msg_ai', 'msg_other']);
+  });
 });
 
-// Its own small database: on FerretDB a guarded update scans the collection (only pure _id
-// filters use its index), so the backfill's cost grows with the collection there.
-describe('search keys backfill', () => {
+// Its own database, seeded before the app starts: messages stored by a version before the
+// search index (no journal entry), which the api role's indexer backfills in the background.
+describe('search index backfill', () => {
   let h: Harness;
+  const db = `test_sbf_${randomBytes(4).toString('hex')}`;
+  const legacy = Array.from({ length: 120 }, (_, i) =>
+    message(`msg_legacy${String(i).padStart(3, '0')}`, 'dlg_s2', 5000 + i, `旧消息 legacy record ${i}`),
+  );
   beforeAll(async () => {
-    h = await startHarness({}, ['api']);
-    await h.app.store.c.dialogues.insertOne(dialogue('dlg_s2', '9002'));
+    const client = await MongoClient.connect(inject('mongoUri'));
+    const c = client.db(db);
+    await c.collection<Dialogue>('dialogues').insertOne(dialogue('dlg_s2', '9002'));
+    // What an earlier version wrote: search keys on the message itself.
+    await c.collection<Message>('messages').insertMany(legacy.map((m) => ({ ...m, searchKeys: ['旧消'] })));
+    await c.collection<Message & { archivedAt: Date }>('archivedMessages').insertMany(
+      [0, 1, 2].map((i) => ({
+        ...message(`msg_oldarch${i}`, 'dlg_s2', 4000 + i, `旧档案 archived legacy ${i}`),
+        archivedAt: at(4500),
+      })),
+    );
+    await client.close();
+    h = await startHarness({ MONGODB_DB: db }, ['api']);
   });
   afterAll(async () => {
     await h.stop();
@@ -291,26 +316,21 @@ describe('search keys backfill', () => {
     return r.body.data!.searchMessages.edges.map((e) => e.node.id);
   };
 
-  it('finds messages stored before search keys existed once the backfill ran', async () => {
+  it('finds messages stored before the index once the backfill ran, and new ones at once', async () => {
     const { store } = h.app;
-    const legacy = Array.from({ length: 120 }, (_, i) =>
-      message(`msg_legacy${String(i).padStart(3, '0')}`, 'dlg_s2', 5000 + i, `旧消息 legacy record ${i}`),
+    await store.messages.insertOnce(message('msg_new', 'dlg_s2', 6000, 'a new legacy record, journaled on insert'));
+    expect(await ids({ text: 'new legacy' })).toEqual(['msg_new']);
+    await eventually(
+      async () => (await store.searchState.read(Date.now())).backfill.phase === 'done',
+      30_000,
+      'search index backfill done',
     );
-    await store.c.messages.insertMany(legacy);
-    await store.messages.insertOnce(message('msg_new', 'dlg_s2', 6000, 'a new legacy record, keyed on insert'));
-    // Archived before keys existed too.
-    await store.c.archivedMessages.insertMany(
-      [0, 1, 2].map((i) => ({
-        ...message(`msg_oldarch${i}`, 'dlg_s2', 4000 + i, `旧档案 archived legacy ${i}`),
-        archivedAt: at(4500),
-      })),
+    // The 123 stored before, and msg_new when the walk passed it after its insert.
+    expect((await store.searchState.read(Date.now())).backfill.folded).toBeGreaterThanOrEqual(123);
+    const archived = await h.gql<R & { searchMessages: { indexComplete: boolean } }>(
+      `{ searchMessages(text: "旧档案", includeArchived: true) { indexComplete edges { node { id content senderRole } } pageInfo { hasNextPage endCursor } } }`,
     );
-    expect(await ids({ text: 'LEGACY record', first: 100 })).toEqual(['msg_new']);
-    const backfill = startSearchKeysBackfill({ store, log: createLogger('silent'), pauseMs: 0 });
-    expect(await backfill.done).toBe(123);
-    const archived = await h.gql<R>(
-      `{ searchMessages(text: "旧档案", includeArchived: true) { edges { node { id content senderRole } } pageInfo { hasNextPage endCursor } } }`,
-    );
+    expect(archived.body.data!.searchMessages.indexComplete).toBe(true);
     expect(archived.body.data!.searchMessages.edges.map((e) => e.node.id)).toEqual([
       'msg_oldarch2',
       'msg_oldarch1',
@@ -332,8 +352,7 @@ describe('search keys backfill', () => {
       'msg_legacy070',
       'msg_legacy007',
     ]);
-    expect(await store.c.messages.countDocuments({ searchKeys: { $exists: false } })).toBe(0);
-    // A second run has nothing left to do (resumable: it only picks messages without keys).
-    expect(await startSearchKeysBackfill({ store, log: createLogger('silent'), pauseMs: 0 }).done).toBe(0);
+    // Every write of the backfill and the indexer went to a document by `_id`: the postings.
+    expect(await store.c.searchPostings.countDocuments({})).toBeGreaterThan(0);
   });
 });

@@ -142,6 +142,13 @@ describe('hot path access rule (SPEC §3)', () => {
     expect(seen.filter((c) => c.shape.startsWith('knowledgeMarks ')).map((c) => c.shape)).toEqual([
       'knowledgeMarks find {_id}',
     ]);
+    // Each message write notes the message in the search journal (src/store/searchJournal.ts):
+    // a read of its slot and an upsert, both by _id; the postings are the indexer's, not the turn's.
+    expect([...new Set(seen.filter((c) => c.shape.startsWith('searchJournal ')).map((c) => c.shape))].sort()).toEqual([
+      'searchJournal find {_id}',
+      'searchJournal update {_id} upsert',
+    ]);
+    expect(seen.filter((c) => /^search(Postings|IndexState) /.test(c.shape))).toEqual([]);
     const offending = [...new Set(seen.filter((c) => !allowed(c)).map((c) => c.shape))];
     if (process.env.SHOW_COMMANDS) {
       const counts = new Map<string, number>();

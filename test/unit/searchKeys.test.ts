@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import {
-  bigrams,
-  CAPPED_KEY,
-  escapeRegex,
-  messageSearchKeys,
-  normalizeForSearch,
-  searchKeysOf,
-} from '../../src/search/searchKeys.js';
+import { bigrams, escapeRegex, normalizeForSearch, searchableTexts } from '../../src/search/searchKeys.js';
+import { messageTerms } from '../../src/search/indexTerms.js';
+
+const termsOf = (texts: string[]) =>
+  messageTerms({
+    _id: 'm',
+    dialogueId: 'd',
+    content: texts[0] ?? '',
+    contentMeta: { caption: texts[1], transcription: texts[2] },
+    createdAt: new Date(0),
+  });
 
 describe('search keys', () => {
   it('are the distinct lower-case bigrams of Chinese and English text', () => {
@@ -26,28 +29,23 @@ describe('search keys', () => {
     expect(bigrams('a  b')).toEqual(['a ', ' b']);
   });
 
-  it('a query found in a text has all of its bigrams among the text’s keys', () => {
-    const keys = new Set(searchKeysOf(['说你好世界吧', 'Say HELLO there']));
+  it('a query found in a text has all of its bigrams among the message’s terms', () => {
+    const keys = new Set(termsOf(['说你好世界吧', 'Say HELLO there']));
     for (const q of ['好世', '你好世界', 'hello', 'hELLo th'])
       for (const k of bigrams(q)) expect(keys.has(k)).toBe(true);
   });
 
-  it('never form a bigram across two texts', () => {
-    expect(searchKeysOf(['ab', 'cd'])).toEqual(['ab', 'cd']);
+  it('never form a bigram across two texts, and read the caption and transcription of media', () => {
+    expect(termsOf(['ab', 'cd']).filter((t) => t.length === 2)).toEqual(['ab', 'cd']);
+    expect(searchableTexts({ content: '', contentMeta: { caption: '猫咪', transcription: 'Voice' } })).toEqual([
+      '猫咪',
+      'Voice',
+    ]);
   });
 
-  it('index the caption and transcription of media messages', () => {
-    const keys = messageSearchKeys({ content: '', contentMeta: { caption: '猫咪', transcription: 'Voice' } });
-    expect(keys).toEqual(['猫咪', 'vo', 'oi', 'ic', 'ce']);
-  });
-
-  it('are capped for very long texts, marked so searches still consider the message', () => {
+  it('are not capped: a long text is filed under every bigram', () => {
     const text = Array.from({ length: 3000 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join('');
-    const keys = searchKeysOf([text], 100);
-    expect(keys).toHaveLength(101);
-    expect(keys.at(-1)).toBe(CAPPED_KEY);
-    expect(new Set(keys).size).toBe(keys.length);
-    expect(searchKeysOf(['short'], 100)).not.toContain(CAPPED_KEY);
+    expect(termsOf([text]).filter((t) => t.length === 2)).toHaveLength(2999);
   });
 
   it('escape every regex metacharacter so the text matches literally', () => {

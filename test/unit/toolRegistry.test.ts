@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, ToolRegistry, type ToolContext, type ToolDefinition } from '../../src/tools/registry.js';
 import { currentTimeTool } from '../../src/tools/builtins/currentTime.js';
-import { escapeRegex } from '../../src/tools/builtins/searchMessages.js';
+import { escapeRegex } from '../../src/search/searchKeys.js';
 import type { ToolCall } from '../../src/llm/types.js';
 
 const NOW = new Date('2024-05-01T16:30:45.123Z');

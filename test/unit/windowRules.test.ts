@@ -38,9 +38,10 @@ describe('working window rules', () => {
     expect(
       belongsInWindow(entry(1, { senderRole: 'ai', delivery: { state: 'streaming', platformMessageIds: [] } })),
     ).toBe(false);
+    // searchKeys: what versions before the search index wrote on messages.
     const stored = toWindowEntry({
       ...entry(1),
-      searchKeys: ['te'],
+      ...{ searchKeys: ['te'] },
       edits: [{ content: 'old', editedAt: new Date() }],
     });
     expect(stored).not.toHaveProperty('searchKeys');

@@ -1,21 +1,29 @@
 import { z } from 'zod';
 import { defineTool } from '../registry.js';
-
-/** Escapes regex metacharacters so a user's text is searched literally (works for any script). */
-export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { planMessageSearch, SEARCH_TEXT_MAX } from '../../search/messageSearch.js';
+import { searchMessages } from '../../search/indexSearch.js';
+import { searchableTexts } from '../../search/searchKeys.js';
 
 export const searchMessagesTool = defineTool({
   name: 'search_messages',
   description:
     'Search earlier messages of this conversation for a word or phrase (any language). Returns the newest matches first.',
   parameters: z.object({
-    query: z.string().trim().min(1).max(200),
+    query: z.string().trim().min(1).max(SEARCH_TEXT_MAX),
     limit: z.number().int().min(1).max(20).optional(),
   }),
   run: async ({ query, limit }, ctx) => {
-    const docs = await ctx.store.messages.matchingIn(ctx.dialogueId, escapeRegex(query), limit ?? 5);
+    // The search index (src/search/), the same as every other search: shown, undeleted messages of this dialogue.
+    const plan = planMessageSearch({ text: query, dialogueId: ctx.dialogueId, visibleOnly: true }, new Date());
+    const page = await searchMessages(ctx.store, plan, { limit: limit ?? 5 });
     return {
-      matches: docs.map((m) => ({ at: m.createdAt.toISOString(), from: m.senderRole, text: m.content.slice(0, 500) })),
+      matches: page.messages.map((m) => ({
+        at: m.createdAt.toISOString(),
+        from: m.senderRole,
+        text: (searchableTexts(m)[0] ?? '').slice(0, 500),
+      })),
+      // Said to the model rather than hidden: older messages may be missing from the matches.
+      ...(page.complete ? {} : { note: 'older messages are still being indexed; some matches may be missing' }),
     };
   },
 });

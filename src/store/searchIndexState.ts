@@ -1,0 +1,44 @@
+// The search index's one state document (`_id: 'state'`): each bucket's head generation, the
+// journal slot folded up to (the watermark) and the backfill's progress. Written by the indexer
+// alone, under its lock; read by every search (one read by `_id`).
+import type { Collections } from './collections.js';
+import { BUCKETS } from '../search/indexTerms.js';
+import { slotOf } from './searchJournal.js';
+
+export type BackfillPhase = 'messages' | 'archivedMessages' | 'done';
+
+export interface SearchIndexState {
+  _id: 'state';
+  /** Head generation per bucket. */
+  gens: number[];
+  /** Every journal slot up to this one is folded into the postings. */
+  foldedSlot: number;
+  backfill: { phase: BackfillPhase; afterId?: string; folded: number };
+  updatedAt: Date;
+}
+
+/** Journal slots a fresh index treats as unfolded: messages written just before it existed. */
+const FRESH_LOOKBACK_SLOTS = 60;
+
+export function freshIndexState(now: number): SearchIndexState {
+  return {
+    _id: 'state',
+    gens: new Array<number>(BUCKETS).fill(0),
+    foldedSlot: slotOf(now) - FRESH_LOOKBACK_SLOTS,
+    backfill: { phase: 'messages', folded: 0 },
+    updatedAt: new Date(now),
+  };
+}
+
+export class SearchIndexStateRepo {
+  constructor(private readonly c: Collections) {}
+
+  /** The stored state, or a fresh one (not stored until the indexer first writes it). */
+  async read(now: number): Promise<SearchIndexState> {
+    return (await this.c.searchIndexState.findOne({ _id: 'state' })) ?? freshIndexState(now);
+  }
+
+  async write(state: SearchIndexState): Promise<void> {
+    await this.c.searchIndexState.replaceOne({ _id: 'state' }, state, { upsert: true });
+  }
+}

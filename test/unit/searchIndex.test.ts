@@ -1,0 +1,111 @@
+// The search index's pure parts: packing postings, merging, intersecting, windows, terms and buckets.
+import { describe, expect, it } from 'vitest';
+import {
+  intersectPostings,
+  mergePostings,
+  packPostings,
+  unionPostings,
+  unpackPostings,
+  withinWindow,
+  type Posting,
+} from '../../src/search/postings.js';
+import {
+  bucketOf,
+  BUCKETS,
+  dayTerm,
+  dayTerms,
+  dialogueTerm,
+  messageTerms,
+  pickSpread,
+} from '../../src/search/indexTerms.js';
+
+const p = (at: number, id: string): Posting => ({ at, id });
+
+describe('postings', () => {
+  it('pack and unpack to the same list, ids with separators included', () => {
+    const list = [p(1_700_000_000_000, 'msg_a'), p(1_700_000_000_000, 'msg_b'), p(1_700_000_123_456, 'x, y%z 1')];
+    const packed = packPostings(list);
+    expect(unpackPostings(packed)).toEqual(list);
+    expect(packed).not.toContain('x, y');
+    expect(unpackPostings('')).toEqual([]);
+    expect(packPostings([])).toBe('');
+  });
+
+  it('store time as deltas, so a term’s list stays small', () => {
+    const list = Array.from({ length: 100 }, (_, i) => p(1_700_000_000_000 + i * 1000, `m${i}`));
+    expect(packPostings(list).length).toBeLessThan(100 * 8);
+  });
+
+  it('merge sorted lists into one sorted list without repeats', () => {
+    const a = [p(1, 'a'), p(3, 'c'), p(5, 'e')];
+    const b = [p(2, 'b'), p(3, 'c'), p(6, 'f')];
+    expect(mergePostings(a, b)).toEqual([p(1, 'a'), p(2, 'b'), p(3, 'c'), p(5, 'e'), p(6, 'f')]);
+    expect(mergePostings([], [p(1, 'a'), p(1, 'a')])).toEqual([p(1, 'a')]);
+  });
+
+  it('intersect by message id, and an empty list of lists is empty (never everything)', () => {
+    const a = [p(1, 'a'), p(2, 'b'), p(3, 'c')];
+    const b = [p(2, 'b'), p(3, 'c'), p(4, 'd')];
+    const c = [p(3, 'c')];
+    expect(intersectPostings([a, b, c])).toEqual([p(3, 'c')]);
+    expect(intersectPostings([a, b])).toEqual([p(2, 'b'), p(3, 'c')]);
+    expect(intersectPostings([])).toEqual([]);
+    expect(intersectPostings([a, []])).toEqual([]);
+  });
+
+  it('keep a window since inclusive, until exclusive', () => {
+    const list = [p(1, 'a'), p(2, 'b'), p(3, 'c')];
+    expect(withinWindow(list, 2, 3)).toEqual([p(2, 'b')]);
+    expect(withinWindow(list)).toEqual(list);
+    expect(withinWindow(list, undefined, 2)).toEqual([p(1, 'a')]);
+  });
+});
+
+describe('index terms', () => {
+  const at = Date.UTC(2026, 2, 1, 12);
+  it('file a message under its bigrams, its dialogue and its day', () => {
+    const terms = messageTerms({ _id: 'm', dialogueId: 'dlg_1', content: '你好 Hi', createdAt: new Date(at) });
+    expect(terms).toEqual(['你好', '好 ', ' h', 'hi', 'd:dlg_1', 't:2026-03-01']);
+    expect(dialogueTerm('x')).toBe('d:x');
+    expect(dayTerm(at)).toBe('t:2026-03-01');
+  });
+
+  it('name every day a window touches', () => {
+    const day = 86_400_000;
+    expect(dayTerms(at, at + 2 * day)).toEqual(['t:2026-03-01', 't:2026-03-02', 't:2026-03-03']);
+    expect(dayTerms(at, at + 1)).toEqual(['t:2026-03-01']);
+  });
+
+  it('hash into a fixed range, the same way every time', () => {
+    const seen = new Set<number>();
+    for (const t of ['你好', 'hi', 'd:dlg_1', 'zz', '::']) {
+      const b = bucketOf(t);
+      expect(b).toBe(bucketOf(t));
+      expect(b).toBeGreaterThanOrEqual(0);
+      expect(b).toBeLessThan(BUCKETS);
+      seen.add(b);
+    }
+    expect(seen.size).toBeGreaterThan(1);
+  });
+
+  it('pick a few query bigrams spread over a long query, first and last included', () => {
+    const items = Array.from({ length: 20 }, (_, i) => i);
+    const picked = pickSpread(items, 5);
+    expect(picked).toHaveLength(5);
+    expect(picked[0]).toBe(0);
+    expect(picked.at(-1)).toBe(19);
+    expect(pickSpread([1, 2], 5)).toEqual([1, 2]);
+  });
+});
+
+describe('union of a term’s generations', () => {
+  it('is one sorted list, each posting once', () => {
+    expect(unionPostings([[p(1, 'a'), p(4, 'd')], [p(2, 'b'), p(4, 'd')], [p(3, 'c')]])).toEqual([
+      p(1, 'a'),
+      p(2, 'b'),
+      p(3, 'c'),
+      p(4, 'd'),
+    ]);
+    expect(unionPostings([])).toEqual([]);
+  });
+});
