@@ -22,6 +22,7 @@ import { percentile } from './stats.js';
 import { sleep } from './concurrency.js';
 import { freePort } from '../src/localServices/reachability.js';
 import { sample } from '../test/support/promText.js';
+import { mostAtOnce } from '../test/support/intervals.js';
 
 export type CapacityShape = 'one process' | 'gateway + 2 workers';
 
@@ -252,19 +253,6 @@ async function stageMeans(children: Rig['children']): Promise<Record<string, num
 }
 
 const pcts = (xs: number[]) => ({ p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99) });
-
-/** The overlap of [start, end] intervals at its largest. */
-function mostAtOnce(intervals: Array<[number, number]>): number {
-  const edges = intervals.flatMap(([a, b]): Array<[number, number]> => [
-    [a, 1],
-    [b, -1],
-  ]);
-  edges.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  let open = 0;
-  let most = 0;
-  for (const [, d] of edges) most = Math.max(most, (open += d));
-  return most;
-}
 
 async function fromRecord(db: Db, since: Date) {
   const turns = new Map((await db.collection<Turn>('turns').find({}).toArray()).map((t) => [t._id, t] as const));

@@ -10,6 +10,7 @@ import { eventually } from '../support/testEnv.js';
 import { sample } from '../support/promText.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
 import type { ChatRequestBody } from '../doubles/fakeOpenAI.js';
+import { mostAtOnce } from '../support/intervals.js';
 
 /** The model streams 20 word chunks, 100 ms apart: about 2 s of model time per reply. */
 const CHUNKS = 20;
@@ -23,19 +24,6 @@ function replyTo(body: ChatRequestBody): string {
   const asked = typeof last?.content === 'string' ? last.content : '';
   const said = /q\d+-\d+/.exec(asked)?.[0] ?? 'unknown';
   return `answer to ${said}${' and more'.repeat(CHUNKS / 2 - 1)}.`;
-}
-
-/** The largest number of [start, end] intervals open at one moment. */
-function mostAtOnce(intervals: Array<[number, number]>): number {
-  const edges = intervals.flatMap(([a, b]): Array<[number, number]> => [
-    [a, 1],
-    [b, -1],
-  ]);
-  edges.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  let open = 0;
-  let most = 0;
-  for (const [, d] of edges) most = Math.max(most, (open += d));
-  return most;
 }
 
 const startRig = (env: Record<string, string> = {}) =>
