@@ -236,19 +236,20 @@ async function main(): Promise<void> {
         for (const chats of ccfg.chats) {
           const tag = `capacity_${results.length}`;
           databases.push(`${dbName}_${tag}`);
-          results.push(
-            await runCapacityCase({
-              shape,
-              chats,
-              loadSeconds: ccfg.loadSeconds,
-              mongoUri,
-              redisUrl,
-              mongoPid: services.mongoPid,
-              dbName: `${dbName}_${tag}`,
-              prefix: `${prefix}-${tag}`,
-              progress,
-            }),
-          );
+          const result = await runCapacityCase({
+            shape,
+            chats,
+            loadSeconds: ccfg.loadSeconds,
+            mongoUri,
+            redisUrl,
+            mongoPid: services.mongoPid,
+            dbName: `${dbName}_${tag}`,
+            prefix: `${prefix}-${tag}`,
+            progress,
+          });
+          results.push(result);
+          // Each case's row as it lands: a long run cut short keeps what it measured.
+          progress(capacityTable([result]).split('\n').at(-1) ?? '');
         }
       write([
         '',
