@@ -48,7 +48,6 @@ describe('the store’s indexes on the embedded server', () => {
       'by_turn',
       'by_session',
       'by_dialogue',
-      'search',
       'by_time',
     ]);
     expect(indexesFor('messages', 'unique').map((i) => i.name)).toEqual(['platform_ref_unique']);
