@@ -70,6 +70,19 @@ return 0`;
 /** A key's generation counter outlives any hold by far; one idle this long starts again at 1. */
 const GENERATION_TTL_MS = 86_400_000;
 
+/** The guard's scripts as commands of the connection: sent by SHA, the source only when Redis lacks it. */
+interface GuardCommands {
+  rainbowGuardAcquire(lease: string, gen: string, token: string, leaseMs: number, ttlMs: number): Promise<number>;
+  rainbowGuardRelease(lease: string, token: string): Promise<number>;
+}
+
+function withGuardCommands(redis: Redis): Redis & GuardCommands {
+  const r = redis as Redis & Partial<GuardCommands>;
+  if (!r.rainbowGuardAcquire) redis.defineCommand('rainbowGuardAcquire', { numberOfKeys: 2, lua: ACQUIRE });
+  if (!r.rainbowGuardRelease) redis.defineCommand('rainbowGuardRelease', { numberOfKeys: 1, lua: RELEASE });
+  return redis as Redis & GuardCommands;
+}
+
 export interface RedisStateGuardOptions {
   prefix: string;
   /** A holder that dies frees the lease after this long. */
@@ -78,15 +91,23 @@ export interface RedisStateGuardOptions {
   maxWaitMs?: number;
 }
 
-/** The guard shared by every process: a Redis key set with NX and a random token. */
+/**
+ * The guard shared by every process: a Redis key set with NX and a random token. Callers in
+ * one process queue for a key here first, so only the head of the queue asks Redis: under
+ * contention inside a process nobody polls, and a lease passes to the next caller on the
+ * release's own round trip.
+ */
 export class RedisStateGuard implements StateGuard {
   private readonly leaseMs: number;
   private readonly maxWaitMs: number;
+  private readonly redis: Redis & GuardCommands;
+  private readonly local = new LocalQueue();
 
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly o: RedisStateGuardOptions,
   ) {
+    this.redis = withGuardCommands(redis);
     this.leaseMs = o.leaseMs ?? 15_000;
     this.maxWaitMs = o.maxWaitMs ?? 30_000;
   }
@@ -94,26 +115,29 @@ export class RedisStateGuard implements StateGuard {
   async run<T>(key: string, fn: (hold: GuardHold) => Promise<T>): Promise<T> {
     const inner = reentered(key);
     if (inner) return fn(inner);
-    const redisKey = `${this.o.prefix}:guard:${key}`;
-    const token = randomUUID();
-    const generation = await this.acquire(redisKey, token);
-    try {
-      return await holding(key, generation, fn);
-    } finally {
-      // Sent, not awaited: the caller's next command (ingest's enqueue) follows it on the same
-      // connection, so Redis frees the lease first, one round trip sooner. A failed release
-      // lapses by itself; anyone else who asks meanwhile waits as for a busy lease.
-      void this.redis.eval(RELEASE, 1, redisKey, token).catch(() => undefined);
-    }
+    const giveUpAt = Date.now() + this.maxWaitMs;
+    return this.local.run(key, async () => {
+      const redisKey = `${this.o.prefix}:guard:${key}`;
+      const token = randomUUID();
+      const generation = await this.acquire(redisKey, token, giveUpAt);
+      try {
+        return await holding(key, generation, fn);
+      } finally {
+        // Sent, not awaited: the caller's next command (ingest's enqueue, or the next local
+        // waiter's acquire) follows it on the same connection, so Redis frees the lease first,
+        // one round trip sooner. A failed release lapses by itself; anyone else who asks
+        // meanwhile waits as for a busy lease.
+        void this.redis.rainbowGuardRelease(redisKey, token).catch(() => undefined);
+      }
+    });
   }
 
-  /** Waits for the lease; returns the generation of this hold. */
-  private async acquire(redisKey: string, token: string): Promise<number> {
-    const giveUpAt = Date.now() + this.maxWaitMs;
+  /** Waits for the lease (held by another process, or a holder that died); returns the generation of this hold. */
+  private async acquire(redisKey: string, token: string, giveUpAt: number): Promise<number> {
     const generationKey = `${redisKey}:gen`;
     for (let pause = 2; ; pause = Math.min(pause * 2, 40)) {
-      const args = [token, this.leaseMs, GENERATION_TTL_MS];
-      const generation = Number(await this.redis.eval(ACQUIRE, 2, redisKey, generationKey, ...args));
+      const args = [token, this.leaseMs, GENERATION_TTL_MS] as const;
+      const generation = Number(await this.redis.rainbowGuardAcquire(redisKey, generationKey, ...args));
       if (generation > 0) return generation;
       if (Date.now() > giveUpAt)
         throw new GatewayError('DIALOGUE_BUSY', `state lease ${redisKey} stayed busy for ${this.maxWaitMs} ms`);
@@ -122,27 +146,38 @@ export class RedisStateGuard implements StateGuard {
   }
 }
 
-/** One process only (unit tests, one-off scripts): a promise chain per key. */
-export class LocalStateGuard implements StateGuard {
+/** Callers of one key in this process, one at a time in arrival order: a promise chain per key. */
+class LocalQueue {
   private readonly tails = new Map<string, Promise<void>>();
-  private readonly generations = new Map<string, number>();
 
-  async run<T>(key: string, fn: (hold: GuardHold) => Promise<T>): Promise<T> {
-    const inner = reentered(key);
-    if (inner) return fn(inner);
+  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const before = this.tails.get(key) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((r) => (release = r));
     const tail = before.then(() => mine);
     this.tails.set(key, tail);
     await before;
-    const generation = (this.generations.get(key) ?? 0) + 1;
-    this.generations.set(key, generation);
     try {
-      return await holding(key, generation, fn);
+      return await fn();
     } finally {
       release();
       if (this.tails.get(key) === tail) this.tails.delete(key);
     }
+  }
+}
+
+/** One process only (unit tests, one-off scripts): the local queue alone. */
+export class LocalStateGuard implements StateGuard {
+  private readonly local = new LocalQueue();
+  private readonly generations = new Map<string, number>();
+
+  async run<T>(key: string, fn: (hold: GuardHold) => Promise<T>): Promise<T> {
+    const inner = reentered(key);
+    if (inner) return fn(inner);
+    return this.local.run(key, () => {
+      const generation = (this.generations.get(key) ?? 0) + 1;
+      this.generations.set(key, generation);
+      return holding(key, generation, fn);
+    });
   }
 }
