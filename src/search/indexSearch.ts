@@ -1,7 +1,8 @@
 // A message search over the index (src/search/indexer.ts), by `_id` only: the state document,
 // the bucket documents of the query's terms, the journal slots not yet folded, then the
-// candidates themselves in pages, newest (or oldest) first, each checked against the plan
-// (src/search/messageSearch.ts) until the page is full. Messages not yet folded are candidates
+// candidates themselves, newest (or oldest) first, each checked against the plan
+// (src/search/messageSearch.ts) until the page is full. A newest-first search decodes its lists
+// in time windows going back (candidateWindows), so a common term costs its newest page only. Messages not yet folded are candidates
 // through the journal (by dialogue and time), so a message is searchable as soon as its insert
 // returned.
 import type { Message } from '../domain/model.js';
@@ -10,14 +11,8 @@ import { slotOf } from '../store/searchJournal.js';
 import type { SearchIndexState } from '../store/searchIndexState.js';
 import { bucketOf } from './indexTerms.js';
 import { matchesPlan, type MessageSearchPlan } from './messageSearch.js';
-import {
-  comparePostings,
-  intersectPostings,
-  unionPostings,
-  unpackPostings,
-  withinWindow,
-  type Posting,
-} from './postings.js';
+import { comparePostings, withinWindow, type Posting } from './postings.js';
+import { TermCursor } from './termCursor.js';
 
 export type SearchStore = Pick<Store, 'searchJournal' | 'searchPostings' | 'searchState' | 'searchReads'>;
 
@@ -40,7 +35,7 @@ export interface SearchPage {
   complete: boolean;
 }
 
-/** Each term's packed postings, one string per generation of its bucket (decoded only when used). */
+/** Each term's packed postings, one string per generation of its bucket (decoded only as far as used). */
 async function termParts(store: SearchStore, state: SearchIndexState, terms: readonly string[]) {
   const buckets = [...new Set(terms.map((t) => bucketOf(t)))];
   const docs = await Promise.all(buckets.map((b) => store.searchPostings.bucket(b, state.gens[b] ?? 0)));
@@ -55,28 +50,49 @@ async function termParts(store: SearchStore, state: SearchIndexState, terms: rea
   });
 }
 
-const decode = (parts: readonly string[]) => unionPostings(parts.map(unpackPostings));
-const packedLength = (parts: readonly string[]) => parts.reduce((n, p) => n + p.length, 0);
+/** The lists every candidate is in, shortest first: each allOf term, and the anyOf terms as one list. */
+async function candidateLists(store: SearchStore, state: SearchIndexState, plan: MessageSearchPlan) {
+  const parts = await termParts(store, state, [...plan.allOf, ...plan.anyOf]);
+  const lists = parts.slice(0, plan.allOf.length).map((p) => new TermCursor(p));
+  if (plan.anyOf.length > 0) lists.push(new TermCursor(parts.slice(plan.allOf.length).flat()));
+  return lists.sort((a, b) => a.packedLength - b.packedLength);
+}
 
 /** Candidates this few need no further list: the text check on each is cheaper than decoding a long list. */
 const FEW_CANDIDATES = 64;
+/** Postings of the shortest list in the first window of a newest-first search; each next window takes 4× more. */
+const FIRST_WINDOW = 128;
 
 /**
- * The candidates the index names: in every allOf list, and in one of the anyOf lists when
- * given. Lists are intersected shortest first (their packed length is known before decoding),
- * and once the candidates are few the longest lists are left undecoded: every candidate is
+ * The candidates in time windows, each complete for its range and in the search's order: a
+ * newest-first search walks back from the newest posting in windows sized by the shortest list,
+ * until the page is full, so a common term costs what its newest page costs; an oldest-first
+ * search takes one window of everything. In a window the lists are intersected shortest first,
+ * and once the candidates are few the longer lists are left undecoded: every candidate is
  * checked on its text and fields anyway, so skipping a list adds candidates, never results.
+ * Messages not folded yet (`pending`) join the window of their time.
  */
-async function indexedCandidates(store: SearchStore, state: SearchIndexState, plan: MessageSearchPlan) {
-  const parts = await termParts(store, state, [...plan.allOf, ...plan.anyOf]);
-  const all = parts.slice(0, plan.allOf.length).sort((a, b) => packedLength(a) - packedLength(b));
-  const any = parts.slice(plan.allOf.length);
-  let kept: Posting[] | undefined = any.length > 0 ? decode(any.flat()) : undefined;
-  for (const list of all) {
-    if (kept && kept.length <= FEW_CANDIDATES) break;
-    kept = kept ? intersectPostings([kept, decode(list)]) : decode(list);
+export function* candidateWindows(
+  lists: readonly TermCursor[],
+  pending: readonly Posting[],
+  bounds: { lowest: number; top: number; newest: boolean },
+): Generator<Posting[]> {
+  const [lead, ...rest] = lists;
+  let size = FIRST_WINDOW;
+  for (let hi = bounds.top; hi > bounds.lowest; size *= 4) {
+    const floor = lead && bounds.newest ? lead.floorFor(size, hi) : -Infinity;
+    const lo = Math.max(bounds.lowest, floor);
+    let kept = lead ? lead.take(lo, hi) : [];
+    for (const list of rest) {
+      if (kept.length <= FEW_CANDIDATES) break;
+      const ids = new Set(list.take(lo, hi).map((p) => p.id));
+      kept = kept.filter((p) => ids.has(p.id));
+    }
+    const seen = new Set(kept.map((p) => p.id));
+    const late = pending.filter((p) => p.at >= lo && p.at < hi && !seen.has(p.id));
+    yield [...kept, ...late].sort((a, b) => (bounds.newest ? comparePostings(b, a) : comparePostings(a, b)));
+    hi = lo;
   }
-  return withinWindow(kept ?? [], plan.since, plan.until);
 }
 
 /**
@@ -107,17 +123,25 @@ export async function searchMessages(
 ): Promise<SearchPage> {
   const now = o.now ?? Date.now();
   const state = await store.searchState.read(now);
-  const [indexed, pending] = await Promise.all([
-    indexedCandidates(store, state, plan),
+  const [lists, pending] = await Promise.all([
+    candidateLists(store, state, plan),
     pendingCandidates(store, state, plan, now),
   ]);
-  const seen = new Set(indexed.map((p) => p.id));
-  const candidates = [...indexed, ...pending.postings.filter((p) => !seen.has(p.id))];
   const newest = plan.order === 'newest';
-  candidates.sort((a, b) => (newest ? comparePostings(b, a) : comparePostings(a, b)));
   const { after, before } = o;
-  const queue = candidates.filter((p) => (!after || ahead(p, after, newest)) && (!before || ahead(before, p, newest)));
-  const found = await fillPage(store, plan, queue, o.limit + 1);
+  const inPage = (p: Posting) => (!after || ahead(p, after, newest)) && (!before || ahead(before, p, newest));
+  const bounds = {
+    newest,
+    // A newest-first page after a cursor starts at the cursor's time (ties included, then filtered).
+    top: Math.min(plan.until ?? Infinity, newest && after ? after.at + 1 : Infinity),
+    lowest: Math.max(plan.since ?? -Infinity, newest && before ? before.at : -Infinity),
+  };
+  const want = o.limit + 1;
+  const found: Message[] = [];
+  for (const window of candidateWindows(lists, pending.postings, bounds)) {
+    await fillPage(store, plan, window.filter(inPage), want, found);
+    if (found.length >= want) break;
+  }
   return {
     messages: found.slice(0, o.limit),
     hasMore: found.length > o.limit,
@@ -125,15 +149,15 @@ export async function searchMessages(
   };
 }
 
-/** Reads the candidates in order, a chunk at a time, until `want` match. */
+/** Reads the candidates in order, a chunk at a time, adding matches to `found` until it holds `want`. */
 async function fillPage(
   store: SearchStore,
   plan: MessageSearchPlan,
   queue: readonly Posting[],
   want: number,
-): Promise<Message[]> {
-  const found: Message[] = [];
-  let chunk = Math.max(CHUNK_MIN, want);
+  found: Message[],
+): Promise<void> {
+  let chunk = Math.max(CHUNK_MIN, want - found.length);
   for (let i = 0; i < queue.length && found.length < want; i += chunk, chunk = Math.min(chunk * 2, CHUNK_MAX)) {
     const slice = queue.slice(i, i + chunk);
     const ids = slice.map((p) => p.id);
@@ -144,5 +168,4 @@ async function fillPage(
       if (m && matchesPlan(plan, m) && found.length < want) found.push(m);
     }
   }
-  return found;
 }

@@ -1,9 +1,11 @@
 // Postings of the message search index (pure). A posting is (createdAt in ms, message id); a
-// term's postings are kept sorted by (at, id) and packed into one string per stored document:
-// entries joined by ',', each `<delta of at from the previous entry, base 36> <id>`. A string
-// rather than BSON arrays: the embedded FerretDB reads a document at roughly 10 MB/s, so
-// bytes are what a search pays for, and one string is decoded in JS far faster than thousands
-// of sub-documents. Ids are URI-escaped only when they hold a separator or `%`.
+// term's postings are packed into one string per stored document, newest first: entries
+// joined by ',', each `<time, base 36> <id>`, the first entry's time absolute and every later
+// one's as its distance below the entry before. A string rather than BSON arrays: the embedded
+// FerretDB reads a document at roughly 10 MB/s, so bytes are what a search pays for, and one
+// string is decoded in JS far faster than thousands of sub-documents. Newest first because a
+// search wants the newest page: it decodes a list from its start only as far back in time as
+// the page needs (PostingsCursor). Ids are URI-escaped only when they hold a separator or `%`.
 
 export interface Posting {
   at: number;
@@ -18,27 +20,78 @@ const decodeId = (raw: string) => (raw.includes('%') ? decodeURIComponent(raw) :
 export const comparePostings = (a: Posting, b: Posting): number =>
   a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** Packs postings already sorted by (at, id). */
+/** Packs postings already sorted by (at, id), ascending; the string holds them newest first. */
 export function packPostings(sorted: readonly Posting[]): string {
-  let prev = 0;
   const parts: string[] = [];
-  for (const p of sorted) {
-    parts.push(`${(p.at - prev).toString(36)} ${encodeId(p.id)}`);
+  let prev: number | undefined;
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    const p = sorted[i]!;
+    parts.push(`${(prev === undefined ? p.at : prev - p.at).toString(36)} ${encodeId(p.id)}`);
     prev = p.at;
   }
   return parts.join(',');
 }
 
+/** The whole list, sorted by (at, id) ascending. */
 export function unpackPostings(packed: string): Posting[] {
-  if (packed === '') return [];
   const out: Posting[] = [];
-  let at = 0;
-  for (const part of packed.split(',')) {
-    const space = part.indexOf(' ');
-    at += parseInt(part.slice(0, space), 36);
-    out.push({ at, id: decodeId(part.slice(space + 1)) });
+  const cursor = new PostingsCursor(packed);
+  for (let p = cursor.next(); p; p = cursor.next()) out.push(p);
+  return out.reverse();
+}
+
+/** Base-36 digit value of a char code (0-9, a-z). */
+const digit = (c: number) => (c <= 57 ? c - 48 : c - 87);
+
+/**
+ * Reads one packed list newest first, as far as asked: `take` hands over the postings of a
+ * time range and stops at the first one older than it, which the next call starts from. A
+ * search walks its lists down in time windows with one cursor each, so no entry is decoded
+ * twice and none older than the page needs.
+ */
+export class PostingsCursor {
+  private i = 0;
+  private at = 0;
+  private ahead: Posting | undefined;
+
+  constructor(private readonly packed: string) {}
+
+  /** The next (older) posting without consuming it. */
+  peek(): Posting | undefined {
+    this.ahead ??= this.decode();
+    return this.ahead;
   }
-  return out;
+
+  next(): Posting | undefined {
+    const p = this.peek();
+    this.ahead = undefined;
+    return p;
+  }
+
+  /** Consumes the postings with at ≥ lo, pushing those with at < hi onto `out` (newest first). */
+  take(lo: number, hi: number, out: Posting[]): void {
+    for (let p = this.peek(); p && p.at >= lo; p = this.peek()) {
+      this.ahead = undefined;
+      if (p.at < hi) out.push(p);
+    }
+  }
+
+  private decode(): Posting | undefined {
+    const s = this.packed;
+    if (this.i >= s.length) return undefined;
+    let n = 0;
+    let i = this.i;
+    for (let c = s.charCodeAt(i); c !== 32; c = s.charCodeAt(++i)) {
+      if (i >= s.length) return undefined; // no id after the time: a damaged list ends here
+      n = n * 36 + digit(c);
+    }
+    this.at = this.i === 0 ? n : this.at - n;
+    let end = s.indexOf(',', ++i);
+    if (end < 0) end = s.length;
+    const id = decodeId(s.substring(i, end));
+    this.i = end + 1;
+    return { at: this.at, id };
+  }
 }
 
 /** The union of two sorted lists, each posting once (a message folded again after an edit repeats its unchanged terms). */
@@ -54,29 +107,6 @@ export function mergePostings(a: readonly Posting[], b: readonly Posting[]): Pos
     if (!last || comparePostings(last, next) !== 0) out.push(next);
   }
   return out;
-}
-
-/** The union of several sorted lists (a term's generations): one sort, not a merge per list. */
-export function unionPostings(lists: ReadonlyArray<readonly Posting[]>): Posting[] {
-  if (lists.length === 1) return [...lists[0]!];
-  const all = lists.flat().sort(comparePostings);
-  return all.filter((p, i) => i === 0 || comparePostings(all[i - 1]!, p) !== 0);
-}
-
-/**
- * The postings present in every list (matched by message id), smallest list first so the sets
- * built stay small. An empty list of lists has no intersection (never "everything").
- */
-export function intersectPostings(lists: ReadonlyArray<readonly Posting[]>): Posting[] {
-  if (lists.length === 0) return [];
-  const [first, ...rest] = [...lists].sort((x, y) => x.length - y.length);
-  let kept = [...first!];
-  for (const list of rest) {
-    if (kept.length === 0) break;
-    const ids = new Set(list.map((p) => p.id));
-    kept = kept.filter((p) => ids.has(p.id));
-  }
-  return kept;
 }
 
 /** Postings within [since, until) of their createdAt. */

@@ -1,6 +1,6 @@
 // The search index's postings (src/search/postings.ts): terms hash into BUCKETS bucket
 // documents (src/search/indexTerms.ts), each holding, per term, its packed postings. A bucket
-// grows in generations: `p:<bucket>:<gen>`; only the newest (the head) is rewritten, and once
+// grows in generations: `p2:<bucket>:<gen>`; only the newest (the head) is rewritten, and once
 // it passes HEAD_BYTES the next fold starts a new one, so a fold rewrites small documents
 // only. Everything is read and written by `_id`; the one writer is the indexer under its lock.
 // A generation below the bucket's head is never written again, so each process keeps the sealed
@@ -17,7 +17,8 @@ export interface PostingsDoc {
   bytes: number;
 }
 
-export const postingsId = (bucket: number, gen: number) => `p:${bucket}:${gen}`;
+/** `p2:`: the postings' format 2 (src/store/searchIndexState.ts). */
+export const postingsId = (bucket: number, gen: number) => `p2:${bucket}:${gen}`;
 
 /** Bytes of sealed generations a process keeps. */
 export const SEALED_CACHE_BYTES = 64 * 1024 * 1024;

@@ -1,14 +1,14 @@
 // The search index's pure parts: packing postings, merging, intersecting, windows, terms and buckets.
 import { describe, expect, it } from 'vitest';
 import {
-  intersectPostings,
   mergePostings,
   packPostings,
-  unionPostings,
+  PostingsCursor,
   unpackPostings,
   withinWindow,
   type Posting,
 } from '../../src/search/postings.js';
+import { TermCursor } from '../../src/search/termCursor.js';
 import {
   bucketOf,
   BUCKETS,
@@ -41,16 +41,6 @@ describe('postings', () => {
     const b = [p(2, 'b'), p(3, 'c'), p(6, 'f')];
     expect(mergePostings(a, b)).toEqual([p(1, 'a'), p(2, 'b'), p(3, 'c'), p(5, 'e'), p(6, 'f')]);
     expect(mergePostings([], [p(1, 'a'), p(1, 'a')])).toEqual([p(1, 'a')]);
-  });
-
-  it('intersect by message id, and an empty list of lists is empty (never everything)', () => {
-    const a = [p(1, 'a'), p(2, 'b'), p(3, 'c')];
-    const b = [p(2, 'b'), p(3, 'c'), p(4, 'd')];
-    const c = [p(3, 'c')];
-    expect(intersectPostings([a, b, c])).toEqual([p(3, 'c')]);
-    expect(intersectPostings([a, b])).toEqual([p(2, 'b'), p(3, 'c')]);
-    expect(intersectPostings([])).toEqual([]);
-    expect(intersectPostings([a, []])).toEqual([]);
   });
 
   it('keep a window since inclusive, until exclusive', () => {
@@ -98,14 +88,45 @@ describe('index terms', () => {
   });
 });
 
-describe('union of a term’s generations', () => {
-  it('is one sorted list, each posting once', () => {
-    expect(unionPostings([[p(1, 'a'), p(4, 'd')], [p(2, 'b'), p(4, 'd')], [p(3, 'c')]])).toEqual([
-      p(1, 'a'),
-      p(2, 'b'),
-      p(3, 'c'),
-      p(4, 'd'),
-    ]);
-    expect(unionPostings([])).toEqual([]);
+describe('walking a list newest first', () => {
+  const list = [p(10, 'a'), p(20, 'b'), p(20, 'c'), p(30, 'd'), p(40, 'e')];
+
+  it('packs the newest entry first, so a search reads only the start of a long list', () => {
+    expect(packPostings(list).startsWith('14 e,')).toBe(true); // 40 in base 36, then distances
+  });
+
+  it('hands over a time range and stops at the first older posting, which the next range starts from', () => {
+    const cursor = new PostingsCursor(packPostings(list));
+    const first: Posting[] = [];
+    cursor.take(20, 35, first); // 40 passed over (above the range), 30, then the two at 20
+    expect(first).toEqual([p(30, 'd'), p(20, 'c'), p(20, 'b')]);
+    const rest: Posting[] = [];
+    cursor.take(-Infinity, 20, rest);
+    expect(rest).toEqual([p(10, 'a')]);
+    expect(cursor.next()).toBeUndefined();
+  });
+
+  it('ends a damaged list where it breaks instead of looping', () => {
+    const out: Posting[] = [];
+    new PostingsCursor('14 e,a').take(-Infinity, Infinity, out);
+    expect(out).toEqual([p(40, 'e')]);
+  });
+});
+
+describe('a term over several generations', () => {
+  // Generations may overlap in time: the backfill folds old messages after new ones.
+  const gens = [[p(1, 'a'), p(5, 'e'), p(9, 'i')], [p(2, 'b'), p(5, 'e'), p(7, 'g')], [p(3, 'c')]].map(packPostings);
+
+  it('finds the floor of the next n postings across generations, without losing any to the next window', () => {
+    const term = new TermCursor(gens);
+    const floor = term.floorFor(3, Infinity);
+    expect(floor).toBe(5); // 9, 7, 5 (5 in two generations, one message)
+    expect(term.take(floor, Infinity).map((x) => x.id)).toEqual(['i', 'g', 'e']);
+    expect(term.floorFor(10, floor)).toBe(-Infinity); // fewer than 10 left
+    expect(term.take(-Infinity, floor).map((x) => x.id)).toEqual(['c', 'b', 'a']);
+  });
+
+  it('counts what a whole read of it costs', () => {
+    expect(new TermCursor(gens).packedLength).toBe(gens.join('').length);
   });
 });
