@@ -25,6 +25,11 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
   // tick at a time across every api process, under the indexer's lease.
   const indexer = startSearchIndexer({ store, log });
   stops.push(() => indexer.stop());
+  // The first format's documents, replaced by a new index backfilled from the record: dropped once.
+  void store.searchState.dropFormat1().then(
+    (n) => n > 0 && log.info({ documents: n }, "search index: the first format's postings were dropped"),
+    (err: unknown) => log.warn({ err }, 'search index: dropping the first format failed (retried at the next start)'),
+  );
   const devDefault = (v: 'auto' | 'on' | 'off') => (v === 'auto' ? env.NODE_ENV !== 'production' : v === 'on');
   const yoga = createApiServer({
     ops: {

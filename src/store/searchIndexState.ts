@@ -6,6 +6,7 @@
 import type { Collections } from './collections.js';
 import { BUCKETS } from '../search/indexTerms.js';
 import { slotOf } from './searchJournal.js';
+import { dropSearchFormat1 } from './searchFormat1.js';
 
 export type BackfillPhase = 'messages' | 'archivedMessages' | 'done';
 
@@ -41,6 +42,11 @@ export class SearchIndexStateRepo {
   /** The stored state, or a fresh one (not stored until the indexer first writes it). */
   async read(now: number): Promise<SearchIndexState> {
     return (await this.c.searchIndexState.findOne({ _id: STATE_ID })) ?? freshIndexState(now);
+  }
+
+  /** Deletes the first format's documents (src/store/searchFormat1.ts); how many postings documents it named. */
+  dropFormat1(): Promise<number> {
+    return dropSearchFormat1(this.c);
   }
 
   async write(state: SearchIndexState): Promise<void> {

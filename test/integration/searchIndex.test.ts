@@ -5,6 +5,8 @@
 // a message is found as soon as it is stored (before the indexer folds it), and bad input.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Collection } from 'mongodb';
+import { dropSearchFormat1 } from '../../src/store/searchFormat1.js';
 import type { Filter } from 'mongodb';
 import { Store } from '../../src/store/store.js';
 import type { ArchivedMessage, Message } from '../../src/domain/model.js';
@@ -318,5 +320,21 @@ describe('message search index', () => {
     expect(await indexed(store, { text: '?!?!' })).toEqual([]);
     expect(await indexed(store, { text: '.*' })).toEqual([]);
     expect(await indexed(store, { text: '[a-z]+' })).toEqual([]);
+  });
+
+  it('drops the first format’s documents once, and leaves the current index whole', async () => {
+    type Raw = { _id: string; [k: string]: unknown };
+    const states = store.c.searchIndexState as unknown as Collection<Raw>;
+    const postings = store.c.searchPostings as unknown as Collection<Raw>;
+    await states.insertOne({ _id: 'state', gens: [1, 0, 2], foldedSlot: 1 });
+    const old = ['p:0:0', 'p:0:1', 'p:1:0', 'p:2:0', 'p:2:1', 'p:2:2'];
+    await postings.insertMany(old.map((_id) => ({ _id, terms: [], bytes: 0 })));
+    const before = await indexed(store, { text: 'the' });
+    expect(await dropSearchFormat1(store.c)).toBe(6);
+    expect(await postings.countDocuments({ _id: { $in: old } })).toBe(0);
+    expect(await states.findOne({ _id: 'state' })).toBeNull();
+    expect(await indexed(store, { text: 'the' })).toEqual(before);
+    expect(before.length).toBeGreaterThan(0);
+    expect(await dropSearchFormat1(store.c)).toBe(0);
   });
 });
