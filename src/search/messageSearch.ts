@@ -8,8 +8,8 @@ import { z } from 'zod';
 import type { Message, Role } from '../domain/model.js';
 import { GatewayError } from '../errors.js';
 import { checkWindow, DAY_MS } from '../query/timeWindow.js';
-import { bigrams, escapeRegex, searchableTexts } from './searchKeys.js';
-import { dayTerms, dialogueTerm, pickSpread } from './indexTerms.js';
+import { bigrams, escapeRegex, gapGrams, searchableTexts } from './searchKeys.js';
+import { dayTerms, dialogueTerm, gapTerm, pickSpread } from './indexTerms.js';
 
 export const SEARCH_TEXT_MAX = 200;
 export const UNINDEXED_WINDOW_DAYS = 31;
@@ -19,6 +19,8 @@ export const UNINDEXED_WINDOW_DAYS = 31;
  * read costs less than the false candidates a missing one lets through.
  */
 export const QUERY_TERMS_MAX = 16;
+/** Word-gap spans read per query at most: each is rare, so a few already name about the phrase's own messages. */
+export const QUERY_GAPS_MAX = 4;
 
 export type SearchOrder = 'newest' | 'oldest';
 
@@ -64,7 +66,8 @@ export function planMessageSearch(input: MessageSearchInput, now: Date): Message
   const text = parsed.data;
   const { since, until } = checkWindow(input);
   const keys = pickSpread(bigrams(text), QUERY_TERMS_MAX);
-  const allOf = [...keys, ...(input.dialogueId ? [dialogueTerm(input.dialogueId)] : [])];
+  const gaps = pickSpread(gapGrams(text), QUERY_GAPS_MAX).map(gapTerm);
+  const allOf = [...keys, ...gaps, ...(input.dialogueId ? [dialogueTerm(input.dialogueId)] : [])];
   let anyOf: string[] = [];
   if (keys.length === 0 && !input.dialogueId) {
     const end = until ?? now;

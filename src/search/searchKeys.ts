@@ -1,5 +1,5 @@
 // Search keys of a text (pure): the unique character bigrams of its text, normalised (NFKC,
-// lower case). The message search index (src/search/indexTerms.ts) files each message under
+// lower case), and the spans around its word gaps (gapGrams). The message search index (src/search/indexTerms.ts) files each message under
 // them, so a search first narrows to messages holding every bigram of the query — which works
 // for Chinese, where there are no spaces to split words on — and only then checks the literal
 // text on those few.
@@ -18,6 +18,25 @@ export function bigrams(text: string): string[] {
   for (let i = 0; i + 1 < chars.length; i++) {
     const pair = chars[i]! + chars[i + 1]!;
     if (!BLANK.test(pair)) seen.add(pair);
+  }
+  return [...seen];
+}
+
+/** Whether a character is whitespace. */
+const blank = (c: string | undefined) => c === undefined || /^\s$/u.test(c);
+
+/**
+ * Distinct spans of two characters, one space and two characters around each word gap ("ie to"
+ * in "movie tonight"). Far rarer than the bigrams inside them: a phrase of common words, whose
+ * every bigram is in half the record, still narrows to about its own messages.
+ */
+export function gapGrams(text: string): string[] {
+  const chars = Array.from(normalizeForSearch(text));
+  const seen = new Set<string>();
+  for (let i = 2; i + 2 < chars.length; i++) {
+    if (chars[i] !== ' ') continue;
+    const around = [chars[i - 2], chars[i - 1], chars[i + 1], chars[i + 2]];
+    if (!around.some(blank)) seen.add(chars.slice(i - 2, i + 3).join(''));
   }
   return [...seen];
 }

@@ -176,6 +176,11 @@ describe('message search index', () => {
     'zzzz',
     '，明',
     ' e, ',
+    // Word gaps (their spans are index terms): case, punctuation beside the gap, a gap over two texts.
+    'Weather Is',
+    'cat (sl',
+    'nice, see you',
+    'you tomorrow, a.b',
   ];
   const since = new Date(base + 10 * DAY);
   const until = new Date(base + 25 * DAY);

@@ -18,6 +18,7 @@ import {
   messageTerms,
   pickSpread,
 } from '../../src/search/indexTerms.js';
+import { gapGrams } from '../../src/search/searchKeys.js';
 
 const p = (at: number, id: string): Posting => ({ at, id });
 
@@ -55,9 +56,16 @@ describe('index terms', () => {
   const at = Date.UTC(2026, 2, 1, 12);
   it('file a message under its bigrams, its dialogue and its day', () => {
     const terms = messageTerms({ _id: 'm', dialogueId: 'dlg_1', content: '你好 Hi', createdAt: new Date(at) });
-    expect(terms).toEqual(['你好', '好 ', ' h', 'hi', 'd:dlg_1', 't:2026-03-01']);
+    expect(terms).toEqual(['你好', '好 ', ' h', 'hi', 'g:你好 hi', 'd:dlg_1', 't:2026-03-01']);
     expect(dialogueTerm('x')).toBe('d:x');
     expect(dayTerm(at)).toBe('t:2026-03-01');
+  });
+
+  it('file the spans around word gaps, which a phrase of common words narrows by', () => {
+    expect(gapGrams('Watch a MOVIE tonight')).toEqual(['ie to']); // "a" is too short on both sides
+    expect(gapGrams('we  go')).toEqual([]); // two spaces: no single gap
+    expect(gapGrams('周末 一起 去看')).toEqual(['周末 一起', '一起 去看']);
+    expect(gapGrams('movie')).toEqual([]);
   });
 
   it('name every day a window touches', () => {
