@@ -26,6 +26,28 @@ function scrub(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/** Keys every line carries already (pino's own, beside a child logger's bindings). */
+const LINE_KEYS = ['level', 'time', 'pid', 'hostname', 'name'];
+
+/**
+ * A call's fields without the keys its line already has: pino writes a child's bindings and the
+ * call's fields side by side, so `log.child({ turnId }).warn({ turnId })` would repeat the key —
+ * a line strict JSON parsers reject. A repeated key with the same value is dropped; with
+ * another value it is kept as `<key>_`.
+ */
+function withoutBound(fields: unknown, bound: Record<string, unknown>): unknown {
+  if (fields === null || typeof fields !== 'object' || fields instanceof Error || Array.isArray(fields)) return fields;
+  const taken = (k: string) => k in bound || LINE_KEYS.includes(k);
+  const entries = Object.entries(fields as Record<string, unknown>);
+  if (!entries.some(([k]) => taken(k))) return fields;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of entries) {
+    if (!taken(k)) out[k] = v;
+    else if (bound[k] !== v) out[`${k}_`] = v;
+  }
+  return out;
+}
+
 export function createLogger(level: string, name = 'rainbow'): Logger {
   return pino({
     name,
@@ -37,7 +59,9 @@ export function createLogger(level: string, name = 'rainbow'): Logger {
     formatters: { log: (obj) => scrub(obj) as Record<string, unknown> },
     hooks: {
       logMethod(args, method) {
-        const masked = args.map((a: unknown) => (typeof a === 'string' ? maskSecrets(a) : a));
+        const masked = args.map((a: unknown, i) =>
+          typeof a === 'string' ? maskSecrets(a) : i === 0 ? withoutBound(a, this.bindings()) : a,
+        );
         method.apply(this, masked as Parameters<typeof method>);
       },
       // Last line of defence: pino fills `msg` from a logged Error's message itself, after the

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger, maskSecrets } from '../../src/log.js';
+import { repeatedKey } from '../support/strictJson.js';
 
 const BOT_TOKEN = '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const BOT_URL = `https://api.telegram.org/bot${BOT_TOKEN}/sendMessage`;
@@ -73,6 +74,27 @@ function expectNoSecret(lines: string[]) {
 }
 
 describe('createLogger', () => {
+  it('never repeats a key in a line: a child’s bound field, said again, is written once', () => {
+    const lines = captureLogLines((log) => {
+      const child = log.child({ dialogueId: 'dlg_1', turnId: 'trn_1' });
+      child.warn({ turnId: 'trn_1', code: 'LLM_TIMEOUT' }, 'reply failed');
+      child.warn({ turnId: 'trn_0', name: 'other' }, 'an earlier turn');
+      log.info({ hostname: 'elsewhere', ok: true }, 'root');
+    });
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(repeatedKey(line), line).toBeUndefined();
+    expect(JSON.parse(lines[0]!)).toMatchObject({ turnId: 'trn_1', code: 'LLM_TIMEOUT', dialogueId: 'dlg_1' });
+    // Another value under a bound key is kept beside it, not lost.
+    expect(JSON.parse(lines[1]!)).toMatchObject({ turnId: 'trn_1', turnId_: 'trn_0', name: 'rainbow', name_: 'other' });
+    expect(JSON.parse(lines[2]!)).toMatchObject({ hostname_: 'elsewhere', ok: true });
+  });
+
+  it('can tell a repeated key (the check above is not vacuous)', () => {
+    expect(repeatedKey('{"a":1,"b":{"a":2},"c":[{"a":1},{"a":1}]}')).toBeUndefined();
+    expect(repeatedKey('{"turnId":"x","msg":"m","turnId":"x"}')).toBe('turnId');
+    expect(repeatedKey('{"a":{"b":1,"b":2}}')).toBe('b');
+  });
+
   it('writes JSON lines that can be captured (sanity check of the capture)', () => {
     const lines = captureLogLines((log) => log.info('hello'));
     expect(lines).toHaveLength(1);
