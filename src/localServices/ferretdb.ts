@@ -87,8 +87,24 @@ export async function startFerretDB(opts: {
   const stderr: string[] = [];
   child.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
   const exited = exitOf(child);
-  const uri = await waitForReady(child, stderr);
+  const uri = withPoolCap(await waitForReady(child, stderr));
   return { uri, stop: () => stopChild(child), exited, pid: child.pid };
+}
+
+/**
+ * Connections one client opens at most. FerretDB's SQLite backend serves every command from a
+ * pool of 100 connections, and an operation can hold more than one (a bulk write holds one per
+ * document it replaces): with 600 client connections (three processes under a load of 1 000
+ * chats, the driver's default 100 per client each) every pooled connection was held by an
+ * operation waiting for another, and the server stopped answering for good. Four processes of a
+ * split deployment at 20 each stay below it; the driver queues the rest client-side.
+ */
+export const FERRETDB_CLIENT_POOL = 20;
+
+function withPoolCap(uri: string): string {
+  const u = new URL(uri);
+  if (!u.searchParams.has('maxPoolSize')) u.searchParams.set('maxPoolSize', String(FERRETDB_CLIENT_POOL));
+  return u.toString();
 }
 
 /** The child's exit code once it ends (null when a signal ended it). */
