@@ -67,6 +67,6 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
   mountConsole(http.app);
   // External agents' doors into rooms: MCP, and REST for webhook agents (SPEC §8).
   const seats = seatDeps(s);
-  void http.app.register(mcpRoutes({ deps: seats, log }));
+  void http.app.register(mcpRoutes({ deps: seats, log, allowedOrigins: env.MCP_ALLOWED_ORIGINS }));
   void http.app.register(seatRestRoutes({ deps: seats, log }));
 }

@@ -113,6 +113,7 @@ export async function buildShared(
     configMark: new RedisWriteMark(redis, { prefix: env.QUEUE_PREFIX, dbName: env.MONGODB_DB, kind: 'config' }),
     agentMark: new RedisWriteMark(redis, { prefix: env.QUEUE_PREFIX, dbName: env.MONGODB_DB, kind: 'agents' }),
     log,
+    ...(prom ? { onCommand: (command: string, ms: number) => prom.storeCommand(command, ms) } : {}),
   });
   stops.push(() => store.close());
   await store.participants.ensureDefaultAgent(env.AGENT_NAME, env.AGENT_PERSONA);

@@ -3,7 +3,7 @@
 // (app/http/). The only place that wires the platform-free core (src/) to the adapters, the
 // queues (jobs/) and the API (graphql/).
 import { PointerHints } from '../src/ingest/pointerHints.js';
-import type { Env } from '../src/config/env.js';
+import { listenHost, type Env } from '../src/config/env.js';
 import type { Logger } from '../src/log.js';
 import type { Store } from '../src/store/store.js';
 import type { Platform } from '../src/domain/model.js';
@@ -75,6 +75,7 @@ export async function startApp(
       ? createHttpServer({
           log: s.log,
           port: env.PORT,
+          host: listenHost(env),
           readiness: { mongodb: () => s.store.ping(), redis: async () => (await s.redis.ping()) === 'PONG' },
         })
       : undefined;

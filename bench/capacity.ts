@@ -23,6 +23,7 @@ import { sleep } from './concurrency.js';
 import { freePort } from '../src/localServices/reachability.js';
 import { sample } from '../test/support/promText.js';
 import { mostAtOnce } from '../test/support/intervals.js';
+import { OTHER, STORE_COMMAND_LABELS } from '../src/metrics/labels.js';
 
 export type CapacityShape = 'one process' | 'gateway + 2 workers';
 
@@ -233,7 +234,7 @@ async function drain(db: Db, expected: number, timeoutMs: number): Promise<numbe
 
 const STAGES = ['queue', 'context', 'model', 'delivery'] as const;
 
-/** Mean seconds per reply stage, summed over the processes' histograms, and the respond queue's job wait. */
+/** Mean seconds per reply stage, summed over the processes' histograms, the respond queue's job wait and a store command's answer. */
 async function stageMeans(children: Rig['children']): Promise<Record<string, number>> {
   const sums = new Map<string, { sum: number; count: number }>();
   const add = (key: string, text: string, name: string, labels: Record<string, string>) => {
@@ -248,6 +249,8 @@ async function stageMeans(children: Rig['children']): Promise<Record<string, num
     const text = await r.text();
     for (const stage of STAGES) add(stage, text, 'rainbow_reply_stage_seconds', { stage });
     add('job wait', text, 'rainbow_queue_wait_seconds', { queue: 'respond' });
+    for (const command of [...STORE_COMMAND_LABELS, OTHER])
+      add('store command', text, 'rainbow_store_command_seconds', { command });
   }
   return Object.fromEntries([...sums].map(([k, v]) => [k, v.count ? v.sum / v.count : NaN]));
 }
@@ -338,8 +341,8 @@ export const holds = (r: CapacityResult) => r.overheadMs.p95 <= 500 && r.queueWa
 
 export function capacityTable(rs: CapacityResult[]): string {
   const head = [
-    '| shape | chats | messages | replies | overhead p50 / p95 / p99 | queue wait p50 / p95 / max | model p50 | streams at once | stage means: job wait · queue · context · model · delivery | CPU (share of a core) and peak RSS | holds |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| shape | chats | messages | replies | overhead p50 / p95 / p99 | queue wait p50 / p95 / max | model p50 | streams at once | stage means: job wait · queue · context · model · delivery | store command mean | CPU (share of a core) and peak RSS | holds |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   const rows = rs.map((r) =>
     [
@@ -352,6 +355,7 @@ export function capacityTable(rs: CapacityResult[]): string {
       ms(r.modelMs.p50),
       r.mostStreams,
       ['job wait', ...STAGES].map((k) => ms((r.stageMeans[k] ?? NaN) * 1000)).join(' · '),
+      ms((r.stageMeans['store command'] ?? NaN) * 1000),
       r.processes.map((p) => `${p.name} ${Math.round(p.cpu * 100)} %, ${Math.round(p.peakRssMiB)} MiB`).join('; '),
       holds(r) ? 'yes' : 'no',
     ].join(' | '),

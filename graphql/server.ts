@@ -8,6 +8,7 @@ import type { OpsToken } from '../src/config/env.js';
 import type { OpsDeps } from '../src/ops/opsDeps.js';
 import { schema } from './schema.js';
 import { authenticate } from '../src/auth/opsTokens.js';
+import { BEARER_CHALLENGE } from '../src/auth/bearer.js';
 import { apiError } from './errors.js';
 import { isGatewayError } from '../src/errors.js';
 import { createContext, type GraphQLContext } from './context.js';
@@ -67,7 +68,7 @@ export function createApiServer(o: ApiServerOptions): ApiServer {
           payload.endResponse(
             new fetchAPI.Response(JSON.stringify(body), {
               status: 401,
-              headers: { 'content-type': 'application/json' },
+              headers: { 'content-type': 'application/json', 'www-authenticate': BEARER_CHALLENGE },
             }),
           );
         },

@@ -14,6 +14,7 @@ import {
   type SeatDeps,
 } from '../../src/rooms/externalSeat.js';
 import type { Seat } from '../../src/store/seats.js';
+import { BEARER_CHALLENGE, bearerToken } from '../../src/auth/bearer.js';
 
 const sendBody = z.object({ text: z.string() });
 const registerBody = z.object({
@@ -25,14 +26,14 @@ const registerBody = z.object({
 export function seatRestRoutes(o: { deps: SeatDeps; log: Logger }): FastifyPluginCallback {
   const run = async (req: FastifyRequest, reply: FastifyReply, act: (seat: Seat) => Promise<unknown>) => {
     try {
-      const h = req.headers.authorization;
-      const seat = await openSeat(o.deps, h?.startsWith('Bearer ') ? h.slice(7).trim() : undefined);
+      const seat = await openSeat(o.deps, bearerToken(req.headers.authorization));
       return await reply.code(200).send(await act(seat));
     } catch (err) {
       if (!isGatewayError(err)) {
         o.log.error({ err }, 'seat request failed');
         return reply.code(500).send({ error: { code: 'INTERNAL', message: 'internal error' } });
       }
+      if (HTTP_STATUS[err.code] === 401) void reply.header('www-authenticate', BEARER_CHALLENGE);
       return reply.code(HTTP_STATUS[err.code]).send({ error: { code: err.code, message: err.message } });
     }
   };

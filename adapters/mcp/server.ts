@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Logger } from '../../src/log.js';
 import { isGatewayError } from '../../src/errors.js';
+import { BEARER_CHALLENGE, bearerToken } from '../../src/auth/bearer.js';
 import type { Seat } from '../../src/store/seats.js';
 import {
   fullMessage,
@@ -29,6 +30,8 @@ export interface McpOptions {
   log: Logger;
   /** Longest wait_for_turn, in seconds. */
   maxWaitSec?: number;
+  /** Browser origins allowed (MCP_ALLOWED_ORIGINS); a request without `Origin` is not a browser's. */
+  allowedOrigins: readonly string[];
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -142,19 +145,20 @@ function seatServer(o: McpOptions, seat: Seat): McpServer {
   return server;
 }
 
-const bearer = (req: FastifyRequest): string | undefined => {
-  const h = req.headers.authorization;
-  return h?.startsWith('Bearer ') ? h.slice(7).trim() : undefined;
-};
-
 async function handle(o: McpOptions, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  // Before the token: a page on a foreign origin must learn nothing (DNS rebinding, MCP transport spec).
+  const origin = req.headers.origin;
+  if (origin !== undefined && !o.allowedOrigins.includes(origin.toLowerCase())) {
+    await reply.code(403).send({ error: { code: 'FORBIDDEN', message: `origin ${origin} is not allowed on /mcp` } });
+    return;
+  }
   let seat: Seat;
   try {
-    seat = await openSeat(o.deps, bearer(req));
+    seat = await openSeat(o.deps, bearerToken(req.headers.authorization));
   } catch {
     await reply
       .code(401)
-      .header('www-authenticate', 'Bearer')
+      .header('www-authenticate', BEARER_CHALLENGE)
       .send({ error: { code: 'UNAUTHENTICATED', message: 'a valid seat token is required' } });
     return;
   }

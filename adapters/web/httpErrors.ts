@@ -4,8 +4,15 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../src/log.js';
 import { HTTP_STATUS, isGatewayError, type ErrorCode } from '../../src/errors.js';
+import { BEARER_CHALLENGE } from '../../src/auth/bearer.js';
 
-export const statusOf = (code: ErrorCode): number => HTTP_STATUS[code];
+const statusOf = (code: ErrorCode): number => HTTP_STATUS[code];
+
+/** Our error as its status and body; a 401 names the scheme to authenticate with. */
+export function sendCoded(reply: FastifyReply, code: ErrorCode, message: string) {
+  if (statusOf(code) === 401) void reply.header('www-authenticate', BEARER_CHALLENGE);
+  return reply.code(statusOf(code)).send({ error: { code, message } });
+}
 
 export function sendError(
   log: Logger,
@@ -15,10 +22,9 @@ export function sendError(
   /** What a body over the limit means on this route. */
   tooLarge: ErrorCode = 'BAD_REQUEST',
 ) {
-  if (isGatewayError(err))
-    return reply.code(statusOf(err.code)).send({ error: { code: err.code, message: err.message } });
+  if (isGatewayError(err)) return sendCoded(reply, err.code, err.message);
   const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
-  if (status === 413) return reply.code(statusOf(tooLarge)).send({ error: { code: tooLarge, message: err.message } });
+  if (status === 413) return sendCoded(reply, tooLarge, err.message);
   if (status >= 400 && status < 500)
     return reply.code(status).send({ error: { code: 'BAD_REQUEST', message: err.message } });
   log.error({ err, method: req.method, route: req.routeOptions.url }, 'web API request failed');

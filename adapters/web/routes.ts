@@ -19,7 +19,7 @@ import type { LinkCodes } from '../../src/store/linkCodes.js';
 import { replyIdOf } from '../../src/respond/respondToTurn.js';
 import { WEB_PLATFORM } from './platform.js';
 import { requireCaller, type WebCaller } from './webAuth.js';
-import { sendError, statusOf } from './httpErrors.js';
+import { sendCoded, sendError } from './httpErrors.js';
 import { conversationDialogueId, conversationView, isConversationId, messageView, webChat } from './conversations.js';
 import { parseEventId } from './streamEvents.js';
 import { followReply } from './replyFollower.js';
@@ -157,7 +157,7 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
       if (first.done) return reply.code(204).send(); // the client left before anything came
       if (first.value.event === 'error') {
         const { code, message } = first.value.data;
-        return reply.code(statusOf(code)).send({ error: { code, message } });
+        return sendCoded(reply, code, message);
       }
       reply.hijack();
       await streamEvents(reply.raw, first.value, events, gone.signal);

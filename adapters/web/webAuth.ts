@@ -6,6 +6,7 @@ import type { OpsRole, OpsToken } from '../../src/config/env.js';
 import { GatewayError } from '../../src/errors.js';
 import type { PlatformIdentity } from '../../src/domain/model.js';
 import { authenticate } from '../../src/auth/opsTokens.js';
+import { bearerToken } from '../../src/auth/bearer.js';
 import type { WebUserRepo } from '../../src/store/webUsers.js';
 import { WEB_PLATFORM } from './platform.js';
 
@@ -21,8 +22,8 @@ export async function webCaller(
 ): Promise<WebCaller | null> {
   const op = authenticate(header ?? null, o.opsTokens);
   if (op) return { identity: { platform: WEB_PLATFORM, userId: `op:${op.name}`, displayName: op.name }, role: op.role };
-  const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
-  const user = m?.[1] ? await o.webUsers.byToken(m[1]) : null;
+  const token = bearerToken(header);
+  const user = token ? await o.webUsers.byToken(token) : null;
   return user
     ? { identity: { platform: WEB_PLATFORM, userId: user._id, displayName: user.name }, role: 'web_user' }
     : null;

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { OpsToken } from '../../src/config/env.js';
 import { authenticate, roleAtLeast } from '../../src/auth/opsTokens.js';
+import { BEARER_CHALLENGE } from '../../src/auth/bearer.js';
 
 export interface MetricsRouteOptions {
   registry: Registry;
@@ -21,7 +22,7 @@ export function mountMetrics(app: FastifyInstance, o: MetricsRouteOptions): void
     if (!who || !roleAtLeast(who.role, 'viewer'))
       return reply
         .code(401)
-        .header('www-authenticate', 'Bearer')
+        .header('www-authenticate', BEARER_CHALLENGE)
         .send({ statusCode: 401, error: 'Unauthorized', message: 'a metrics or viewer token is required' });
     const body = await o.registry.metrics();
     return reply

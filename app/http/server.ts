@@ -10,8 +10,8 @@ export interface HttpServerOptions {
   log: Logger;
   /** 0 = a free port. */
   port: number;
-  /** Interface to bind; default all interfaces. */
-  host?: string;
+  /** Interface to bind (src/config/env.ts listenHost). */
+  host: string;
   /** What /readyz checks (e.g. MongoDB, Redis), each probe true when healthy. */
   readiness: Record<string, () => Promise<boolean>>;
 }
@@ -66,7 +66,7 @@ export function createHttpServer(o: HttpServerOptions): HttpServer {
   return {
     app,
     async listen() {
-      await app.listen({ port: o.port, host: o.host ?? '0.0.0.0' });
+      await app.listen({ port: o.port, host: o.host });
       return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     },
     close: () => app.close(),

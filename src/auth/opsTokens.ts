@@ -2,13 +2,14 @@
 // viewer < operator < admin that the schema's auth scopes check.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { OPS_ROLES, type OpsRole, type OpsToken } from '../config/env.js';
+import { bearerToken } from './bearer.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 export function authenticate(header: string | null, tokens: OpsToken[]): OpsToken | null {
-  const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
-  if (!m?.[1]) return null;
-  const given = digest(m[1]);
+  const token = bearerToken(header);
+  if (!token) return null;
+  const given = digest(token);
   return tokens.find((t) => timingSafeEqual(digest(t.token), given)) ?? null;
 }
 

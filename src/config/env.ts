@@ -19,6 +19,29 @@ export interface OpsToken {
   token: string;
 }
 
+/** Browser origins (`scheme://host[:port]`), separated by commas; each as the URL standard serialises it. */
+const origins = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v === undefined
+        ? []
+        : v,
+  z.array(
+    z.string().transform((entry, ctx) => {
+      const origin = URL.canParse(entry) ? new URL(entry).origin : 'null';
+      if (origin === 'null' || origin !== entry.replace(/\/$/, '').toLowerCase()) {
+        ctx.addIssue({ code: 'custom', message: `"${entry}" is not an origin (scheme://host[:port], no path)` });
+        return z.NEVER;
+      }
+      return origin;
+    }),
+  ),
+);
+
 /** `name:role:token` entries separated by commas; tokens are at least 16 characters. */
 const opsTokens = z.preprocess(
   (v) =>
@@ -60,6 +83,8 @@ export const envSchema = z.object({
   NODE_ENV: withDefault(z.enum(['development', 'production', 'test']), 'development'),
   LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   PORT: withDefault(z.coerce.number().int().min(0).max(65535), 4000),
+  /** Interface the HTTP server binds; unset: all interfaces in production, this machine only otherwise (listenHost). */
+  HOST: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
   /** Schema introspection and the GraphiQL page; `auto` = on except when NODE_ENV is production. */
   GRAPHQL_INTROSPECTION: withDefault(z.enum(['auto', 'on', 'off']), 'auto'),
   GRAPHIQL: withDefault(z.enum(['auto', 'on', 'off']), 'auto'),
@@ -218,6 +243,11 @@ export const envSchema = z.object({
   ALBUM_SETTLE_MS: withDefault(z.coerce.number().int().min(0).max(30_000), 1_500),
 
   OPS_TOKENS: opsTokens,
+  /**
+   * Browser origins allowed on /mcp (the MCP transport's DNS-rebinding rule): a request with an
+   * `Origin` not listed is refused with 403; one without (a non-browser client) is let through.
+   */
+  MCP_ALLOWED_ORIGINS: origins,
   /** Development only, when OPS_TOKENS is empty: where the local admin token is kept (default .local/admin-token). */
   ADMIN_TOKEN_FILE: optionalString,
   /**
@@ -302,3 +332,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   });
   throw new ConfigError(`Invalid configuration — ${lines.join('; ')}`);
 }
+
+/**
+ * The interface the HTTP server binds. Outside production the gateway prints a local admin
+ * token on start, so unless HOST says otherwise it listens on this machine only; production
+ * (the container) listens on every interface as before.
+ */
+export const listenHost = (env: Pick<Env, 'HOST' | 'NODE_ENV'>): string =>
+  env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');

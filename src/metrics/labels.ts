@@ -36,6 +36,17 @@ export const DELIVERY_CODE_LABELS = ['rate_limited', 'transient', 'permanent'] a
 export const MEMORY_JOB_LABELS = ['extract', 'rolling-summary', 'summarize', 'evolve', 'consolidate'] as const;
 /** `completed`, `failed` (will be retried or exhausted), or what a handler said it did. */
 export const MEMORY_RESULT_LABELS = ['completed', 'failed', 'skipped', 'folded'] as const;
+/** MongoDB commands the store sends (the driver's command names). */
+export const STORE_COMMAND_LABELS = [
+  'find',
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'getMore',
+  'aggregate',
+  'count',
+] as const;
 /** SkipReason (src/domain/roundRules.ts). */
 export const ROOM_SKIP_LABELS = ['chose', 'timeout', 'left', 'failed'] as const;
 

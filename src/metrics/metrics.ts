@@ -23,6 +23,8 @@ export interface Metrics {
   memoryJob(name: string, result: string): void;
   /** A room's ask was skipped (by choice, timeout, a member leaving, a failed reply). */
   roomSkip(reason: string): void;
+  /** One store command answered (or failed) after this long: the store's latency as the process sees it. */
+  storeCommand(command: string, ms: number): void;
 }
 
 const nothing = (): void => undefined;
@@ -36,6 +38,7 @@ export const noMetrics: Metrics = {
   recall: nothing,
   memoryJob: nothing,
   roomSkip: nothing,
+  storeCommand: nothing,
 };
 
 /**

@@ -46,6 +46,8 @@ export interface StoreOptions {
   configMark?: WriteMark;
   agentMark?: WriteMark;
   log?: Logger;
+  /** Told how long each command took (the driver's command monitoring; none by default). */
+  onCommand?: (command: string, ms: number) => void;
 }
 
 export class Store {
@@ -140,7 +142,16 @@ export class Store {
 
   /** `monitorCommands` in the URI (`?monitorCommands=true`) lets tests and the bench watch every command. */
   static async connect(uri: string, dbName: string, o: StoreOptions = {}): Promise<Store> {
-    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000, appName: 'rainbow-gateway' });
+    const monitor = o.onCommand;
+    const client = new MongoClient(uri, {
+      serverSelectionTimeoutMS: 10_000,
+      appName: 'rainbow-gateway',
+      ...(monitor ? { monitorCommands: true } : {}),
+    });
+    if (monitor) {
+      client.on('commandSucceeded', (e) => monitor(e.commandName, e.duration));
+      client.on('commandFailed', (e) => monitor(e.commandName, e.duration));
+    }
     await client.connect();
     const store = new Store(client, client.db(dbName), o);
     const use = await probeIndexUse(store.db);

@@ -13,6 +13,7 @@ import { freePort } from '../../src/localServices/reachability.js';
 import type { Message, Turn } from '../../src/domain/model.js';
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from '../doubles/fakeOpenAI.js';
 import { startFakeTelegram, type FakeTelegram, type FakeTelegramOptions } from '../doubles/fakeTelegram.js';
+import { logLineProblems } from '../support/strictJson.js';
 import { runMain, type Child } from '../support/childProcess.js';
 import { rawTestEnv } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
@@ -38,7 +39,7 @@ export interface FaultRig {
   load(o: { chats: number; perChat: number; gapMs: number }): Promise<Sent[]>;
   /** Waits until every sent message is stored and its turn closed; throws with what is missing. */
   settled(sent: Sent[], timeoutMs: number): Promise<void>;
-  /** What users got that they should not have (empty when all is well). */
+  /** What users got that they should not have, and gateway log lines that are not strict JSON (empty when all is well). */
   /**
    * `resentChunks`: a kill may land between Telegram accepting a send and its id being stored —
    * the README's documented limit (the Bot API has no idempotency key): then a reply's first
@@ -100,6 +101,9 @@ export async function startFaultRig(
   const client = await MongoClient.connect(services.mongoUri, { serverSelectionTimeoutMS: 30_000 });
   const db = client.db(raw.MONGODB_DB);
   let gateway = runMain(raw);
+  /** Every gateway process's output, killed ones included (their log lines are checked too). */
+  const first = gateway;
+  const outputs: Array<() => string> = [() => first.output()];
   await gatewayPolling(tg, gateway);
   let updateId = 0;
   let messageId = 0;
@@ -118,6 +122,8 @@ export async function startFaultRig(
       gateway.process.kill('SIGKILL');
       await gateway.exited;
       gateway = runMain(raw);
+      const next = gateway;
+      outputs.push(() => next.output());
       // The settle budget starts once it runs again: a process start under a loaded machine
       // (the whole suite in two forks) took up to a minute of it before.
       await gatewayPolling(tg, gateway, 120_000);
@@ -147,7 +153,10 @@ export async function startFaultRig(
       }
       throw new Error(`not settled in ${timeoutMs} ms: ${missing}\ngateway output:\n${gateway.output().slice(-4000)}`);
     },
-    problems: (sent, o) => problemsOf(db, tg, sent, o?.resentChunks ?? false),
+    problems: async (sent, o) => [
+      ...(await problemsOf(db, tg, sent, o?.resentChunks ?? false)),
+      ...outputs.flatMap((out) => logLineProblems(out())),
+    ],
     async stop() {
       await gateway.stop('SIGKILL');
       await client.close();

@@ -1,5 +1,6 @@
 // /metrics over HTTP after one Telegram DM turn and one redelivered update: token-protected,
 // and the counters and histograms moved for what happened (SPEC §11).
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { eventually, TEST_VIEWER_TOKEN } from '../support/testEnv.js';
@@ -80,10 +81,23 @@ describe('/metrics', () => {
     // Never an id as a label value.
     expect(t).not.toContain(dialogue._id);
 
+    // The store's latency, by command, as the process saw it.
+    expect(sample(t, 'rainbow_store_command_seconds_count', { command: 'find' })).toBeGreaterThan(0);
+    expect(sample(t, 'rainbow_store_command_seconds_count', { command: 'update' })).toBeGreaterThan(0);
+
     // The scraper's own token works as well.
     const scraper = await scrape(METRICS_TOKEN);
     expect(scraper.status).toBe(200);
     expect(scraper.text).toContain('rainbow_inbound_events_total');
+  });
+
+  it('passes Prometheus’ own lint (promtool check metrics) after traffic', async () => {
+    const { text } = await scrape(TEST_VIEWER_TOKEN);
+    expect(text).toContain('rainbow_reply_stage_seconds_count'); // after the turn above
+    const lint = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    expect(lint.error, 'promtool (Debian package prometheus) must be installed').toBeUndefined();
+    expect(`${lint.stdout}${lint.stderr}`.trim()).toBe('');
+    expect(lint.status).toBe(0);
   });
 });
 

@@ -29,3 +29,18 @@ export function repeatedKey(text: string): string | undefined {
   }
   return undefined;
 }
+
+/** Log lines (those starting with `{`) that are not strict JSON: invalid, or a key repeated. */
+export function logLineProblems(output: string): string[] {
+  const out: string[] = [];
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const key = repeatedKey(line);
+      if (key) out.push(`log line repeats "${key}": ${line.slice(0, 300)}`);
+    } catch {
+      out.push(`log line is not JSON: ${line.slice(0, 300)}`);
+    }
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadEnv } from '../../src/config/env.js';
+import { ConfigError, listenHost, loadEnv } from '../../src/config/env.js';
 
 const GOOD_BOT_TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
 const TOKEN_A = 'viewer-token-0123456789';
@@ -143,5 +143,32 @@ describe('loadEnv other validation', () => {
   it('names every bad variable in one error', () => {
     const err = configError({ PORT: 'x', REDIS_URL: 'http://r', TELEGRAM_BOT_TOKEN: 'nope' });
     for (const name of ['PORT', 'REDIS_URL', 'TELEGRAM_BOT_TOKEN']) expect(err.message).toContain(name);
+  });
+});
+
+describe('the interface the HTTP server binds', () => {
+  it('is this machine only outside production, every interface in production, HOST when set', () => {
+    expect(listenHost(loadEnv({}))).toBe('127.0.0.1');
+    expect(listenHost(loadEnv({ NODE_ENV: 'test' }))).toBe('127.0.0.1');
+    expect(listenHost(loadEnv({ NODE_ENV: 'production', OPS_TOKENS: `ops:admin:${TOKEN_B}` }))).toBe('0.0.0.0');
+    expect(listenHost(loadEnv({ HOST: '0.0.0.0' }))).toBe('0.0.0.0');
+    expect(listenHost(loadEnv({ NODE_ENV: 'production', HOST: '10.0.0.5', OPS_TOKENS: `ops:admin:${TOKEN_B}` }))).toBe(
+      '10.0.0.5',
+    );
+    expect(listenHost(loadEnv({ HOST: '' }))).toBe('127.0.0.1');
+  });
+});
+
+describe('MCP_ALLOWED_ORIGINS', () => {
+  it('is empty by default and reads a list of origins as browsers send them', () => {
+    expect(loadEnv({}).MCP_ALLOWED_ORIGINS).toEqual([]);
+    expect(
+      loadEnv({ MCP_ALLOWED_ORIGINS: 'https://Agents.example.com/, http://localhost:3000' }).MCP_ALLOWED_ORIGINS,
+    ).toEqual(['https://agents.example.com', 'http://localhost:3000']);
+  });
+
+  it('refuses what is not an origin, naming the setting', () => {
+    for (const bad of ['https://a.example.com/mcp', 'agents.example.com', '*'])
+      expect(configError({ MCP_ALLOWED_ORIGINS: bad }).message).toContain('MCP_ALLOWED_ORIGINS');
   });
 });
