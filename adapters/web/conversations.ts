@@ -26,8 +26,8 @@ export interface MessageView {
   conversationId: string;
   role: 'user' | 'assistant' | 'system';
   content: string;
-  /** How the reply ended (assistant messages): complete, streaming, interrupted, error, … */
-  state?: string;
+  /** How the message stands: a reply's delivery state (streaming, complete, interrupted, error, …); `complete` for what people and the system wrote. */
+  state: string;
   metadata: { sources?: SourceReferenceData[]; tokensUsed?: TokenUsage };
   createdAt: string;
 }
@@ -60,7 +60,7 @@ export function messageView(m: Message, conversationId: string): MessageView {
     conversationId,
     role: ROLES[m.senderRole],
     content: ended ? (m.delivery?.shown ?? m.content) : m.content,
-    ...(m.delivery ? { state: m.delivery.state } : {}),
+    state: m.delivery?.state ?? 'complete',
     metadata: {
       ...(sources?.length ? { sources } : {}),
       ...(m.delivery?.usage ? { tokensUsed: m.delivery.usage } : {}),

@@ -112,6 +112,13 @@ describe('web channel: messages and the stream', () => {
       ['assistant', 'Hello there, Ada.'],
     ]);
     expect(messages[1]).toMatchObject({ id: messageId, metadata: { tokensUsed: usage } });
+    // Every message carries the documented fields, the person's own included.
+    for (const m of messages)
+      expect(Object.keys(m).sort()).toEqual(
+        ['content', 'conversationId', 'createdAt', 'id', 'metadata', 'role', 'state'].sort(),
+      );
+    expect(messages.map((m) => (m as { state?: string }).state)).toEqual(['complete', 'complete']);
+    expect(messages.every((m) => (m as { conversationId?: string }).conversationId === id)).toBe(true);
 
     // The same record through GraphQL: a dialogue on platform web, with its turn's trace.
     const dialogueId = String(got.json!.conversation && (got.json!.conversation as { dialogueId: string }).dialogueId);
