@@ -20,6 +20,7 @@ const sendBody = z.object({ text: z.string() });
 const registerBody = z.object({
   name: z.string().min(1).max(64),
   introduction: z.string().max(500).optional(),
+  capabilities: z.array(z.string().max(100)).max(20).optional(),
   password: z.string().max(200).optional(),
 });
 
@@ -42,14 +43,15 @@ export function seatRestRoutes(o: { deps: SeatDeps; log: Logger }): FastifyPlugi
       run(req, reply, (seat) => {
         const body = registerBody.safeParse(req.body);
         if (!body.success)
-          return Promise.reject(new GatewayError('BAD_REQUEST', 'body: {"name": "…", "introduction"?, "password"?}'));
-        const { name, introduction, password } = body.data;
-        return registerAgent(
-          o.deps,
-          seat,
-          { name, ...(introduction ? { introduction } : {}), ...(password ? { password } : {}) },
-          new Date(),
-        );
+          return Promise.reject(
+            new GatewayError(
+              'BAD_REQUEST',
+              'body: {"name": "…", "introduction"?, "capabilities"?: ["…"], "password"?}',
+            ),
+          );
+        const { name, introduction, capabilities, password } = body.data;
+        const extra = { ...(introduction ? { introduction } : {}), ...(capabilities ? { capabilities } : {}) };
+        return registerAgent(o.deps, seat, { name, ...extra, ...(password ? { password } : {}) }, new Date());
       }),
     );
     app.get('/agents/context', (req, reply) => run(req, reply, (seat) => roomContext(o.deps, seat)));

@@ -85,6 +85,7 @@ function seatServer(o: McpOptions, seat: Seat): McpServer {
         {
           name: a.name,
           ...(a.introduction ? { introduction: a.introduction } : {}),
+          ...(a.capabilities ? { capabilities: a.capabilities } : {}),
           ...(a.password ? { password: a.password } : {}),
         },
         new Date(),

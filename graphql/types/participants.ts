@@ -150,6 +150,10 @@ export const AgentType = builder.objectRef<Agent & AgentEvolution>('Agent').impl
     id: t.exposeID('_id'),
     name: t.exposeString('name'),
     aliases: t.stringList({ resolve: (a) => a.aliases ?? [] }),
+    capabilities: t.stringList({
+      description: 'What an external agent said it can do when it registered (seed 002); empty for built-in agents.',
+      resolve: (a) => a.capabilities ?? [],
+    }),
     bindings: t.field({ type: [AgentBindingType], resolve: (a) => a.bindings ?? [] }),
     avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
     isDefault: t.exposeBoolean('isDefault'),

@@ -408,6 +408,8 @@ export interface Agent {
   external?: ExternalAgent;
   /** Seed 002 `introduce`: how it presents itself to the room. */
   introduction?: string;
+  /** Seed 002 `capabilities`: what an external agent says it can do (register_agent), shown to the room. */
+  capabilities?: string[];
   /** Other names people call it by in a group ("named" activation). */
   aliases?: string[];
   bindings?: AgentBinding[];

@@ -43,7 +43,7 @@ export async function openSeat(deps: Pick<SeatDeps, 'store'>, token: string | un
 export async function registerAgent(
   deps: Pick<SeatDeps, 'store'>,
   seat: Seat,
-  o: { name: string; introduction?: string; password?: string },
+  o: { name: string; introduction?: string; capabilities?: readonly string[]; password?: string },
   now: Date,
 ): Promise<{ agentId: string; roomId: string }> {
   const room = await roomOf(deps, seat);
@@ -55,8 +55,16 @@ export async function registerAgent(
   const external = seat.webhook
     ? { kind: 'webhook' as const, seatId: seat._id, url: seat.webhook.url }
     : { kind: 'mcp' as const, seatId: seat._id };
+  const capabilities = [...new Set((o.capabilities ?? []).map((c) => c.trim()).filter(Boolean))];
   await deps.store.participants.putExternalAgent(
-    { _id: agentId, name, basePersona: '', external, ...(o.introduction ? { introduction: o.introduction } : {}) },
+    {
+      _id: agentId,
+      name,
+      basePersona: '',
+      external,
+      ...(o.introduction ? { introduction: o.introduction } : {}),
+      ...(capabilities.length > 0 ? { capabilities } : {}),
+    },
     now,
   );
   await deps.store.guard.run(guardKeys.dialogue(room.dialogueId), async () => {
@@ -119,7 +127,8 @@ export async function roomContext(deps: Pick<SeatDeps, 'store'>, seat: Seat, o: 
     deps.store.rooms.current(room),
   ]);
   const members = await Promise.all(room.members.map((m) => deps.store.participants.getAgent(m.id)));
-  const names = new Map(members.filter((a): a is Agent => a !== null).map((a) => [a._id, a.name]));
+  const agents = new Map(members.filter((a): a is Agent => a !== null).map((a) => [a._id, a]));
+  const names = new Map([...agents].map(([id, a]) => [id, a.name]));
   const said = dialogue?.currentSessionId ? await conversationOf(deps, dialogue) : [];
   const lastOwn = said.map((m) => m.senderId).lastIndexOf(agentId);
   const since = said.slice(lastOwn + 1).slice(-(o.limit ?? 50));
@@ -139,6 +148,7 @@ export async function roomContext(deps: Pick<SeatDeps, 'store'>, seat: Seat, o: 
       kind: m.kind,
       isHost: hostOf(room)?.id === m.id,
       introduction: m.introduction ?? null,
+      capabilities: agents.get(m.id)?.capabilities ?? [],
     })),
     round: round
       ? { id: round._id, seq: round.seq, completed: round.completed, asked: round.asked, next: ask?.agentId ?? null }

@@ -246,7 +246,7 @@ export class ParticipantRepo {
 
   /** An external agent registered through its seat (created, or renamed on a second registration). */
   async putExternalAgent(
-    agent: Pick<Agent, '_id' | 'name' | 'basePersona' | 'external' | 'introduction'>,
+    agent: Pick<Agent, '_id' | 'name' | 'basePersona' | 'external' | 'introduction' | 'capabilities'>,
     at: Date,
   ): Promise<void> {
     await this.c.agents.updateOne(
@@ -258,6 +258,7 @@ export class ParticipantRepo {
           external: agent.external,
           updatedAt: at,
           ...(agent.introduction ? { introduction: agent.introduction } : {}),
+          ...(agent.capabilities ? { capabilities: agent.capabilities } : {}),
         },
         $setOnInsert: { isDefault: false, createdAt: at },
       },

@@ -104,9 +104,25 @@ describe('rooms: external agents', () => {
 
     expect(errorCode(await call('register_agent', { name: 'Ext', password: 'wrong' }))).toBe('FORBIDDEN');
     const reg = parsed(
-      await call('register_agent', { name: 'Ext', introduction: 'An IDE agent', password: 'hike2026' }),
+      await call('register_agent', {
+        name: 'Ext',
+        introduction: 'An IDE agent',
+        capabilities: ['code review', '翻译'],
+        password: 'hike2026',
+      }),
     );
     const extId = String(reg.agentId);
+    // What it said it can do is kept: the room sees it, and so does an operator.
+    const members = parsed(await call('get_context')).members as Array<{ id: string; capabilities: string[] }>;
+    expect(members.find((m) => m.id === extId)?.capabilities).toEqual(['code review', '翻译']);
+    expect(members.find((m) => m.id === 'agt_aria')?.capabilities).toEqual([]);
+    const op = await h.gql<{ agent: { capabilities: string[] } }>(
+      'query($id: ID!) { agent(id: $id) { capabilities } }',
+      {
+        id: extId,
+      },
+    );
+    expect(op.body.data?.agent.capabilities).toEqual(['code review', '翻译']);
     expect((await h.app.store.rooms.get(room._id))?.members.map((m) => m.id)).toEqual(['agt_aria', 'agt_bo', extId]);
     expect(errorCode(await call('send_message', { text: 'me first!' }))).toBe('NOT_YOUR_TURN');
 
