@@ -5,13 +5,15 @@
 import type { Message } from '../../src/domain/model.js';
 import type { ErrorCode } from '../../src/errors.js';
 import type { DialogueFeed } from './feedSubscriber.js';
-import { eventIdOf, type TokenUsage, type WebStreamEvent } from './streamEvents.js';
+import { endEventIdOf, eventIdOf, type TokenUsage, type WebStreamEvent } from './streamEvents.js';
 
 export interface FollowOptions {
   dialogueId: string;
   replyId: string;
   /** Characters of the reply the client already has (Last-Event-ID); 0 for a new stream. */
   offset: number;
+  /** A reconnect (Last-Event-ID): the client has message_start already. */
+  resumed?: boolean;
   read(messageId: string): Promise<Message | null>;
   feed: DialogueFeed;
   /** Give up (GENERATION_TIMEOUT) when the reply has not ended by then; the reply itself goes on. */
@@ -86,7 +88,8 @@ export async function* followReply(o: FollowOptions): AsyncGenerator<WebStreamEv
   try {
     const deadline = Date.now() + o.maxWaitMs;
     let sent = o.offset;
-    let started = false;
+    // A resumed stream does not say message_start again: the client has it (its Last-Event-ID names the reply).
+    let started = o.resumed === true;
     while (!o.signal.aborted) {
       const m = await o.read(o.replyId);
       const ended = m?.delivery !== undefined && m.delivery.state !== 'streaming';
@@ -105,7 +108,7 @@ export async function* followReply(o: FollowOptions): AsyncGenerator<WebStreamEv
       }
       if (m && ended) {
         if (failure) {
-          yield { event: 'error', id: eventIdOf(o.replyId, sent), data: failure };
+          yield { event: 'error', id: endEventIdOf(o.replyId, sent), data: failure };
           return;
         }
         for (const s of m.sources ?? [])
@@ -119,12 +122,13 @@ export async function* followReply(o: FollowOptions): AsyncGenerator<WebStreamEv
               relevanceScore: s.relevanceScore,
             },
           };
-        yield { event: 'message_complete', id: eventIdOf(o.replyId, sent), data: { usage: usageOf(m) } };
+        yield { event: 'message_complete', id: endEventIdOf(o.replyId, sent), data: { usage: usageOf(m) } };
         return;
       }
       const left = deadline - Date.now();
       if (left <= 0) {
         const data = { code: 'GENERATION_TIMEOUT' as const, message: 'No reply yet; it will appear in the history.' };
+        // Not the reply's end: it goes on, and a reconnect may follow it further.
         yield { event: 'error', id: eventIdOf(o.replyId, sent), data };
         return;
       }

@@ -78,6 +78,18 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
 
   return (app, _opts, done) => {
     app.setErrorHandler((err: FastifyError, req, reply) => sendError(deps.log, req, reply, err, 'MESSAGE_TOO_LONG'));
+    // A resume has no body, yet clients (EventSource over fetch, request wrappers) still send
+    // `content-type: application/json`: an empty body is no body, not a malformed one.
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, next) => {
+      const text = String(body);
+      if (text.trim() === '') return next(null, undefined);
+      try {
+        next(null, JSON.parse(text));
+      } catch {
+        next(Object.assign(new Error('the body is not valid JSON'), { statusCode: 400 }), undefined);
+      }
+    });
 
     app.post('/conversations', async (req, reply) => {
       const caller = await changer(req);
@@ -138,6 +150,8 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
       const resume = req.headers['last-event-id'];
       const target = resume !== undefined ? await resumed(d, resume) : await posted(d, caller, req.body);
       if ('answer' in target) return reply.code(200).send(target.answer);
+      // The client had the reply's last event: nothing more will come (204 ends an EventSource).
+      if ('ended' in target) return reply.code(204).send();
       const { replyId, offset } = target;
       const gone = new AbortController();
       reply.raw.on('close', () => gone.abort());
@@ -145,6 +159,7 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
         dialogueId: d._id,
         replyId,
         offset,
+        resumed: resume !== undefined,
         read: (id) => store.messages.get(id),
         feed: deps.feed,
         maxWaitMs: deps.maxWaitMs,
@@ -213,12 +228,16 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
   }
 
   /** Last-Event-ID: the same reply from where the client stopped. */
-  async function resumed(d: Dialogue, lastEventId: string | string[]): Promise<{ replyId: string; offset: number }> {
+  async function resumed(
+    d: Dialogue,
+    lastEventId: string | string[],
+  ): Promise<{ replyId: string; offset: number } | { ended: true }> {
     const at = parseEventId(Array.isArray(lastEventId) ? lastEventId[0] : lastEventId);
     if (!at) throw fail('BAD_REQUEST', 'Last-Event-ID is not an id this API sent');
     const m: Message | null = await store.messages.get(at.messageId);
     if (m?.dialogueId !== d._id || m.senderRole !== 'ai')
       throw fail('MESSAGE_NOT_FOUND', `no reply ${at.messageId} in this conversation`);
+    if (at.ended) return { ended: true };
     return { replyId: m._id, offset: at.offset };
   }
 }

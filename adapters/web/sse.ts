@@ -1,7 +1,7 @@
 // Writes a reply's events to a client as text/event-stream. A comment line every few seconds
 // keeps proxies from closing a quiet stream (a model thinking, a tool running).
 import type { ServerResponse } from 'node:http';
-import { formatEvent, type WebStreamEvent } from './streamEvents.js';
+import { formatEvent, RETRY_MS, type WebStreamEvent } from './streamEvents.js';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -23,6 +23,7 @@ export async function streamEvents(
   };
   const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
   try {
+    write(`retry: ${RETRY_MS}\n\n`);
     write(formatEvent(first));
     for await (const e of rest) write(formatEvent(e));
   } finally {

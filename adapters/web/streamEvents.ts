@@ -1,6 +1,8 @@
 // Seed 004's stream events (§6.1, §8) as the web channel sends them, and the HTTP status of each
 // error code (§9). Every event carries an id `<messageId>:<offset>` (characters of the reply
-// already sent), so a reconnect with Last-Event-ID resumes where the client stopped.
+// already sent), so a reconnect with Last-Event-ID resumes where the client stopped; the last
+// event of a reply (message_complete, or error) carries `<messageId>:<offset>:end`, so a
+// reconnect after it learns there is nothing more (204, which ends an EventSource for good).
 import type { ErrorCode } from '../../src/errors.js';
 
 export interface SourceReferenceData {
@@ -24,12 +26,17 @@ export type WebStreamEvent =
 
 /** An event id: the reply and how many of its characters the client has with this event. */
 export const eventIdOf = (messageId: string, offset: number): string => `${messageId}:${offset}`;
+/** The id of a reply's last event: after it, the stream has nothing more to say. */
+export const endEventIdOf = (messageId: string, offset: number): string => `${messageId}:${offset}:end`;
 
-/** Last-Event-ID → where to resume; null when it is not one of ours. */
-export function parseEventId(id: string | undefined): { messageId: string; offset: number } | null {
-  const m = /^(msg_[A-Za-z0-9_]+):(\d{1,9})$/.exec(id?.trim() ?? '');
-  return m?.[1] && m[2] ? { messageId: m[1], offset: Number(m[2]) } : null;
+/** Last-Event-ID → where to resume, and whether the client already had the reply's end; null when it is not one of ours. */
+export function parseEventId(id: string | undefined): { messageId: string; offset: number; ended: boolean } | null {
+  const m = /^(msg_[A-Za-z0-9_]+):(\d{1,9})(:end)?$/.exec(id?.trim() ?? '');
+  return m?.[1] && m[2] ? { messageId: m[1], offset: Number(m[2]), ended: m[3] !== undefined } : null;
 }
+
+/** How long an EventSource waits before it reconnects after a drop (the stream's `retry:` field). */
+export const RETRY_MS = 1000;
 
 /** One event in the text/event-stream format (data is one JSON line). */
 export const formatEvent = (e: WebStreamEvent): string =>
