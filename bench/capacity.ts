@@ -234,7 +234,10 @@ async function drain(db: Db, expected: number, timeoutMs: number): Promise<numbe
 
 const STAGES = ['queue', 'context', 'model', 'delivery'] as const;
 
-/** Mean seconds per reply stage, summed over the processes' histograms, the respond queue's job wait and a store command's answer. */
+/**
+ * Mean seconds per reply stage, summed over the processes' histograms, the respond queue's job
+ * wait and a store command's answer.
+ */
 async function stageMeans(children: Rig['children']): Promise<Record<string, number>> {
   const sums = new Map<string, { sum: number; count: number }>();
   const add = (key: string, text: string, name: string, labels: Record<string, string>) => {

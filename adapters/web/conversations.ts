@@ -26,7 +26,10 @@ export interface MessageView {
   conversationId: string;
   role: 'user' | 'assistant' | 'system';
   content: string;
-  /** How the message stands: a reply's delivery state (streaming, complete, interrupted, error, …); `complete` for what people and the system wrote. */
+  /**
+   * How the message stands: a reply's delivery state (streaming, complete, interrupted, error,
+   * …); `complete` for what people and the system wrote.
+   */
   state: string;
   metadata: { sources?: SourceReferenceData[]; tokensUsed?: TokenUsage };
   createdAt: string;

@@ -29,7 +29,10 @@ export const eventIdOf = (messageId: string, offset: number): string => `${messa
 /** The id of a reply's last event: after it, the stream has nothing more to say. */
 export const endEventIdOf = (messageId: string, offset: number): string => `${messageId}:${offset}:end`;
 
-/** Last-Event-ID → where to resume, and whether the client already had the reply's end; null when it is not one of ours. */
+/**
+ * Last-Event-ID → where to resume, and whether the client already had the reply's end; null
+ * when it is not one of ours.
+ */
 export function parseEventId(id: string | undefined): { messageId: string; offset: number; ended: boolean } | null {
   const m = /^(msg_[A-Za-z0-9_]+):(\d{1,9})(:end)?$/.exec(id?.trim() ?? '');
   return m?.[1] && m[2] ? { messageId: m[1], offset: Number(m[2]), ended: m[3] !== undefined } : null;

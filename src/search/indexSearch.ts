@@ -2,9 +2,9 @@
 // the bucket documents of the query's terms, the journal slots not yet folded, then the
 // candidates themselves, newest (or oldest) first, each checked against the plan
 // (src/search/messageSearch.ts) until the page is full. A newest-first search decodes its lists
-// in time windows going back (candidateWindows), so a common term costs its newest page only. Messages not yet folded are candidates
-// through the journal (by dialogue and time), so a message is searchable as soon as its insert
-// returned.
+// in time windows going back (candidateWindows), so a common term costs its newest page only.
+// Messages not yet folded are candidates through the journal (by dialogue and time), so a
+// message is searchable as soon as its insert returned.
 import type { Message } from '../domain/model.js';
 import type { Store } from '../store/store.js';
 import { slotOf } from '../store/searchJournal.js';

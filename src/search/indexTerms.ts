@@ -1,7 +1,8 @@
 // Terms of the message search index (pure). A message is filed under every bigram of its
 // searchable texts (src/search/searchKeys.ts: NFKC, lower case, so Chinese needs no word
-// splitting), every span around a word gap (`g:ie to`), under its dialogue (`d:<id>`) and its UTC day (`t:<yyyy-mm-dd>`). Pseudo-terms
-// are longer than two characters, so they never collide with a bigram. Filtering by dialogue
+// splitting), every span around a word gap (`g:ie to`), its dialogue (`d:<id>`) and its UTC
+// day (`t:<yyyy-mm-dd>`). Pseudo-terms are longer than two characters and prefixed, so they
+// never collide with a bigram. Filtering by dialogue
 // is then one more list to intersect; a one-character query (no bigram) reads the dialogue's
 // list or the days of its window instead of scanning. Sender role is not a term: half of all
 // messages share each role, so its list would cost more to read than checking the candidates.

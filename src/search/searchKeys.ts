@@ -1,6 +1,6 @@
 // Search keys of a text (pure): the unique character bigrams of its text, normalised (NFKC,
-// lower case), and the spans around its word gaps (gapGrams). The message search index (src/search/indexTerms.ts) files each message under
-// them, so a search first narrows to messages holding every bigram of the query — which works
+// lower case), and the spans around its word gaps (gapGrams). The message search index
+// (src/search/indexTerms.ts) files each message under them, so a search first narrows to messages holding every bigram of the query — which works
 // for Chinese, where there are no spaces to split words on — and only then checks the literal
 // text on those few.
 import type { Message } from '../domain/model.js';

@@ -39,7 +39,10 @@ export interface FaultRig {
   load(o: { chats: number; perChat: number; gapMs: number }): Promise<Sent[]>;
   /** Waits until every sent message is stored and its turn closed; throws with what is missing. */
   settled(sent: Sent[], timeoutMs: number): Promise<void>;
-  /** What users got that they should not have, and gateway log lines that are not strict JSON (empty when all is well). */
+  /**
+   * What users got that they should not have, and gateway log lines that are not strict JSON
+   * (empty when all is well).
+   */
   /**
    * `resentChunks`: a kill may land between Telegram accepting a send and its id being stored —
    * the README's documented limit (the Bot API has no idempotency key): then a reply's first
