@@ -42,8 +42,6 @@ export interface FaultRig {
   /**
    * What users got that they should not have, and gateway log lines that are not strict JSON
    * (empty when all is well).
-   */
-  /**
    * `resentChunks`: a kill may land between Telegram accepting a send and its id being stored —
    * the README's documented limit (the Bot API has no idempotency key): then a reply's first
    * chunk, a prefix of its text, shows once more. Allowed at most once per chat when set.
