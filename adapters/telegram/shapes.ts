@@ -113,6 +113,14 @@ const repliedFields = {
   caption: z.string(),
   forum_topic_created: z.object({ name: z.string() }),
   forward_origin: messageOrigin,
+  // What it carried, so a reply to a captionless photo or GIF is quoted as that (issue 35).
+  animation: video,
+  video,
+  video_note: videoNote,
+  voice,
+  audio,
+  document,
+  sticker,
   ...sharedFields,
 };
 const externalFields = { origin: messageOrigin, chat, message_id: z.number().int(), ...sharedFields };
@@ -141,8 +149,9 @@ const messageFields = {
   ...sharedFields,
 };
 const messageLists = { entities: entity, caption_entities: entity, photo: photoSize };
+const repliedLists = { photo: photoSize };
 
-export type Replied = Fields<typeof repliedFields> & { message_id: number };
+export type Replied = Fields<typeof repliedFields> & Lists<typeof repliedLists> & { message_id: number };
 export type External = Fields<typeof externalFields>;
 export type Shared = Fields<typeof sharedFields>;
 export type TgMessage = Fields<typeof messageFields> &
@@ -180,7 +189,11 @@ export function parseMessage(raw: unknown): Parsed {
   if (r !== undefined) {
     const id = isRecord(r) ? z.number().int().safeParse(r.message_id) : undefined;
     if (isRecord(r) && id?.success)
-      m.reply_to_message = { ...fieldsOf(r, repliedFields, 'reply_to_message.', dropped), message_id: id.data };
+      m.reply_to_message = {
+        ...fieldsOf(r, repliedFields, 'reply_to_message.', dropped),
+        ...listsOf(r, repliedLists, 'reply_to_message.', dropped),
+        message_id: id.data,
+      };
     else dropped.push('reply_to_message');
   }
   const x = raw.external_reply;

@@ -197,10 +197,12 @@ function replyOf(m: TgMessage) {
         ? userSender(r.from)
         : undefined;
     const text = r.text ?? r.caption;
+    const media = attachmentsOf(r).map((a) => ({ kind: a.kind, ...(a.fileName ? { fileName: a.fileName } : {}) }));
     return {
       platformMessageId: String(r.message_id),
       ...(s ? { sender: s } : {}),
       ...(text !== undefined ? { text } : {}),
+      ...(media.length > 0 ? { media } : {}),
       ...(quote !== undefined ? { quote } : {}),
       ...nonEmpty(sharedOf(r)),
     };
@@ -231,7 +233,13 @@ function replyOf(m: TgMessage) {
   return undefined;
 }
 
-function attachmentsOf(m: TgMessage): InboundAttachment[] {
+/** A message's media fields: a message's own, or those of the message it replies to. */
+type MediaCarrier = Pick<
+  TgMessage,
+  'message_id' | 'photo' | 'animation' | 'video' | 'video_note' | 'voice' | 'audio' | 'document' | 'sticker'
+>;
+
+function attachmentsOf(m: MediaCarrier): InboundAttachment[] {
   const source = { sourceMessageId: String(m.message_id) };
   const ids = (f: { file_id: string; file_unique_id: string; file_size?: number | undefined }) => ({
     fileRef: f.file_id,

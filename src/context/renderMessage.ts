@@ -2,7 +2,7 @@
 // reads. Images read as their description, voice as its transcription, documents as their
 // text, quotes with their source, group messages with their sender. Media whose processing
 // failed or is still running get a clear placeholder — never an empty line. Pure.
-import type { Attachment, Message, Quote } from '../domain/model.js';
+import type { Attachment, Message, Quote, QuotedMedia } from '../domain/model.js';
 
 export interface RenderOptions {
   /** Group chats prefix human messages with the sender's name so the model knows who spoke. */
@@ -72,14 +72,23 @@ export function renderAttachment(a: Attachment): string {
   return `[${head} — ${what} not ready yet]`;
 }
 
+/** One attachment of a quoted message: `[Video "1.mp4"]`, with what it showed or said when known. */
+const quotedMedia = (m: QuotedMedia): string =>
+  `[${LABEL[m.kind]}${m.fileName ? ` "${m.fileName}"` : ''}${m.text ? `: ${m.text}` : ''}]`;
+
+/** What a quoted message holds, line by line: its media, then its text; never an empty quote. */
+export function quoteBody(q: Quote): string[] {
+  const lines = [...(q.media ?? []).map(quotedMedia), ...(q.text.trim() ? q.text.trim().split('\n') : [])];
+  return lines.length > 0 ? lines : ['(a message without text)'];
+}
+
 function renderQuote(q: Quote, o: RenderOptions): string {
   const who = isOwnMessage(q, o)
     ? `${o.agentName} (you)`
     : q.senderRole === 'ai'
       ? otherAgentName(q.senderId, o, q.senderName)
       : (q.senderName ?? 'someone');
-  const body = q.text.trim() ? q.text.trim().replace(/\n/g, '\n> ') : '(a message without text)';
-  return `> ${q.partial ? 'Quoting part of' : 'Replying to'} ${who}:\n> ${body}`;
+  return `> ${q.partial ? 'Quoting part of' : 'Replying to'} ${who}:\n> ${quoteBody(q).join('\n> ')}`;
 }
 
 /** The text of one stored message as the model reads it. */

@@ -213,8 +213,18 @@ export interface Quote {
   senderId?: string;
   senderName?: string;
   text: string;
+  /** What the quoted message carried (a captionless photo or GIF is still something). */
+  media?: QuotedMedia[];
   /** The user quoted only part of the message (Telegram partial quote). */
   partial?: boolean;
+}
+
+/** One attachment of a quoted message: its kind, its name, and what it showed or said when known. */
+export interface QuotedMedia {
+  kind: AttachmentKind;
+  fileName?: string;
+  /** Its description or transcription, when the stored original has one. */
+  text?: string;
 }
 
 export interface ContentMeta {

@@ -2,7 +2,7 @@
 // sender line, text, quote, media and marks), shared by the Markdown and the PDF renderers so both
 // say the same thing. Times are shown in the configured time zone (storage is UTC). Pure.
 import type { ChatRef, DialogueType, Message, Role, Session } from '../domain/model.js';
-import { renderAttachment } from '../context/renderMessage.js';
+import { quoteBody, renderAttachment } from '../context/renderMessage.js';
 
 export type Block =
   | { kind: 'title'; text: string }
@@ -122,7 +122,7 @@ export function messageBlocks(m: Message, ctx: RenderContext, time = timeFormatt
       (q.senderRole === 'ai' ? 'the AI' : 'someone');
     out.push({
       kind: 'quote',
-      text: `${q.partial ? 'Quoting part of' : 'Replying to'} ${who}:\n${q.text.trim() || '(a message without text)'}`,
+      text: `${q.partial ? 'Quoting part of' : 'Replying to'} ${who}:\n${quoteBody(q).join('\n')}`,
     });
   }
   const attachments = m.contentMeta?.attachments ?? [];

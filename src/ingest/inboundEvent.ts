@@ -123,6 +123,11 @@ const foldShared = <T extends { text?: string | undefined; shared?: SharedItem[]
 };
 
 /** The message this one answers or quotes, as the platform showed it. */
+const quotedMediaSchema = z.object({
+  kind: z.enum(ATTACHMENT_KINDS),
+  fileName: z.string().max(1000).optional(),
+});
+
 export const inboundReplySchema = z
   .object({
     platformMessageId: z.string().min(1),
@@ -133,6 +138,8 @@ export const inboundReplySchema = z
     quote: z.string().optional(),
     /** What the quoted message shares (a story, a poll…): worded into `text`. */
     shared: z.array(sharedItemSchema).optional(),
+    /** The media the quoted message carried, used when the original is not in the store. */
+    media: z.array(quotedMediaSchema).max(20).optional(),
   })
   .transform(foldShared);
 

@@ -1,6 +1,6 @@
 // Seed 000's QuoteReplyResolver: the message a reply points at, inlined with its source so the
 // context says who is quoted. The stored original wins; the platform's copy is the fallback.
-import type { Message, Platform, Quote } from '../domain/model.js';
+import type { Message, Platform, Quote, QuotedMedia } from '../domain/model.js';
 import type { Store } from '../store/store.js';
 import type { InboundMessage } from './inboundEvent.js';
 import { messageIdOf } from './messageIds.js';
@@ -20,9 +20,17 @@ export async function resolveQuote(
   const partial = reply.quote !== undefined && reply.quote.length > 0;
   const text = partial ? (reply.quote ?? '') : stored?.content || reply.text || '';
   const senderName = stored?.contentMeta?.senderName ?? reply.sender?.displayName ?? reply.sender?.username;
+  const media: QuotedMedia[] = stored
+    ? (stored.contentMeta?.attachments ?? []).map((a) => ({
+        kind: a.kind,
+        ...(a.fileName ? { fileName: a.fileName } : {}),
+        ...(a.processing.state === 'done' && a.processing.text?.trim() ? { text: a.processing.text.trim() } : {}),
+      }))
+    : (reply.media ?? []);
   return {
     platformMessageId: reply.platformMessageId,
     text,
+    ...(media.length > 0 && !partial ? { media } : {}),
     ...(stored ? { messageId: stored._id, senderRole: stored.senderRole, senderId: stored.senderId } : {}),
     ...(senderName ? { senderName } : {}),
     ...(partial ? { partial: true } : {}),
