@@ -45,6 +45,8 @@ const audio = z.object({
   duration: z.number().nonnegative(),
   file_name: z.string().optional(),
   mime_type: z.string().optional(),
+  title: z.string().optional(),
+  performer: z.string().optional(),
 });
 const video = z.object({
   ...file,

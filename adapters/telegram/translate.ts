@@ -300,6 +300,8 @@ function attachmentsOf(m: MediaCarrier): InboundAttachment[] {
       ...ids(a),
       ...opt('fileName', a.file_name),
       ...opt('mime', a.mime_type),
+      ...opt('title', a.title),
+      ...opt('performer', a.performer),
       duration: a.duration,
       ...source,
     });

@@ -44,6 +44,17 @@ const LABEL: Record<Attachment['kind'], string> = {
   document: 'File',
 };
 
+/**
+ * What a person sees an audio file or video called: a track's "performer – title" when tagged,
+ * else its file name. Voice messages, video messages and photos have no name to show.
+ */
+function nameOf(a: Attachment): string {
+  if (a.kind !== 'audio' && a.kind !== 'video') return '';
+  const track = [a.performer, a.title].filter((s) => s?.trim()).join(' – ');
+  const name = track || a.fileName;
+  return name ? ` "${name}"` : '';
+}
+
 /** One attachment as a bracketed sentence the model can read. */
 export function renderAttachment(a: Attachment): string {
   const p = a.processing;
@@ -59,7 +70,7 @@ export function renderAttachment(a: Attachment): string {
     return `[${head} — still being read; its contents are not known yet]`;
   }
   const audible = a.kind !== 'image';
-  const head = `${label}${audible ? seconds(a.duration) : ''}`;
+  const head = `${label}${nameOf(a)}${audible ? seconds(a.duration) : ''}`;
   if (p.state === 'done') {
     if (!audible) return `[${head}: ${p.text ?? ''}]`;
     return p.text?.trim() ? `[${head}, transcribed: "${p.text.trim()}"]` : `[${head} with no recognisable speech]`;

@@ -199,6 +199,9 @@ export interface Attachment {
   setName?: string;
   /** A sticker's own name (Discord gives one; Telegram only the emoji and set). */
   stickerName?: string;
+  /** Music: the track's title and performer (Telegram audio tags). */
+  title?: string;
+  performer?: string;
   /** The platform message that carried it. */
   sourceMessageId: string;
   processing: AttachmentProcessing;

@@ -29,6 +29,9 @@ export const inboundAttachmentSchema = z.object({
   setName: z.string().optional(),
   /** Stickers: the sticker's own name where the platform gives one (Discord). */
   stickerName: z.string().optional(),
+  /** Music: the track's title and performer as the platform tags them (Telegram audio). */
+  title: z.string().max(500).optional(),
+  performer: z.string().max(500).optional(),
   /** The platform message that carried it (differs per item of a Telegram album). */
   sourceMessageId: z.string().min(1),
 });
