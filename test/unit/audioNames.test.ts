@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { translateUpdate } from '../../adapters/telegram/translate.js';
 import { inboundEventSchema } from '../../src/ingest/inboundEvent.js';
 import { renderAttachment } from '../../src/context/renderMessage.js';
-import type { Attachment } from '../../src/domain/model.js';
 
 const capture = JSON.parse(
   readFileSync(new URL('../fixtures/captures/tg-pytba-json_message_audio.json', import.meta.url), 'utf8'),
@@ -21,16 +20,16 @@ describe('audio by its name', () => {
     if (ev.kind !== 'message') throw new Error('not a message');
     const [a] = ev.attachments;
     expect(a).toMatchObject({ kind: 'audio', title: 'pyTelegram', performer: 'eternnoir', mime: 'audio/mpeg' });
-    const read = renderAttachment({ ...a!, processing: done('') } as Attachment);
+    const read = renderAttachment({ ...a!, processing: done('') });
     expect(read).toBe('[Audio "eternnoir – pyTelegram", 1 s with no recognisable speech]');
   });
 
   it('falls back to the file name, and names nothing for a voice message', () => {
     const base = { fileRef: 'https://cdn.example/a', sourceMessageId: '1', duration: 4, processing: done('hello') };
-    expect(renderAttachment({ ...base, kind: 'audio', fileName: 'audio.ogg' } as Attachment)).toBe(
+    expect(renderAttachment({ ...base, kind: 'audio', fileName: 'audio.ogg' })).toBe(
       '[Audio "audio.ogg", 4 s, transcribed: "hello"]',
     );
-    expect(renderAttachment({ ...base, kind: 'voice', fileName: 'voice.ogg' } as Attachment)).toBe(
+    expect(renderAttachment({ ...base, kind: 'voice', fileName: 'voice.ogg' })).toBe(
       '[Voice message, 4 s, transcribed: "hello"]',
     );
   });
