@@ -107,6 +107,9 @@ const sharedFields = {
   story,
 };
 
+/** The media a message carries (besides its photo sizes, a list). */
+const mediaFields = { animation: video, video, video_note: videoNote, voice, audio, document, sticker };
+
 /** The replied-to message as Telegram embeds it (its own reply_to_message is never included). */
 const repliedFields = {
   from: user,
@@ -116,13 +119,7 @@ const repliedFields = {
   forum_topic_created: z.object({ name: z.string() }),
   forward_origin: messageOrigin,
   // What it carried, so a reply to a captionless photo or GIF is quoted as that (issue 35).
-  animation: video,
-  video,
-  video_note: videoNote,
-  voice,
-  audio,
-  document,
-  sticker,
+  ...mediaFields,
   ...sharedFields,
 };
 const externalFields = { origin: messageOrigin, chat, message_id: z.number().int(), ...sharedFields };
@@ -135,13 +132,7 @@ const messageFields = {
   sender_chat: chat,
   text: z.string(),
   caption: z.string(),
-  animation: video,
-  video,
-  video_note: videoNote,
-  voice,
-  audio,
-  document,
-  sticker,
+  ...mediaFields,
   media_group_id: z.string().min(1),
   quote: z.object({ text: z.string() }),
   forward_origin: messageOrigin,

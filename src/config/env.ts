@@ -19,17 +19,20 @@ export interface OpsToken {
   token: string;
 }
 
+/** A comma-separated setting as its trimmed, non-empty entries; unset: none. */
+const commaList = (v: unknown): unknown =>
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : v === undefined
+      ? []
+      : v;
+
 /** Browser origins (`scheme://host[:port]`), separated by commas; each as the URL standard serialises it. */
 const origins = z.preprocess(
-  (v) =>
-    typeof v === 'string'
-      ? v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : v === undefined
-        ? []
-        : v,
+  commaList,
   z.array(
     z.string().transform((entry, ctx) => {
       const origin = URL.canParse(entry) ? new URL(entry).origin : 'null';
@@ -44,15 +47,7 @@ const origins = z.preprocess(
 
 /** `name:role:token` entries separated by commas; tokens are at least 16 characters. */
 const opsTokens = z.preprocess(
-  (v) =>
-    typeof v === 'string'
-      ? v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : v === undefined
-        ? []
-        : v,
+  commaList,
   z
     .array(
       z.string().transform((entry, ctx): OpsToken => {
