@@ -163,6 +163,7 @@ function buildMediaDeps(s: Shared, retries: MediaRetryQueue): PrepareMediaDeps {
       sources: s.mediaSources,
       openai: s.openai,
       visionModel: env.VISION_MODEL,
+      ffmpeg: env.FFMPEG_PATH,
       transcribeModel: env.TRANSCRIBE_MODEL,
       maxBytes: env.MEDIA_MAX_BYTES,
       timeoutMs: env.MEDIA_TIMEOUT_MS,

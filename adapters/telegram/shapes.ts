@@ -56,6 +56,8 @@ const video = z.object({
   file_name: z.string().optional(),
   mime_type: z.string().optional(),
 });
+/** A GIF: Telegram sends it as a silent MP4, with a still `thumbnail` (`thumb` before Bot API 6.6). */
+const animation = video.extend({ thumbnail: photoSize.optional(), thumb: photoSize.optional() });
 const videoNote = z.object({ ...file, length: z.number().int().nonnegative(), duration: z.number().nonnegative() });
 const document = z.object({ ...file, file_name: z.string().optional(), mime_type: z.string().optional() });
 const sticker = z.object({
@@ -108,7 +110,7 @@ const sharedFields = {
 };
 
 /** The media a message carries (besides its photo sizes, a list). */
-const mediaFields = { animation: video, video, video_note: videoNote, voice, audio, document, sticker };
+const mediaFields = { animation, video, video_note: videoNote, voice, audio, document, sticker };
 
 /** The replied-to message as Telegram embeds it (its own reply_to_message is never included). */
 const repliedFields = {

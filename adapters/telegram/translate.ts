@@ -259,17 +259,32 @@ function attachmentsOf(m: MediaCarrier): InboundAttachment[] {
     );
     out.push({ kind: 'image', ...ids(best), mime: 'image/jpeg', width: best.width, height: best.height, ...source });
   }
-  // A GIF/animation also fills `document` for old clients; it is one attachment, a video.
-  const moving = m.animation ?? m.video;
-  if (moving) {
+  // A GIF also fills `document` for old clients; it is one attachment, described by a frame.
+  if (m.animation) {
+    const g = m.animation;
+    const frame = g.thumbnail ?? g.thumb;
+    out.push({
+      kind: 'animation',
+      ...ids(g),
+      ...opt('fileName', g.file_name),
+      ...opt('mime', g.mime_type),
+      duration: g.duration,
+      width: g.width,
+      height: g.height,
+      ...opt('frameRef', frame?.file_id),
+      ...source,
+    });
+  }
+  if (m.video) {
+    const v = m.video;
     out.push({
       kind: 'video',
-      ...ids(moving),
-      ...opt('fileName', moving.file_name),
-      ...opt('mime', moving.mime_type),
-      duration: moving.duration,
-      width: moving.width,
-      height: moving.height,
+      ...ids(v),
+      ...opt('fileName', v.file_name),
+      ...opt('mime', v.mime_type),
+      duration: v.duration,
+      width: v.width,
+      height: v.height,
       ...source,
     });
   }

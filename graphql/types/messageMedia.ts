@@ -1,11 +1,11 @@
 // Typed views of a message's media, quote and edit history, so an operator can see at a glance
 // which attachment failed to transcribe or describe, why, and when it is retried.
 import { builder } from '../builder.js';
-import type { Attachment, MessageEdit, Quote } from '../../src/domain/model.js';
+import { ATTACHMENT_KINDS, type Attachment, type MessageEdit, type Quote } from '../../src/domain/model.js';
 import { RoleEnum } from './enums.js';
 
 export const AttachmentKindEnum = builder.enumType('AttachmentKind', {
-  values: ['image', 'audio', 'voice', 'video', 'video_note', 'document', 'sticker'] as const,
+  values: ATTACHMENT_KINDS,
 });
 export const AttachmentStateEnum = builder.enumType('AttachmentState', {
   values: ['pending', 'done', 'failed', 'unsupported'] as const,

@@ -230,6 +230,8 @@ export const envSchema = z.object({
   MEDIA_RETRY_BASE_MS: withDefault(z.coerce.number().int().min(100).max(3_600_000), 30_000),
   /** Vision-capable chat model that captions images. */
   VISION_MODEL: withDefault(z.string().min(1), 'gpt-4o-mini'),
+  /** ffmpeg, which takes a still frame of a GIF that came without a thumbnail, to describe it. */
+  FFMPEG_PATH: withDefault(z.string().min(1), 'ffmpeg'),
   /** OpenAI audio model for voice/audio/video-note transcription. */
   TRANSCRIBE_MODEL: withDefault(z.string().min(1), 'whisper-1'),
   /** Longest extracted document text kept for the context. */

@@ -36,6 +36,7 @@ function size(bytes: number | undefined): string {
 
 const LABEL: Record<Attachment['kind'], string> = {
   image: 'Image',
+  animation: 'GIF',
   sticker: 'Sticker',
   voice: 'Voice message',
   audio: 'Audio',
@@ -44,12 +45,12 @@ const LABEL: Record<Attachment['kind'], string> = {
   document: 'File',
 };
 
-/**
- * What a person sees an audio file or video called: a track's "performer – title" when tagged,
- * else its file name. Voice messages, video messages and photos have no name to show.
- */
+/** Kinds a person sees by a name; voice messages, video messages and photos have none to show. */
+const NAMED = new Set<Attachment['kind']>(['audio', 'video', 'animation']);
+
+/** What a person sees a file called: a track's "performer – title" when tagged, else its file name. */
 function nameOf(a: Attachment): string {
-  if (a.kind !== 'audio' && a.kind !== 'video') return '';
+  if (!NAMED.has(a.kind)) return '';
   const track = [a.performer, a.title].filter((s) => s?.trim()).join(' – ');
   const name = track || a.fileName;
   return name ? ` "${name}"` : '';
@@ -69,7 +70,7 @@ export function renderAttachment(a: Attachment): string {
       return `[${head} — reading it failed (${p.error?.code ?? 'error'}); its contents are unknown]`;
     return `[${head} — still being read; its contents are not known yet]`;
   }
-  const audible = a.kind !== 'image';
+  const audible = a.kind !== 'image' && a.kind !== 'animation';
   const head = `${label}${nameOf(a)}${audible ? seconds(a.duration) : ''}`;
   if (p.state === 'done') {
     if (!audible) return `[${head}: ${p.text ?? ''}]`;

@@ -4,6 +4,7 @@ import type { AttachmentKind, ContentType } from './model.js';
 
 const BY_KIND: Record<AttachmentKind, ContentType> = {
   image: 'image',
+  animation: 'image',
   sticker: 'image',
   audio: 'audio',
   voice: 'audio',

@@ -163,7 +163,21 @@ export interface PlatformRef {
   messageId: string;
 }
 
-export type AttachmentKind = 'image' | 'audio' | 'voice' | 'video' | 'video_note' | 'document' | 'sticker';
+/**
+ * What kind of media an attachment is; decides how it is turned into text (src/media). An
+ * `animation` is a GIF (Telegram sends GIFs as silent MP4s): it is described by a frame.
+ */
+export const ATTACHMENT_KINDS = [
+  'image',
+  'animation',
+  'audio',
+  'voice',
+  'video',
+  'video_note',
+  'document',
+  'sticker',
+] as const;
+export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
 
 /**
  * Where turning an attachment into text stands (src/media). `failed` is retried with backoff
@@ -202,6 +216,8 @@ export interface Attachment {
   /** Music: the track's title and performer (Telegram audio tags). */
   title?: string;
   performer?: string;
+  /** A still frame the platform made of a GIF or video (Telegram's thumbnail), for its description. */
+  frameRef?: string;
   /** The platform message that carried it. */
   sourceMessageId: string;
   processing: AttachmentProcessing;

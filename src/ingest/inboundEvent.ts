@@ -2,11 +2,10 @@
 // boundary so a bug in an adapter cannot write a malformed record. Adapters only translate:
 // every decision (answer or not, which turn, what an edit does) is made in the core.
 import { z } from 'zod';
+import { ATTACHMENT_KINDS } from '../domain/model.js';
 import { textWithShared, type ForwardOrigin, type SharedItem } from '../domain/sharedContent.js';
 
-/** What kind of media an attachment is; decides how it is turned into text (src/media). */
-export const ATTACHMENT_KINDS = ['image', 'audio', 'voice', 'video', 'video_note', 'document', 'sticker'] as const;
-export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
+export type { AttachmentKind } from '../domain/model.js';
 
 export const inboundAttachmentSchema = z.object({
   kind: z.enum(ATTACHMENT_KINDS),
@@ -32,6 +31,8 @@ export const inboundAttachmentSchema = z.object({
   /** Music: the track's title and performer as the platform tags them (Telegram audio). */
   title: z.string().max(500).optional(),
   performer: z.string().max(500).optional(),
+  /** A still frame the platform made (Telegram's GIF thumbnail): how a GIF is described. */
+  frameRef: z.string().min(1).optional(),
   /** The platform message that carried it (differs per item of a Telegram album). */
   sourceMessageId: z.string().min(1),
 });

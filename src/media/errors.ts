@@ -9,6 +9,8 @@ export const MEDIA_ERROR_CODES = [
   'MEDIA_UNSUPPORTED_TYPE',
   /** A PDF without a text layer, e.g. a scan (state `unsupported`). */
   'DOCUMENT_NO_TEXT',
+  /** No still frame of a GIF could be had: no thumbnail, and ffmpeg is missing or cannot decode it (state `unsupported`). */
+  'MEDIA_NO_FRAME',
   /** The bytes could not be downloaded from the platform (retried). */
   'MEDIA_FETCH_FAILED',
   /** The transcription call failed or timed out (retried). */
@@ -21,7 +23,12 @@ export const MEDIA_ERROR_CODES = [
 export type MediaErrorCode = (typeof MEDIA_ERROR_CODES)[number];
 
 /** Codes after which another attempt cannot help: the attachment ends `unsupported`. */
-const FINAL: ReadonlySet<MediaErrorCode> = new Set(['MEDIA_TOO_LARGE', 'MEDIA_UNSUPPORTED_TYPE', 'DOCUMENT_NO_TEXT']);
+const FINAL: ReadonlySet<MediaErrorCode> = new Set([
+  'MEDIA_TOO_LARGE',
+  'MEDIA_UNSUPPORTED_TYPE',
+  'DOCUMENT_NO_TEXT',
+  'MEDIA_NO_FRAME',
+]);
 
 export class MediaError extends Error {
   override readonly name = 'MediaError';

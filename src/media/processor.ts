@@ -1,5 +1,6 @@
 // One attempt at turning one attachment into text (seed 000's MultiModalInputParser, per
-// kind): images are described, sound is transcribed, documents are read, stickers are named.
+// kind): images and a GIF's frame are described, sound is transcribed, documents are read,
+// stickers are named.
 // Never throws: every outcome, including failures, is an AttachmentProcessing to store.
 import type OpenAI from 'openai';
 import type { Logger } from 'pino';
@@ -8,6 +9,7 @@ import { MediaTooLargeError, type FetchedMedia, type MediaSources } from './medi
 import { MediaError, describeError, type MediaErrorCode } from './errors.js';
 import { audioUploadName, documentReader, imageMime } from './formats.js';
 import { describeImage } from './vision.js';
+import { stillFrame } from './frame.js';
 import { transcribe } from './transcribe.js';
 import { readDocument } from './documents.js';
 import { stickerText } from './sticker.js';
@@ -21,6 +23,8 @@ export interface MediaProcessorOptions {
   sources: MediaSources;
   openai: OpenAI;
   visionModel: string;
+  /** The ffmpeg binary that takes a GIF's frame when the platform sent no thumbnail. */
+  ffmpeg: string;
   transcribeModel: string;
   /** Larger files are not downloaded: `unsupported` with MEDIA_TOO_LARGE. */
   maxBytes: number;
@@ -81,17 +85,11 @@ export class MediaProcessor implements AttachmentProcessor {
       throw new MediaError('MEDIA_UNSUPPORTED_TYPE', `documents of type ${type} are not read`);
     }
 
+    if (att.kind === 'animation') return this.describeFrame(att, platform, attempt);
     const media = await this.download(att, platform, attempt);
     if (att.kind === 'image') {
-      attempt.step = 'VISION_FAILED';
       const mime = imageMime(media.data, media.mime, att.mime);
-      const text = await describeImage(this.o.openai, {
-        model: this.o.visionModel,
-        data: media.data,
-        mime,
-        signal: attempt.signal,
-      });
-      return { state: 'done', text, via: 'vision' };
+      return this.describe({ data: media.data, mime }, attempt);
     }
     if (SOUND_KINDS.has(att.kind)) {
       attempt.step = 'TRANSCRIPTION_FAILED';
@@ -109,6 +107,20 @@ export class MediaProcessor implements AttachmentProcessor {
       return { state: 'done', text: await readDocument(reader, media.data, this.o.documentMaxChars), via: reader };
     }
     throw new MediaError('MEDIA_UNSUPPORTED_TYPE', `attachments of kind ${String(att.kind)} are not read`);
+  }
+
+  /** A GIF by what it shows: the platform's thumbnail when it sent one, else its first frame. */
+  private async describeFrame(att: Attachment, platform: Platform, attempt: Attempt): Promise<Outcome> {
+    const media = await this.download({ ...att, fileRef: att.frameRef ?? att.fileRef }, platform, attempt);
+    attempt.step = 'MEDIA_NO_FRAME';
+    const frame = await stillFrame(media.data, { ffmpeg: this.o.ffmpeg, signal: attempt.signal });
+    return this.describe(frame, attempt);
+  }
+
+  private async describe(image: { data: Buffer; mime: string }, attempt: Attempt): Promise<Outcome> {
+    attempt.step = 'VISION_FAILED';
+    const text = await describeImage(this.o.openai, { model: this.o.visionModel, ...image, signal: attempt.signal });
+    return { state: 'done', text, via: 'vision' };
   }
 
   private async download(att: Attachment, platform: Platform, attempt: Attempt): Promise<FetchedMedia> {

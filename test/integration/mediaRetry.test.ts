@@ -70,6 +70,7 @@ describe('media processing on FerretDB and Redis', () => {
         sources: { telegram: source },
         openai,
         visionModel: env.VISION_MODEL,
+        ffmpeg: env.FFMPEG_PATH,
         transcribeModel: env.TRANSCRIBE_MODEL,
         maxBytes: env.MEDIA_MAX_BYTES,
         timeoutMs: env.MEDIA_TIMEOUT_MS,

@@ -2,6 +2,7 @@
 // update from the fake Bot API, the worker downloads the file through getFile, the fake OpenAI
 // transcribes or describes it, and the prompt carries the result — or, when that fails, a clear
 // placeholder while the attachment is retried in the background until it succeeds.
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { eventually } from '../support/testEnv.js';
@@ -77,6 +78,24 @@ describe('Telegram media to the model', () => {
     );
     await shown(DM, 'Nice growth.', 'reply to pdf');
     expect(promptOf()).toContain('Revenue grew 12 percent in spring');
+  });
+
+  it('describes a GIF by what it shows and keeps its name (a real capture: a silent MP4)', async () => {
+    const update = JSON.parse(
+      readFileSync(new URL('../fixtures/captures/tg-capture-animation_gif.json', import.meta.url), 'utf8'),
+    ) as { message: { chat: { id: number }; animation: { file_id: string; file_unique_id: string } } };
+    const { file_id, file_unique_id } = update.message.animation;
+    h.tg.addFile(readFileSync(new URL('../fixtures/media/silent-gif.mp4', import.meta.url)), {
+      file_id,
+      file_unique_id,
+      mime: 'video/mp4',
+    });
+    h.llm.enqueue({ kind: 'reply', chunks: ['Tears of joy!'] });
+    h.tg.pushUpdate(update);
+    await shown(update.message.chat.id, 'Tears of joy!', 'reply to a GIF');
+    expect(h.llm.transcriptionRequests).toHaveLength(0);
+    expect(h.llm.visionRequests[0]?.images[0]?.mime).toBe('image/png');
+    expect(promptOf()).toContain('[GIF \\"happy-tears.mp4\\": An image (image/png');
   });
 
   it('answers with a clear placeholder when transcription fails, then retries until the text is stored', async () => {

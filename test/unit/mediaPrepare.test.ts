@@ -89,6 +89,7 @@ describe('prepareMessagesMedia', () => {
         sources: { telegram: source },
         openai,
         visionModel: 'gpt-4o-mini',
+        ffmpeg: 'ffmpeg',
         transcribeModel: 'whisper-1',
         maxBytes: 1024 * 1024,
         timeoutMs: 10_000,

@@ -31,6 +31,7 @@ describe('MediaProcessor', () => {
       sources: { telegram: source },
       openai,
       visionModel: 'gpt-4o-mini',
+      ffmpeg: 'ffmpeg',
       transcribeModel: 'whisper-1',
       maxBytes: 64 * 1024,
       timeoutMs: 10_000,

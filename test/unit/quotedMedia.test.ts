@@ -37,7 +37,7 @@ describe('a reply to a captionless file', () => {
     if (!t.ok) throw new Error(`not translated: ${t.reason}`);
     const ev = inboundEventSchema.parse(t.event);
     if (ev.kind !== 'message') throw new Error('not a message');
-    expect(ev.replyTo).toMatchObject({ platformMessageId: '835', media: [{ kind: 'video', fileName: '1.mp4' }] });
+    expect(ev.replyTo).toMatchObject({ platformMessageId: '835', media: [{ kind: 'animation', fileName: '1.mp4' }] });
     expect(ev.replyTo?.text).toBeUndefined();
   });
 
@@ -46,10 +46,10 @@ describe('a reply to a captionless file', () => {
       platformMessageId: '835',
       senderName: 'Latia',
       text: '',
-      media: [{ kind: 'video', fileName: '1.mp4' }],
+      media: [{ kind: 'animation', fileName: '1.mp4' }],
     };
     const read = renderMessage(human(quote), { groupChat: true, agentName: 'Aria' });
-    expect(read).toBe('Nemo: > Replying to Latia:\n> [Video "1.mp4"]\n/maskara');
+    expect(read).toBe('Nemo: > Replying to Latia:\n> [GIF "1.mp4"]\n/maskara');
     expect(read).not.toContain('without text');
   });
 
