@@ -172,11 +172,8 @@ export async function gatherContext(
   const split = turn.round
     ? splitFromMessage(sessionRead.messages, turn.round.fromMessageId, o.replyId)
     : splitAtTurn(sessionRead.messages, turn._id, o.replyId);
-  // The turn's messages come from the window; only an input the window lacks is read from the record.
-  const input =
-    split.input.length > 0 || turn.initiatorRole !== 'human'
-      ? split.input
-      : splitAtTurn(await store.messages.ofTurn(turn._id), turn._id, o.replyId).input;
+  // The turn's messages come from the read, which holds them even when the window lost them (beginReply.ts).
+  const { input } = split;
   const inputText = input
     .map((m) => m.content)
     .join('\n')

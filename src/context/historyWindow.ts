@@ -92,7 +92,9 @@ export function turnsToFold(
  * The turn boundary of a prompt: the turn's own human messages (`input`), and the history before
  * the turn (`history`). Nothing of a later turn enters either, even when it is already stored (a
  * retried reply, a window read after newer messages arrived): after the turn's first message only
- * messages outside every turn (group context, notices) up to its last message count as history.
+ * messages outside every turn (group context, notices) up to its last message count as history —
+ * and every message of a turn that began before this one, its reply included even when that reply
+ * is dated later (a retried reply is dated by its last read; issue 35).
  * `messages`: the session's conversation, oldest first. `excludeId`: the reply being written.
  */
 export function splitAtTurn<M extends Message>(
@@ -104,12 +106,21 @@ export function splitAtTurn<M extends Message>(
   const input = own.filter((m) => m.senderRole === 'human');
   const first = own[0];
   const lastInput = input.at(-1);
+  const earlier = first ? turnsBegunBefore(messages, first) : new Set<string>();
   const history = messages.filter((m) => {
     if (m._id === excludeId || m.turnId === turnId) return false;
     if (!first || chronological(m, first) < 0) return true;
-    return m.turnId === undefined && lastInput !== undefined && chronological(m, lastInput) < 0;
+    if (m.turnId !== undefined) return earlier.has(m.turnId);
+    return lastInput !== undefined && chronological(m, lastInput) < 0;
   });
   return { history, input };
+}
+
+/** Turns whose first message comes before `first`: they began before its turn. */
+function turnsBegunBefore(messages: readonly Message[], first: Message): Set<string> {
+  const turns = new Set<string>();
+  for (const m of messages) if (m.turnId && chronological(m, first) < 0) turns.add(m.turnId);
+  return turns;
 }
 
 /**

@@ -115,9 +115,9 @@ export interface Turn {
   /** Set when the responder starts answering; later initiator messages open a new turn. */
   replyStartedAt?: Date;
   /**
-   * The turn's messages its reply read when it started (set with replyStartedAt). A message of
-   * the turn missing here was stored without its window entry and is placed again
-   * (turnRules `missedByReply`); one listed here belongs to the turn even if its own insert failed.
+   * The turn's messages its reply read (set with replyStartedAt; each retried attempt records
+   * its own read). A message of the turn missing here was not in that prompt and is placed
+   * again when redelivered (turnRules `missedByReply`); one listed here never moves.
    */
   heard?: string[];
   closedAt?: Date;

@@ -15,13 +15,10 @@ export type TurnPlacement =
 export function placeInitiatorMessage(
   openTurn: Pick<
     Turn,
-    '_id' | 'status' | 'initiatorRole' | 'initiatorId' | 'responderRole' | 'responderId' | 'replyStartedAt' | 'heard'
+    '_id' | 'status' | 'initiatorRole' | 'initiatorId' | 'responderRole' | 'responderId' | 'replyStartedAt'
   > | null,
-  sender: { role: Role; id: string; messageId?: string },
+  sender: { role: Role; id: string },
 ): TurnPlacement {
-  // Its reply already read it (the window entry was stored, the message's insert failed): it is that turn's.
-  if (openTurn && sender.messageId && openTurn.heard?.includes(sender.messageId))
-    return { action: 'join', turnId: openTurn._id };
   if (!openTurn || openTurn.status !== 'pending') return { action: 'open' };
   if (openTurn.initiatorRole === sender.role && openTurn.initiatorId === sender.id) {
     // A message that arrives while the reply is being generated is folded into the next turn.

@@ -17,6 +17,12 @@ export function toWindowEntry(m: Message | WindowEntry): WindowEntry {
   return entry;
 }
 
+/** The window as it is once this message's entry is put (`put` in src/store/windows.ts). */
+export function windowWith(w: SessionWindow, m: Message): SessionWindow {
+  if (!belongsInWindow(m)) return w;
+  return { ...w, entries: { ...w.entries, [m._id]: toWindowEntry(m) } };
+}
+
 /** Whether a message belongs in the window: conversation, and no longer streaming. */
 export const belongsInWindow = (
   m: Pick<Message, 'visible' | 'rejected' | 'deleted' | 'contentType' | 'delivery'>,

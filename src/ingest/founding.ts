@@ -1,8 +1,9 @@
 // A new chat's first message. Its dialogue, first session and that session's window (and the
-// person, when new too) are created already holding the message — counted, pointed at,
-// windowed — so the message's own round of writes is the message and its turn alone: four
+// person, when new too) are created already counting and pointing at the message, so the
+// message's own round of writes is the message, its window entry and its turn alone: three
 // writes fewer than creating them empty and then updating each with the message. They are
-// stored before the message, as before, so a stored message always has its dialogue and session.
+// stored before the message, as before, so a stored message always has its dialogue and session;
+// the window is created empty and takes the message once it is stored (MessageRepo.insertOnce).
 import type {
   Dialogue,
   DialogueType,
@@ -13,7 +14,6 @@ import type {
   SessionWindow,
 } from '../domain/model.js';
 import type { ChatRef } from '../domain/model.js';
-import { belongsInWindow, toWindowEntry } from '../domain/windowRules.js';
 import { sessionIdleCheckAt } from '../domain/sessionRules.js';
 import { newDialogue } from '../store/dialogues.js';
 import { humanIdOf, newHuman } from '../store/participants.js';
@@ -82,11 +82,10 @@ export async function storeFounding(deps: SessionDeps, f: Founding, first: First
     lastActivityAt: at,
     stats: { messageCount: 1, turnCount: first.turnId ? 1 : 0 },
   };
-  const entries = belongsInWindow(message) ? { [message._id]: toWindowEntry(message) } : {};
   const [, , window] = await Promise.all([
     storeVisitor(deps, f, dialogue.agentIds, at),
     store.dialogues.insert(dialogue),
-    store.sessions.insert(session, entries),
+    store.sessions.insert(session),
     deps.scheduler.checkSessionAt(session._id, sessionIdleCheckAt(at, deps.sessionGapMs)),
   ]);
   return { dialogue, session, window };

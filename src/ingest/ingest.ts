@@ -34,7 +34,7 @@ import { ROOM_COMMANDS } from '../rooms/roomCommands.js';
 import type { PointerHints } from './pointerHints.js';
 import { locate } from './chatPlace.js';
 import { storeFounding, type FirstMessage, type Founded } from './founding.js';
-import { belongsInWindow } from '../domain/windowRules.js';
+import { belongsInWindow, windowWith } from '../domain/windowRules.js';
 import type { ReplyHints, ReplyJob } from '../domain/replyJob.js';
 
 export type { ReplyJob } from '../domain/replyJob.js';
@@ -104,7 +104,6 @@ function checkContent(ev: InboundMessage): ContentCheck {
 }
 
 async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<IngestResult> {
-  const now = deps.now?.() ?? new Date();
   if (isOwnEcho(ev)) return { kind: 'ignored', reason: 'own_bot' };
   const chat: ChatRef = {
     platform: ev.platform,
@@ -124,7 +123,9 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
       chat,
       messageId,
       albumId,
-      now,
+      // Read under the guard: the chat's messages and replies are then dated in the order they
+      // were placed and read, so a reply sorts after every message its prompt held (issue 35).
+      now: deps.now?.() ?? new Date(),
       // An outer hold may write more after this one's documents: nothing is left for the reply then.
       ...(hold.reentered ? {} : { generation: hold.generation }),
     }),
@@ -246,19 +247,16 @@ async function placeMessage(
   /** A new chat is stored with its first message, before the message itself. */
   const found = (first: FirstMessage) => (founding ? storeFounding(deps, founding, first) : Promise.resolve(undefined));
   /** A new chat's reply, if it starts in this process next, begins from what was just stored (replyHandoff.ts). */
-  const handOver = (founded: Founded | undefined, turn: Turn | undefined) => {
+  const handOver = (founded: Founded | undefined, turn: Turn | undefined, message: Message) => {
     if (!founded?.window || !turn || orphan || o.generation === undefined) return;
     const { dialogue, session, window } = founded;
-    store.handoff.leave(o.generation, { turn, dialogue, session, window });
+    store.handoff.leave(o.generation, { turn, dialogue, session, window: windowWith(window, message) });
   };
   /** Stores a message that opens no turn (command, refused input, group context). */
   const storeOutsideTurn = async (message: Message): Promise<boolean> => {
     await found({ message });
     // Under the guard and just read as absent, so the counters go out with the insert.
-    const [inserted] = await Promise.all([
-      store.messages.insertOnce(message, { windowed: !founding }),
-      ...counters({ turns: 0 }),
-    ]);
+    const [inserted] = await Promise.all([store.messages.insertOnce(message), ...counters({ turns: 0 })]);
     remember();
     return inserted === 'inserted';
   };
@@ -295,7 +293,7 @@ async function placeMessage(
     const [inserted] = await Promise.all([
       orphan
         ? store.messages.reassignTurn(orphan, turnId, now).then(() => 'inserted' as const)
-        : store.messages.insertOnce(message, { windowed: !founding }),
+        : store.messages.insertOnce(message),
       ...(opening?.writes ?? []).map((write) => write()),
       ...counters({
         turns: opensTurn ? 1 : 0,
@@ -305,7 +303,7 @@ async function placeMessage(
     ]);
     remember(opensTurn ? turnId : undefined);
     if (inserted === 'duplicate') return { kind: 'duplicate', messageId };
-    handOver(founded, opening?.turn);
+    handOver(founded, opening?.turn, message);
     // Once the turn is stored: the job reads it. An album's reply waits a moment so its other
     // items join the message first.
     await deps.enqueueReply({
@@ -429,7 +427,7 @@ async function placeInTurn(
     now: Date;
   },
 ): Promise<{ turnId: string; opened?: { turn: Turn; writes: Array<() => Promise<unknown>> } }> {
-  const placement = placeInitiatorMessage(o.openTurn, { role: 'human', id: o.humanId, messageId: o.messageId });
+  const placement = placeInitiatorMessage(o.openTurn, { role: 'human', id: o.humanId });
   if (placement.action === 'join') return { turnId: placement.turnId };
   if (placement.respondsTo && o.openTurn) {
     await deps.store.turns.closeResponded(o.openTurn, o.now, { responseMessageId: o.messageId });

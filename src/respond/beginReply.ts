@@ -9,6 +9,7 @@
 // (replyHandoff.ts).
 import type { Dialogue, Session, SessionWindow, Turn } from '../domain/model.js';
 import type { Store } from '../store/store.js';
+import { windowWith } from '../domain/windowRules.js';
 import { guardKeys, outsideGuards, type GuardHold } from '../store/stateGuard.js';
 import type { ReplyRecord } from '../context/gatherContext.js';
 
@@ -91,8 +92,9 @@ async function guardedBegin(
   if (!o.ready && (turn.after || turn.round)) return { kind: 'first', turn, dialogue: known };
   if (o.onRead) outsideGuards(() => o.onRead?.(turn));
   const hint = turn.sessionId === hinted ? { session: hintedSession, window: hintedWindow } : undefined;
-  const record = await readRecord(store, turn.sessionId, hint);
-  if (!record) return { kind: 'skipped', reason: `session ${turn.sessionId} not found` };
+  const read = await readRecord(store, turn.sessionId, hint);
+  if (!read) return { kind: 'skipped', reason: `session ${turn.sessionId} not found` };
+  const record = await withTurnMessages(store, read, turn);
   const writes = (o.markAfter?.() ?? Promise.resolve()).then(() =>
     Promise.all([
       store.turns.markReplyStarted(turn, o.at, heardIn(record.window, turn)),
@@ -114,6 +116,17 @@ function heardIn(window: SessionWindow, turn: Turn): string[] | undefined {
   return Object.values(window.entries)
     .filter((e) => e.turnId === turn._id)
     .map((e) => e._id);
+}
+
+/**
+ * The read with the turn's messages: when the window holds none of a person's turn (their
+ * entries were lost with the server), they are read from the record into it, so the prompt and
+ * `heard` hold the same messages — a message the reply answered is never placed again (issue 35).
+ */
+async function withTurnMessages(store: Store, record: ReplyRecord, turn: Turn): Promise<ReplyRecord> {
+  if (turn.round || turn.initiatorRole !== 'human' || heardIn(record.window, turn)?.length) return record;
+  const own = await store.messages.ofTurn(turn._id);
+  return { ...record, window: own.reduce(windowWith, record.window) };
 }
 
 /** The session and its window, as read beside the turn when the job named the session. */

@@ -116,15 +116,19 @@ export async function respondToTurn(
   // as the turn is read), and the reply message as soon as the turn is read: beside the guarded start.
   const early = hints?.agentId ? startInputs(deps, { agentId: hints.agentId, humanId: hints.humanId }) : undefined;
   let side:
-    { turn: Turn; inputs: Promise<ContextInputs>; readsDone: Promise<void>; reply: Promise<Message> } | undefined;
+    | { turn: Turn; inputs: Promise<ContextInputs>; readsDone: Promise<void>; reply: Promise<Message>; readAt: Date }
+    | undefined;
   const onRead = (turn: Turn) => {
     const parties = contextPartiesOf(turn);
     const same = early && hints?.agentId === parties.agentId && hints.humanId === parties.humanId;
     const inputs = same ? early : startInputs(deps, parties);
     // The reply's two first writes (its message here, its mark in beginReply) wait for one bound.
     const readsDone = readsFirst(inputs);
-    const reply = readsDone.then(() => openAiMessage(store, turn, replyIdOf(turn._id), startedAt));
-    side = { turn, inputs, readsDone, reply: handled(reply) };
+    // Dated when its prompt's messages are read (under the dialogue's guard, as ingest dates
+    // messages): it sorts after all of them and before any placed after the read.
+    const readAt = new Date();
+    const reply = readsDone.then(() => openAiMessage(store, turn, replyIdOf(turn._id), readAt));
+    side = { turn, inputs, readsDone, reply: handled(reply), readAt };
   };
   const markAfter = () => side?.readsDone ?? Promise.resolve();
   const sessionHint = hints ? { sessionId: hints.sessionId } : {};
@@ -139,7 +143,7 @@ export async function respondToTurn(
   if (begun.kind === 'skipped') return begun;
   if (begun.kind !== 'begun' || !side) throw new Error(`reply to ${turnId} neither began nor was skipped`);
   const { turn, dialogue } = begun;
-  const { reply, stored } = await replyMessage(side, startedAt, begun.marked);
+  const { reply, stored } = await replyMessage(side, begun.marked);
   const inputs = await side.inputs;
   deps.metrics?.replyStage('queue', startedAt.getTime() - turn.startedAt.getTime());
   const { state, ...after } = await produceAiMessage(deps, {
@@ -185,8 +189,7 @@ function handled<T>(p: Promise<T>): Promise<T> {
  * one reuses what the earlier attempt stored (and showed).
  */
 async function replyMessage(
-  side: { turn: Turn; reply: Promise<Message> },
-  at: Date,
+  side: { turn: Turn; reply: Promise<Message>; readAt: Date },
   marked: Promise<void>,
 ): Promise<{ reply: Message; stored: Promise<unknown> }> {
   if (side.turn.replyStartedAt) return { reply: await side.reply, stored: marked };
@@ -196,7 +199,7 @@ async function replyMessage(
       throw new Error(`reply ${m._id} was shown before its turn was marked; retried`);
   });
   return {
-    reply: newAiMessage(side.turn, replyIdOf(side.turn._id), at),
+    reply: newAiMessage(side.turn, replyIdOf(side.turn._id), side.readAt),
     stored: handled(Promise.all([marked, inserted])),
   };
 }
@@ -758,7 +761,7 @@ export async function openAiMessage(store: Store, turn: Turn, id: string, at: Da
   const existing = await store.messages.get(id);
   if (!existing) throw new Error(`reply ${id} vanished`);
   // A previous attempt died before closing the turn: generate anew into the same message and
-  // the same platform messages.
-  if (existing.delivery?.state !== 'streaming') await store.messages.reopenReply(existing, at);
-  return existing;
+  // the same platform messages, dated by this attempt's read.
+  await store.messages.reopenReply(existing, at);
+  return { ...existing, createdAt: at, updatedAt: at };
 }

@@ -51,32 +51,26 @@ export class MessageRepo {
 
   /**
    * Inserts a message once; a second insert of the same id or platform reference is a no-op.
-   * A conversation message also enters its session's working window (`windowed: false`: the
-   * window was created holding it, as a new chat's first message is).
+   * A conversation message also enters its session's working window, once it is stored: an
+   * entry whose message was lost with the server would be read by a reply, and the message,
+   * redelivered, placed again and answered twice (issue 35). A message stored without its entry
+   * is put back by ingest when redelivered (or placed again if its reply began without it).
+   * `windowed: false`: bulk loads (benches, seeded records) that keep no window.
    */
   async insertOnce(message: Message, o: { windowed?: boolean } = {}): Promise<'inserted' | 'duplicate'> {
-    // The window entry goes out with the insert (one round trip, not two). A duplicate is the
-    // same message, so its entry is right either way; a failed insert takes its entry back.
-    const mirrored =
-      o.windowed !== false && belongsInWindow(message)
-        ? this.windows.put(message, message.updatedAt)
-        : Promise.resolve();
     // Journaled beside the insert, so the message is searchable once the insert returns.
     const journaled = this.journal.note(message);
     try {
       await this.c.messages.insertOne(message);
     } catch (err) {
       await journaled.catch(() => undefined);
-      if (isDuplicateKey(err)) {
-        await mirrored;
-        return 'duplicate';
-      }
-      await mirrored
-        .then(() => this.windows.put({ ...message, deleted: { at: message.updatedAt } }, message.updatedAt))
-        .catch(() => undefined);
+      if (isDuplicateKey(err)) return 'duplicate';
       throw err;
     }
-    await Promise.all([mirrored, journaled]);
+    await Promise.all([
+      o.windowed !== false && belongsInWindow(message) ? this.windows.put(message, message.updatedAt) : undefined,
+      journaled,
+    ]);
     this.announce(message, 'created');
     return 'inserted';
   }
@@ -179,23 +173,28 @@ export class MessageRepo {
 
   /**
    * Places a stored message in another turn: the one ingest opens for it again when the turn it
-   * was stored with never was (the server died between the two writes). Its window entry follows.
+   * was stored with never was, or whose reply never read it (the server died between writes).
+   * Placed as if new, it is dated then, after the reply it missed. Its window entry follows.
    */
   async reassignTurn(message: Message, turnId: string, at: Date): Promise<void> {
-    const moved = { ...message, turnId, updatedAt: at };
+    const moved = { ...message, turnId, createdAt: at, updatedAt: at };
     await Promise.all([
-      this.c.messages.updateOne({ _id: message._id }, { $set: { turnId, updatedAt: at } }),
+      this.c.messages.updateOne({ _id: message._id }, { $set: { turnId, createdAt: at, updatedAt: at } }),
       belongsInWindow(moved) ? this.windows.put(moved, at) : Promise.resolve(),
     ]);
     this.announce(message, 'updated');
   }
 
-  /** A retried reply streams again into the same message (and the same platform messages). */
+  /**
+   * A retried reply streams again into the same message (and the same platform messages). It
+   * read anew at `at`, so it is dated then: after every message its prompt held, which a later
+   * turn's prompt must show as answered (issue 35).
+   */
   async reopenReply(message: MessageKey, at: Date): Promise<void> {
     await this.c.messages.updateOne(
       { _id: message._id },
       {
-        $set: { 'delivery.state': 'streaming', updatedAt: at },
+        $set: { 'delivery.state': 'streaming', createdAt: at, updatedAt: at },
         $unset: { 'delivery.error': '', 'delivery.shown': '', 'delivery.usage': '' },
       },
     );

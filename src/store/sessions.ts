@@ -53,20 +53,16 @@ export class SessionRepo {
   /** A new open session with its empty working window. */
   async open(dialogueId: string, kind: SessionKind, at: Date, previous?: PreviousSession): Promise<Session> {
     const session = newSession(dialogueId, kind, at, previous);
-    await this.insert(session, {});
+    await this.insert(session);
     return session;
   }
 
-  /**
-   * Stores a session built by `newSession` with its window holding `entries` (a new chat's
-   * session already carrying its first message). Returns the window as stored (undefined: a
-   * retry found one).
-   */
-  insert(session: Session, entries: Record<string, WindowEntry>): Promise<SessionWindow | undefined> {
+  /** Stores a session built by `newSession` with its empty window. Returns the window as stored (undefined: a retry found one). */
+  insert(session: Session): Promise<SessionWindow | undefined> {
     return this.guarded(session, async () => {
       // The window first would only matter to a reader of a session not yet stored: none.
       const [window] = await Promise.all([
-        this.windows.create(session, session.startedAt, { entries }),
+        this.windows.create(session, session.startedAt),
         this.c.sessions.insertOne(session),
       ]);
       return window;

@@ -43,11 +43,12 @@ export class TurnRepo {
    * Marks that the responder started answering, so later messages open the next turn. The
    * caller holds the dialogue's guard, read `current` under it and reads the history under it,
    * so a message either joined this turn before the read or opens the next one. `heard`: the
-   * turn's messages that read held (Turn.heard). A retried reply keeps its first start.
+   * turn's messages that read held (Turn.heard). A retried reply keeps its first start but
+   * records what it read itself: the attempt that completes is the one whose prompt counts.
    */
   async markReplyStarted(current: Turn, at: Date, heard?: string[]): Promise<Turn> {
-    if (current.replyStartedAt) return current;
-    const mark = { replyStartedAt: at, ...(heard ? { heard } : {}) };
+    if (current.replyStartedAt && sameIds(current.heard, heard)) return current;
+    const mark = { replyStartedAt: current.replyStartedAt ?? at, ...(heard ? { heard } : {}) };
     await this.guarded(current, () => this.c.turns.updateOne({ _id: current._id }, { $set: mark }));
     return { ...current, ...mark };
   }
@@ -110,3 +111,6 @@ export class TurnRepo {
       .toArray();
   }
 }
+
+const sameIds = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean =>
+  a?.length === b?.length && (a ?? []).every((id) => b?.includes(id));

@@ -119,19 +119,27 @@ describe('ingest after a crash between its writes', () => {
     expect(jobs.at(-1)?.turnId).toBe(again.turnId);
   });
 
-  it('keeps in its turn a message its reply already read whose own insert was lost', async () => {
+  it('stores a message before its window entry, so a reply never reads a message the record lacks', async () => {
     h = await startHarness({}, ['api']);
     const { deps } = ingestDeps(h);
-    const { first, joined, second } = await twoInOneTurn(deps);
-    await startReply(h, first.turnId, first.dialogueId);
-    // The window entry was stored and read by the reply; the message's insert died with the server.
-    await h.app.store.c.messages.deleteOne({ _id: joined.messageId });
-
-    const again = await ingest(deps, second);
-    if (again.kind !== 'accepted') throw new Error(`redelivery was ${again.kind}`);
-    expect(again.turnId).toBe(first.turnId);
-    expect((await h.app.store.messages.get(joined.messageId))?.turnId).toBe(first.turnId);
-    expect(await h.app.store.c.turns.countDocuments({ dialogueId: first.dialogueId })).toBe(1);
+    const { first } = await twoInOneTurn(deps);
+    const third = inboundEventSchema.parse({ ...update, platformMessageId: '11', text: 'still there?' });
+    // The server dies as the third message is inserted: any write already on the wire lands,
+    // nothing after it does (so no compensating write can take an entry back).
+    const { messages, windows } = h.app.store.c;
+    const [insertOne, updateOne] = [messages.insertOne.bind(messages), windows.updateOne.bind(windows)];
+    let dead = false;
+    messages.insertOne = () => {
+      setImmediate(() => (dead = true));
+      return Promise.reject(new Error('connection reset'));
+    };
+    windows.updateOne = (...args: Parameters<typeof updateOne>) =>
+      dead ? Promise.reject(new Error('connection reset')) : updateOne(...args);
+    await expect(ingest(deps, third)).rejects.toThrow('connection reset');
+    Object.assign(messages, { insertOne });
+    Object.assign(windows, { updateOne });
+    const window = await h.app.store.windows.get(first.sessionId);
+    expect(Object.values(window?.entries ?? {}).map((e) => e.content)).not.toContain('still there?');
   });
 
   it("points the dialogue back at a redelivered message's turn, so the next message waits for its reply", async () => {

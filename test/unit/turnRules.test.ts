@@ -64,12 +64,6 @@ describe('placeInitiatorMessage', () => {
 describe("a message and what its turn's reply read (Turn.heard)", () => {
   const started = new Date(startedAt.getTime() + 1000);
 
-  it('belongs to the turn whose reply read it, even once that turn is answered', () => {
-    const answered = turn({ status: 'responded', replyStartedAt: started, heard: ['m-1', 'm-2'] });
-    expect(placeInitiatorMessage(answered, { ...human, messageId: 'm-2' })).toEqual({ action: 'join', turnId: 't-1' });
-    expect(placeInitiatorMessage(answered, { ...human, messageId: 'm-3' })).toEqual({ action: 'open' });
-  });
-
   it('is missed by a reply that started without it, and never by one not started or marked before heard', () => {
     expect(missedByReply(turn({ replyStartedAt: started, heard: ['m-1'] }), 'm-2')).toBe(true);
     expect(missedByReply(turn({ replyStartedAt: started, heard: ['m-1'] }), 'm-1')).toBe(false);
