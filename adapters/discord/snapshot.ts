@@ -112,6 +112,10 @@ export function snapshotOf(m: Message | PartialMessage): MessageSnapshot {
             globalName: referenced.author.globalName,
           },
           content: referenced.content,
+          flags: referenced.flags.bitfield,
+          // What the replied-to message carried (an image, a file, a sticker), as Discord sent it.
+          attachments: attempt(() => attachmentsOf(referenced.attachments)),
+          stickers: attempt(() => stickersOf(referenced.stickers)),
         }
       : null,
     // A forward carries the forwarded message's content in snapshots (message_snapshots).

@@ -87,7 +87,8 @@ const embedSnap = z.object({
   fields: z.array(z.object({ name: z.string(), value: z.string() })),
 });
 /** Lists whose items are validated one by one (a bad one is dropped alone). */
-const contentLists = { attachments: attachmentSnap, stickers: stickerSnap, embeds: embedSnap };
+const fileLists = { attachments: attachmentSnap, stickers: stickerSnap };
+const contentLists = { ...fileLists, embeds: embedSnap };
 const snapshotSnap = z.looseObject({ content: z.string() });
 const messageFields = {
   reference: z.object({
@@ -96,7 +97,7 @@ const messageFields = {
     type: z.number().int().nullable(),
     channelName: z.string().nullable().catch(null),
   }),
-  referenced: z.object({ author: authorSnap, content: z.string() }),
+  referenced: z.object({ author: authorSnap, content: z.string(), flags: z.number().int().nonnegative().catch(0) }),
   poll: z.object({
     question: z.string().nullable(),
     answers: z.array(z.string()),
@@ -114,7 +115,11 @@ const messageLists = {
 type Content = Lists<typeof contentLists> & { content: string; id: string; flags: number };
 type Snap = z.infer<typeof coreSnap> &
   Fields<typeof messageFields> &
-  Lists<typeof messageLists> & { forwarded: Content[] };
+  Lists<typeof messageLists> & {
+    forwarded: Content[];
+    /** The replied-to message's files and stickers, each validated alone. */
+    referencedFiles: Lists<typeof fileLists>;
+  };
 type Where = z.infer<typeof whereSnap>;
 
 const THREADS: number[] = [ChannelType.PublicThread, ChannelType.PrivateThread, ChannelType.AnnouncementThread];
@@ -127,6 +132,13 @@ const GUILD_TEXT: number[] = [
 ];
 /** What people post; the other types are system notices (joins, pins, thread created…). */
 const USER_TYPES: number[] = [MessageType.Default, MessageType.Reply];
+/**
+ * An application's answer to a slash or context-menu command: everyone in the channel sees it,
+ * and its author is always the application's bot.
+ */
+const COMMAND_REPLY_TYPES: number[] = [MessageType.ChatInputCommand, MessageType.ContextMenuCommand];
+/** What reaches the core; every other type is a system notice. */
+const POSTED_TYPES: number[] = [...USER_TYPES, ...COMMAND_REPLY_TYPES];
 
 function describe(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ');
@@ -151,7 +163,7 @@ const recipientOf = (w: Where) => w.recipient ?? undefined;
 function senderOf(s: Snap) {
   return {
     userId: s.author.id,
-    isBot: s.author.bot,
+    isBot: s.author.bot || COMMAND_REPLY_TYPES.includes(s.type),
     username: s.author.username,
     displayName: s.memberDisplayName ?? s.author.globalName ?? s.author.username,
     ...(s.webhookId ? { webhookId: s.webhookId } : {}),
@@ -235,6 +247,13 @@ function replyOf(s: Snap) {
   if (!ref?.messageId || (ref.type !== null && ref.type !== Number(MessageReferenceType.Default))) return undefined;
   if (isCrosspost(s)) return undefined;
   const r = s.referenced;
+  // What the quoted message carried, read like a message's own files: kind and name.
+  const media = r
+    ? attachmentsOf({ id: ref.messageId, flags: r.flags, content: r.content, ...s.referencedFiles }).map((a) => {
+        const name = a.stickerName ?? a.fileName;
+        return { kind: a.kind, ...(name ? { fileName: name } : {}) };
+      })
+    : [];
   return {
     platformMessageId: ref.messageId,
     ...(r
@@ -246,6 +265,7 @@ function replyOf(s: Snap) {
             displayName: r.author.globalName ?? r.author.username,
           },
           ...(r.content !== '' ? { text: readableContent(r.content, s) } : {}),
+          ...(media.length > 0 ? { media } : {}),
         }
       : {}),
   };
@@ -276,11 +296,14 @@ function parseMessage(
   if (typeof chat === 'string') return { ok: false, reason: chat };
   const dropped: string[] = [];
   const lists = listsOf(raw, messageLists, '', dropped);
+  const fields = fieldsOf(raw, messageFields, '', dropped);
   const s: Snap = {
     ...parsed.data,
-    ...fieldsOf(raw, messageFields, '', dropped),
+    ...fields,
     ...lists,
     forwarded: forwardedOf({ id: parsed.data.id, flags: 0 }, lists.snapshots, dropped),
+    referencedFiles:
+      fields.referenced && isRecord(raw.referenced) ? listsOf(raw.referenced, fileLists, 'referenced.', dropped) : {},
   };
   return { ok: true, s, chat, dropped };
 }
@@ -313,7 +336,7 @@ export function translateCreate(m: Message | PartialMessage): TranslateResult {
   const p = parseMessage(m);
   if (!p.ok) return p;
   const { s, chat } = p;
-  if (!USER_TYPES.includes(s.type)) return { ok: true, event: null, ignored: `system message type ${s.type}` };
+  if (!POSTED_TYPES.includes(s.type)) return { ok: true, event: null, ignored: `system message type ${s.type}` };
   const replyTo = replyOf(s);
   return {
     ok: true,
@@ -337,7 +360,7 @@ export function translateUpdate(old: Message | PartialMessage, m: Message | Part
   const p = parseMessage(m);
   if (!p.ok) return p;
   const { s, chat } = p;
-  if (!USER_TYPES.includes(s.type)) return { ok: true, event: null, ignored: `system message type ${s.type}` };
+  if (!POSTED_TYPES.includes(s.type)) return { ok: true, event: null, ignored: `system message type ${s.type}` };
   // Discord also sends MESSAGE_UPDATE for link embeds, pins and flags: only a text change is an edit.
   if (!old.partial && old.content === s.content) return { ok: true, event: null, ignored: 'content unchanged' };
   if (old.partial && s.editedTimestamp === null) return { ok: true, event: null, ignored: 'not edited by its author' };
