@@ -308,7 +308,7 @@ describe('Telegram translation, special cases', () => {
     });
   });
 
-  it('a GIF (animation, which also fills document) is one video attachment', () => {
+  it('a GIF (animation, which also fills document) is one animation attachment', () => {
     const u = textUpdate({ updateId: 120, text: 'x' });
     const gif = {
       file_id: 'GIF',
@@ -331,7 +331,7 @@ describe('Telegram translation, special cases', () => {
     });
     expect(e.attachments).toEqual([
       {
-        kind: 'video',
+        kind: 'animation',
         fileRef: 'GIF',
         uniqueId: 'UGIF',
         size: 90_000,
