@@ -32,17 +32,20 @@ const MARKER = /\[PROGRESS:([^\]\n]{0,40})\]/g;
 /** A reply's text as people saw it: every marker out (and the space after it). */
 export const withoutMarkers = (text: string): string => text.replace(/\s?\[PROGRESS:[^\]\n]{0,40}\]/g, '').trim();
 
+/** Seed 001's own status words (`[PROGRESS:3:in_progress]`), read as the statuses they mean. */
+const STATUS_WORDS: Readonly<Record<string, BeatStatus>> = {
+  ...Object.fromEntries(BEAT_STATUSES.map((s) => [s, s])),
+  completed: 'done',
+  in_progress: 'active',
+};
+
 /** Every `[PROGRESS:…]` marker of a reply, well-formed or not, in order. */
 export function parseProgressMarkers(text: string): ParsedMarker[] {
   return [...text.matchAll(MARKER)].map((m) => {
-    const [n, status, ...rest] = (m[1] ?? '').split(':').map((x) => x.trim());
+    const [n, word, ...rest] = (m[1] ?? '').split(':').map((x) => x.trim());
     const num = Number(n);
-    return Number.isInteger(num) &&
-      num > 0 &&
-      rest.length === 0 &&
-      (BEAT_STATUSES as readonly string[]).includes(status ?? '')
-      ? { n: num, status: status as BeatStatus }
-      : { malformed: m[0] };
+    const status = STATUS_WORDS[(word ?? '').toLowerCase()];
+    return Number.isInteger(num) && num > 0 && rest.length === 0 && status ? { n: num, status } : { malformed: m[0] };
   });
 }
 

@@ -78,6 +78,25 @@ describe('the director (seed 001)', () => {
     ]);
   });
 
+  it("reads seed 001's own status words as the statuses they mean, and moves the plot with them", () => {
+    expect(
+      parseProgressMarkers('[PROGRESS:1:completed][PROGRESS:2:in_progress][PROGRESS:3:pending][PROGRESS:4:Done]'),
+    ).toEqual([
+      { n: 1, status: 'done' },
+      { n: 2, status: 'active' },
+      { n: 3, status: 'pending' },
+      { n: 4, status: 'done' },
+    ]);
+    const moved = directReply(plot0(), bg, {
+      text: '找到了。[PROGRESS:1:completed][PROGRESS:2:in_progress]',
+      at,
+      messageIds: ['m1'],
+    });
+    expect(moved.refused).toEqual([]);
+    expect(moved.plot.noUpdateCount).toBe(0);
+    expect(currentBeat(bg, moved.plot)?.n).toBe(2);
+  });
+
   it('moves the plot with evidence; a reply that moves nothing counts up to the reminder', () => {
     const moved = directReply(plot0(), bg, { text: 'ok [PROGRESS:1:done][PROGRESS:2:active]', at, messageIds: ['m1'] });
     expect(moved.applied).toHaveLength(2);
