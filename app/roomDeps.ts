@@ -16,6 +16,7 @@ export function roomFlowDeps(s: Shared): RoomFlowDeps {
     responseWindowMs: s.env.RESPONSE_WINDOW_MS,
     log: s.log,
     metrics: s.metrics,
+    interrupt: (dialogueId, why) => s.interrupts.publish(dialogueId, why),
   };
 }
 

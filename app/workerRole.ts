@@ -44,8 +44,11 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
   stops.push(() => mediaRetries.close());
   const mediaDeps = buildMediaDeps(s, mediaRetries);
   const active = new ActiveReplies();
-  await s.interrupts.subscribe((dialogueId) => {
-    if (active.interrupt(dialogueId)) log.info({ dialogueId }, 'reply interrupted by the user');
+  await s.interrupts.subscribe((dialogueId, why) => {
+    if (!active.interrupt(dialogueId, why)) return;
+    const what =
+      why.reason === 'deadline' ? "reply stopped at the room's answer deadline" : 'reply interrupted by the user';
+    log.info({ dialogueId, ...why }, what);
   });
   const deps = buildRespondDeps(s, { active, mediaDeps, ...ext });
 
@@ -96,7 +99,7 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
     log,
     checkIn,
     onSessionClosed: (sessionId) => s.memoryQueue.summarize(sessionId, 'idle'),
-    roomAnswerDue: (turnId, now) => askDue(roomFlowDeps(s), turnId, now),
+    roomAnswerDue: (turnId, now, o) => askDue(roomFlowDeps(s), turnId, now, o),
   });
   stops.push(() => timerWorker.close());
   watchWorker(timerWorker, 'timers', s.metrics);

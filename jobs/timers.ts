@@ -11,12 +11,15 @@ import { closeIdleSession } from '../src/lifecycle/closeIdleSession.js';
 import { BUSY_RETRY_MS } from './respondWorker.js';
 
 export const TIMERS_QUEUE = 'timers';
+/** How long a reply stopped at its room's deadline has to end before its ask is skipped anyway. */
+const STOP_GRACE_MS = 5_000;
 
 const timerJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('expire-turn'), turnId: z.string() }),
   z.object({ kind: z.literal('check-session'), sessionId: z.string() }),
   z.object({ kind: z.literal('check-in'), dialogueId: z.string(), since: z.number() }),
-  z.object({ kind: z.literal('room-answer-due'), turnId: z.string() }),
+  // `stopping`: its reply was told to stop at the deadline; this later check skips it if it did not end.
+  z.object({ kind: z.literal('room-answer-due'), turnId: z.string(), stopping: z.boolean().optional() }),
 ]);
 export type TimerJob = z.infer<typeof timerJob>;
 
@@ -77,7 +80,7 @@ export interface TimerWorkerOptions {
   /** A session closed after the gap: its summary and memories are due (SPEC §4.4). */
   onSessionClosed?(sessionId: string): Promise<void>;
   /** A room's ask passed its deadline (src/rooms/roomFlow.ts askDue). */
-  roomAnswerDue(turnId: string, now: Date): Promise<string>;
+  roomAnswerDue(turnId: string, now: Date, o: { force: boolean }): Promise<string>;
 }
 
 export function startTimerWorker(o: TimerWorkerOptions): Worker<TimerJob> {
@@ -95,8 +98,13 @@ export function startTimerWorker(o: TimerWorkerOptions): Worker<TimerJob> {
           if (r.kind === 'closed') await o.onSessionClosed?.(data.sessionId);
           return r.kind;
         }
-        case 'room-answer-due':
-          return o.roomAnswerDue(data.turnId, now);
+        case 'room-answer-due': {
+          const r = await o.roomAnswerDue(data.turnId, now, { force: data.stopping === true });
+          if (r !== 'stopping') return r;
+          await job.updateData({ ...data, stopping: true });
+          await job.moveToDelayed(Date.now() + STOP_GRACE_MS, token);
+          throw new DelayedError();
+        }
         case 'check-in': {
           const r = await o.checkIn(data.dialogueId, new Date(data.since), now);
           if (r !== 'busy') return r;

@@ -136,11 +136,11 @@ function seatServer(o: McpOptions, seat: Seat): McpServer {
   );
   tool(
     'export_chat_history',
-    'The room’s conversation as Markdown (text) or PDF (base64).',
+    'The room’s conversation as people saw it (invisible skips left out), as Markdown (text) or PDF (base64).',
     { format: z.enum(['markdown', 'pdf']) },
     async (a) => {
       const room = await roomOf(deps, seat);
-      return exportDialogue(deps, room.dialogueId, a.format, new Date());
+      return exportDialogue(deps, room.dialogueId, a.format, new Date(), { visibleOnly: true });
     },
   );
   return server;

@@ -24,11 +24,11 @@ const DialogueDeletionType = builder.objectRef<DialogueDeletion>('DialogueDeleti
   }),
 });
 
-const ExportFormatEnum = builder.enumType('ExportFormat', {
+export const ExportFormatEnum = builder.enumType('ExportFormat', {
   values: { MARKDOWN: { value: 'markdown' }, PDF: { value: 'pdf' } } as const,
 });
 
-const DialogueExportType = builder.objectRef<DialogueExport>('DialogueExport').implement({
+export const DialogueExportType = builder.objectRef<DialogueExport>('DialogueExport').implement({
   fields: (t) => ({
     fileName: t.exposeString('fileName'),
     mimeType: t.exposeString('mimeType'),

@@ -23,6 +23,7 @@ import { apiError } from '../errors.js';
 import { PlatformEnum } from './enums.js';
 import { AgentType } from './participants.js';
 import { DialogueType } from './dialogue.js';
+import { DialogueExportType, ExportFormatEnum } from './mutationsDialogue.js';
 import { z } from 'zod';
 
 const RoomModeEnum = builder.enumType('RoomMode', {
@@ -317,15 +318,14 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => announce(ctx.ops, { roomId: String(a.id), text: a.text, by: ctx.viewer.name }, new Date()),
   }),
   exportRoom: t.field({
-    type: 'JSON',
+    type: DialogueExportType,
     description:
-      'seed 002 export_chat_history: the room’s conversation as Markdown or PDF (as exportDialogue returns it).',
-    args: { id: t.arg.id({ required: true }), format: t.arg.string({ required: true }) },
+      'seed 002 export_chat_history: the room’s conversation as people saw it (invisible skips left out), as Markdown or PDF.',
+    args: { id: t.arg.id({ required: true }), format: t.arg({ type: ExportFormatEnum, required: true }) },
     resolve: async (_r, a, ctx) => {
       const room = await ctx.store.rooms.get(String(a.id));
       if (!room) throw apiError('ROOM_NOT_FOUND', `no room with id ${String(a.id)}`);
-      const format = parseInput(z.enum(['markdown', 'pdf']), a.format.toLowerCase());
-      return exportDialogue(ctx.ops, room.dialogueId, format, new Date());
+      return exportDialogue(ctx.ops, room.dialogueId, a.format, new Date(), { visibleOnly: true });
     },
   }),
   pauseRoom: t.field({

@@ -258,7 +258,7 @@ export async function gatherContext(
       selfId: agent._id,
       ...(agentNames ? { agentNames } : {}),
       lang,
-      ...(o.instruction ? { instruction: o.instruction } : {}),
+      ...(instructionOf(turn, o.instruction) ?? {}),
       ...(story ? { background: story.background.worldSetting } : {}),
       ...(directedContext ? { director: directedContext.director } : {}),
     },
@@ -387,4 +387,14 @@ function personaCardOf(
     ...(o.lastTopic ? { lastTopic: o.lastTopic } : {}),
     tone: o.tone,
   });
+}
+
+/** A room's ask of an @mentioned agent: it was addressed and must answer (it is offered no skip). */
+export const ADDRESSED_INSTRUCTION =
+  'You were @mentioned in this room: answer now, as yourself. You cannot skip this turn.';
+
+/** The closing line of this generation: the caller's, and for a mentioned agent that it was addressed. */
+function instructionOf(turn: Turn, given: string | undefined): { instruction: string } | undefined {
+  const lines = [turn.round && !turn.round.canSkip ? ADDRESSED_INSTRUCTION : '', given ?? ''].filter(Boolean);
+  return lines.length > 0 ? { instruction: lines.join('\n') } : undefined;
 }

@@ -54,7 +54,7 @@ export const CONFIG_FIELDS = {
       min: 5,
       max: 3_600,
       default: 180,
-      doc: 'rooms: an agent asked to speak that has not answered by then is skipped (seed 002: 3 minutes)',
+      doc: 'rooms: an agent asked to speak that has not answered by then is skipped invisibly, its reply stopped if under way (seed 002: 3 minutes); LLM_TIMEOUT_MS still bounds every reply',
     },
     room_auto_rounds: {
       type: 'int',

@@ -9,6 +9,9 @@ export interface ReplyHints {
   humanId?: string;
 }
 
+/** What stops a reply from outside: the user's /stop, or a room's answer deadline for one ask. */
+export type Interrupt = { reason: 'interrupted' } | { reason: 'deadline'; turnId: string };
+
 /** `delayMs`: not before then (an album's other items join first). */
 export interface ReplyJob {
   turnId: string;

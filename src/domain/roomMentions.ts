@@ -14,32 +14,42 @@ export interface MentionMarks {
 
 type MentionTarget = Pick<Agent, '_id' | 'name' | 'aliases' | 'bindings'>;
 
-/** The agents marked in the message, in the order of `agents`. */
+/**
+ * The agents marked in the message, in the order people wrote them ("@B @A" asks B first): the
+ * agent replied to first, then by where its @ stands in the text; a mark without a place in the
+ * text (a mention by user id) after those, in the order of `agents`.
+ */
 export function mentionedAgents(marks: MentionMarks, agents: readonly MentionTarget[]): string[] {
-  return agents.filter((a) => marksAgent(marks, a)).map((a) => a._id);
+  return agents
+    .map((a, i) => ({ id: a._id, at: markedAt(marks, a), i }))
+    .filter((m): m is { id: string; at: number; i: number } => m.at !== undefined)
+    .sort((a, b) => a.at - b.at || a.i - b.i)
+    .map((m) => m.id);
 }
 
-function marksAgent(marks: MentionMarks, agent: MentionTarget): boolean {
-  if (marks.repliesToAgentId === agent._id) return true;
+/** Where the message marks the agent (-1: by replying to it; Infinity: by a mark without a place in the text), if it does. */
+function markedAt(marks: MentionMarks, agent: MentionTarget): number | undefined {
+  if (marks.repliesToAgentId === agent._id) return -1;
   const accounts = (agent.bindings ?? []).filter((b) => b.platform === marks.platform);
+  const names = [agent.name, ...(agent.aliases ?? []), ...accounts.flatMap((b) => (b.username ? [b.username] : []))];
+  const places = names.map((n) => atMention(marks.text, n)).filter((p) => p >= 0);
+  if (places.length > 0) return Math.min(...places);
   const byEntity = marks.mentions.some((m) =>
     accounts.some((b) => (m.userId && m.userId === b.userId) || sameName(m.username, b.username)),
   );
-  if (byEntity) return true;
-  const names = [agent.name, ...(agent.aliases ?? []), ...accounts.flatMap((b) => (b.username ? [b.username] : []))];
-  return names.some((n) => atMentions(marks.text, n));
+  return byEntity ? Infinity : undefined;
 }
 
 const sameName = (a: string | undefined, b: string | undefined) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
-/** `@name` in the text, not followed by more of a Latin word ("@Ann" does not mark "Anna"). */
-function atMentions(text: string | undefined, name: string): boolean {
-  if (!text || !name) return false;
+/** Where `@name` first stands in the text, not followed by more of a Latin word ("@Ann" does not mark "Anna"); -1: nowhere. */
+function atMention(text: string | undefined, name: string): number {
+  if (!text || !name) return -1;
   const hay = text.toLowerCase();
   const needle = `@${name.toLowerCase()}`;
   for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) {
     const after = hay.charAt(i + needle.length);
-    if (!/[a-z0-9_]/.test(after)) return true;
+    if (!/[a-z0-9_]/.test(after)) return i;
   }
-  return false;
+  return -1;
 }

@@ -1,6 +1,6 @@
 // Rounds (seed 002, SPEC §8): in a room with several agents, who is asked to speak and when the
-// round ends. Default mode asks every member in order, each may skip; an @mentioned agent moves
-// to the next position, cannot skip, and its answer ends the round. Host mode asks only the
+// round ends. Default mode asks every member in order, each may skip; @mentioned agents move to
+// the next positions in mention order, cannot skip, and the last one's answer ends the round. Host mode asks only the
 // agents the host @mentions; none may skip, and the round ends when all have answered. A member
 // that does not answer in time is skipped for it (reason `timeout`). In host mode the host's
 // messages start rounds (a human's message to the room asks the host: mentions = [host]). Pure:
@@ -80,14 +80,19 @@ export function answered(
 ): RoundStep {
   const refusal = turnRefusal(round, o.agentId);
   if (refusal) return { ok: false, code: refusal };
-  const next: Round = {
-    ...round,
-    answers: [...round.answers, { agentId: o.agentId, messageId: o.messageId, at: o.at }],
-  };
-  if (round.mode === 'default' && round.mustAnswer.includes(o.agentId))
+  const next = withMentions(
+    { ...round, answers: [...round.answers, { agentId: o.agentId, messageId: o.messageId, at: o.at }] },
+    o.mentions,
+  );
+  // "@A @B …": the round ends with the last mentioned agent's answer, not the first's.
+  if (round.mode === 'default' && round.mustAnswer.includes(o.agentId) && !mentionedStillToAsk(next))
     return { ok: true, round: complete(next, 'mention_answered', o.at) };
-  return { ok: true, round: advance(withMentions(next, o.mentions), o.at) };
+  return { ok: true, round: advance(next, o.at) };
 }
+
+/** Whether a mentioned agent is still to be asked after the one asked now. */
+const mentionedStillToAsk = (round: Round): boolean =>
+  round.queue.slice(round.index + 1).some((a) => round.mustAnswer.includes(a));
 
 /** The agent asked now skips: by choice (not when mentioned), by timeout, or because it left. */
 export function skipped(round: Round, o: { agentId: string; reason: SkipReason; at: Date }): RoundStep {

@@ -57,7 +57,8 @@ export interface LlmClient {
   complete(req: CompletionRequest): Promise<CompletionResult>;
 }
 
-export type AbortReason = 'timeout' | 'interrupted';
+/** Why we stopped a call: the generation timeout, the user's /stop, or a room's answer deadline. */
+export type AbortReason = 'timeout' | 'interrupted' | 'deadline';
 
 /** A failed call, with whatever text had streamed before it failed. */
 export class LlmFailure extends Error {
@@ -72,6 +73,12 @@ export class LlmFailure extends Error {
   }
 }
 
+const ABORT_MESSAGES: Record<AbortReason, string> = {
+  timeout: 'the reply took too long',
+  interrupted: 'stopped by the user',
+  deadline: "the room's answer deadline passed",
+};
+
 /** Maps an exception from a streaming call to an LlmFailure with our codes. */
 export function toLlmFailure(
   err: unknown,
@@ -81,15 +88,10 @@ export function toLlmFailure(
 ): LlmFailure {
   if (err instanceof LlmFailure) return err;
   if (signal.aborted) {
-    const reason: AbortReason = signal.reason === 'interrupted' ? 'interrupted' : 'timeout';
-    const code = reason === 'interrupted' ? 'GENERATION_ABORTED' : 'GENERATION_TIMEOUT';
-    return new LlmFailure(
-      new GatewayError(code, reason === 'interrupted' ? 'stopped by the user' : 'the reply took too long', {
-        cause: err,
-      }),
-      partial,
-      reason,
-    );
+    const reason: AbortReason =
+      signal.reason === 'interrupted' || signal.reason === 'deadline' ? signal.reason : 'timeout';
+    const code = reason === 'timeout' ? 'GENERATION_TIMEOUT' : 'GENERATION_ABORTED';
+    return new LlmFailure(new GatewayError(code, ABORT_MESSAGES[reason], { cause: err }), partial, reason);
   }
   return new LlmFailure(
     new GatewayError('LLM_SERVICE_ERROR', `LLM call failed (${describe(err)})`, { cause: err }),

@@ -64,13 +64,16 @@ export async function exportDialogue(
   dialogueId: string,
   format: ExportFormat,
   now: Date,
+  o: { visibleOnly?: boolean } = {},
 ): Promise<DialogueExport> {
   const { c } = deps.store;
+  // A room's record is what people saw (seed 002): its invisible skips are left out.
+  const which = o.visibleOnly ? { dialogueId, visible: true } : { dialogueId };
   const dialogue = await deps.store.dialogues.get(dialogueId);
   if (!dialogue) throw new GatewayError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
   const [live, archived] = await Promise.all([
-    c.messages.countDocuments({ dialogueId }),
-    c.archivedMessages.countDocuments({ dialogueId }),
+    c.messages.countDocuments(which),
+    c.archivedMessages.countDocuments(which),
   ]);
   if (live + archived > MAX_EXPORT_MESSAGES) {
     throw new GatewayError(
@@ -111,8 +114,8 @@ export async function exportDialogue(
   const ordered = { sort: { createdAt: 1, _id: 1 } as const, batchSize: BATCH };
   // The archive holds the same shape plus archivedAt, which the transcript does not show.
   const messages = mergeByTime<Message>(
-    c.messages.find({ dialogueId }, ordered),
-    c.archivedMessages.find({ dialogueId }, ordered),
+    c.messages.find(which, ordered),
+    c.archivedMessages.find(which, ordered),
   );
   let messageCount = 0;
   for await (const m of messages) {

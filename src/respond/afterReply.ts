@@ -27,7 +27,8 @@ export interface AfterReply {
 /** `tokens`: what the ask spent, its prompt and its answer (the agents' own rounds are bounded by it). */
 export type RoomAnswer = { tokens: number } & (
   | { kind: 'answered'; messageId: string; mentions: string[] }
-  | { kind: 'skipped' }
+  /** `timeout`: the room's answer deadline stopped it (else the agent chose to skip). */
+  | { kind: 'skipped'; reason?: 'timeout' }
   /** The reply failed (model error, timeout, empty): the round moves on without it. */
   | { kind: 'failed' }
 );
@@ -63,5 +64,6 @@ export async function afterReply(
 
 function nextInRound(deps: RoomFlowDeps, turn: Turn, answer: RoomAnswer, at: Date): Promise<NextAsk | undefined> {
   if (answer.kind === 'answered') return askAnswered(deps, turn, answer, at);
-  return askSkipped(deps, turn, answer.kind === 'skipped' ? 'chose' : 'failed', at, answer.tokens);
+  const reason = answer.kind === 'failed' ? 'failed' : (answer.reason ?? 'chose');
+  return askSkipped(deps, turn, reason, at, answer.tokens);
 }

@@ -45,7 +45,7 @@ import { turnFactsOf } from '../memory/extraction.js';
 import { roomAsk, type RoomAsk } from './roomAsk.js';
 import { mentionedAgents } from '../domain/roomMentions.js';
 import type { RoomAnswer } from './afterReply.js';
-import type { NextAsk } from '../rooms/roomFlow.js';
+import { ROOM_TIMEOUT_TEXT, type NextAsk } from '../rooms/roomFlow.js';
 import { replyLaps, type Metrics } from '../metrics/metrics.js';
 
 export interface RespondDeps {
@@ -443,6 +443,8 @@ interface Outcome {
   error?: { code: string; message: string };
   /** A room agent declined to speak (skip_response): stored invisible, shown nowhere. */
   skipped?: true;
+  /** A room's answer deadline stopped it (seed 002): the round records a `timeout` skip. */
+  deadline?: true;
   /** Tokens as the model reported them (absent: it reported none, or failed). */
   usage?: { inputTokens: number; outputTokens: number };
 }
@@ -456,6 +458,7 @@ function roomAnswerOf(
   answerTokens: number,
 ): RoomAnswer {
   const tokens = gathered.built.totalTokens + answerTokens;
+  if (outcome.deadline) return { kind: 'skipped', reason: 'timeout', tokens };
   if (outcome.skipped) return { kind: 'skipped', tokens };
   if (outcome.state !== 'complete') return { kind: 'failed', tokens };
   const marks = { platform: dialogue.chat.platform, text: outcome.stored, mentions: [] };
@@ -533,7 +536,7 @@ async function generateText(
   };
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort('timeout'), deps.llmTimeoutMs);
-  const endActive = deps.active.begin(o.dialogue._id, abort);
+  const endActive = deps.active.begin(o.dialogue._id, o.turn._id, abort);
   try {
     const result = await runToolLoop({
       llm: deps.llm,
@@ -574,6 +577,11 @@ async function generateText(
 
 /** A generation the model did not finish: stopped by the user (BR-005), timed out or failed. */
 function failedOutcome(deps: RespondDeps, err: LlmFailure, partial: string, turn: Turn): Outcome {
+  if (err.aborted === 'deadline') {
+    // Seed 002: no answer in time is an invisible skip; what people already saw stays as it was.
+    if (partial) return { state: 'timeout', stored: partial, shown: partial, deadline: true };
+    return { state: 'timeout', stored: ROOM_TIMEOUT_TEXT, shown: '', skipped: true, deadline: true };
+  }
   if (err.aborted === 'interrupted') {
     // BR-005: the user stopped it; what was said so far is the reply.
     const mark = notice('INTERRUPTED_MARK', deps.locale);

@@ -1,5 +1,5 @@
-// What a reply does differently when it answers a room's ask (SPEC §8): the agent is offered
-// skip_response, and while it may still skip what it says is held back, so a skip never
+// What a reply does differently when it answers a room's ask (SPEC §8): an agent that may skip is
+// offered skip_response, and while it may still skip what it says is held back, so a skip never
 // reaches the platform. Once it has said enough to be clearly answering (HOLD_CHARS) the held
 // text streams as usual and a skip is refused from then on ("you have already spoken"); a
 // short answer is shown by the reply's final push, a skip not at all.
@@ -21,9 +21,10 @@ export interface RoomAsk {
 
 export function roomAsk(tools: ToolRegistry, turn: Pick<Turn, 'round'>): RoomAsk {
   const round = turn.round;
+  // An @mentioned agent is not offered the skip at all: it must answer (its prompt says so).
   if (!round?.canSkip)
     return {
-      tools: round ? tools.with([skipResponseTool]) : tools,
+      tools,
       ...(round ? { ask: { canSkip: false } } : {}),
       skipped: () => false,
       stream: (text, show) => show(text),

@@ -241,13 +241,13 @@ export async function fullMessage(deps: Pick<SeatDeps, 'store'>, seat: Seat, mes
   };
 }
 
-/** seed 002 search_messages: the room's messages containing the text, newest first. */
+/** seed 002 search_messages: the room's newest messages containing the text, in the order they were said. */
 export async function searchRoom(deps: Pick<SeatDeps, 'store'>, seat: Seat, query: string, limit: number) {
   const room = await roomOf(deps, seat);
   // The search index (src/search/), as every search: the room's shown, undeleted messages; bad text is BAD_REQUEST.
   const plan = planMessageSearch({ text: query, dialogueId: room.dialogueId, visibleOnly: true }, new Date());
   const page = await searchMessages(deps.store, plan, { limit });
-  return page.messages.map((m) => ({
+  return [...page.messages].reverse().map((m) => ({
     id: m._id,
     at: m.createdAt.toISOString(),
     role: m.senderRole,

@@ -5,6 +5,7 @@
 // decision at a time is taken for a room whichever process takes it.
 import type { Logger } from 'pino';
 import type { Message, Turn } from '../domain/model.js';
+import type { Interrupt } from '../domain/replyJob.js';
 import type { Room, RoomRound } from '../domain/room.js';
 import { agentMembers, hostOf, roundIdOf } from '../domain/room.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -23,6 +24,8 @@ export interface RoomFlowDeps {
   log: Logger;
   /** Skips by reason (timeouts among them). */
   metrics?: Metrics;
+  /** Stops an ask's reply under way in whichever process generates it (its deadline passed). */
+  interrupt?(dialogueId: string, why: Interrupt): Promise<void>;
 }
 
 /** An ask opened: its turn and the writes that store it (sent with the caller's own writes). */
@@ -205,12 +208,23 @@ export function askSkipped(
 }
 
 /**
- * The ask's deadline passed (a delayed job): an agent that has not started answering is
- * skipped for it, with an invisible timeout message; one already answering is left to finish.
+ * The ask's deadline passed (a delayed job). An agent that has not started answering is skipped
+ * for it, with an invisible timeout message. One already answering is stopped (`stopping`): its
+ * reply ends as that skip, keeping what people already saw (respondToTurn.ts). `force`: the
+ * check after a stop that no process answered (the one generating died): skipped here.
  */
-export async function askDue(deps: RoomFlowDeps, turnId: string, now: Date): Promise<'skipped' | 'not_due'> {
+export async function askDue(
+  deps: RoomFlowDeps,
+  turnId: string,
+  now: Date,
+  o: { force?: boolean } = {},
+): Promise<'skipped' | 'not_due' | 'stopping'> {
   const turn = await deps.store.turns.get(turnId);
-  if (!turn?.round || turn.status !== 'pending' || turn.replyStartedAt) return 'not_due';
+  if (!turn?.round || turn.status !== 'pending') return 'not_due';
+  if (turn.replyStartedAt && !o.force && deps.interrupt) {
+    await deps.interrupt(turn.dialogueId, { reason: 'deadline', turnId });
+    return 'stopping';
+  }
   let done: 'skipped' | 'not_due' = 'not_due';
   const next = await advance(
     deps,
@@ -283,6 +297,9 @@ function chainStop(
   return tokens >= c.limits.room_auto_tokens ? 'tokens' : undefined;
 }
 
+/** What the invisible message of an ask skipped at its deadline says. */
+export const ROOM_TIMEOUT_TEXT = '[skipped: no answer in time]';
+
 /** The invisible message that records a skip (seed 002: "不可见的跳过消息"). */
 export function skipMessage(turn: Turn, reason: SkipReason, at: Date): Message {
   return {
@@ -293,7 +310,7 @@ export function skipMessage(turn: Turn, reason: SkipReason, at: Date): Message {
     senderRole: 'ai',
     senderId: turn.responderId,
     contentType: 'text',
-    content: reason === 'timeout' ? '[skipped: no answer in time]' : '[skipped]',
+    content: reason === 'timeout' ? ROOM_TIMEOUT_TEXT : '[skipped]',
     mentions: [],
     visible: false,
     createdAt: at,

@@ -145,7 +145,8 @@ describe('rooms: external agents', () => {
     const full = parsed(await call('get_full_message', { messageId: String(sent.messageId) }));
     expect(full.text).toBe('Both, in one day.');
     const found = parsed(await call('search_messages', { query: 'ridge' }));
-    expect(JSON.stringify(found)).toContain('Bo: ridge.');
+    // Seed 002: in the order they were said.
+    expect((found.matches as Array<{ text: string }>).map((m) => m.text)).toEqual(['Lake or ridge?', 'Bo: ridge.']);
 
     // Round 2: @mentioned, it is asked first and may not skip.
     say('@Ext how long is that?');

@@ -5,7 +5,7 @@ describe('ActiveReplies', () => {
   it('interrupts the running reply of a dialogue with reason "interrupted"', () => {
     const active = new ActiveReplies();
     const c = new AbortController();
-    active.begin('d-1', c);
+    active.begin('d-1', 't-d-1', c);
     expect(active.interrupt('d-1')).toBe(true);
     expect(c.signal.aborted).toBe(true);
     expect(c.signal.reason).toBe('interrupted');
@@ -14,7 +14,7 @@ describe('ActiveReplies', () => {
   it('answers false to a second interrupt of the same reply', () => {
     const active = new ActiveReplies();
     const c = new AbortController();
-    active.begin('d-1', c);
+    active.begin('d-1', 't-d-1', c);
     active.interrupt('d-1');
     expect(active.interrupt('d-1')).toBe(false);
     expect(c.signal.reason).toBe('interrupted');
@@ -23,10 +23,20 @@ describe('ActiveReplies', () => {
   it('answers false for a reply already aborted for another reason, and keeps that reason', () => {
     const active = new ActiveReplies();
     const c = new AbortController();
-    active.begin('d-1', c);
+    active.begin('d-1', 't-d-1', c);
     c.abort('timeout');
     expect(active.interrupt('d-1')).toBe(false);
     expect(c.signal.reason).toBe('timeout');
+  });
+
+  it("stops a room ask at its deadline with reason \"deadline\", and only that turn's", () => {
+    const active = new ActiveReplies();
+    const c = new AbortController();
+    active.begin('d-1', 't-2', c);
+    expect(active.interrupt('d-1', { reason: 'deadline', turnId: 't-1' })).toBe(false);
+    expect(c.signal.aborted).toBe(false);
+    expect(active.interrupt('d-1', { reason: 'deadline', turnId: 't-2' })).toBe(true);
+    expect(c.signal.reason).toBe('deadline');
   });
 
   it('answers false for a dialogue with no reply running here', () => {
@@ -38,8 +48,8 @@ describe('ActiveReplies', () => {
     const active = new ActiveReplies();
     const a = new AbortController();
     const b = new AbortController();
-    active.begin('d-a', a);
-    active.begin('d-b', b);
+    active.begin('d-a', 't-d-a', a);
+    active.begin('d-b', 't-d-b', b);
     expect(active.interrupt('d-a')).toBe(true);
     expect(a.signal.aborted).toBe(true);
     expect(b.signal.aborted).toBe(false);
@@ -48,7 +58,7 @@ describe('ActiveReplies', () => {
   it('forgets a reply once it has ended', () => {
     const active = new ActiveReplies();
     const c = new AbortController();
-    const end = active.begin('d-1', c);
+    const end = active.begin('d-1', 't-d-1', c);
     end();
     expect(active.interrupt('d-1')).toBe(false);
     expect(c.signal.aborted).toBe(false);
@@ -58,8 +68,8 @@ describe('ActiveReplies', () => {
     const active = new ActiveReplies();
     const older = new AbortController();
     const newer = new AbortController();
-    const endOlder = active.begin('d-1', older);
-    const endNewer = active.begin('d-1', newer);
+    const endOlder = active.begin('d-1', 't-d-1', older);
+    const endNewer = active.begin('d-1', 't-d-1', newer);
     endOlder();
     expect(active.interrupt('d-1')).toBe(true);
     expect(newer.signal.reason).toBe('interrupted');
@@ -70,11 +80,11 @@ describe('ActiveReplies', () => {
 
   it('is harmless to call end() twice', () => {
     const active = new ActiveReplies();
-    const end = active.begin('d-1', new AbortController());
+    const end = active.begin('d-1', 't-d-1', new AbortController());
     end();
     expect(() => end()).not.toThrow();
     const next = new AbortController();
-    active.begin('d-1', next);
+    active.begin('d-1', 't-d-1', next);
     end();
     expect(active.interrupt('d-1')).toBe(true);
   });

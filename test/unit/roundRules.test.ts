@@ -42,6 +42,26 @@ describe('default mode (round-robin)', () => {
     expect(done).toMatchObject({ completed: true, endedBy: 'mention_answered', asked: ['cy'] });
   });
 
+  it('"@cy @ann hi": each mentioned agent answers in mention order, neither may skip, the round ends after the last', () => {
+    let r = start(['cy', 'ann']);
+    expect(r.queue).toEqual(['cy', 'ann', 'bo']);
+    expect(nextAsk(r)).toEqual({ agentId: 'cy', canSkip: false });
+    r = ok(answer(r, 'cy'));
+    expect(r.completed).toBe(false);
+    expect(nextAsk(r)).toEqual({ agentId: 'ann', canSkip: false });
+    expect(skipped(r, { agentId: 'ann', reason: 'chose', at })).toEqual({ ok: false, code: 'SKIP_NOT_ALLOWED' });
+    r = ok(answer(r, 'ann'));
+    expect(r).toMatchObject({ completed: true, endedBy: 'mention_answered', asked: ['cy', 'ann'] });
+  });
+
+  it('a mentioned agent that mentions another hands it the floor before the round ends', () => {
+    let r = ok(answer(start(['cy']), 'cy', ['bo']));
+    expect(r.completed).toBe(false);
+    expect(nextAsk(r)).toEqual({ agentId: 'bo', canSkip: false });
+    r = ok(answer(r, 'bo'));
+    expect(r).toMatchObject({ completed: true, endedBy: 'mention_answered', asked: ['cy', 'bo'] });
+  });
+
   it('an agent mentioned in an answer moves to the next position and ends the round when it answers', () => {
     let r = ok(answer(start(), 'ann', ['cy']));
     expect(r.queue).toEqual(['ann', 'cy', 'bo']);
