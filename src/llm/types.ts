@@ -88,8 +88,8 @@ export function toLlmFailure(
 ): LlmFailure {
   if (err instanceof LlmFailure) return err;
   if (signal.aborted) {
-    const reason: AbortReason =
-      signal.reason === 'interrupted' || signal.reason === 'deadline' ? signal.reason : 'timeout';
+    const why: unknown = signal.reason;
+    const reason: AbortReason = why === 'interrupted' || why === 'deadline' ? why : 'timeout';
     const code = reason === 'timeout' ? 'GENERATION_TIMEOUT' : 'GENERATION_ABORTED';
     return new LlmFailure(new GatewayError(code, ABORT_MESSAGES[reason], { cause: err }), partial, reason);
   }

@@ -113,10 +113,7 @@ export async function exportDialogue(
   const transcript = new TranscriptBlocks(sessions, ctx);
   const ordered = { sort: { createdAt: 1, _id: 1 } as const, batchSize: BATCH };
   // The archive holds the same shape plus archivedAt, which the transcript does not show.
-  const messages = mergeByTime<Message>(
-    c.messages.find(which, ordered),
-    c.archivedMessages.find(which, ordered),
-  );
+  const messages = mergeByTime<Message>(c.messages.find(which, ordered), c.archivedMessages.find(which, ordered));
   let messageCount = 0;
   for await (const m of messages) {
     // Written meanwhile past the cap (counted above): stop rather than grow without bound.

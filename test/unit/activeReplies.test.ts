@@ -29,7 +29,7 @@ describe('ActiveReplies', () => {
     expect(c.signal.reason).toBe('timeout');
   });
 
-  it("stops a room ask at its deadline with reason \"deadline\", and only that turn's", () => {
+  it('stops a room ask at its deadline with reason "deadline", and only that turn\'s', () => {
     const active = new ActiveReplies();
     const c = new AbortController();
     active.begin('d-1', 't-2', c);
