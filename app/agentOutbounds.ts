@@ -50,6 +50,8 @@ export class AgentOutbounds {
               new TelegramOutbound(token, this.o.telegramApiRoot, { drafts: this.o.drafts, log: this.o.log }),
               {
                 budget: this.o.budget,
+                // Telegram limits each bot on its own: the agent's bot has its own pace.
+                account: agentId,
                 log: this.o.log,
                 ...(this.o.metrics ? { metrics: this.o.metrics } : {}),
               },

@@ -1,7 +1,9 @@
-// One sending budget per chat, shared by edits, new chunks and typing actions, and by every
-// worker process: a Redis token bucket per (platform, chat) plus one per platform for the bot as
-// a whole, both taken atomically by a Lua script on Redis's clock. A 429 from the platform blocks
-// the chat (or the whole platform) for everyone until its retry_after has passed.
+// One sending budget per chat and bot, shared by edits, new chunks and typing actions, and by every
+// worker process: a Redis token bucket per (platform, chat, bot) plus one per (platform, bot) for
+// the bot as a whole, both taken atomically by a Lua script on Redis's clock. Platforms limit each
+// bot on its own (Telegram's 20 a minute in a group is per bot), so a room's agents, each with
+// its own bot, never wait on each other's budget. A 429 blocks the chat (or the whole platform)
+// for that bot, everywhere, until its retry_after has passed.
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ChatRef, Platform } from '../domain/model.js';
@@ -11,13 +13,19 @@ export type { BucketRate, PlatformLimits } from '../platforms/platform.js';
 
 export type BudgetScope = ChatRef | { platform: Platform; global: true };
 
+/**
+ * Which bot sends: an agent's own bot account (its id), else the deployment's bot. Each has its
+ * own buckets and blocks.
+ */
+export type BudgetAccount = string | undefined;
+
 export interface ChatBudget {
   /** Takes a token, waiting as long as needed (final pushes, new chunks). */
-  take(chat: ChatRef, o?: { maxWaitMs?: number }): Promise<void>;
+  take(chat: ChatRef, o?: { maxWaitMs?: number; account?: BudgetAccount }): Promise<void>;
   /** Takes a token if one is there now; false otherwise (intermediate edits, typing: skip them). */
-  tryTake(chat: ChatRef): Promise<boolean>;
-  /** The platform said 429: nobody sends to this chat (or on this platform) for `ms`. */
-  block(scope: BudgetScope, ms: number): Promise<void>;
+  tryTake(chat: ChatRef, account?: BudgetAccount): Promise<boolean>;
+  /** The platform said 429: this bot sends nothing to this chat (or on this platform) for `ms`. */
+  block(scope: BudgetScope, ms: number, account?: BudgetAccount): Promise<void>;
 }
 
 /** Waited longer than allowed for a token (e.g. a platform flood wait of many minutes). */
@@ -94,11 +102,11 @@ export class RedisChatBudget implements ChatBudget {
     this.maxWaitMs = o.maxWaitMs ?? 5 * 60_000;
   }
 
-  async take(chat: ChatRef, o: { maxWaitMs?: number } = {}): Promise<void> {
+  async take(chat: ChatRef, o: { maxWaitMs?: number; account?: BudgetAccount } = {}): Promise<void> {
     const started = Date.now();
     const maxWaitMs = o.maxWaitMs ?? this.maxWaitMs;
     for (;;) {
-      const wait = await this.attempt(chat);
+      const wait = await this.attempt(chat, o.account);
       if (wait === 0) return;
       const waited = Date.now() - started;
       if (waited + wait > maxWaitMs) throw new DeliveryBudgetTimeoutError(chat, waited);
@@ -107,36 +115,37 @@ export class RedisChatBudget implements ChatBudget {
     }
   }
 
-  async tryTake(chat: ChatRef): Promise<boolean> {
-    return (await this.attempt(chat)) === 0;
+  async tryTake(chat: ChatRef, account?: BudgetAccount): Promise<boolean> {
+    return (await this.attempt(chat, account)) === 0;
   }
 
-  async block(scope: BudgetScope, ms: number): Promise<void> {
+  async block(scope: BudgetScope, ms: number, account?: BudgetAccount): Promise<void> {
     const key =
       'global' in scope
-        ? this.key(scope.platform, 'block:global')
-        : this.key(scope.platform, `block:chat:${this.o.platforms.get(scope.platform).budgetKey(scope)}`);
+        ? this.key(scope.platform, 'block:global', account)
+        : this.key(scope.platform, `block:chat:${this.o.platforms.get(scope.platform).budgetKey(scope)}`, account);
     await this.run(BLOCK_SCRIPT, [key], [String(Math.max(1, Math.ceil(ms)))]);
   }
 
-  private async attempt(chat: ChatRef): Promise<number> {
+  private async attempt(chat: ChatRef, account: BudgetAccount): Promise<number> {
     const platform = this.o.platforms.get(chat.platform);
     const limits = this.o.limits?.[chat.platform] ?? platform.limits;
     const rate = platform.isGroupChat(chat) ? limits.groupChat : limits.privateChat;
     const id = platform.budgetKey(chat);
     const keys = [
-      this.key(chat.platform, `chat:${id}`),
-      this.key(chat.platform, 'global'),
-      this.key(chat.platform, `block:chat:${id}`),
-      this.key(chat.platform, 'block:global'),
+      this.key(chat.platform, `chat:${id}`, account),
+      this.key(chat.platform, 'global', account),
+      this.key(chat.platform, `block:chat:${id}`, account),
+      this.key(chat.platform, 'block:global', account),
     ];
     const args = [rate.perSecond / 1000, rate.burst, limits.global.perSecond / 1000, limits.global.burst].map(String);
     const wait = await this.run(TAKE_SCRIPT, keys, args);
     return typeof wait === 'number' ? wait : Number(wait);
   }
 
-  private key(platform: Platform, rest: string): string {
-    return `${this.o.prefix}:budget:${platform}:${rest}`;
+  /** The deployment's bot keeps the keys it always had; an agent's bot has its own. */
+  private key(platform: Platform, rest: string, account: BudgetAccount): string {
+    return `${this.o.prefix}:budget:${platform}:${account === undefined ? '' : `bot:${account}:`}${rest}`;
   }
 
   /** EVALSHA, loading the script on first use (or after a Redis restart). */

@@ -5,7 +5,7 @@
 // PlatformRateLimitedError.
 import type { Logger } from 'pino';
 import type { ChatRef } from '../domain/model.js';
-import type { ChatBudget } from './chatBudget.js';
+import type { BudgetAccount, ChatBudget } from './chatBudget.js';
 import { classifyDeliveryError } from './deliveryErrors.js';
 import type { OutboundChannel, SendOptions } from './outbound.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -25,6 +25,8 @@ export const isSkippable = (o: OutboundChannel): o is SkippableOutbound =>
 
 export interface PacedOutboundOptions {
   budget: ChatBudget;
+  /** The bot this channel sends as, when not the deployment's (an agent's own bot): its own budget. */
+  account?: BudgetAccount;
   /** 429s retried per call (default 8). */
   maxRateLimitRetries?: number;
   /** Network / 5xx failures retried per call (default 4). */
@@ -86,7 +88,7 @@ export class PacedOutbound implements SkippableOutbound {
     let rateLimited = 0;
     let transient = 0;
     for (;;) {
-      await this.o.budget.take(chat);
+      await this.o.budget.take(chat, { account: this.o.account });
       try {
         return await call();
       } catch (err) {
@@ -102,6 +104,7 @@ export class PacedOutbound implements SkippableOutbound {
           await this.o.budget.block(
             failure.global ? { platform: this.platform, global: true } : chat,
             failure.retryAfterMs,
+            this.o.account,
           );
           continue;
         }
@@ -122,7 +125,7 @@ export class PacedOutbound implements SkippableOutbound {
 
   /** One call if the chat has budget now; a 429 blocks the chat and counts as skipped. */
   private async once(chat: ChatRef, what: string, call: () => Promise<unknown>): Promise<boolean> {
-    if (!(await this.o.budget.tryTake(chat))) return false;
+    if (!(await this.o.budget.tryTake(chat, this.o.account))) return false;
     try {
       await call();
       return true;
@@ -137,6 +140,7 @@ export class PacedOutbound implements SkippableOutbound {
       await this.o.budget.block(
         failure.global ? { platform: this.platform, global: true } : chat,
         failure.retryAfterMs,
+        this.o.account,
       );
       return false;
     }

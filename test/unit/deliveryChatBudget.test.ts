@@ -79,6 +79,26 @@ describe('RedisChatBudget', () => {
     expect(await a!.tryTake({ platform: 'discord', chatId: '-1003000' })).toBe(true);
   });
 
+  it("gives each bot its own buckets and blocks: a room's agents never wait on each other's budget", async () => {
+    const [a, b] = processes({
+      privateChat: { perSecond: NEVER_REFILL, burst: 3 },
+      groupChat: { perSecond: NEVER_REFILL, burst: 2 },
+      global: { perSecond: NEVER_REFILL, burst: 100 },
+    });
+    const group = dm('-1003001');
+    for (const account of ['agt_aria', 'agt_bo', undefined]) {
+      expect(await a!.tryTake(group, account)).toBe(true);
+      expect(await b!.tryTake(group, account)).toBe(true);
+      // Each bot's own group limit still holds, across processes.
+      expect(await a!.tryTake(group, account)).toBe(false);
+    }
+    const other = dm('-1003002');
+    await a!.block(other, 60_000, 'agt_aria');
+    expect(await b!.tryTake(other, 'agt_aria')).toBe(false);
+    expect(await b!.tryTake(other, 'agt_bo')).toBe(true);
+    expect(await b!.tryTake(other)).toBe(true);
+  });
+
   it('take() waits for the bucket to refill instead of failing', async () => {
     const [a, b] = processes({
       privateChat: { perSecond: 10, burst: 1 },
