@@ -48,8 +48,19 @@ export interface ContextSeed {
   order: SummaryOrder;
 }
 
+/** A room as its agents know it (seed 002): what it is for, its announcement, who is in it. */
+export interface RoomContext {
+  name: string;
+  description?: string;
+  announcement?: string;
+  /** Its members, the speaking agent among them (`you`), each with the introduction they gave. */
+  members: Array<{ name: string; kind: 'agent' | 'human'; introduction?: string; you?: boolean }>;
+}
+
 export interface ContextInput {
   agent: Pick<Agent, 'name' | 'basePersona' | 'evolvedPersona' | 'inner'>;
+  /** The room the chat is, when it is one. */
+  room?: RoomContext;
   /** Gateway rules that come before the persona. */
   systemPrompt?: string;
   /** Background / world setting. */
@@ -132,6 +143,7 @@ export interface BuiltContext {
 export const HEADERS = {
   evolved: '[How you have grown]',
   inner: '[Your inner state]',
+  room: '[This room]',
   background: '[Background]',
   outline: '[Story outline]',
   progress: '[Progress instruction]',
@@ -165,7 +177,7 @@ export function renderConversation(messages: readonly Message[], o: RenderOption
 
 /** The stable prefix: nothing in it changes from turn to turn (no clock, no memories). */
 export function stablePrefix(
-  input: Pick<ContextInput, 'agent' | 'systemPrompt' | 'background' | 'director' | 'groupChat' | 'agentNames'>,
+  input: Pick<ContextInput, 'agent' | 'systemPrompt' | 'background' | 'director' | 'groupChat' | 'agentNames' | 'room'>,
 ): string {
   const others = Object.values(input.agentNames ?? {});
   const rules = [
@@ -184,12 +196,26 @@ export function stablePrefix(
     input.agent.basePersona.trim(),
     section(HEADERS.evolved, input.agent.evolvedPersona),
     section(HEADERS.inner, input.agent.inner ? innerText(input.agent.inner) : undefined),
+    section(HEADERS.room, input.room ? roomText(input.room) : undefined),
     section(HEADERS.background, input.background),
     section(HEADERS.outline, input.director?.outline),
     section(HEADERS.progress, input.director?.instruction),
   ]
     .filter(Boolean)
     .join('\n\n');
+}
+
+/** The room: its name and purpose, the announcement everyone was shown, and its members. */
+export function roomText(room: RoomContext): string {
+  const member = (m: RoomContext['members'][number]) =>
+    `- ${m.name}${m.you ? ' (you)' : m.kind === 'agent' ? ' (an AI)' : ''}${m.introduction?.trim() ? `: ${m.introduction.trim()}` : ''}`;
+  return [
+    `${room.name}${room.description?.trim() ? ` — ${room.description.trim()}` : ''}`,
+    room.announcement?.trim() ? `Announcement: ${room.announcement.trim()}` : '',
+    room.members.length > 0 ? `Members:\n${room.members.map(member).join('\n')}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** The mood and values a self-reflection left, as guidance that colours replies without being named. */

@@ -18,7 +18,7 @@ import type {
   ToneState,
   Turn,
 } from '../domain/model.js';
-import { buildContext, type BuiltContext } from './buildContext.js';
+import { buildContext, type BuiltContext, type RoomContext } from './buildContext.js';
 import { checkPromptBudget, conversationWarning, PromptTooLongError, type PromptWarning } from './promptBudget.js';
 import { splitAtTurn, splitFromMessage } from './historyWindow.js';
 import type { TokenCounter } from './tokens.js';
@@ -156,7 +156,7 @@ export async function gatherContext(
   const mode = config.config.preferences.conversation_load_all ? 'load_all' : 'rolling';
   const since = mode === 'rolling' ? session.rollingSummary?.coversUntil : undefined;
   const place = placeOf(dialogue);
-  const [sessionRead, seedMessages, visits, otherAgents, story, previous, relationship] = await Promise.all([
+  const [sessionRead, seedMessages, visits, otherAgents, story, previous, relationship, room] = await Promise.all([
     store.history.since(session, since, window),
     store.history.seed(session, window),
     human ? store.participants.visitsOf(human, agent._id) : Promise.resolve(undefined),
@@ -165,6 +165,7 @@ export async function gatherContext(
     readPrevious(deps, session, config.config.thresholds.carry_over_turns),
     // The note on this person is theirs alone: read only in their private chats (SPEC §13).
     humanId && place.private ? store.relationships.get(agent._id, humanId) : null,
+    dialogue.roomId ? roomContextOf(store, dialogue.roomId, agent) : undefined,
   ]);
   const directed = story !== null && dialogue.settings?.director === true;
   const agentNames = otherAgents.length > 0 ? Object.fromEntries(otherAgents.map((a) => [a._id, a.name])) : undefined;
@@ -257,6 +258,7 @@ export async function gatherContext(
       groupChat: dialogue.type === 'group',
       selfId: agent._id,
       ...(agentNames ? { agentNames } : {}),
+      ...(room ? { room } : {}),
       lang,
       ...(instructionOf(turn, o.instruction) ?? {}),
       ...(story ? { background: story.background.worldSetting } : {}),
@@ -397,4 +399,29 @@ export const ADDRESSED_INSTRUCTION =
 function instructionOf(turn: Turn, given: string | undefined): { instruction: string } | undefined {
   const lines = [turn.round && !turn.round.canSkip ? ADDRESSED_INSTRUCTION : '', given ?? ''].filter(Boolean);
   return lines.length > 0 ? { instruction: lines.join('\n') } : undefined;
+}
+
+/** The room as its agents know it: name, purpose, announcement, and every member with their introduction. */
+async function roomContextOf(store: Store, roomId: string, self: Agent): Promise<RoomContext | undefined> {
+  const room = await store.rooms.get(roomId);
+  if (!room) return undefined;
+  const members = await Promise.all(
+    room.members.map(async (m) => {
+      const agent = m.kind === 'agent' ? (m.id === self._id ? self : await store.participants.getAgent(m.id)) : null;
+      const human = m.kind === 'human' ? await store.participants.getHuman(m.id) : null;
+      const introduction = m.introduction ?? agent?.introduction;
+      return {
+        name: agent?.name ?? human?.displayName ?? m.id,
+        kind: m.kind,
+        ...(introduction ? { introduction } : {}),
+        ...(m.id === self._id ? { you: true } : {}),
+      };
+    }),
+  );
+  return {
+    name: room.name,
+    ...(room.description ? { description: room.description } : {}),
+    ...(room.announcement ? { announcement: room.announcement.text } : {}),
+    members,
+  };
 }

@@ -192,6 +192,14 @@ describe('rooms: external agents', () => {
     h.llm.enqueue({ kind: 'reply', chunks: ['Aria: ok'] }, { kind: 'reply', chunks: ['Bo: ok'] });
     say('See you there?');
     expect(parsed(await call('wait_for_turn', { timeoutSeconds: 20 }))).toMatchObject({ asked: true });
+    // Each built-in agent knows its room: the announcement and who is in it, itself marked.
+    for (const [i, self] of ['Aria', 'Bo'].entries()) {
+      const system = String(h.llm.requests.at(i - 2)!.body.messages[0]!.content);
+      expect(system).toContain('[This room]');
+      expect(system).toContain('Announcement: Meet at 8, north gate.');
+      expect(system).toContain(`- ${self} (you)`);
+      expect(system).toContain('- Ext (an AI)');
+    }
     const removed = await h.gql('mutation($r: ID!, $m: ID!) { removeRoomMember(id: $r, memberId: $m) { id } }', {
       r: room._id,
       m: extId,
