@@ -68,6 +68,10 @@ const TEXTS = {
     'zh-CN': '这个命令只在多智能体聊天室中有效。',
     en: 'That command only works in a room with several agents.',
   },
+  NOT_A_ROOM: {
+    'zh-CN': '这个聊天还不是聊天室。运营者用 createRoom 创建时填写：platform: {platform}，chatId: "{chatId}"。',
+    en: 'This chat is not a room yet. To make it one, an operator calls createRoom with platform: {platform}, chatId: "{chatId}".',
+  },
   ROOM_STATUS: {
     'zh-CN': '聊天室「{name}」：{mode}模式，{status}。\n成员：{members}\n{round}',
     en: 'Room “{name}”: {mode} mode, {status}.\nMembers: {members}\n{round}',

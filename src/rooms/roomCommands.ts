@@ -20,7 +20,11 @@ export async function runRoomCommand(
 ): Promise<string> {
   const dialogue = await store.dialogues.get(c.dialogueId);
   const room = dialogue?.roomId ? await store.rooms.get(dialogue.roomId) : null;
-  if (!room) return text('ROOMS_ONLY', locale);
+  if (!room) {
+    // In a chat that is no room yet, /room says what an operator needs to make it one.
+    if (c.name !== 'room' || !dialogue) return text('ROOMS_ONLY', locale);
+    return text('NOT_A_ROOM', locale, { platform: dialogue.chat.platform, chatId: dialogue.chat.chatId });
+  }
   const agents = await agentsOf(store, room);
   switch (c.name) {
     case 'room':

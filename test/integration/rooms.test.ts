@@ -277,6 +277,17 @@ describe('rooms: several agents in one Telegram group', () => {
     expect((await h.app.store.rooms.get(current._id))?.roundSeq).toBe(room.roundSeq);
   });
 
+  it('/room in a group that is no room yet tells the operator the chat id createRoom needs', async () => {
+    say('/room');
+    const told = await eventually(
+      () => Promise.resolve(h.tg.sentText(GROUP).find((t) => t.includes('createRoom'))),
+      10_000,
+      'the /room answer',
+    );
+    expect(told).toContain(`chatId: "${GROUP}"`);
+    expect(told).toContain('platform: telegram');
+  });
+
   it('/room shows the floor, /pause stops new rounds, /resume lets them start again', async () => {
     current = await open();
     h.llm.enqueue({ kind: 'reply', chunks: ['Aria: hi'] }, { kind: 'reply', chunks: ['Bo: hi'] });
