@@ -157,7 +157,7 @@ describe('Discord: three personas in one channel through webhooks, same rules', 
     expect((await h.app.store.rooms.get(theRoom()._id))?.roundSeq).toBe(1);
   }, 90_000);
 
-  it('an @Cy in the text makes Cy answer first and alone: its skip is refused, its answer ends the round', async () => {
+  it('an @Cy in the text makes Cy answer first and alone: no skip offered (one called anyway refused), its answer ends the round', async () => {
     await roundDone(1); // this test continues the room of the one before
     const [hook] = discord.webhooksOf(channel());
     expect(hook).toBeDefined();
@@ -182,16 +182,18 @@ describe('Discord: three personas in one channel through webhooks, same rules', 
     expect(round.answers.map((a) => a.agentId)).toEqual([ids.cy]);
     expect(round.skips).toEqual([]);
     expect(round.endedBy).toBe('mention_answered');
-    // Cy's ask could not be skipped; the refusal is in the trace.
+    // Cy's ask could not be skipped: the skip was not offered, and calling it anyway was refused.
     const ask = await h.app.store.turns.get(round.asks[0]!.turnId);
     expect(ask?.round?.canSkip).toBe(false);
+    const offered = JSON.stringify(h.llm.requests.at(-2)!.body.tools ?? []);
+    expect(offered).not.toContain('skip_response');
     const tool = await h.app.store.c.events.findOne({
       kind: 'tool_call',
       'data.name': 'skip_response',
       'data.ok': false,
     });
     expect(tool?.turnId).toBe(ask?._id);
-    expect(String((tool?.data.error as { message: string }).message)).toContain('you must answer');
+    expect(String((tool?.data.error as { message: string }).message)).toContain('no tool named "skip_response"');
 
     // Only Cy spoke, under its name.
     await eventually(
