@@ -4,7 +4,7 @@
 // answered, who skipped and why.
 import { builder } from '../builder.js';
 import type { Agent, AgentBinding } from '../../src/domain/model.js';
-import type { Room, RoomMember, RoomRound } from '../../src/domain/room.js';
+import { ANSWER_TIMEOUT_RANGE, type Room, type RoomMember, type RoomRound } from '../../src/domain/room.js';
 import { createRoom } from '../../src/rooms/createRoom.js';
 import {
   addRoomMember,
@@ -92,6 +92,10 @@ const RoomType = builder.objectRef<Room>('Room').implement({
     mode: t.expose('mode', { type: RoomModeEnum }),
     status: t.expose('status', { type: RoomStatusEnum }),
     userParticipation: t.exposeBoolean('userParticipation'),
+    answerTimeoutSeconds: t.exposeInt('answerTimeoutSeconds', {
+      nullable: true,
+      description: "This room's answer deadline in seconds; null: the config's room_answer_timeout_seconds.",
+    }),
     hasPassword: t.boolean({ resolve: (r) => r.passwordHash !== undefined }),
     platform: t.field({ type: PlatformEnum, resolve: (r) => r.chat.platform }),
     chatId: t.string({ resolve: (r) => r.chat.chatId }),
@@ -269,21 +273,28 @@ builder.mutationFields((t) => ({
   }),
   updateRoom: t.field({
     type: RoomType,
-    description: 'Name, description, mode, user participation; a change applies from the next round.',
+    description:
+      'Name, description, mode, user participation, answer deadline (seconds an asked agent has, 5–3600); a change applies from the next ask.',
     args: {
       id: t.arg.id({ required: true }),
       name: t.arg.string(),
       description: t.arg.string(),
       mode: t.arg({ type: RoomModeEnum }),
       userParticipation: t.arg.boolean(),
+      answerTimeoutSeconds: t.arg.int(),
     },
     resolve: (_r, a, ctx) => {
       const checked = parseInput(
         z.object({
           name: z.string().trim().min(1).max(100).optional(),
           description: z.string().trim().max(200).optional(),
+          answerTimeoutSeconds: z.number().int().min(ANSWER_TIMEOUT_RANGE.min).max(ANSWER_TIMEOUT_RANGE.max).optional(),
         }),
-        { name: orNull(a.name), description: orNull(a.description) },
+        {
+          name: orNull(a.name),
+          description: orNull(a.description),
+          answerTimeoutSeconds: orNull(a.answerTimeoutSeconds),
+        },
       );
       return updateRoom(
         ctx.store,

@@ -4,6 +4,7 @@
 // description of the ranges all come from this table.
 import { GatewayError } from '../errors.js';
 import type { SummaryOrder } from './model.js';
+import { ANSWER_TIMEOUT_RANGE } from './room.js';
 
 type IntField = { type: 'int'; min: number; max: number; default: number; doc: string };
 type BoolField = { type: 'bool'; default: boolean; doc: string };
@@ -51,10 +52,9 @@ export const CONFIG_FIELDS = {
     },
     room_answer_timeout_seconds: {
       type: 'int',
-      min: 5,
-      max: 3_600,
+      ...ANSWER_TIMEOUT_RANGE,
       default: 180,
-      doc: 'rooms: an agent asked to speak that has not answered by then is skipped invisibly, its reply stopped if under way (seed 002: 3 minutes); LLM_TIMEOUT_MS still bounds every reply',
+      doc: "rooms: an agent asked to speak that has not answered by then is skipped invisibly, its reply stopped if under way (seed 002: 3 minutes; a room's own answerTimeoutSeconds wins); LLM_TIMEOUT_MS still bounds every reply",
     },
     room_auto_rounds: {
       type: 'int',

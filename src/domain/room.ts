@@ -29,6 +29,8 @@ export interface Room {
   status: RoomStatus;
   members: RoomMember[];
   announcement?: { text: string; by: string; at: Date };
+  /** This room's answer deadline (seed 002 sets it per room); absent: the deployment's config. */
+  answerTimeoutSeconds?: number;
   /** scrypt hash (`scrypt$N$salt$hash`); absent: no password. */
   passwordHash?: string;
   /** Rounds started so far: round n has id roundIdOf(room, n), so history needs no query. */
@@ -71,3 +73,12 @@ export const agentMembers = (room: Pick<Room, 'members'>): string[] =>
 export function hostOf(room: Pick<Room, 'members'>): RoomMember | undefined {
   return room.members.find((m) => m.isHost) ?? room.members[0];
 }
+
+/** Bounds of a room's answer deadline: the config's own range for it. */
+export const ANSWER_TIMEOUT_RANGE = { min: 5, max: 3_600 } as const;
+
+/** How long an agent asked in this room has to answer: the room's own deadline, else the deployment's. */
+export const answerDeadlineSeconds = (
+  room: Pick<Room, 'answerTimeoutSeconds'> | null,
+  deploymentSeconds: number,
+): number => room?.answerTimeoutSeconds ?? deploymentSeconds;

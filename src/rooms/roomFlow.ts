@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Message, Turn } from '../domain/model.js';
 import type { Interrupt } from '../domain/replyJob.js';
 import type { Room, RoomRound } from '../domain/room.js';
-import { agentMembers, hostOf, roundIdOf } from '../domain/room.js';
+import { agentMembers, answerDeadlineSeconds, hostOf, roundIdOf } from '../domain/room.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { answered, nextAsk, skipped, startRound, superseded, type SkipReason } from '../domain/roundRules.js';
 import { newTurn } from '../domain/turnRules.js';
@@ -112,7 +112,7 @@ async function openAsk(
 ): Promise<OpenedAsk | undefined> {
   const ask = nextAsk(round);
   if (!ask) return undefined;
-  const config = await deps.store.config.get();
+  const [config, room] = await Promise.all([deps.store.config.get(), deps.store.rooms.get(round.roomId)]);
   const turn: Turn = {
     ...newTurn({
       id: newId('trn', now),
@@ -126,7 +126,8 @@ async function openAsk(
     round: { roundId: round._id, fromMessageId: round.triggerMessageId, canSkip: ask.canSkip },
   };
   const next: RoomRound = { ...round, asks: [...round.asks, { agentId: ask.agentId, turnId: turn._id, at: now }] };
-  const dueAt = new Date(now.getTime() + config.config.thresholds.room_answer_timeout_seconds * 1000);
+  const seconds = answerDeadlineSeconds(room, config.config.thresholds.room_answer_timeout_seconds);
+  const dueAt = new Date(now.getTime() + seconds * 1000);
   const why = round.mustAnswer.includes(ask.agentId) ? 'mentioned' : round.mode === 'host' ? 'host' : 'round_robin';
   return {
     turn,

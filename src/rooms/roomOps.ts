@@ -124,6 +124,7 @@ export interface RoomChanges {
   description?: string;
   mode?: Room['mode'];
   userParticipation?: boolean;
+  answerTimeoutSeconds?: number;
 }
 
 /** Name, description, interaction mode, user participation: applied from the next round on. */
@@ -134,6 +135,7 @@ export function updateRoom(store: Store, roomId: string, changes: RoomChanges, n
     ...(changes.description !== undefined ? { description: changes.description } : {}),
     ...(changes.mode !== undefined ? { mode: changes.mode } : {}),
     ...(changes.userParticipation !== undefined ? { userParticipation: changes.userParticipation } : {}),
+    ...(changes.answerTimeoutSeconds !== undefined ? { answerTimeoutSeconds: changes.answerTimeoutSeconds } : {}),
     updatedAt: now,
   }));
 }

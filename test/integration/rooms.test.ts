@@ -203,8 +203,16 @@ describe('rooms: several agents in one Telegram group', () => {
   }, 40_000);
 
   it("an agent whose model hangs is stopped at the room's deadline: skipped invisibly, the next agent asked at once", async () => {
-    await h.app.store.config.update({ thresholds: { room_answer_timeout_seconds: 5 } }, new Date());
     current = await open();
+    // The room's own deadline (seed 002 sets it per room) wins over the deployment's 180 s.
+    const setDeadline = (seconds: number) =>
+      h.gql<{ updateRoom: { answerTimeoutSeconds: number | null } }>(
+        'mutation($id: ID!, $s: Int) { updateRoom(id: $id, answerTimeoutSeconds: $s) { answerTimeoutSeconds } }',
+        { id: current!._id, s: seconds },
+      );
+    for (const bad of [0, 3_601])
+      expect((await setDeadline(bad)).body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect((await setDeadline(5)).body.data?.updateRoom.answerTimeoutSeconds).toBe(5);
     h.llm.enqueue({ kind: 'hang' }, { kind: 'reply', chunks: ['Bo here.'] }, { kind: 'reply', chunks: ['Cy here.'] });
     say('Anyone up for Sunday?');
     const round = await roundDone(current, 1);
