@@ -260,31 +260,21 @@ function attachmentsOf(m: MediaCarrier): InboundAttachment[] {
     out.push({ kind: 'image', ...ids(best), mime: 'image/jpeg', width: best.width, height: best.height, ...source });
   }
   // A GIF also fills `document` for old clients; it is one attachment, described by a frame.
-  if (m.animation) {
-    const g = m.animation;
-    const frame = g.thumbnail ?? g.thumb;
+  for (const [kind, v] of [
+    ['animation', m.animation],
+    ['video', m.video],
+  ] as const) {
+    if (!v) continue;
+    const frame = 'thumbnail' in v ? (v.thumbnail ?? v.thumb) : undefined;
     out.push({
-      kind: 'animation',
-      ...ids(g),
-      ...opt('fileName', g.file_name),
-      ...opt('mime', g.mime_type),
-      duration: g.duration,
-      width: g.width,
-      height: g.height,
-      ...opt('frameRef', frame?.file_id),
-      ...source,
-    });
-  }
-  if (m.video) {
-    const v = m.video;
-    out.push({
-      kind: 'video',
+      kind,
       ...ids(v),
       ...opt('fileName', v.file_name),
       ...opt('mime', v.mime_type),
       duration: v.duration,
       width: v.width,
       height: v.height,
+      ...opt('frameRef', frame?.file_id),
       ...source,
     });
   }

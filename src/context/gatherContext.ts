@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { Story } from '../store/stories.js';
+import type { Room } from '../domain/room.js';
 import { directorContext, type DirectedContext } from './directorContext.js';
 import type { EffectiveConfig } from '../store/config.js';
 import type {
@@ -156,7 +157,7 @@ export async function gatherContext(
   const mode = config.config.preferences.conversation_load_all ? 'load_all' : 'rolling';
   const since = mode === 'rolling' ? session.rollingSummary?.coversUntil : undefined;
   const place = placeOf(dialogue);
-  const [sessionRead, seedMessages, visits, otherAgents, story, previous, relationship, room] = await Promise.all([
+  const [sessionRead, seedMessages, visits, otherAgents, story, previous, relationship, roomDoc] = await Promise.all([
     store.history.since(session, since, window),
     store.history.seed(session, window),
     human ? store.participants.visitsOf(human, agent._id) : Promise.resolve(undefined),
@@ -165,8 +166,9 @@ export async function gatherContext(
     readPrevious(deps, session, config.config.thresholds.carry_over_turns),
     // The note on this person is theirs alone: read only in their private chats (SPEC §13).
     humanId && place.private ? store.relationships.get(agent._id, humanId) : null,
-    dialogue.roomId ? roomContextOf(store, dialogue.roomId, agent) : undefined,
+    dialogue.roomId ? store.rooms.get(dialogue.roomId) : null,
   ]);
+  const room = roomDoc ? await roomContextOf(store, roomDoc, [agent, ...otherAgents], agent._id) : undefined;
   const directed = story !== null && dialogue.settings?.director === true;
   const agentNames = otherAgents.length > 0 ? Object.fromEntries(otherAgents.map((a) => [a._id, a.name])) : undefined;
   // A room's ask answers everything said since its round started (other agents included).
@@ -402,19 +404,19 @@ function instructionOf(turn: Turn, given: string | undefined): { instruction: st
 }
 
 /** The room as its agents know it: name, purpose, announcement, and every member with their introduction. */
-async function roomContextOf(store: Store, roomId: string, self: Agent): Promise<RoomContext | undefined> {
-  const room = await store.rooms.get(roomId);
-  if (!room) return undefined;
+async function roomContextOf(store: Store, room: Room, agents: readonly Agent[], selfId: string): Promise<RoomContext> {
   const members = await Promise.all(
     room.members.map(async (m) => {
-      const agent = m.kind === 'agent' ? (m.id === self._id ? self : await store.participants.getAgent(m.id)) : null;
+      // The chat's agents are already read; a member not among them (or a human) is read here.
+      const agent =
+        m.kind === 'agent' ? (agents.find((a) => a._id === m.id) ?? (await store.participants.getAgent(m.id))) : null;
       const human = m.kind === 'human' ? await store.participants.getHuman(m.id) : null;
       const introduction = m.introduction ?? agent?.introduction;
       return {
         name: agent?.name ?? human?.displayName ?? m.id,
         kind: m.kind,
         ...(introduction ? { introduction } : {}),
-        ...(m.id === self._id ? { you: true } : {}),
+        ...(m.id === selfId ? { you: true } : {}),
       };
     }),
   );
