@@ -3,8 +3,8 @@
 // webhook at /telegram/agents/<agentId> with its own secret derived from
 // TELEGRAM_WEBHOOK_SECRET — started and stopped as tokens are registered or removed (checked
 // every AGENT_BOTS_REFRESH_MS). A group message reaches every bot in the group and is stored
-// once (its id derives from the chat and message). Private chats with an agent's bot are not
-// served yet: they are dropped here, logged once per bot.
+// once (its id derives from the chat and message). A private chat with an agent's bot is
+// answered by that agent, in a dialogue of its own.
 import { createHmac } from 'node:crypto';
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../src/log.js';
@@ -29,7 +29,6 @@ export class AgentGateways {
   private serverUrl: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> = Promise.resolve();
-  private readonly warnedPrivate = new Set<string>();
 
   constructor(
     private readonly o: {
@@ -89,6 +88,7 @@ export class AgentGateways {
         apiRoot: this.o.apiRoot,
         log: this.o.log,
         mode: webhook ? 'webhook' : 'polling',
+        role: 'agent',
         ...(webhook ? { webhook } : {}),
         onInbound: (ev) => this.inbound(agentId, ev),
       });
@@ -114,14 +114,9 @@ export class AgentGateways {
     return { secret, path, ...(w.publicBase ? { url: `${w.publicBase.replace(/\/+$/, '')}${path}` } : {}) };
   }
 
+  /** A private chat with an agent's bot is that agent's own (ChatRef.bot); a group's message is the group's. */
   private async inbound(agentId: string, ev: InboundEventInput): Promise<void> {
-    if (ev.chat.kind === 'private') {
-      if (!this.warnedPrivate.has(agentId))
-        this.o.log.info({ agentId }, 'agent bot: private chats are not served; message dropped');
-      this.warnedPrivate.add(agentId);
-      return;
-    }
-    await this.o.onInbound(ev);
+    await this.o.onInbound(ev.chat.kind === 'private' ? { ...ev, chat: { ...ev.chat, bot: agentId } } : ev);
   }
 
   async stop(): Promise<void> {

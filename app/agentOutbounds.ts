@@ -1,7 +1,9 @@
 // The outbound channel an agent posts through: its own bot when it has one on the chat's
-// platform (SPEC §8), else the deployment's. Every channel spends the same per-chat budget, so
-// the agents of a room share the group's limits. Tokens are looked up by `_id` and kept for a
-// short while, so a new or changed token is used within AGENT_OUTBOUND_TTL_MS.
+// platform (SPEC §8), else the deployment's (a private chat: the bot that holds it). Telegram
+// limits each bot on its own, so each agent's bot spends its own per-chat and global budget
+// (ChatBudget accounts): a room's round never waits on another bot's pace. Tokens are looked up
+// by `_id` and kept for a short while, so a new or changed token is used within
+// AGENT_OUTBOUND_TTL_MS.
 import type { ChatRef } from '../src/domain/model.js';
 import type { OutboundChannel } from '../src/delivery/outbound.js';
 import type { ChatBudget } from '../src/delivery/chatBudget.js';
@@ -33,9 +35,14 @@ export class AgentOutbounds {
     },
   ) {}
 
-  /** The agent's own channel for this chat's platform; undefined: post through the deployment's. */
+  /**
+   * The agent's own channel for this chat's platform; undefined: post through the deployment's.
+   * A private chat is written to by the bot that holds it: the agent's own (ChatRef.bot), or
+   * the deployment's where its person chose the agent (ChatRef.agentId).
+   */
   async of(agentId: string, chat: ChatRef): Promise<OutboundChannel | undefined> {
-    if (chat.platform !== 'telegram') return undefined;
+    if (chat.platform !== 'telegram' || chat.agentId) return undefined;
+    if (chat.bot && chat.bot !== agentId) return this.of(chat.bot, chat);
     const key = `${agentId}:${chat.platform}`;
     const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < AGENT_OUTBOUND_TTL_MS) return hit.channel;

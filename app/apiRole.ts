@@ -6,6 +6,8 @@ import { createGatewayPubSub } from '../graphql/pubsub.js';
 import { DEFAULT_LIMITS } from '../graphql/limits.js';
 import { mountGraphQL } from './http/graphql.js';
 import { mountConsole } from './http/console.js';
+import { mountExportDownloads } from './http/exports.js';
+import { exportLinkKey } from '../src/export/linkKey.js';
 import { mcpRoutes } from '../adapters/mcp/server.js';
 import { seatRestRoutes } from '../adapters/mcp/seatRest.js';
 import { seatDeps } from './roomDeps.js';
@@ -30,6 +32,11 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
     (n) => n > 0 && log.info({ documents: n }, "search index: the first format's postings were dropped"),
     (err: unknown) => log.warn({ err }, 'search index: dropping the first format failed (retried at the next start)'),
   );
+  // Exports' download links (GET /exports/<token>), signed with a key every API process shares.
+  const linkKey = exportLinkKey(env);
+  const exportLinks = linkKey && { key: linkKey, ttlSeconds: env.EXPORT_LINK_TTL_SECONDS };
+  if (!exportLinks)
+    log.warn('neither EXPORT_LINK_SECRET nor an operator token in OPS_TOKENS: export download links are off');
   const devDefault = (v: 'auto' | 'on' | 'off') => (v === 'auto' ? env.NODE_ENV !== 'production' : v === 'on');
   const yoga = createApiServer({
     ops: {
@@ -49,6 +56,7 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
       accounts: s.accounts,
       knowledge: s.knowledge.deps,
       reflection: { lock: s.reflectionLock, queue: s.reflectionQueue, defaultTimezone: env.DISPLAY_TIMEZONE },
+      ...(exportLinks ? { exportLinks } : {}),
     },
     pubsub: createGatewayPubSub({ publisher: redis, subscriber, prefix: env.QUEUE_PREFIX }),
     opsTokens: env.OPS_TOKENS,
@@ -63,10 +71,12 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
     },
   });
   mountGraphQL(http.app, yoga);
+  if (exportLinks)
+    mountExportDownloads(http.app, { deps: { store, timezone: env.DISPLAY_TIMEZONE }, key: exportLinks.key, log });
   // The operator console at / (console/dist), beside the API it talks to.
   mountConsole(http.app);
   // External agents' doors into rooms: MCP, and REST for webhook agents (SPEC §8).
   const seats = seatDeps(s);
-  void http.app.register(mcpRoutes({ deps: seats, log, allowedOrigins: env.MCP_ALLOWED_ORIGINS }));
+  void http.app.register(mcpRoutes({ deps: seats, log, allowedOrigins: env.MCP_ALLOWED_ORIGINS, exportLinks }));
   void http.app.register(seatRestRoutes({ deps: seats, log }));
 }

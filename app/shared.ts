@@ -27,6 +27,8 @@ import { ReflectionQueue } from '../jobs/reflectionJobs.js';
 import { RedisReflectionLock } from '../jobs/reflectionLock.js';
 import { buildPlatforms, platformAccounts, type Platforms } from './platforms.js';
 import { AgentOutbounds } from './agentOutbounds.js';
+import { BotRoutedOutbound } from './botRoutedOutbound.js';
+import { TELEGRAM_MAX_MESSAGE_CHARS } from '../adapters/telegram/outbound.js';
 import type { PlatformAccounts } from '../src/ops/agentBots.js';
 import { PlatformRegistry } from '../src/platforms/platform.js';
 import { PLATFORMS } from '../adapters/platforms.js';
@@ -182,6 +184,11 @@ export async function buildShared(
     telegramApiRoot: env.TELEGRAM_API_ROOT,
     drafts: env.TELEGRAM_DRAFTS === 'on',
     metrics,
+  });
+  // A private chat with an agent's own bot is written to through that bot (notices too).
+  platforms.outbounds.telegram = new BotRoutedOutbound(platforms.outbounds.telegram, agentOutbounds, {
+    platform: 'telegram',
+    maxMessageChars: TELEGRAM_MAX_MESSAGE_CHARS,
   });
 
   return {

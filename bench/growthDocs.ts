@@ -102,7 +102,7 @@ export class PadDocs {
       [this.t.human._id, this.humanId(d)],
       [this.t.session._id, L.sessionId(s)],
       [this.t.turn._id, turnId],
-      [this.t.humanMessage._id, messageIdOf(this.chat.platform, L.chatId(d), String(2 * n + 1))],
+      [this.t.humanMessage._id, messageIdOf({ platform: this.chat.platform, chatId: L.chatId(d) }, String(2 * n + 1))],
       [this.t.aiMessage._id, replyIdOf(turnId)],
       [this.t.memory._id, L.memoryId(k)],
     ]);

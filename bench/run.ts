@@ -22,7 +22,8 @@ import { locomoNotes, locomoTables } from './locomoReport.js';
 import { contextNotes, contextTable, runContextBench } from './context.js';
 import { graphqlTable, runGraphqlBench } from './graphql.js';
 import { loadGrowthConfig, runGrowthBench } from './growth.js';
-import { roomTables, runRoomBench } from './rooms.js';
+import { runRoomBench } from './rooms.js';
+import { roomTables } from './roomsReport.js';
 import { runSearchBench, searchTable } from './search.js';
 import { runWebBench, webNotes, webTable } from './web.js';
 import { capacityTable, loadCapacityConfig, runCapacityCase, type CapacityResult } from './capacity.js';
@@ -173,17 +174,22 @@ async function main(): Promise<void> {
     if (parts.has('rooms')) {
       const roomsDb = `${dbName}_rooms`;
       databases.push(roomsDb);
-      progress('rooms: rounds of 4 agents against 4 single-agent turns');
+      progress("rooms: rounds of 3 agents, each by its own bot, against one agent's answer");
       const rr = await runRoomBench({
         mongoUri,
         redisUrl,
         dbName: roomsDb,
         prefix: `${prefix}-rooms`,
         rounds: intFromEnv('BENCH_ROOM_ROUNDS', 20),
-        agents: 4,
+        agents: 3,
         progress,
       });
-      write(['', 'Rooms: one round of 4 agents (instant model, platform pacing lifted)', '', ...roomTables(rr)]);
+      write([
+        '',
+        "Rooms: one round of 3 agents, each by its own bot (instant model, fake Telegram, Telegram's pacing kept)",
+        '',
+        ...roomTables(rr),
+      ]);
     }
 
     if (parts.has('web')) {

@@ -13,8 +13,17 @@ export interface GraphQLContext {
   loaders: Loaders;
   ops: OpsDeps;
   pubsub: GatewayPubSub;
+  /**
+   * The API's origin as this request reached it (its scheme and Host header), which links the
+   * API hands out (export downloads) point at: the caller reached the API there already.
+   */
+  baseUrl: string;
 }
 
-export function createContext(o: { ops: OpsDeps; pubsub: GatewayPubSub }, viewer: OpsToken): GraphQLContext {
-  return { store: o.ops.store, viewer, loaders: createLoaders(o.ops.store), ops: o.ops, pubsub: o.pubsub };
+export function createContext(
+  o: { ops: OpsDeps; pubsub: GatewayPubSub },
+  viewer: OpsToken,
+  baseUrl: string,
+): GraphQLContext {
+  return { store: o.ops.store, viewer, loaders: createLoaders(o.ops.store), ops: o.ops, pubsub: o.pubsub, baseUrl };
 }

@@ -88,7 +88,7 @@ export function createApiServer(o: ApiServerOptions): ApiServer {
     context: ({ request }): GraphQLContext => {
       const viewer = authenticate(request.headers.get('authorization'), o.opsTokens);
       if (!viewer) throw apiError('UNAUTHENTICATED', 'a valid bearer token is required');
-      return createContext(o, viewer);
+      return createContext(o, viewer, new URL(request.url).origin);
     },
   });
 }

@@ -38,6 +38,10 @@ export const ERROR_CODES = [
   'REFLECTION_RUNNING',
   /** Self-reflection: a memory the run touched changed since; roll back newer runs first. */
   'REFLECTION_ROLLBACK_CONFLICT',
+  /** An export download link (GET /exports/<token>) whose time is up: ask for a new export. */
+  'EXPORT_LINK_EXPIRED',
+  /** An export download link that is malformed or not signed by this deployment. */
+  'EXPORT_LINK_INVALID',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -72,6 +76,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_A_MEMBER: 403,
+  EXPORT_LINK_INVALID: 403,
   CONVERSATION_NOT_FOUND: 404,
   MESSAGE_NOT_FOUND: 404,
   NOT_FOUND: 404,
@@ -84,6 +89,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   PLATFORM_NOT_CONFIGURED: 409,
   REFLECTION_RUNNING: 409,
   REFLECTION_ROLLBACK_CONFLICT: 409,
+  EXPORT_LINK_EXPIRED: 410,
   DOCUMENT_TOO_LARGE: 413,
   DOCUMENT_TYPE_UNSUPPORTED: 415,
   GENERATION_ABORTED: 499,

@@ -8,6 +8,7 @@ const SECRET_PATTERNS: RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{10,}\b/g, // OpenAI-style API key
   /\b[MNO][A-Za-z\d_-]{23,27}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,}\b/g, // Discord bot token (base64 of the bot id, then timestamp and HMAC)
   /Bearer\s+[A-Za-z0-9._~+/=-]+/gi,
+  /\/exports\/[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{43}/g, // an export download link's token (a bearer of the document)
 ];
 
 export function maskSecrets(text: string): string {

@@ -24,6 +24,7 @@ import {
   type SeatDeps,
 } from '../../src/rooms/externalSeat.js';
 import { exportDialogue } from '../../src/ops/exportDialogue.js';
+import { exportWithLink, type ExportLinks } from '../../src/ops/exportLinks.js';
 
 export interface McpOptions {
   deps: SeatDeps & { timezone: string };
@@ -32,6 +33,8 @@ export interface McpOptions {
   maxWaitSec?: number;
   /** Browser origins allowed (MCP_ALLOWED_ORIGINS); a request without `Origin` is not a browser's. */
   allowedOrigins: readonly string[];
+  /** Signs export_chat_history's download link (absent: no key in this deployment, content only). */
+  exportLinks?: ExportLinks | undefined;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -51,7 +54,8 @@ function failed(err: unknown, log: Logger, tool: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: body }) }] };
 }
 
-function seatServer(o: McpOptions, seat: Seat): McpServer {
+/** `baseUrl`: the API's origin as this request reached it, for the download links handed out. */
+function seatServer(o: McpOptions, seat: Seat, baseUrl: string): McpServer {
   const { deps, log } = o;
   const server = new McpServer({ name: 'rainbow-gateway-room', version: '1.0.0' });
   const tool = <S extends z.ZodRawShape>(
@@ -136,11 +140,13 @@ function seatServer(o: McpOptions, seat: Seat): McpServer {
   );
   tool(
     'export_chat_history',
-    'The room’s conversation as people saw it (invisible skips left out), as Markdown (text) or PDF (base64).',
+    'The room’s conversation as people saw it (invisible skips left out), as Markdown (text) or PDF (base64), with downloadUrl: a link that downloads the file until expiresAt.',
     { format: z.enum(['markdown', 'pdf']) },
     async (a) => {
       const room = await roomOf(deps, seat);
-      return exportDialogue(deps, room.dialogueId, a.format, new Date(), { visibleOnly: true });
+      const job = { dialogueId: room.dialogueId, format: a.format, visibleOnly: true, now: new Date(), baseUrl };
+      if (o.exportLinks) return exportWithLink({ ...deps, exportLinks: o.exportLinks }, job);
+      return exportDialogue(deps, job.dialogueId, job.format, job.now, { visibleOnly: true });
     },
   );
   return server;
@@ -163,7 +169,7 @@ async function handle(o: McpOptions, req: FastifyRequest, reply: FastifyReply): 
       .send({ error: { code: 'UNAUTHENTICATED', message: 'a valid seat token is required' } });
     return;
   }
-  const server = seatServer(o, seat);
+  const server = seatServer(o, seat, `${req.protocol}://${req.host}`);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   reply.hijack();
   reply.raw.on('close', () => {

@@ -10,7 +10,7 @@ import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
 import type { Logger } from 'pino';
 import type { InboundEventInput } from '../../src/ingest/inboundEvent.js';
 import { translateUpdate } from './translate.js';
-import { BOT_COMMANDS } from './commands.js';
+import { menusOf, type BotRole } from './commands.js';
 
 /** The only updates we ask Telegram for (guest_message: Bot API 10 guest mode, kept as context). */
 export const ALLOWED_UPDATES = ['message', 'edited_message', 'guest_message'] as const;
@@ -37,6 +37,8 @@ export interface TelegramBotOptions {
   webhook?: TelegramWebhookOptions;
   /** Long-poll timeout of one getUpdates call, in seconds (default 30). */
   pollTimeoutSec?: number;
+  /** Whose bot this is: its command menus differ (default the deployment's). */
+  role?: BotRole;
 }
 
 const DEFAULT_WEBHOOK_PATH = '/telegram/webhook';
@@ -193,8 +195,14 @@ export class TelegramGateway {
     // The default list (no language) is English; Chinese-speaking users get theirs.
     // A missing menu is cosmetic (the commands still work when typed): a failure only warns.
     const warn = (err: unknown) => this.o.log.warn({ error: errorText(err) }, 'telegram setMyCommands failed');
-    await this.bot.api.setMyCommands(BOT_COMMANDS.en).catch(warn);
-    await this.bot.api.setMyCommands(BOT_COMMANDS.zh, { language_code: 'zh' }).catch(warn);
+    for (const { scope, lang, commands } of menusOf(this.o.role ?? 'deployment')) {
+      await this.bot.api
+        .setMyCommands(commands, {
+          ...(scope === 'default' ? {} : { scope: { type: scope } }),
+          ...(lang === 'zh' ? { language_code: 'zh' } : {}),
+        })
+        .catch(warn);
+    }
   }
 
   private async startPolling(): Promise<void> {

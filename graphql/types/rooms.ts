@@ -17,7 +17,7 @@ import {
 import { setAgentBot } from '../../src/ops/agentBots.js';
 import { createSeat, type NewSeat } from '../../src/rooms/createSeat.js';
 import { parseInput } from '../../src/ops/input.js';
-import { exportDialogue } from '../../src/ops/exportDialogue.js';
+import { exportWithLink } from '../../src/ops/exportLinks.js';
 import { newId } from '../../src/domain/ids.js';
 import { apiError } from '../errors.js';
 import { PlatformEnum } from './enums.js';
@@ -336,7 +336,13 @@ builder.mutationFields((t) => ({
     resolve: async (_r, a, ctx) => {
       const room = await ctx.store.rooms.get(String(a.id));
       if (!room) throw apiError('ROOM_NOT_FOUND', `no room with id ${String(a.id)}`);
-      return exportDialogue(ctx.ops, room.dialogueId, a.format, new Date(), { visibleOnly: true });
+      return exportWithLink(ctx.ops, {
+        dialogueId: room.dialogueId,
+        format: a.format,
+        visibleOnly: true,
+        now: new Date(),
+        baseUrl: ctx.baseUrl,
+      });
     },
   }),
   pauseRoom: t.field({

@@ -245,6 +245,17 @@ export const envSchema = z.object({
    * `Origin` not listed is refused with 403; one without (a non-browser client) is let through.
    */
   MCP_ALLOWED_ORIGINS: origins,
+  /**
+   * Key that signs export download links (GET /exports/<token>); ≥ 32 characters. Unset: derived
+   * from the operator and admin tokens of OPS_TOKENS (src/export/linkKey.ts), so every process
+   * of a deployment signs alike.
+   */
+  EXPORT_LINK_SECRET: z.preprocess(
+    (v) => (isUnset(v) ? undefined : v),
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
+  /** How long an export download link stays valid, in seconds. */
+  EXPORT_LINK_TTL_SECONDS: withDefault(z.coerce.number().int().min(30).max(86_400), 900),
   /** Development only, when OPS_TOKENS is empty: where the local admin token is kept (default .local/admin-token). */
   ADMIN_TOKEN_FILE: optionalString,
   /**

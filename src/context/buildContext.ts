@@ -6,7 +6,7 @@
 // over the gap, summary, user persona card, tone guidance); then
 // the raw history and the turn's own input; then an optional closing instruction. Pure: the
 // caller fetches everything (src/context/gatherContext.ts) and checks the budget.
-import { isSaid } from '../domain/conversation.js';
+import { isOperatorPost, isShownToAgents } from '../domain/conversation.js';
 import { createHash } from 'node:crypto';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Agent, MemoryKind, Message, SummaryOrder } from '../domain/model.js';
@@ -162,15 +162,18 @@ const sha16 = (s: string) => createHash('sha256').update(s).digest('hex').slice(
 const section = (header: string, body: string | undefined) => (body?.trim() ? `${header}\n${body.trim()}` : '');
 
 /**
- * Stored messages as chat messages, from the speaking agent's viewpoint: what was said
- * (src/domain/conversation.ts); its own messages are the assistant's, everyone else's — humans
- * and other agents, by name — are the user side's.
+ * Stored messages as chat messages, from the speaking agent's viewpoint: what was said, and the
+ * operator's posts (src/domain/conversation.ts); its own messages are the assistant's, everyone
+ * else's — humans and other agents, by name — are the user side's. An operator's post is a
+ * system message with its mark: a person can type "[Operator]" into the chat, but never a
+ * system message.
  */
 export function renderConversation(messages: readonly Message[], o: RenderOptions): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   for (const m of messages) {
-    if (!isSaid(m)) continue;
-    out.push({ role: isOwnMessage(m, o) ? 'assistant' : 'user', content: renderMessage(m, o) });
+    if (!isShownToAgents(m)) continue;
+    const role = isOperatorPost(m) ? 'system' : isOwnMessage(m, o) ? 'assistant' : 'user';
+    out.push({ role, content: renderMessage(m, o) });
   }
   return out;
 }
@@ -314,18 +317,19 @@ function previousPart(input: ContextInput, render: RenderOptions, lang: PromptLa
 }
 
 function buildOnce(input: ContextInput, limits: PromptLimits, counter: TokenCounter): BuiltContext {
-  const render: RenderOptions = {
-    groupChat: input.groupChat,
-    agentName: input.agent.name,
-    ...(input.selfId ? { selfId: input.selfId } : {}),
-    ...(input.agentNames ? { agentNames: input.agentNames } : {}),
-  };
   const prefix = stablePrefix(input);
   const humanTexts = [...input.history, ...input.current]
     .filter((m) => m.senderRole === 'human')
     .map((m) => m.content)
     .slice(-10);
   const lang = input.lang ?? promptLanguage(humanTexts);
+  const render: RenderOptions = {
+    groupChat: input.groupChat,
+    agentName: input.agent.name,
+    ...(input.selfId ? { selfId: input.selfId } : {}),
+    ...(input.agentNames ? { agentNames: input.agentNames } : {}),
+    lang,
+  };
 
   const summary: ChatCompletionMessageParam[] = [];
   if (input.seed) {

@@ -1,8 +1,11 @@
 // Seed 000's MultiModalInputParser, as one module: every message becomes the text the model
 // reads. Images read as their description, voice as its transcription, documents as their
 // text, quotes with their source, group messages with their sender. Media whose processing
-// failed or is still running get a clear placeholder — never an empty line. Pure.
+// failed or is still running get a clear placeholder — never an empty line. An operator's post
+// reads as the operator's, in the prompt's language. Pure.
 import type { Attachment, Message, Quote, QuotedMedia } from '../domain/model.js';
+import { isOperatorPost } from '../domain/conversation.js';
+import type { PromptLanguage } from '../tone/templates.js';
 
 export interface RenderOptions {
   /** Group chats prefix human messages with the sender's name so the model knows who spoke. */
@@ -11,8 +14,13 @@ export interface RenderOptions {
   agentName: string;
   /** The speaking agent (whose viewpoint this is); absent: every AI message is its own. */
   selfId?: string;
-  /** Names of the other agents in the chat, by id: their messages read as a named participant's. */
+  /**
+   * Names of the other agents in the chat, by id: their messages read as a named participant's.
+   * Without `selfId` (summaries: no one's viewpoint) it names every agent.
+   */
   agentNames?: Readonly<Record<string, string>>;
+  /** Language of the prompt's own words (the operator's label); English by default. */
+  lang?: PromptLanguage;
 }
 
 /** Whether an AI message (or a quote of one) is the speaking agent's own. */
@@ -24,6 +32,24 @@ export const isOwnMessage = (
 /** Another agent as the speaking one calls it. */
 const otherAgentName = (id: string | undefined, o: RenderOptions, stored?: string): string =>
   (id ? o.agentNames?.[id] : undefined) ?? stored ?? 'another AI';
+
+/**
+ * An AI sender that `agentNames` does not name: the speaking agent's own message? Without a
+ * viewpoint (summaries) `agentNames` lists every agent, so one it lacks is nobody's own.
+ */
+const ownUnnamed = (senderId: string | undefined, o: RenderOptions): boolean =>
+  o.selfId !== undefined ? senderId === o.selfId : o.agentNames === undefined;
+
+/** The name of the agent that wrote an AI message (summaries name every speaker). */
+export function aiSpeakerName(m: Pick<Message, 'senderId' | 'contentMeta'>, o: RenderOptions): string {
+  return (
+    o.agentNames?.[m.senderId] ??
+    (ownUnnamed(m.senderId, o) ? o.agentName : (m.contentMeta?.senderName ?? 'another AI'))
+  );
+}
+
+/** The mark an operator's post carries, so no agent takes it for a participant's words. */
+export const OPERATOR_LABEL: Record<PromptLanguage, string> = { en: '[Operator]', zh: '[运营者]' };
 
 const seconds = (d: number | undefined) => (d === undefined ? '' : `, ${Math.round(d)} s`);
 
@@ -95,16 +121,22 @@ export function quoteBody(q: Quote): string[] {
 }
 
 function renderQuote(q: Quote, o: RenderOptions): string {
-  const who = isOwnMessage(q, o)
-    ? `${o.agentName} (you)`
-    : q.senderRole === 'ai'
-      ? otherAgentName(q.senderId, o, q.senderName)
-      : (q.senderName ?? 'someone');
+  const named = q.senderRole === 'ai' && q.senderId ? o.agentNames?.[q.senderId] : undefined;
+  const who =
+    named ??
+    (q.senderRole === 'ai'
+      ? ownUnnamed(q.senderId, o)
+        ? `${o.agentName} (you)`
+        : (q.senderName ?? 'another AI')
+      : q.senderId !== undefined && isOperatorPost({ senderRole: q.senderRole ?? 'human', senderId: q.senderId })
+        ? OPERATOR_LABEL[o.lang ?? 'en']
+        : (q.senderName ?? 'someone'));
   return `> ${q.partial ? 'Quoting part of' : 'Replying to'} ${who}:\n> ${quoteBody(q).join('\n> ')}`;
 }
 
 /** The text of one stored message as the model reads it. */
 export function renderMessage(m: Message, o: RenderOptions): string {
+  if (isOperatorPost(m)) return `${OPERATOR_LABEL[o.lang ?? 'en']} ${m.content}`;
   if (m.senderRole !== 'human')
     return isOwnMessage(m, o) ? m.content : `${otherAgentName(m.senderId, o, m.contentMeta?.senderName)}: ${m.content}`;
   const parts: string[] = [];

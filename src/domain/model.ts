@@ -10,6 +10,17 @@ export interface ChatRef {
   platform: Platform;
   chatId: string;
   threadId?: string;
+  /**
+   * A private chat held by an agent's own bot (SPEC §8): that agent's id. Absent: the
+   * deployment's bot holds it. A platform numbers messages per bot and chat, so every id derived
+   * from the chat includes it (messageIds.ts, outbox.ts).
+   */
+  bot?: string;
+  /**
+   * A private chat with the deployment's bot whose person chose this agent (`/agent`): each
+   * chosen agent keeps its own dialogue there — its own thread, memory and persona.
+   */
+  agentId?: string;
 }
 
 /** Seed 000's seven types; ① ② (human only) are not mediated, so they have no value here. */
@@ -37,6 +48,11 @@ export interface Dialogue {
     answerAll?: boolean;
     /** Seed 001's director: the outline and progress markers in the context, markers parsed into the plot. */
     director?: boolean;
+    /**
+     * A private chat with the deployment's bot: the agent its person chose (`/agent`). Kept on
+     * the chat's first dialogue; messages then go to that agent's own (ChatRef.agentId).
+     */
+    chosenAgentId?: string;
   };
   /** The background (seed 001) its story follows now; each background keeps its own plot state. */
   backgroundId?: string;
@@ -161,6 +177,8 @@ export interface PlatformRef {
   platform: Platform;
   chatId: string;
   messageId: string;
+  /** The agent whose own bot received it in a private chat (ChatRef.bot): message ids are per bot there. */
+  bot?: string;
 }
 
 /**

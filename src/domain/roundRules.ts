@@ -104,16 +104,22 @@ export function skipped(round: Round, o: { agentId: string; reason: SkipReason; 
 }
 
 /**
- * A member left the room: if it is still to be asked it leaves the queue (and the mentions);
- * the one asked now is skipped instead (`skipped` with reason `left`), since its ask is open.
+ * A member left the room: if it is still to be asked it leaves the queue (and the mentions), and
+ * it leaves the round's members, so a later answer's @mention cannot call it back; the one asked
+ * now is skipped instead (`skipped` with reason `left`), since its ask is open.
  */
 export function withoutMember(round: Round, agentId: string): Round {
-  if (round.completed || !round.queue.slice(round.index + 1).includes(agentId)) return round;
+  if (round.completed || !round.members.includes(agentId) || nextAsk(round)?.agentId === agentId) return round;
   const queue = [
     ...round.queue.slice(0, round.index + 1),
     ...round.queue.slice(round.index + 1).filter((a) => a !== agentId),
   ];
-  return { ...round, queue, mustAnswer: round.mustAnswer.filter((a) => a !== agentId) };
+  return {
+    ...round,
+    members: round.members.filter((a) => a !== agentId),
+    queue,
+    mustAnswer: round.mustAnswer.filter((a) => a !== agentId),
+  };
 }
 
 /** A new message addressed the room before this round finished: it ends here, kept in history. */

@@ -57,13 +57,14 @@ export class PdfTranscript {
     });
   }
 
-  static async create(title: string): Promise<PdfTranscript> {
+  /** `createdAt` is the file's creation date (and seeds its file ID): the same for the same export. */
+  static async create(title: string, createdAt: Date): Promise<PdfTranscript> {
     const font = await loadFont();
     const doc = new PDFDocument({
       size: 'A4',
       margin: 50,
       bufferPages: false,
-      info: { Title: title, Creator: 'Rainbow Gateway' },
+      info: { Title: title, Creator: 'Rainbow Gateway', CreationDate: createdAt },
     });
     doc.registerFont('cjk', font);
     doc.font('cjk');

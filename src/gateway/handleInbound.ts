@@ -13,6 +13,7 @@ import { answerAllWanted } from '../domain/commands.js';
 import { runRoomCommand } from '../rooms/roomCommands.js';
 import { endCurrentRound } from '../rooms/roomOps.js';
 import { runBackgroundCommand } from '../ops/backgroundCommand.js';
+import { runAgentCommand } from '../ops/agentCommand.js';
 import type { Metrics } from '../metrics/metrics.js';
 
 export interface HandleInboundDeps extends IngestDeps {
@@ -111,6 +112,12 @@ async function runCommand(
         new Date(),
       );
       return sendNotice(deps, r, shown, 'BACKGROUND', replyTo);
+    }
+    case 'agents':
+    case 'agent': {
+      const chat = { name: r.name, args: r.args, chat: r.chat, groupChat: r.groupChat };
+      const answer = await runAgentCommand(deps.store, chat, locale, new Date());
+      return sendNotice(deps, r, answer.shown, answer.code, replyTo);
     }
     case 'room':
     case 'pause':

@@ -49,8 +49,8 @@ const TEXTS = {
   },
   HELP: {
     'zh-CN':
-      '可用命令：\n/new — 开始新的对话（之前的内容不再作为上下文）\n/summary — 汇总当前对话，从摘要继续\n/background — 查看或切换故事背景\n/stop — 停止正在生成的回复\n/help — 显示本帮助\n在群组里，@我、回复我的消息或叫我的名字，我就会回答；/answerall on|off 可让我回答群里的每条消息。',
-    en: 'Commands:\n/new — start a fresh conversation (earlier messages leave the context)\n/summary — summarise this conversation and continue from the summary\n/background — see or switch the story’s background\n/stop — stop the reply being written\n/help — show this help\nIn a group I answer when you @mention me, reply to me or call me by name; /answerall on|off makes me answer every message.',
+      '可用命令：\n/new — 开始新的对话（之前的内容不再作为上下文）\n/summary — 汇总当前对话，从摘要继续\n/background — 查看或切换故事背景\n/agents — 查看可以聊天的角色，/agent 名字 切换\n/stop — 停止正在生成的回复\n/help — 显示本帮助\n在群组里，@我、回复我的消息或叫我的名字，我就会回答；/answerall on|off 可让我回答群里的每条消息。',
+    en: 'Commands:\n/new — start a fresh conversation (earlier messages leave the context)\n/summary — summarise this conversation and continue from the summary\n/background — see or switch the story’s background\n/agents — see whom you can talk to; /agent NAME switches\n/stop — stop the reply being written\n/help — show this help\nIn a group I answer when you @mention me, reply to me or call me by name; /answerall on|off makes me answer every message.',
   },
   NEW_SESSION: {
     'zh-CN': '好的，我们重新开始吧。',
@@ -128,6 +128,26 @@ const TEXTS = {
   BACKGROUND_OFF: {
     'zh-CN': '已取消背景，我们回到普通聊天。之前的故事进度会保留。',
     en: 'No background now; we are back to plain conversation. The story’s progress is kept.',
+  },
+  AGENT_LIST: {
+    'zh-CN': '可以聊天的角色：\n{list}\n发送 /agent 名字 切换。每个角色的对话和记忆各自保留。当前：{current}',
+    en: 'You can talk to:\n{list}\nSend /agent NAME to switch. Each keeps its own conversation and memories. Now: {current}',
+  },
+  AGENT_SWITCHED: {
+    'zh-CN': '好的，现在和你聊天的是 {name}。',
+    en: 'Okay, you are now talking to {name}.',
+  },
+  AGENT_UNKNOWN: {
+    'zh-CN': '没有叫「{name}」的角色。可选：{names}。',
+    en: 'There is no one called “{name}”. You can pick: {names}.',
+  },
+  AGENT_PRIVATE_ONLY: {
+    'zh-CN': '请在和我的私聊中发送 /agent 名字 选择聊天的角色。',
+    en: 'Send /agent NAME to me in a private chat to choose whom you talk to.',
+  },
+  AGENT_OWN_BOT: {
+    'zh-CN': '这是 {name} 自己的机器人，在这里只和 {name} 聊天。',
+    en: 'This is {name}’s own bot: here you talk to {name} only.',
   },
   BACKGROUND_UNKNOWN: {
     'zh-CN': '没有这个背景。发送 /background 查看可选的背景。',

@@ -10,6 +10,7 @@ import { DEFAULT_AGENT_ID, humanIdOf } from '../store/participants.js';
 import { latestTurnOf } from '../store/latestTurn.js';
 import { currentSessionFor, type SessionDeps } from '../lifecycle/currentSession.js';
 import { foundChat, type Founding } from './founding.js';
+import { chatAgentId } from './privateAgent.js';
 import type { DialoguePointers, PointerHints } from './pointerHints.js';
 
 export interface ChatPlace {
@@ -58,7 +59,7 @@ export async function locate(
   if (existing) return { kind: 'stored', existing, dialogue: knownDialogue };
   if (!knownDialogue) {
     const human = knownHuman ? await store.participants.resolveHuman(o.identity, o.now, knownHuman) : null;
-    const founding = foundChat({ ...o, agentId: DEFAULT_AGENT_ID, human });
+    const founding = foundChat({ ...o, agentId: chatAgentId(o.chat, DEFAULT_AGENT_ID), human });
     const { dialogue, session } = founding;
     return {
       kind: 'placed',
@@ -71,7 +72,12 @@ export async function locate(
       founding,
     };
   }
-  const init = { type: o.type, humanId: humanIdOf(o.identity), agentId: DEFAULT_AGENT_ID, at: o.now };
+  const init = {
+    type: o.type,
+    humanId: humanIdOf(o.identity),
+    agentId: chatAgentId(o.chat, DEFAULT_AGENT_ID),
+    at: o.now,
+  };
   const [human, dialogue, where] = await Promise.all([
     store.participants.resolveHuman(o.identity, o.now, knownHuman),
     store.dialogues.resolve(o.chat, init, knownDialogue),

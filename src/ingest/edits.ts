@@ -2,29 +2,26 @@
 // keeps the previous one in `edits`; a delete marks the record. Neither opens a turn.
 import type { Store } from '../store/store.js';
 import { dialogueIdOf } from '../store/dialogues.js';
-import type { InboundDelete, InboundEdit } from './inboundEvent.js';
+import { chatRefOf, type InboundDelete, type InboundEdit } from './inboundEvent.js';
 import { albumMessageIdOf, messageIdOf } from './messageIds.js';
 import type { IngestResult } from './ingest.js';
 
 export async function ingestEdit(store: Store, ev: InboundEdit): Promise<IngestResult> {
-  const byRef = messageIdOf(ev.platform, ev.chat.chatId, ev.platformMessageId);
+  const chat = chatRefOf(ev);
+  const byRef = messageIdOf(chat, ev.platformMessageId);
   const message =
     (await store.messages.get(byRef)) ??
-    (ev.mediaGroupId ? await store.messages.get(albumMessageIdOf(ev.platform, ev.chat.chatId, ev.mediaGroupId)) : null);
+    (ev.mediaGroupId ? await store.messages.get(albumMessageIdOf(chat, ev.mediaGroupId)) : null);
   if (!message) return { kind: 'ignored', reason: 'unknown_message' };
   const changed = await store.messages.applyEdit(message, (ev.text ?? '').trim(), ev.editedAt);
   return changed ? { kind: 'edited', messageId: message._id } : { kind: 'ignored', reason: 'unchanged' };
 }
 
 export async function ingestDelete(store: Store, ev: InboundDelete): Promise<IngestResult> {
-  const chat = {
-    platform: ev.platform,
-    chatId: ev.chat.chatId,
-    ...(ev.chat.threadId ? { threadId: ev.chat.threadId } : {}),
-  };
+  const chat = chatRefOf(ev);
   // A human's message, or one of ours removed by a moderator.
   const message =
-    (await store.messages.get(messageIdOf(ev.platform, ev.chat.chatId, ev.platformMessageId))) ??
+    (await store.messages.get(messageIdOf(chat, ev.platformMessageId))) ??
     (await store.messages.findByDeliveredId(chat, dialogueIdOf(chat), ev.platformMessageId));
   if (!message) return { kind: 'ignored', reason: 'unknown_message' };
   await store.messages.markDeleted(message, ev.deletedAt);

@@ -2,7 +2,7 @@
 // boundary so a bug in an adapter cannot write a malformed record. Adapters only translate:
 // every decision (answer or not, which turn, what an edit does) is made in the core.
 import { z } from 'zod';
-import { ATTACHMENT_KINDS } from '../domain/model.js';
+import { ATTACHMENT_KINDS, type ChatRef } from '../domain/model.js';
 import { textWithShared, type ForwardOrigin, type SharedItem } from '../domain/sharedContent.js';
 
 export type { AttachmentKind } from '../domain/model.js';
@@ -152,6 +152,8 @@ const chatSchema = z.object({
   threadId: z.string().min(1).optional(),
   kind: z.enum(['private', 'group']),
   title: z.string().optional(),
+  /** A private chat held by an agent's own bot: that agent's id, set by the gateway that runs the bot (never by the platform). */
+  bot: z.string().min(1).optional(),
 });
 
 /** Which of our bot accounts received the update: the core decides whether it was addressed. */
@@ -223,3 +225,11 @@ export type InboundEvent = z.output<typeof inboundEventSchema>;
 export type InboundMessage = z.output<typeof newMessageSchema>;
 export type InboundEdit = z.output<typeof editSchema>;
 export type InboundDelete = z.output<typeof deleteSchema>;
+
+/** Where an event happened, as the record names it (the chosen agent of a private chat is added by ingest). */
+export const chatRefOf = (ev: InboundEvent): ChatRef => ({
+  platform: ev.platform,
+  chatId: ev.chat.chatId,
+  ...(ev.chat.threadId ? { threadId: ev.chat.threadId } : {}),
+  ...(ev.chat.bot ? { bot: ev.chat.bot } : {}),
+});

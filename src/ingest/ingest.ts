@@ -19,7 +19,8 @@ import { inboundContentType } from '../domain/contentType.js';
 import { activation } from '../domain/activation.js';
 import { whoAnswers } from '../domain/floor.js';
 import { DEFAULT_AGENT_ID } from '../store/participants.js';
-import type { InboundAttachment, InboundEvent, InboundMessage } from './inboundEvent.js';
+import { chatRefOf, type InboundAttachment, type InboundEvent, type InboundMessage } from './inboundEvent.js';
+import { withChosenAgent } from './privateAgent.js';
 import type { Scheduler } from '../lifecycle/scheduler.js';
 import { answerAllWanted, parseCommand } from '../domain/commands.js';
 import { dialogueIdOf } from '../store/dialogues.js';
@@ -62,6 +63,8 @@ export const COMMANDS = [
   'answerall',
   'link',
   'background',
+  'agents',
+  'agent',
   ...ROOM_COMMANDS,
 ] as const;
 export type CommandName = (typeof COMMANDS)[number];
@@ -105,14 +108,12 @@ function checkContent(ev: InboundMessage): ContentCheck {
 
 async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<IngestResult> {
   if (isOwnEcho(ev)) return { kind: 'ignored', reason: 'own_bot' };
-  const chat: ChatRef = {
-    platform: ev.platform,
-    chatId: ev.chat.chatId,
-    ...(ev.chat.threadId ? { threadId: ev.chat.threadId } : {}),
-  };
+  // A private chat whose person chose an agent goes to that agent's dialogue: read before the
+  // guard, whose key is that dialogue's.
+  const chat = await withChosenAgent(deps.store, chatRefOf(ev), ev.chat.kind);
   // Ids derive from the platform reference (or the album), so dedupe is a lookup by _id.
-  const albumId = ev.mediaGroupId ? albumMessageIdOf(ev.platform, ev.chat.chatId, ev.mediaGroupId) : undefined;
-  const messageId = albumId ?? messageIdOf(ev.platform, ev.chat.chatId, ev.platformMessageId);
+  const albumId = ev.mediaGroupId ? albumMessageIdOf(chat, ev.mediaGroupId) : undefined;
+  const messageId = albumId ?? messageIdOf(chat, ev.platformMessageId);
   // Deduplicating and placing the message (session, turn, pointers, window) is one decision
   // under the dialogue's state guard: a redelivery racing the original sees it stored, and a
   // reply that starts meanwhile either sees this message or it opens the next turn.
@@ -217,7 +218,7 @@ async function placeMessage(
   const visit = opened ? () => store.participants.noteVisit(human, dialogue.agentIds, now) : () => Promise.resolve();
   const placed: Placed = { messageId, dialogueId: dialogue._id, sessionId, chat };
 
-  const quote = await resolveQuote(store, ev.platform, ev.chat.chatId, dialogue._id, ev);
+  const quote = await resolveQuote(store, chat, dialogue._id, ev);
   const base = inboundMessage(ev, { messageId, dialogueId: dialogue._id, sessionId, humanId: human._id, quote, now });
   // A dialogue without the pointer yet (a new one) gets it with this activity.
   const pointer = dialogue.openTurnId === undefined ? { openTurnId: latestTurn?._id ?? null } : {};
@@ -403,7 +404,12 @@ function inboundMessage(
     mentions: mentionIds(ev.platform, ev.mentions, ev.recipient, DEFAULT_AGENT_ID),
     ...(quote?.messageId ? { replyTo: quote.messageId } : {}),
     visible: true,
-    platformRef: { platform: ev.platform, chatId: ev.chat.chatId, messageId: ev.platformMessageId },
+    platformRef: {
+      platform: ev.platform,
+      chatId: ev.chat.chatId,
+      messageId: ev.platformMessageId,
+      ...(ev.chat.bot ? { bot: ev.chat.bot } : {}),
+    },
     sentAt: ev.sentAt,
     createdAt: now,
     updatedAt: now,

@@ -1,11 +1,11 @@
 // Inbound message ids derive from where the message came from, so a redelivered update maps to
 // the same record (dedupe is a lookup by _id) and every process computes the same id.
-import type { Platform } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
+import { scopeParts, type MessageScope } from '../domain/chatScope.js';
 
-export const messageIdOf = (platform: Platform, chatId: string, platformMessageId: string) =>
-  derivedId('msg', platform, chatId, platformMessageId);
+export const messageIdOf = (chat: MessageScope, platformMessageId: string) =>
+  derivedId('msg', ...scopeParts(chat), platformMessageId);
 
 /** All items of a Telegram album are one message. */
-export const albumMessageIdOf = (platform: Platform, chatId: string, mediaGroupId: string) =>
-  derivedId('msg', platform, chatId, 'album', mediaGroupId);
+export const albumMessageIdOf = (chat: MessageScope, mediaGroupId: string) =>
+  derivedId('msg', ...scopeParts(chat), 'album', mediaGroupId);

@@ -1,22 +1,21 @@
 // Seed 000's QuoteReplyResolver: the message a reply points at, inlined with its source so the
 // context says who is quoted. The stored original wins; the platform's copy is the fallback.
-import type { Message, Platform, Quote, QuotedMedia } from '../domain/model.js';
+import type { ChatRef, Message, Quote, QuotedMedia } from '../domain/model.js';
 import type { Store } from '../store/store.js';
 import type { InboundMessage } from './inboundEvent.js';
 import { messageIdOf } from './messageIds.js';
 
 export async function resolveQuote(
   store: Store,
-  platform: Platform,
-  chatId: string,
+  chat: ChatRef,
   dialogueId: string,
   ev: InboundMessage,
 ): Promise<Quote | undefined> {
   const reply = ev.replyTo;
   if (!reply) return undefined;
   const stored: Message | null =
-    (await store.messages.get(messageIdOf(platform, chatId, reply.platformMessageId))) ??
-    (await store.messages.findByDeliveredId({ platform, chatId }, dialogueId, reply.platformMessageId));
+    (await store.messages.get(messageIdOf(chat, reply.platformMessageId))) ??
+    (await store.messages.findByDeliveredId(chat, dialogueId, reply.platformMessageId));
   const partial = reply.quote !== undefined && reply.quote.length > 0;
   const text = partial ? (reply.quote ?? '') : stored?.content || reply.text || '';
   const senderName = stored?.contentMeta?.senderName ?? reply.sender?.displayName ?? reply.sender?.username;

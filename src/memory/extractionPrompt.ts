@@ -28,7 +28,8 @@ Answer with one JSON object and nothing else:
 
 export interface TranscriptLine {
   at: Date;
-  role: 'user' | 'assistant';
+  /** `operator`: a post by the chat's operator (summaries show it; extraction never gets one). */
+  role: 'user' | 'assistant' | 'operator';
   name?: string;
   text: string;
 }

@@ -1,7 +1,9 @@
 // A dialogue as a document (Markdown or PDF): its sessions in order, every message of the live
 // record and the archive (BR-002) merged by time, with names, display times in the configured
 // zone, media in words, quotes, edits and deletions. Messages are streamed from two cursors and
-// rendered one by one, so only the output is held, never the messages as well.
+// rendered one by one, so only the output is held, never the messages as well. The document
+// depends on the record and `now` only (no clock read inside), so a download link can render
+// the same file again later (src/ops/exportLinks.ts).
 import type { Message } from '../domain/model.js';
 import { GatewayError } from '../errors.js';
 import {
@@ -48,8 +50,8 @@ function markdownWriter(): Writer {
   };
 }
 
-async function pdfWriter(title: string): Promise<Writer> {
-  const pdf = await PdfTranscript.create(title);
+async function pdfWriter(title: string, exportedAt: Date): Promise<Writer> {
+  const pdf = await PdfTranscript.create(title, exportedAt);
   return {
     write: (blocks) => pdf.write(blocks),
     finish: async () => {
@@ -107,7 +109,7 @@ export async function exportDialogue(
     sessionCount: sessions.length,
   };
   const title = header.title?.trim() || `Dialogue ${dialogueId}`;
-  const writer = format === 'markdown' ? markdownWriter() : await pdfWriter(title);
+  const writer = format === 'markdown' ? markdownWriter() : await pdfWriter(title, now);
   writer.write(headerBlocks(header));
 
   const transcript = new TranscriptBlocks(sessions, ctx);

@@ -11,6 +11,7 @@ import type { MemoryVersions } from '../memory/versions.js';
 import type { PlatformAccounts } from './agentBots.js';
 import type { KnowledgeDeps } from '../knowledge/documents.js';
 import type { ReflectionOps } from '../reflection/deps.js';
+import type { ExportLinks } from './exportLinks.js';
 
 export interface OpsDeps {
   store: Store;
@@ -37,4 +38,6 @@ export interface OpsDeps {
   knowledge?: KnowledgeDeps;
   /** Self-reflection: trigger and roll back runs (absent: those mutations are refused). */
   reflection?: ReflectionOps;
+  /** Signs exports' download links (absent: no key, so exports are refused; see src/export/linkKey.ts). */
+  exportLinks?: ExportLinks;
 }

@@ -1,9 +1,11 @@
 // An operator or system message posted into a dialogue (SPEC §10): checked like user input
 // (BR-001), stored first and then sent (persist before push), split like replies, recorded as a
 // `system` message with the platform message ids and a `system_utterance` event. It opens no
-// turn and enqueues nothing, so no AI reply follows it.
+// turn and enqueues nothing, so no AI reply follows it; agents read an operator-signed post in
+// their next prompts, marked as the operator's (`isShownToAgents`), a `system`-signed one not.
 import type { Message } from '../domain/model.js';
 import { checkInboundText } from '../domain/content.js';
+import { operatorSenderId } from '../domain/conversation.js';
 import { newId } from '../domain/ids.js';
 import { GatewayError } from '../errors.js';
 import { splitForPlatform } from '../delivery/split.js';
@@ -22,7 +24,7 @@ export interface PostMessageInput {
   by: string;
 }
 
-export const senderIdOf = (as: PostAs, by: string) => (as === 'operator' ? `operator:${by}` : 'system');
+export const senderIdOf = (as: PostAs, by: string) => (as === 'operator' ? operatorSenderId(by) : 'system');
 
 /** A stable code for a platform call that failed after the outbound's own retries. */
 export function deliveryFailureCode(err: unknown): string {

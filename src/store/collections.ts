@@ -125,7 +125,12 @@ export function collections(db: Db): Collections {
 
 const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   dialogues: [
-    { key: { 'chat.platform': 1, 'chat.chatId': 1, 'chat.threadId': 1 }, name: 'chat_unique', unique: true },
+    // One dialogue per chat, and per agent in a private chat (ChatRef.bot, ChatRef.agentId).
+    {
+      key: { 'chat.platform': 1, 'chat.chatId': 1, 'chat.threadId': 1, 'chat.bot': 1, 'chat.agentId': 1 },
+      name: 'chat_agent_unique',
+      unique: true,
+    },
     { key: { lastActivityAt: -1, _id: -1 }, name: 'recent' },
     { key: { humanIds: 1 }, name: 'humans' },
     { key: { agentIds: 1 }, name: 'agents' },
@@ -144,8 +149,8 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
     // Redelivered platform updates hit this and never create a second message. Sparse:
     // messages the gateway authored have no inbound platform reference.
     {
-      key: { 'platformRef.platform': 1, 'platformRef.chatId': 1, 'platformRef.messageId': 1 },
-      name: 'platform_ref_unique',
+      key: { 'platformRef.platform': 1, 'platformRef.chatId': 1, 'platformRef.bot': 1, 'platformRef.messageId': 1 },
+      name: 'platform_ref_bot_unique',
       unique: true,
       sparse: true,
     },
@@ -243,8 +248,17 @@ export const indexesFor = (name: keyof Collections, use: IndexUse): IndexDescrip
   INDEXES[name].filter((spec) => use === 'all' || spec.unique === true);
 
 /**
+ * Indexes an earlier version made that a newer one replaced: dropped first, since the old
+ * unique keys would refuse what the new ones allow (several dialogues of one private chat).
+ */
+const RETIRED: Partial<Record<keyof Collections, string[]>> = {
+  dialogues: ['chat_unique'],
+  messages: ['platform_ref_unique'],
+};
+
+/**
  * Creates the indexes a collection lacks, and drops the ones of ours the server would not use
- * (kept by an earlier version). Only missing ones are sent: FerretDB 1.24 panics on a
+ * or that were replaced (kept by an earlier version). Only missing ones are sent: FerretDB 1.24 panics on a
  * createIndexes that repeats an existing compound index, and it saves a round trip on MongoDB.
  */
 export async function ensureIndexes(db: Db, c: Collections, use: IndexUse = 'all'): Promise<void> {
@@ -259,9 +273,10 @@ export async function ensureIndexes(db: Db, c: Collections, use: IndexUse = 'all
         });
       const existing = new Set(listed?.map((i: { name?: string }) => i.name));
       const wanted = indexesFor(name, use);
-      const unused = INDEXES[name].flatMap((s) =>
-        s.name && existing.has(s.name) && !wanted.includes(s) ? [s.name] : [],
-      );
+      const unused = [
+        ...(RETIRED[name] ?? []).filter((n) => existing.has(n)),
+        ...INDEXES[name].flatMap((s) => (s.name && existing.has(s.name) && !wanted.includes(s) ? [s.name] : [])),
+      ];
       for (const index of unused) await c[name].dropIndex(index);
       const missing = wanted.filter((spec) => !existing.has(spec.name));
       if (missing.length > 0)

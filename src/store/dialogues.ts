@@ -6,8 +6,16 @@ import { derivedId } from '../domain/ids.js';
 import { guardKeys, type StateGuard } from './stateGuard.js';
 import { deleteDialogue, type DialogueDeletion } from './dialogueDeletion.js';
 
-/** The one dialogue of a chat (or thread) has an id derived from where it lives. */
-export const dialogueIdOf = (chat: ChatRef) => derivedId('dlg', chat.platform, chat.chatId, chat.threadId ?? '');
+/** The one dialogue of a chat (or thread, or a private chat's chosen agent) has an id derived from where it lives. */
+export const dialogueIdOf = (chat: ChatRef) =>
+  derivedId(
+    'dlg',
+    chat.platform,
+    chat.chatId,
+    chat.threadId ?? '',
+    ...(chat.bot ? ['bot', chat.bot] : []),
+    ...(chat.agentId ? ['agent', chat.agentId] : []),
+  );
 
 export interface ActivityPatch {
   at: Date;
@@ -222,6 +230,17 @@ export class DialogueRepo {
     await this.guarded(id, () =>
       this.c.dialogues.updateOne({ _id: id }, { $set: { 'settings.answerAll': on, updatedAt: at } }),
     );
+  }
+
+  /** A private chat's chosen agent (`/agent`), kept on its first dialogue; null: back to the default agent. */
+  async chooseAgent(id: string, agentId: string | null, at: Date): Promise<void> {
+    const choice = agentId
+      ? { $set: { 'settings.chosenAgentId': agentId, updatedAt: at } }
+      : {
+          $unset: { 'settings.chosenAgentId': '' as const },
+          $set: { updatedAt: at },
+        };
+    await this.guarded(id, () => this.c.dialogues.updateOne({ _id: id }, choice));
   }
 
   async setDirector(id: string, on: boolean, at: Date): Promise<void> {

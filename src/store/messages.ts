@@ -10,7 +10,7 @@ import { guardKeys, type StateGuard } from './stateGuard.js';
 import type { SearchJournalRepo } from './searchJournal.js';
 
 /** The chat a platform message id belongs to. */
-export type PlatformChat = Pick<ChatRef, 'platform' | 'chatId'>;
+export type PlatformChat = Pick<ChatRef, 'platform' | 'chatId' | 'bot'>;
 
 /** What a write needs to find a message and to tell the dialogue's subscribers about it. */
 export type MessageKey = Pick<Message, '_id' | 'dialogueId'>;

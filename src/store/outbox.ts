@@ -4,8 +4,8 @@
 // recorded before this index existed are indexed by a one-off backfill (src/store/backfills.ts);
 // until it has finished, a miss falls back to the query.
 import type { Collections } from './collections.js';
-import type { ChatRef } from '../domain/model.js';
 import { derivedId } from '../domain/ids.js';
+import { scopeParts, type MessageScope } from '../domain/chatScope.js';
 import type { MigrationRepo } from './migrations.js';
 
 export interface OutboxEntry {
@@ -14,8 +14,8 @@ export interface OutboxEntry {
   dialogueId: string;
 }
 
-export const outboxIdOf = (chat: Pick<ChatRef, 'platform' | 'chatId'>, platformMessageId: string) =>
-  derivedId('out', chat.platform, chat.chatId, platformMessageId);
+export const outboxIdOf = (chat: MessageScope, platformMessageId: string) =>
+  derivedId('out', ...scopeParts(chat), platformMessageId);
 
 export const OUTBOX_BACKFILL = 'outbox-index';
 
@@ -25,19 +25,12 @@ export class OutboxRepo {
     private readonly migrations: MigrationRepo,
   ) {}
 
-  async record(
-    chat: Pick<ChatRef, 'platform' | 'chatId'>,
-    platformMessageId: string,
-    m: { _id: string; dialogueId: string },
-  ): Promise<void> {
+  async record(chat: MessageScope, platformMessageId: string, m: { _id: string; dialogueId: string }): Promise<void> {
     const _id = outboxIdOf(chat, platformMessageId);
     await this.c.outbox.replaceOne({ _id }, { messageId: m._id, dialogueId: m.dialogueId }, { upsert: true });
   }
 
-  async messageIdOf(
-    chat: Pick<ChatRef, 'platform' | 'chatId'>,
-    platformMessageId: string,
-  ): Promise<string | undefined> {
+  async messageIdOf(chat: MessageScope, platformMessageId: string): Promise<string | undefined> {
     return (await this.c.outbox.findOne({ _id: outboxIdOf(chat, platformMessageId) }))?.messageId;
   }
 

@@ -444,6 +444,26 @@ export class ParticipantRepo {
     return (await this.c.humans.deleteMany({ _id: { $in: [...ids] } })).deletedCount;
   }
 
+  /** The agents a person can talk to in a private chat (built-in ones; agents are few), oldest first. */
+  async privateChatAgents(): Promise<Array<Pick<Agent, '_id' | 'name' | 'aliases' | 'introduction' | 'isDefault'>>> {
+    const agents = await this.c.agents
+      .find(
+        {},
+        { projection: { _id: 1, name: 1, aliases: 1, introduction: 1, isDefault: 1, external: 1, createdAt: 1 } },
+      )
+      .toArray();
+    return agents
+      .filter((a) => !a.external)
+      .sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || a.createdAt.getTime() - b.createdAt.getTime())
+      .map(({ _id, name, aliases, introduction, isDefault }) => ({
+        _id,
+        name,
+        isDefault,
+        ...(aliases ? { aliases } : {}),
+        ...(introduction ? { introduction } : {}),
+      }));
+  }
+
   /** Every agent's id (agents are few). */
   async agentIds(): Promise<string[]> {
     return (await this.c.agents.find({}, { projection: { _id: 1 } }).toArray()).map((a) => a._id);

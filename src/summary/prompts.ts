@@ -2,12 +2,14 @@
 // the session's rolling summary (`rolling_summary`, seed 003) and summarising a whole session
 // into a summary, plot points and details (`summarize_session`, seed 001 汇总). Inputs are plain
 // text in a fixed layout: `### <section>` headers, the conversation as transcript lines
-// (`[<ISO>] user (<name>): <text>`, the layout of src/memory/extractionPrompt.ts). The fake task
-// brain in test/doubles parses the same layout. Pure.
-import { isSaid } from '../domain/conversation.js';
+// (`[<ISO>] user (<name>): <text>`, `[<ISO>] assistant (<agent's name>): <text>`,
+// `[<ISO>] operator: <text>`; the layout of src/memory/extractionPrompt.ts). Every AI line names
+// its agent: in a room several speak, and a summary that merged them would tell each agent the
+// others' words as its own. The fake task brain in test/doubles parses the same layout. Pure.
+import { isOperatorPost, isShownToAgents } from '../domain/conversation.js';
 import { z } from 'zod';
 import type { Message } from '../domain/model.js';
-import { renderMessage, type RenderOptions } from '../context/renderMessage.js';
+import { aiSpeakerName, renderMessage, type RenderOptions } from '../context/renderMessage.js';
 import { renderTranscriptLine, type TranscriptLine } from '../memory/extractionPrompt.js';
 
 export const NONE = '(none)';
@@ -18,13 +20,20 @@ export function section(title: string, body: string | undefined): string {
   return `### ${title}\n${text ? text : NONE}`;
 }
 
-/** Usable messages as transcript lines, oldest first (media rendered as text; the sender's name goes in the line's name). */
+/**
+ * Usable messages as transcript lines, oldest first (media rendered as text): each speaker named
+ * in the line — a person by their name, an AI by its agent's (`o.agentNames` by id), an
+ * operator's post as `operator` — and the text without a name prefix.
+ */
 export function transcriptOf(messages: readonly Message[], o: RenderOptions): TranscriptLine[] {
-  return messages.filter(isSaid).map((m) => {
-    const name = m.senderRole === 'human' ? m.contentMeta?.senderName : undefined;
+  return messages.filter(isShownToAgents).map((m): TranscriptLine => {
+    if (isOperatorPost(m)) return { at: m.createdAt, role: 'operator', text: m.content };
+    if (m.senderRole === 'ai')
+      return { at: m.createdAt, role: 'assistant', name: aiSpeakerName(m, o), text: m.content };
+    const name = m.contentMeta?.senderName;
     return {
       at: m.createdAt,
-      role: m.senderRole === 'human' ? 'user' : 'assistant',
+      role: 'user',
       ...(name ? { name } : {}),
       text: renderMessage(m, { ...o, groupChat: false }),
     };
@@ -53,16 +62,17 @@ export function fitTranscript(lines: readonly TranscriptLine[], maxChars: number
 
 // ---------------------------------------------------------------- rolling_summary
 
-export const ROLLING_SUMMARY_INSTRUCTIONS = `You keep a running summary of a long conversation between a user and an AI companion, so the companion can remember what happened earlier without rereading it.
-You get the current summary (or "(none)") and the next messages to fold into it, oldest first, each with its UTC time.
+export const ROLLING_SUMMARY_INSTRUCTIONS = `You keep a running summary of a long conversation between people and one or more AI companions, so the companions can remember what happened earlier without rereading it.
+You get the current summary (or "(none)") and the next messages to fold into it, oldest first, each with its UTC time and its speaker: "user (<name>)" is a person, "assistant (<name>)" is the AI companion of that name, "operator" is a post by the chat's operator.
 Write the new summary: the current summary updated with the new messages, as one text.
 
 Rules:
 - Write in the language the conversation is in (if the user writes Chinese, write Chinese).
 - At most about 300 words (about 500 Chinese characters). Compress older details before dropping recent ones.
-- Keep names of people, pets and places, facts the user stated, decisions and agreements, promises the companion made, and open threads (questions not yet answered, plans not yet done).
+- Keep names of people, pets and places, facts the user stated, decisions and agreements, promises the companions made, and open threads (questions not yet answered, plans not yet done).
+- Keep who said what: name each speaker as the transcript names them (a person by their name, or "the user"; each AI companion by its own name). Several companions may share the chat: never merge them into one "assistant", and never give one companion's words to another. Say when something came from the operator.
 - Note when things happened if it matters (dates, "later that day").
-- Refer to the user as "the user" (or their name) and to the companion as "the assistant"; no commentary about the summary itself.
+- No commentary about the summary itself.
 
 Answer with one JSON object and nothing else:
 {"summary":"..."}`;
@@ -78,8 +88,8 @@ export const rollingSummaryOutputSchema = z.object({ summary: z.string().trim().
 
 // ---------------------------------------------------------------- summarize_session
 
-export const SUMMARIZE_SESSION_INSTRUCTIONS = `You close a conversation session between a user and an AI companion. The companion will continue in a new session that starts from your summary, and your notes go into its long-term memory.
-You get an earlier summary of the session's first part (or "(none)") and the conversation, oldest first, each message with its UTC time.
+export const SUMMARIZE_SESSION_INSTRUCTIONS = `You close a conversation session between people and one or more AI companions. The companions will continue in a new session that starts from your summary, and your notes go into their long-term memory.
+You get an earlier summary of the session's first part (or "(none)") and the conversation, oldest first, each message with its UTC time and its speaker: "user (<name>)" is a person, "assistant (<name>)" is the AI companion of that name (several may share the chat), "operator" is a post by the chat's operator.
 
 Write:
 - "summary": the whole session in one text: what was talked about, what happened, what was decided, and what is still open — so the conversation can continue naturally from it. At most about 250 words (about 400 Chinese characters).
@@ -88,7 +98,7 @@ Write:
 
 Rules:
 - Write in the language the conversation is in (if the user writes Chinese, write Chinese).
-- Refer to the user as "the user" (or their name) and to the companion as "the assistant".
+- Keep who said what: name each speaker as the transcript names them (a person by their name, or "the user"; each AI companion by its own name); never merge several companions into one "assistant". Say when something came from the operator.
 - Only what is in the conversation or the earlier summary; invent nothing.
 
 Answer with one JSON object and nothing else:

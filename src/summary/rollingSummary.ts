@@ -4,7 +4,7 @@
 // Runs after a reply, off the critical path. The write is conditional on the summary's previous
 // boundary, so a retried or concurrent run never folds the same messages twice; an LLM failure
 // throws (the job retries) and writes nothing.
-import type { Dialogue, Session } from '../domain/model.js';
+import type { Dialogue, Message, Session } from '../domain/model.js';
 import type { RenderOptions } from '../context/renderMessage.js';
 import { turnsToFold } from '../context/historyWindow.js';
 import { runJsonTask } from '../llm/jsonTask.js';
@@ -29,13 +29,28 @@ export type RollingSummaryResult =
 
 const TASK = 'rolling_summary';
 
-/** How the model reads this dialogue's messages (group chats name their speakers). */
-export async function renderOptionsFor(store: Store, dialogue: Dialogue | null): Promise<RenderOptions> {
-  const agentId = dialogue?.agentIds[0];
-  const agent = agentId ? await store.participants.getAgent(agentId) : null;
+/**
+ * How the summary model reads this dialogue's messages, from no agent's viewpoint: every agent
+ * that spoke in `messages` or belongs to the dialogue named by id (display names from the store),
+ * so a room's summary keeps who said what.
+ */
+export async function renderOptionsFor(
+  store: Store,
+  dialogue: Dialogue | null,
+  messages: readonly Pick<Message, 'senderRole' | 'senderId'>[] = [],
+): Promise<RenderOptions> {
+  const ids = [
+    ...new Set([
+      ...(dialogue?.agentIds ?? []),
+      ...messages.filter((m) => m.senderRole === 'ai').map((m) => m.senderId),
+    ]),
+  ];
+  const agents = await Promise.all(ids.map((id) => store.participants.getAgent(id)));
+  const agentNames = Object.fromEntries(agents.flatMap((a) => (a ? [[a._id, a.name] as const] : [])));
   return {
     groupChat: dialogue?.type === 'group' || dialogue?.type === 'lio_group',
-    agentName: agent?.name ?? 'the assistant',
+    agentName: agents.find((a) => a !== null)?.name ?? 'the assistant',
+    agentNames,
   };
 }
 
@@ -62,7 +77,7 @@ export async function updateRollingSummary(
   if (!plan) return { kind: 'skipped', reason: 'below_threshold' };
 
   const dialogue = await store.dialogues.get(session.dialogueId);
-  const lines = transcriptOf(plan.fold, await renderOptionsFor(store, dialogue));
+  const lines = transcriptOf(plan.fold, await renderOptionsFor(store, dialogue, plan.fold));
   const text = lines.length > 0 ? await foldIntoSummary(deps, session, previous?.text, lines) : previous?.text;
   // Only failed replies and notices in the folded part: move the boundary, keep the text.
   if (text === undefined) return { kind: 'skipped', reason: 'nothing_usable' };

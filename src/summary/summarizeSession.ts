@@ -64,7 +64,7 @@ export async function loadSessionMaterial(deps: SummaryDeps, sessionId: string):
 
 /** One `summarize_session` call over the session (and its rolling summary). Throws on LLM failure. */
 export async function askSessionSummary(deps: SummaryDeps, m: SessionMaterial): Promise<SessionSummaryOutput> {
-  const lines = transcriptOf(m.messages, await renderOptionsFor(deps.store, m.dialogue));
+  const lines = transcriptOf(m.messages, await renderOptionsFor(deps.store, m.dialogue, m.messages));
   const { text, omitted } = fitTranscript(lines, SESSION_INPUT_MAX_CHARS);
   const endedAt = m.session.endedAt ?? m.session.lastActivityAt;
   const input = renderSummarizeSessionInput({

@@ -1,7 +1,9 @@
 // Deterministic answers for the summary tasks (rolling_summary, summarize_session,
 // evolve_persona, relationship_note), computed from their inputs so tests through the real
 // pipeline can check content. Inputs follow src/summary/prompts.ts and src/persona/evolvePrompt.ts: `### <title>`
-// sections, transcript lines `[<ISO>] user (<name>): <text>` (continuations indented four spaces).
+// sections, transcript lines `[<ISO>] user (<name>): <text>`, `assistant (<name>)`, `operator`
+// (continuations indented four spaces). Like a model following the summary prompts, the summaries
+// keep who said what: each speaker as the transcript names them, never one merged "assistant".
 // Does not import src/: it reads the wire text like a model would.
 
 const NONE = '(none)';
@@ -30,12 +32,17 @@ export function sectionsOf(input: string): Map<string, string> {
 
 export interface FakeLine {
   at: Date;
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'operator';
   name?: string;
   text: string;
 }
 
-const LINE = /^\[([^\]]+)\] (user|assistant)(?: \(([^)]*)\))?: (.*)$/;
+const LINE = /^\[([^\]]+)\] (user|assistant|operator)(?: \(([^)]*)\))?: (.*)$/;
+
+const ROLE_NAME: Record<FakeLine['role'], string> = { user: 'User', assistant: 'Assistant', operator: 'Operator' };
+
+/** Who said a line, as the transcript names them. */
+export const speakerOf = (l: FakeLine): string => l.name ?? ROLE_NAME[l.role];
 
 export function linesOf(text: string): FakeLine[] {
   const out: FakeLine[] = [];
@@ -56,37 +63,41 @@ const wordsIn = (t: string): number =>
 export const FAKE_SUMMARY_MAX_WORDS = 300;
 
 /**
- * Previous summary, then one `- <who>: <first sentence>` line per folded user message; like a
- * model following the prompt's length rule, the oldest lines go first once it passes 300 words.
+ * Previous summary, then one `- <who>: <first sentence>` line per folded message, each speaker
+ * named as the transcript names them (people, each AI by its name, the operator); like a model
+ * following the prompt's length rule, the oldest lines go first once it passes 300 words.
  */
 export function rollingSummary(input: string): { summary: string } {
   const s = sectionsOf(input);
-  const folded = linesOf(s.get('Messages to fold') ?? '')
-    .filter((l) => l.role === 'user')
-    .map((l) => `- ${l.name ?? 'User'}: ${firstSentence(l.text)}`);
+  const folded = linesOf(s.get('Messages to fold') ?? '').map((l) => `- ${speakerOf(l)}: ${firstSentence(l.text)}`);
   const previous = s.get('Current summary') ?? '';
   const lines = [...previous.split('\n'), ...folded].filter(Boolean);
   while (lines.length > 1 && wordsIn(lines.join('\n')) > FAKE_SUMMARY_MAX_WORDS) lines.shift();
   return { summary: lines.join('\n') || 'Nothing of note.' };
 }
 
-/** summary = first sentences of the user's first three messages; plotPoints = user lines; details = all lines. */
+/**
+ * summary = per speaker (in order of their first line) the first sentences of their first three
+ * lines, `<who> talked about: a / b / c`; plotPoints = user lines; details = all lines, named.
+ */
 export function summarizeSession(input: string): { summary: string; plotPoints: string[]; details: string[] } {
   const s = sectionsOf(input);
   const lines = linesOf(s.get('Conversation') ?? '');
   const user = lines.filter((l) => l.role === 'user');
   const earlier = s.get('Earlier summary') ?? '';
-  const talked = user.slice(0, 3).map((l) => firstSentence(l.text));
+  const bySpeaker = new Map<string, string[]>();
+  for (const l of lines) bySpeaker.set(speakerOf(l), [...(bySpeaker.get(speakerOf(l)) ?? []), firstSentence(l.text)]);
+  const talked = [...bySpeaker].map(([who, said]) => `${who} talked about: ${said.slice(0, 3).join(' / ')}`);
   const summary = [
     earlier ? `Earlier: ${earlier.replace(/\n/g, ' ')}` : '',
-    talked.length > 0 ? `The user talked about: ${talked.join(' / ')}` : 'Nothing was said.',
+    talked.length > 0 ? talked.join(' ') : 'Nothing was said.',
   ]
     .filter(Boolean)
     .join(' ');
   return {
     summary,
-    plotPoints: user.map((l) => `${l.name ?? 'User'} said: ${l.text.replace(/\n/g, ' ')}`),
-    details: lines.map((l) => `${l.role === 'user' ? (l.name ?? 'User') : 'Assistant'}: ${l.text.replace(/\n/g, ' ')}`),
+    plotPoints: user.map((l) => `${speakerOf(l)} said: ${l.text.replace(/\n/g, ' ')}`),
+    details: lines.map((l) => `${speakerOf(l)}: ${l.text.replace(/\n/g, ' ')}`),
   };
 }
 

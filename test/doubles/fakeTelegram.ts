@@ -53,7 +53,8 @@ export interface FakeTelegram {
     o?: { secret?: string | null; token?: string },
   ): Promise<{ status: number; body: string }>;
   /** The command menu set for a language_code ('' = the default list), by `token` or else the first bot that set one. */
-  commandsFor(languageCode?: string, token?: string): unknown;
+  /** A bot's menu for a language ('' = default) and scope type (default 'default'), as setMyCommands set it. */
+  commandsFor(languageCode?: string, token?: string, scope?: string): unknown;
 }
 export interface AddFileOptions {
   file_id?: string;
@@ -113,6 +114,15 @@ const incomingSchema = z.looseObject({
   chat: z.looseObject({ id: z.number() }),
   text: z.string().optional(),
 });
+
+/** A menu's key: its language ('' = default), prefixed by its scope type unless it is the default scope. */
+function menuKey(p: Params): string {
+  const lang = typeof p.language_code === 'string' ? p.language_code : '';
+  const scope = typeof p.scope === 'string' ? (JSON.parse(p.scope) as unknown) : p.scope;
+  const type =
+    scope && typeof scope === 'object' && 'type' in scope && typeof scope.type === 'string' ? scope.type : 'default';
+  return type === 'default' ? lang : `${type}:${lang}`;
+}
 
 const nowSec = (): number => Math.floor(Date.now() / 1000);
 const intOf = (v: unknown): number | undefined =>
@@ -356,11 +366,10 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       ...(bot.webhookUrl ? { max_connections: 40, ip_address: '127.0.0.1' } : {}),
     }),
     setMyCommands: (p, bot) => {
-      const lang = typeof p.language_code === 'string' ? p.language_code : '';
-      bot.commandsByLang.set(lang, p.commands ?? []);
+      bot.commandsByLang.set(menuKey(p), p.commands ?? []);
       return true;
     },
-    getMyCommands: (p, bot) => bot.commandsByLang.get(typeof p.language_code === 'string' ? p.language_code : '') ?? [],
+    getMyCommands: (p, bot) => bot.commandsByLang.get(menuKey(p)) ?? [],
     sendChatAction: (p) => (chatFor(p.chat_id), true),
     sendMessage: (p, bot) => {
       const state = chatFor(p.chat_id);
@@ -466,7 +475,7 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
     const gone = new AbortController();
     res.on('close', () => gone.abort());
     try {
-      const retryAfter = rateLimiter?.admit(name, params);
+      const retryAfter = rateLimiter?.admit(name, params, token);
       if (retryAfter !== undefined) throw new ApiError(429, `Too Many Requests: retry after ${retryAfter}`, retryAfter);
       const failure = failures.get(name.toLowerCase())?.shift();
       if (failure) throw new ApiError(failure.error_code, failure.description, failure.retry_after);
@@ -553,9 +562,10 @@ export async function startFakeTelegram(opts: FakeTelegramOptions = {}): Promise
       });
       return { status: res.status, body: await res.text() };
     },
-    commandsFor(languageCode = '', token) {
+    commandsFor(languageCode = '', token, scope = 'default') {
       const bot = token === undefined ? bots.all().find((b) => b.commandsByLang.size > 0) : bots.find(token);
-      return bot?.commandsByLang.get(languageCode) ?? (languageCode === '' ? [] : undefined);
+      const key = menuKey({ language_code: languageCode, scope: { type: scope } });
+      return bot?.commandsByLang.get(key) ?? (languageCode === '' && scope === 'default' ? [] : undefined);
     },
     close() {
       closed ??= new Promise<void>((resolve, reject) => {

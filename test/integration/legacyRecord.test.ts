@@ -109,7 +109,7 @@ async function seedPreviousVersion(): Promise<void> {
     ]);
   await db.collection<Message>('messages').insertMany([
     message({
-      id: messageIdOf('telegram', CHAT, '11'),
+      id: messageIdOf({ platform: 'telegram', chatId: CHAT }, '11'),
       turnId: 'trn_old1',
       role: 'human',
       text: 'My dog is called Pepper.',
@@ -127,7 +127,7 @@ async function seedPreviousVersion(): Promise<void> {
       platformId: '12',
     }),
     message({
-      id: messageIdOf('telegram', CHAT, '13'),
+      id: messageIdOf({ platform: 'telegram', chatId: CHAT }, '13'),
       turnId: 'trn_old2',
       role: 'human',
       text: 'And I live in Porto.',
@@ -186,7 +186,7 @@ describe('a record written by the previous version', () => {
       20_000,
       'old pending turn answered',
     );
-    const asked = await c.messages.findOne({ _id: messageIdOf('telegram', CHAT, '14') });
+    const asked = await c.messages.findOne({ _id: messageIdOf({ platform: 'telegram', chatId: CHAT }, '14') });
     expect(asked?.replyTo).toBe('msg_oldreply'); // the old reply's platform id, through the backfilled outbox
     const built = await c.events.findOne({ kind: 'context_built', turnId: 'trn_old2' });
     const prompt = (built?.data.prompt as Array<{ content: string }>).map((m) => m.content).join('\n');

@@ -182,9 +182,13 @@ const session = async (id = sessionId): Promise<Session> => (await store.session
 const memories = async (): Promise<MemoryEntry[]> =>
   store.c.memories.find({ ownerId: AGENT }).sort({ kind: 1, text: 1 }).toArray();
 const taskNames = (): string[] => llm.taskRequests.map((r) => r.task);
-const line = (at: number, who: 'user (Alice)' | 'assistant', text: string): string =>
+const line = (at: number, who: 'user (Alice)' | 'assistant (Rainbow)', text: string): string =>
   `[${new Date(at).toISOString()}] ${who}: ${text}`;
 const humanLine = (i: number): string => line(T0 + (i - 1) * TURN_GAP, 'user (Alice)', said(i));
+/** The fake model's session summary of turns `ks`: each speaker by name and what they said first. */
+const talkedAbout = (ks: number[]): string =>
+  `Alice talked about: ${ks.map((i) => `Topic ${i}: I practised piece number ${i} on the cello.`).join(' / ')} ` +
+  `Rainbow talked about: ${ks.map((i) => `Reply ${i}: that sounds lovely.`).join(' / ')}`;
 
 describe('rolling summary', () => {
   it('folds all but the last 10 of 20 turns once, then does nothing until more turns come', async () => {
@@ -201,21 +205,24 @@ describe('rolling summary', () => {
     });
 
     const stored = (await session()).rollingSummary!;
+    // Each speaker named as the transcript named them: Alice, and the agent by its name.
     expect(stored).toEqual({
-      text: Array.from(
-        { length: 10 },
-        (_, k) => `- Alice: Topic ${k + 1}: I practised piece number ${k + 1} on the cello.`,
-      ).join('\n'),
+      text: Array.from({ length: 10 }, (_, k) => [
+        `- Alice: Topic ${k + 1}: I practised piece number ${k + 1} on the cello.`,
+        `- Rainbow: Reply ${k + 1}: that sounds lovely.`,
+      ])
+        .flat()
+        .join('\n'),
       coversUntil: turns[10]!.human.createdAt,
       turnsFolded: 10,
       updatedAt: now,
     });
-    // The model saw exactly turns 1–10, user and assistant, with their own times; no earlier summary.
+    // The model saw exactly turns 1–10, Alice and the agent by name, with their own times; no earlier summary.
     expect(taskNames()).toEqual(['rolling_summary']);
     const input = llm.taskRequests[0]!.input;
     expect(input).toContain('### Current summary\n(none)');
     expect(input).toContain(humanLine(1));
-    expect(input).toContain(line(T0 + 9 * TURN_GAP + MIN, 'assistant', 'Reply 10: that sounds lovely.'));
+    expect(input).toContain(line(T0 + 9 * TURN_GAP + MIN, 'assistant (Rainbow)', 'Reply 10: that sounds lovely.'));
     expect(input).not.toContain('Topic 11:');
     // The session stays open; nothing else moved.
     expect(await session()).toMatchObject({ status: 'open', stats: { turnCount: 20, messageCount: 40 } });
@@ -248,8 +255,11 @@ describe('rolling summary', () => {
     expect(folded).not.toContain('Topic 10:');
     expect(folded).not.toContain('Topic 17:');
     const text = (await session()).rollingSummary!.text;
-    expect(text.split('\n')).toHaveLength(16);
-    expect(text.split('\n')[15]).toBe('- Alice: Topic 16: I practised piece number 16 on the cello.');
+    expect(text.split('\n')).toHaveLength(32);
+    expect(text.split('\n').slice(30)).toEqual([
+      '- Alice: Topic 16: I practised piece number 16 on the cello.',
+      '- Rainbow: Reply 16: that sounds lovely.',
+    ]);
   });
 
   it('follows the configured thresholds and leaves failed replies out of the transcript', async () => {
@@ -268,7 +278,7 @@ describe('rolling summary', () => {
     const input = llm.taskRequests[0]!.input;
     // The failed reply of turn 2 is not a line; its human message is.
     expect(input).toContain(humanLine(2));
-    expect(input.match(/\] assistant: /g)).toHaveLength(4);
+    expect(input.match(/\] assistant \(Rainbow\): /g)).toHaveLength(4);
     expect(input).not.toContain('Topic 6:');
   });
 
@@ -343,7 +353,7 @@ describe('summarise a session', () => {
     const now = new Date(T0 + 8 * TURN_GAP);
     const r = await summarizeSession(deps, { sessionId, now, by: 'test' });
 
-    const expectedSummary = `The user talked about: ${[1, 2, 3].map((i) => `Topic ${i}: I practised piece number ${i} on the cello.`).join(' / ')}`;
+    const expectedSummary = talkedAbout([1, 2, 3]);
     const successor = successorIdOf(sessionId);
     expect(r).toEqual({
       summary: expectedSummary,
@@ -387,7 +397,7 @@ describe('summarise a session', () => {
     );
     // 16 transcript lines, cut at 20 details: all of them.
     expect(plots).toHaveLength(16);
-    expect(plots.map((m) => m.text)).toContain('Assistant: Reply 8: that sounds lovely.');
+    expect(plots.map((m) => m.text)).toContain('Rainbow: Reply 8: that sounds lovely.');
     for (const m of rows) {
       expect(m).toMatchObject({
         ownerId: AGENT,
@@ -407,7 +417,7 @@ describe('summarise a session', () => {
       ['Reply 8: that sounds lovely'],
       1,
     );
-    expect(hits![0]!.entry.text).toBe('Assistant: Reply 8: that sounds lovely.');
+    expect(hits![0]!.entry.text).toBe('Rainbow: Reply 8: that sounds lovely.');
 
     // The model saw the whole session with its times.
     expect(taskNames()).toEqual(['summarize_session']);
@@ -433,7 +443,7 @@ describe('summarise a session', () => {
     await updateRollingSummary(deps, { sessionId, now: new Date(T0 + 20 * TURN_GAP) });
     const rolling = (await session()).rollingSummary!.text;
     const r = await summarizeSession(deps, { sessionId, now: new Date(T0 + 21 * TURN_GAP) });
-    expect(r.summary.startsWith(`Earlier: ${rolling.replace(/\n/g, ' ')} The user talked about: Topic 1:`)).toBe(true);
+    expect(r.summary.startsWith(`Earlier: ${rolling.replace(/\n/g, ' ')} Alice talked about: Topic 1:`)).toBe(true);
     expect(llm.taskRequests[1]!.input).toContain(`### Earlier summary\n${rolling}`);
     // Plot points and details are capped (12 and 20) by the output schema.
     expect(r.memories).toBe(1 + 12 + 20);
@@ -534,7 +544,7 @@ describe('summary of an idle-closed session', () => {
     await store.sessions.close({ _id: sessionId, dialogueId }, 'timeout', endedAt);
 
     const r = await summarizeClosedSession(deps, { sessionId, now: endedAt });
-    const expectedSummary = `The user talked about: ${[1, 2, 3].map((i) => `Topic ${i}: I practised piece number ${i} on the cello.`).join(' / ')}`;
+    const expectedSummary = talkedAbout([1, 2, 3]);
     expect(r).toEqual({ kind: 'summarized', summary: expectedSummary, memories: 1 + 3 + 6 });
     expect(await session()).toMatchObject({
       status: 'closed',

@@ -277,6 +277,18 @@ describe.each(['polling', 'webhook'] as const)('Telegram gateway (%s)', (mode) =
     expect(tg.commandsFor('')).toEqual(BOT_COMMANDS.en);
     expect(tg.commandsFor('zh')).toEqual(BOT_COMMANDS.zh);
     expect(BOT_COMMANDS.en.map((c) => c.command)).toEqual(['start', 'stop', 'new', 'summary', 'background', 'help']);
+    // In a private chat a person can also choose whom to talk to.
+    const privateMenu = tg.commandsFor('zh', undefined, 'all_private_chats') as Array<{ command: string }>;
+    expect(privateMenu.map((c) => c.command)).toEqual([
+      'start',
+      'stop',
+      'new',
+      'summary',
+      'background',
+      'agents',
+      'agent',
+      'help',
+    ]);
   });
 });
 

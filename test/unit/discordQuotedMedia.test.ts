@@ -87,7 +87,7 @@ describe('a Discord reply to a message with an image', () => {
 
   it('reads to the model as that image above the quoted text', async () => {
     const e = await reply();
-    const quote = await resolveQuote(emptyStore, 'discord', e.chat.chatId, 'dlg_1', e);
+    const quote = await resolveQuote(emptyStore, { platform: 'discord', chatId: e.chat.chatId }, 'dlg_1', e);
     if (!quote) throw new Error('no quote');
     expect(quoteBody(quote).slice(0, 2)).toEqual([
       '[Image "image.png"]',

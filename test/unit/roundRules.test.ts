@@ -128,4 +128,16 @@ describe('a member leaving', () => {
     const mentionedLater = startRound({ id: 'r2', mode: 'host', members: ['a', 'b'], mentions: ['a', 'b'], at })!;
     expect(withoutMember(mentionedLater, 'b').mustAnswer).toEqual(['a']);
   });
+
+  it('is not called back by a later answer that @mentions it', () => {
+    // Default mode: b leaves while a is asked; a's answer names b.
+    const r = withoutMember(start([]), 'bo');
+    const next = ok(answer(r, 'ann', ['bo']));
+    expect(next.queue).toEqual(['ann', 'cy']);
+    expect(nextAsk(next)).toEqual({ agentId: 'cy', canSkip: true });
+    // Host mode: b was never queued, and the host's answer calls on it.
+    const hosted = startRound({ id: 'r3', mode: 'host', members: ['h', 'b', 'c'], mentions: ['h'], at })!;
+    const after = ok(answered(withoutMember(hosted, 'b'), { agentId: 'h', messageId: 'm', mentions: ['b', 'c'], at }));
+    expect(after.queue).toEqual(['h', 'c']);
+  });
 });
