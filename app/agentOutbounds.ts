@@ -41,8 +41,11 @@ export class AgentOutbounds {
    * the deployment's where its person chose the agent (ChatRef.agentId).
    */
   async of(agentId: string, chat: ChatRef): Promise<OutboundChannel | undefined> {
-    if (chat.platform !== 'telegram' || chat.agentId) return undefined;
+    if (chat.platform !== 'telegram') return undefined;
     if (chat.bot && chat.bot !== agentId) return this.of(chat.bot, chat);
+    // Telegram numbers private chats by the person (positive), groups below zero: a private
+    // chat the deployment's bot holds is answered by it, whichever agent speaks there.
+    if (!chat.bot && !chat.chatId.startsWith('-')) return undefined;
     const key = `${agentId}:${chat.platform}`;
     const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < AGENT_OUTBOUND_TTL_MS) return hit.channel;

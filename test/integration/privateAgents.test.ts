@@ -13,9 +13,11 @@ import { dialogueIdOf } from '../../src/store/dialogues.js';
 
 const ARIA_TOKEN = '700000201:ARIA-dm-token_abcdefghijklmnopqrstu';
 const BO_TOKEN = '700000202:BO-dm-token_abcdefghijklmnopqrstuvw';
+const RAINBOW_TOKEN = '700000203:RAINBOW-dm-token_abcdefghijklmnopqr';
 const BOTS = {
   [ARIA_TOKEN]: { id: 700_000_201, first_name: 'Aria', username: 'aria_dm_bot' },
   [BO_TOKEN]: { id: 700_000_202, first_name: 'Bo', username: 'bo_dm_bot' },
+  [RAINBOW_TOKEN]: { id: 700_000_203, first_name: 'Rainbow', username: 'rainbow_dm_bot' },
 };
 const LIN = 5151;
 
@@ -87,6 +89,33 @@ describe('private chats with agents on Telegram', () => {
     );
   }, 60_000);
   afterAll(() => h.stop());
+
+  it("answers the deployment bot's private chat through that bot even when its agent has a bot of its own", async () => {
+    await h.gql(
+      'mutation($t: String!) { setAgentBot(agentId: "agt_default", platform: telegram, token: $t) { userId } }',
+      {
+        t: RAINBOW_TOKEN,
+      },
+    );
+    await eventually(
+      () =>
+        Promise.resolve(h.tg.calls.some((c) => c.token === RAINBOW_TOKEN && c.method === 'getUpdates') || undefined),
+      10_000,
+      "the default agent's bot polling",
+    );
+    // First in this file: no agent's channel is cached yet, so the new token is what is read.
+    const before = h.tg.sentBy(LIN + 1).length;
+    h.llm.enqueue({ kind: 'reply', chunks: ['Still the deployment bot.'] });
+    h.tg.pushUpdate(textUpdate({ updateId: ++update, userId: LIN + 1, firstName: 'Mo', text: 'hi there' }), {
+      tokens: [TEST_BOT_TOKEN],
+    });
+    const sent = await eventually(
+      () => Promise.resolve(h.tg.sentBy(LIN + 1).length > before ? h.tg.sentBy(LIN + 1) : undefined),
+      20_000,
+      'the answer to Mo',
+    );
+    expect(sent.map((m) => [m.token, m.text])).toEqual([[TEST_BOT_TOKEN, 'Still the deployment bot.']]);
+  }, 60_000);
 
   it("answers a DM to an agent's own bot as that agent, through that bot, in a dialogue of its own", async () => {
     h.llm.enqueue({ kind: 'reply', chunks: ['Aria here, hello Lin.'] });
