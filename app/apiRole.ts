@@ -14,6 +14,7 @@ import { seatDeps } from './roomDeps.js';
 import type { HttpServer } from './http/server.js';
 import type { Shared } from './shared.js';
 import type { Stops } from './stops.js';
+import { healthProbes } from './healthProbes.js';
 
 /** Mounts the API at /graphql; it serves once the HTTP server listens. */
 export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
@@ -57,6 +58,14 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
       knowledge: s.knowledge.deps,
       reflection: { lock: s.reflectionLock, queue: s.reflectionQueue, defaultTimezone: env.DISPLAY_TIMEZONE },
       ...(exportLinks ? { exportLinks } : {}),
+      health: healthProbes({
+        env,
+        store,
+        redis,
+        respondQueue: s.respondQueue.queue,
+        embedder: s.embedder,
+        marks: s.healthMarks,
+      }),
     },
     pubsub: createGatewayPubSub({ publisher: redis, subscriber, prefix: env.QUEUE_PREFIX }),
     opsTokens: env.OPS_TOKENS,

@@ -40,6 +40,7 @@ import type { Registry } from 'prom-client';
 import { noMetrics, type Metrics } from '../src/metrics/metrics.js';
 import { createPromMetrics } from './metrics.js';
 import { registerQueueDepth } from './queueMetrics.js';
+import { HealthMarks, markedEmbedder, markingInbound } from './healthMarks.js';
 
 export interface Shared extends Platforms {
   env: Env;
@@ -77,6 +78,8 @@ export interface Shared extends Platforms {
   metrics: Metrics;
   /** This process's Prometheus series, served at /metrics (absent with METRICS=off). */
   metricsRegistry?: Registry;
+  /** Health signals in Redis (platforms' last update, the embeddings' calls) for the health page. */
+  healthMarks: HealthMarks;
 }
 
 /** How long an agent's reflection lock lives without renewal (a dead worker's run frees it after this). */
@@ -98,7 +101,9 @@ export async function buildShared(
   // This process's Prometheus series (app/metrics.ts); with METRICS=off observations go nowhere.
   const prom = env.METRICS === 'off' ? undefined : createPromMetrics();
   if (prom) stops.push(registerQueueDepth(prom, { redis, prefix: env.QUEUE_PREFIX }));
-  const metrics = prom ?? noMetrics;
+  // The health page's signals, seen by every process through Redis (app/healthMarks.ts).
+  const healthMarks = new HealthMarks(redis, env.QUEUE_PREFIX, log);
+  const metrics = markingInbound(prom ?? noMetrics, healthMarks);
   // Every write the store makes is announced over Redis, so the API's subscriptions see
   // changes made by any process; a failed announcement is logged, the write stands.
   // Its own connection, pipelined: a turn announces a dozen changes, and those made in one tick
@@ -143,7 +148,7 @@ export async function buildShared(
   // recall and the API's memory search; other processes' writes reach the cache through
   // version counters in Redis. Nothing here connects until first used.
   const openai = new OpenAI({ apiKey: env.OPENAI_API_KEY ?? 'no-key', baseURL: env.OPENAI_BASE_URL });
-  const created = createEmbedder({
+  const createdEmbedder = createEmbedder({
     provider: env.EMBEDDINGS,
     ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
     ...(env.EMBEDDING_BASE_URL ? { baseUrl: env.EMBEDDING_BASE_URL } : {}),
@@ -151,6 +156,7 @@ export async function buildShared(
     model: env.EMBEDDING_MODEL,
     dims: env.EMBEDDING_DIMS,
   });
+  const created = createdEmbedder.lexical ? createdEmbedder : markedEmbedder(createdEmbedder, healthMarks);
   // An embeddings API is called once per turn for recall and knowledge together.
   const embedder = created.lexical ? created : new SharedEmbeddings(created);
   log.info({ embedder: embedder.id }, 'memory and knowledge embedder');
@@ -189,6 +195,7 @@ export async function buildShared(
   platforms.outbounds.telegram = new BotRoutedOutbound(platforms.outbounds.telegram, agentOutbounds, {
     platform: 'telegram',
     maxMessageChars: TELEGRAM_MAX_MESSAGE_CHARS,
+    drafts: env.TELEGRAM_DRAFTS === 'on',
   });
 
   return {
@@ -217,5 +224,6 @@ export async function buildShared(
     linkCodes: new RedisLinkCodes(redis, env.QUEUE_PREFIX),
     metrics,
     ...(prom ? { metricsRegistry: prom.registry } : {}),
+    healthMarks,
   };
 }

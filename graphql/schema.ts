@@ -19,6 +19,7 @@ import './types/memory.js';
 import './types/privacy.js';
 import './types/warnings.js';
 import './types/stats.js';
+import './types/health.js';
 import './types/subscriptions.js';
 import './types/rooms.js';
 import './types/roomEvents.js';

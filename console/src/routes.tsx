@@ -14,10 +14,21 @@ import { StatsPage } from './pages/Stats.js';
 import { Knowledge } from './pages/Knowledge.js';
 import { Chat } from './pages/Chat.js';
 import { Reflections } from './pages/Reflections.js';
+import { Home } from './pages/Home.js';
 import { Empty } from './components/ui.js';
 
 export type Section =
-  'dialogues' | 'rooms' | 'memories' | 'config' | 'warnings' | 'stats' | 'knowledge' | 'chat' | 'reflections' | 'none';
+  | 'home'
+  | 'dialogues'
+  | 'rooms'
+  | 'memories'
+  | 'config'
+  | 'warnings'
+  | 'stats'
+  | 'knowledge'
+  | 'chat'
+  | 'reflections'
+  | 'none';
 
 interface Route {
   pattern: string;
@@ -26,6 +37,7 @@ interface Route {
 }
 
 const ROUTES: Route[] = [
+  { pattern: '/home', section: 'home', render: () => <Home /> },
   { pattern: '/dialogues', section: 'dialogues', render: (_p, l) => <Dialogues query={l.query} /> },
   { pattern: '/dialogues/:id', section: 'dialogues', render: (p, l) => <DialoguePage id={p.id!} query={l.query} /> },
   { pattern: '/turns/:id', section: 'dialogues', render: (p) => <TurnTracePage id={p.id!} /> },

@@ -54,7 +54,8 @@ const LatencyType = builder.objectRef<Stats['replyLatency']>('ReplyLatency').imp
 const TaskTokensType = builder.objectRef<TokenUse & { task: string }>('TaskTokens').implement({
   fields: (t) => ({
     task: t.exposeString('task', {
-      description: '`reply` for the replies’ calls, else the background task (extract_memories, rolling_summary, …).',
+      description:
+        '`reply` for the replies’ calls, `reflection` for self-reflection runs, else the background task (extract_memories, rolling_summary, …).',
     }),
     calls: t.exposeInt('calls'),
     promptTokens: t.exposeFloat('promptTokens'),
@@ -65,7 +66,7 @@ const TaskTokensType = builder.objectRef<TokenUse & { task: string }>('TaskToken
 
 const TokensType = builder.objectRef<Stats['tokens']>('TokenStats').implement({
   description:
-    'Tokens reported by the model for the llm_call events in the window (calls without usage count 0). Floats: sums can pass GraphQL Int’s 32 bits.',
+    'Tokens reported by the model in the window: the llm_call events (replies, memory and summary tasks; calls without usage count 0) and, for the whole deployment, self-reflection runs (task `reflection`, by their start; runs of earlier versions give only totalTokens). Floats: sums can pass GraphQL Int’s 32 bits.',
   fields: (t) => ({
     calls: t.exposeInt('calls'),
     promptTokens: t.exposeFloat('promptTokens'),
@@ -80,7 +81,7 @@ const StatsBucketType = builder.objectRef<StatsBucket>('StatsBucket').implement(
   fields: (t) => ({
     start: t.field({ type: 'DateTime', resolve: (b) => b.start }),
     end: t.field({ type: 'DateTime', resolve: (b) => b.end }),
-    calls: t.exposeInt('calls', { description: 'llm_call events (replies and background tasks).' }),
+    calls: t.exposeInt('calls', { description: 'Model calls (replies, background tasks, reflection runs).' }),
     promptTokens: t.exposeFloat('promptTokens'),
     completionTokens: t.exposeFloat('completionTokens'),
     totalTokens: t.exposeFloat('totalTokens'),

@@ -98,6 +98,9 @@ export interface BudgetUse {
   tokens: number;
   memories: number;
   calls: number;
+  /** The split of `tokens` for the operators' stats (runs of earlier versions lack it). */
+  promptTokens?: number;
+  completionTokens?: number;
 }
 
 export interface BudgetHit {

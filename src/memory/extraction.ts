@@ -266,7 +266,7 @@ export async function extractTurnMemories(
     ops: counts,
     memoryIds: writtenIds,
     ...reconcileInfo,
-    ...(usage ? { tokens: usage } : {}),
+    ...(usage ? { usage } : {}),
     durationMs: Date.now() - started,
   });
   log.info({ turnId: turnId, ...counts, candidates: candidates.length }, 'memories extracted');

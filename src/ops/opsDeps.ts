@@ -12,6 +12,7 @@ import type { PlatformAccounts } from './agentBots.js';
 import type { KnowledgeDeps } from '../knowledge/documents.js';
 import type { ReflectionOps } from '../reflection/deps.js';
 import type { ExportLinks } from './exportLinks.js';
+import type { HealthProbes } from '../health/health.js';
 
 export interface OpsDeps {
   store: Store;
@@ -40,4 +41,6 @@ export interface OpsDeps {
   reflection?: ReflectionOps;
   /** Signs exports' download links (absent: no key, so exports are refused; see src/export/linkKey.ts). */
   exportLinks?: ExportLinks;
+  /** What the health page asks of the deployment (absent: Query.health answers INTERNAL, a wiring mistake). */
+  health?: HealthProbes;
 }

@@ -74,9 +74,15 @@ export class Spender {
       schema: req.schema,
       timeoutMs: this.deps.timeoutMs,
     });
-    const tokens = r.usage?.totalTokens ?? prompt + this.counter.count(JSON.stringify(r.value));
+    const answer = r.usage ? 0 : this.counter.count(JSON.stringify(r.value));
+    const tokens = r.usage?.totalTokens ?? prompt + answer;
     const charged = chargeCall(this.limits, this.used, tokens, at);
-    this.used = charged.used;
+    // The split too, so the stats count a run's tokens like every other call's.
+    this.used = {
+      ...charged.used,
+      promptTokens: (this.used.promptTokens ?? 0) + (r.usage?.promptTokens ?? prompt),
+      completionTokens: (this.used.completionTokens ?? 0) + (r.usage?.completionTokens ?? answer),
+    };
     await this.deps.store.reflections.setUsed(this.run, this.used, this.now());
     if (charged.hit) throw new BudgetStop(charged.hit);
     return { value: r.value, tokens };

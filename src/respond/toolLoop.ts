@@ -2,7 +2,7 @@
 // hand back their results (errors included) and call again — at most `maxRounds` times, then
 // once more without tools so the model must answer in words. An answer cut at the output limit
 // ends the loop: it is the reply as far as it got, and tool calls it was writing are not run.
-import type { LlmClient, LlmMessage, ToolCall, Usage } from '../llm/types.js';
+import { LlmFailure, type LlmClient, type LlmMessage, type ToolCall, type Usage } from '../llm/types.js';
 import type { ToolContext, ToolRegistry } from '../tools/registry.js';
 import type { TurnTrace } from '../trace/turnTrace.js';
 
@@ -69,7 +69,12 @@ export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
     } catch (err) {
       await o.trace.record(
         'llm_call',
-        llmCallData(o, round, appended, { error: err instanceof Error ? err.message : String(err), partial: text }),
+        llmCallData(o, round, appended, {
+          error: err instanceof Error ? err.message : String(err),
+          // The stable code, so the health page tells a timeout from other failures.
+          errorCode: err instanceof LlmFailure ? err.error.code : null,
+          partial: text,
+        }),
       );
       throw err;
     }

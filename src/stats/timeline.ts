@@ -5,6 +5,8 @@ import { latencySummary } from './percentiles.js';
 
 export interface TokenSample {
   at: Date;
+  /** Model calls behind the sample (a reflection run is several). */
+  calls: number;
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
@@ -51,7 +53,7 @@ export function bucketize(
   for (const t of tokens) {
     const b = slot(t.at);
     if (!b) continue;
-    b.calls++;
+    b.calls += t.calls;
     b.promptTokens += t.promptTokens;
     b.completionTokens += t.completionTokens;
     b.totalTokens += t.totalTokens;

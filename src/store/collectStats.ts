@@ -5,11 +5,14 @@ import type { Document } from 'mongodb';
 import type { Role, TurnStatus } from '../domain/model.js';
 import type { Collections } from './collections.js';
 import { latencySummary, type LatencySummary } from '../stats/percentiles.js';
+import { REFLECTION_TASK, runUsageOf, TOKEN_FIELDS, USAGE_PATHS, type TokenField } from '../stats/tokenUsage.js';
 
 /** Reply times read per query: the most recent this many responded turns of the window. */
 export const LATENCY_SAMPLE_MAX = 100_000;
 /** The task name of the reply's own LLM calls (memory and summary tasks record theirs). */
 export const REPLY_TASK = 'reply';
+/** Reflection runs read per query (a few per agent and day; the bound keeps a read small). */
+export const REFLECTION_RUNS_MAX = 10_000;
 
 export interface TokenUse {
   calls: number;
@@ -39,7 +42,7 @@ export async function collectStats(
   const range = { $gte: o.since, $lt: o.until };
   const scope = o.dialogueId ? { dialogueId: o.dialogueId } : {};
   const byField = (rows: Document[]) => new Map(rows.map((r) => [String(r._id), num(r.n)]));
-  const [created, active, sessions, turnRows, messageRows, latencies, tokenRows] = await Promise.all([
+  const [created, active, sessions, turnRows, messageRows, latencies, tokenRows, runs] = await Promise.all([
     c.dialogues.countDocuments({ ...(o.dialogueId ? { _id: o.dialogueId } : {}), createdAt: range }),
     c.messages
       .aggregate([{ $match: { ...scope, createdAt: range } }, { $group: { _id: '$dialogueId' } }, { $count: 'n' }])
@@ -60,18 +63,29 @@ export async function collectStats(
       .limit(LATENCY_SAMPLE_MAX + 1)
       .toArray(),
     // One accumulator per $group: FerretDB 1.24 computes only the first $sum of a $group
-    // correctly when there are several; four small aggregations (in parallel) instead.
+    // correctly when there are several; small aggregations (in parallel) instead, one per field
+    // and place a usage is recorded in (tokenUsage.ts: an event has one of them).
     Promise.all(
-      (['calls', 'promptTokens', 'completionTokens', 'totalTokens'] as const).map(async (k) => {
+      [
+        ['calls', 1] as const,
+        ...TOKEN_FIELDS.flatMap((k) => USAGE_PATHS.map((path) => [k, `$${path}.${k}`] as const)),
+      ].map(async ([k, sum]: readonly [TokenField | 'calls', 1 | string]) => {
         const rows = await c.events
           .aggregate([
             { $match: { ...scope, kind: 'llm_call', at: range } },
-            { $group: { _id: '$data.task', n: { $sum: k === 'calls' ? 1 : `$data.usage.${k}` } } },
+            { $group: { _id: '$data.task', n: { $sum: sum } } },
           ])
           .toArray();
         return [k, rows] as const;
       }),
     ),
+    // Self-reflection is agent-wide: its runs count in the whole deployment's stats only.
+    o.dialogueId
+      ? Promise.resolve([])
+      : c.reflections
+          .find({ startedAt: range }, { projection: { _id: 0, 'budget.used': 1 } })
+          .limit(REFLECTION_RUNS_MAX)
+          .toArray(),
   ]);
   const turns = byField(turnRows);
   const messages = byField(messageRows);
@@ -84,6 +98,14 @@ export async function collectStats(
       use[k] += num(r.n);
       tasks.set(task, use);
     }
+  }
+  if (runs.length > 0) {
+    const use = { task: REFLECTION_TASK, calls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+    for (const r of runs) {
+      const u = runUsageOf(r.budget?.used);
+      for (const k of ['calls', ...TOKEN_FIELDS] as const) use[k] += u[k];
+    }
+    tasks.set(REFLECTION_TASK, use);
   }
   const byTask = [...tasks.values()].sort((a, b) => b.totalTokens - a.totalTokens || a.task.localeCompare(b.task));
   const sum = (k: keyof TokenUse) => byTask.reduce((n, t) => n + t[k], 0);

@@ -214,6 +214,8 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   reflections: [
     { key: { agentId: 1, queuedAt: -1, _id: -1 }, name: 'reflections_by_agent' },
     { key: { agentId: 1, status: 1 }, name: 'reflections_by_status' },
+    // API stats: the runs' token use over a window.
+    { key: { startedAt: 1 }, name: 'reflections_by_time' },
   ],
   introspectionTurns: [{ key: { reflectionId: 1, seq: 1 }, name: 'turns_by_reflection' }],
   // Read by `_id` only: the tick finds the agents whose schedule is on in `reflectionSchedule`.

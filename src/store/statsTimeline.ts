@@ -1,9 +1,11 @@
 // The reads behind the stats timeline (bucketing is pure, in src/stats/timeline.ts): the
-// llm_call events and the responded turns of a window, bounded like the latency sample of
-// collectStats.ts. Both use the time indexes (events.by_kind, turns.by_time).
+// llm_call events, reflection runs and the responded turns of a window, bounded like the
+// latency sample of collectStats.ts. Each uses a time index (events.by_kind, turns.by_time,
+// reflections_by_time).
 import type { Collections } from './collections.js';
-import { LATENCY_SAMPLE_MAX } from './collectStats.js';
+import { LATENCY_SAMPLE_MAX, REFLECTION_RUNS_MAX } from './collectStats.js';
 import { bucketize, type StatsBucket } from '../stats/timeline.js';
+import { runUsageOf, usageOf } from '../stats/tokenUsage.js';
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
@@ -13,9 +15,12 @@ export async function collectTimeline(
 ): Promise<StatsBucket[]> {
   const range = { $gte: o.since, $lt: o.until };
   const scope = o.dialogueId ? { dialogueId: o.dialogueId } : {};
-  const [calls, turns] = await Promise.all([
+  const [calls, turns, runs] = await Promise.all([
     c.events
-      .find({ ...scope, kind: 'llm_call', at: range }, { projection: { _id: 0, at: 1, 'data.usage': 1 } })
+      .find(
+        { ...scope, kind: 'llm_call', at: range },
+        { projection: { _id: 0, at: 1, 'data.usage': 1, 'data.tokens': 1 } },
+      )
       .sort({ at: -1 })
       .limit(LATENCY_SAMPLE_MAX)
       .toArray(),
@@ -27,16 +32,18 @@ export async function collectTimeline(
       .sort({ startedAt: -1 })
       .limit(LATENCY_SAMPLE_MAX)
       .toArray(),
+    // Self-reflection is agent-wide (see collectStats.ts): each run counted when it started.
+    o.dialogueId
+      ? Promise.resolve([])
+      : c.reflections
+          .find({ startedAt: range }, { projection: { _id: 0, startedAt: 1, 'budget.used': 1 } })
+          .limit(REFLECTION_RUNS_MAX)
+          .toArray(),
   ]);
-  const tokens = calls.map((e) => {
-    const usage = (e.data as { usage?: Record<string, unknown> | null } | undefined)?.usage ?? {};
-    return {
-      at: e.at,
-      promptTokens: num(usage.promptTokens),
-      completionTokens: num(usage.completionTokens),
-      totalTokens: num(usage.totalTokens),
-    };
-  });
+  const tokens = [
+    ...calls.map((e) => ({ at: e.at, calls: 1, ...usageOf(e.data) })),
+    ...runs.flatMap((r) => (r.startedAt ? [{ at: r.startedAt, ...runUsageOf(r.budget?.used) }] : [])),
+  ];
   const latencies = turns.map((t) => ({ at: t.startedAt, ms: num(t.responseTime) }));
   return bucketize(o, o.buckets, tokens, latencies);
 }

@@ -35,6 +35,7 @@ import { LocalStateGuard, type StateGuard } from './stateGuard.js';
 import { ReplyHandoff } from './replyHandoff.js';
 import { PageReader } from './pages.js';
 import { StatsReader } from './stats.js';
+import { HealthReads } from './healthReads.js';
 import type { Logger } from 'pino';
 
 export interface StoreOptions {
@@ -93,6 +94,8 @@ export class Store {
   /** The operator API's list pages and batched reads (off the hot path). */
   readonly pages: PageReader;
   readonly stats: StatsReader;
+  /** The health page's bounded reads of recent calls, deliveries and unanswered turns. */
+  readonly health: HealthReads;
   /** Every state transition of the hot path is decided under this (SPEC §3 access rule). */
   readonly guard: StateGuard;
   /** A new chat's documents as ingest wrote them, for the start of its reply in this process. */
@@ -138,6 +141,7 @@ export class Store {
     this.reflections = new ReflectionRepo(this.c, announce, this.guard, () => this.participants.agentsWritten());
     this.pages = new PageReader(this.c);
     this.stats = new StatsReader(this.c);
+    this.health = new HealthReads(this.c);
   }
 
   /** `monitorCommands` in the URI (`?monitorCommands=true`) lets tests and the bench watch every command. */

@@ -75,11 +75,12 @@ describe('operator console', () => {
 
     await page.getByLabel('Operator token').fill(TEST_OPS_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('dialogue-list').getByText(TITLE).waitFor();
-    expect(page.url()).toMatch(/\/dialogues$/);
+    // Signed in, the console opens at its home page (health at a glance).
+    await expect.poll(() => page.url()).toMatch(/\/home$/);
     expect(await page.getByTestId('whoami').textContent()).toContain('admin');
     // The token survives a reload (localStorage).
     await page.reload();
+    await page.getByRole('link', { name: 'Dialogues' }).click();
     await page.getByTestId('dialogue-list').getByText(TITLE).waitFor();
     await screenshot(page, '02-dialogues');
   });
@@ -183,7 +184,7 @@ describe('operator console', () => {
   it('lets a viewer read everything but change nothing', async () => {
     const viewer = await newPage(browser, h.app.apiUrl!);
     await signIn(viewer, TEST_VIEWER_TOKEN);
-    await viewer.getByTestId('dialogue-list').waitFor();
+    await viewer.getByTestId('whoami').waitFor(); // signed in (the console opens at home)
     await viewer.goto(`/dialogues/${dialogueId}`);
     await viewer.getByText('It is tea time.').waitFor();
     expect(await viewer.locator('.post-message').count()).toBe(0);
@@ -207,7 +208,7 @@ describe('operator console', () => {
 
     const op = await newPage(browser, h.app.apiUrl!);
     await signIn(op, TEST_OPERATOR_TOKEN);
-    await op.getByTestId('dialogue-list').waitFor();
+    await op.getByTestId('whoami').waitFor(); // signed in (the console opens at home)
     await op.goto(`/dialogues/${dialogueId}`);
     await op.getByTestId('story-none').waitFor();
     await op.getByTestId('story-background').selectOption(backgroundId);
@@ -250,7 +251,7 @@ describe('operator console', () => {
 
     const viewer = await newPage(browser, h.app.apiUrl!);
     await signIn(viewer, TEST_VIEWER_TOKEN);
-    await viewer.getByTestId('dialogue-list').waitFor();
+    await viewer.getByTestId('whoami').waitFor(); // signed in (the console opens at home)
     await viewer.goto(`/dialogues/${dialogueId}`);
     await viewer.getByTestId('story-panel').waitFor();
     expect(await viewer.getByTestId('beat').count()).toBe(3);
@@ -309,7 +310,7 @@ describe('operator console', () => {
   it('signs in from the link npm start prints (/#token=…) and takes the token out of the address bar', async () => {
     const fresh = await newPage(browser, h.app.apiUrl!);
     await fresh.goto(`/#token=${TEST_OPS_TOKEN}`);
-    await fresh.getByTestId('dialogue-list').waitFor();
+    await fresh.getByTestId('whoami').waitFor(); // signed in (the console opens at home)
     expect(fresh.url()).not.toContain('token');
     expect(pageErrors(fresh)).toEqual([]);
     await fresh.context().close();
@@ -318,7 +319,7 @@ describe('operator console', () => {
   it('shows an agent’s reflections: mood and values, an operator reflects now and rolls back; a viewer reads', async () => {
     const op = await newPage(browser, h.app.apiUrl!);
     await signIn(op, TEST_OPERATOR_TOKEN);
-    await op.getByTestId('dialogue-list').waitFor();
+    await op.getByTestId('whoami').waitFor(); // signed in (the console opens at home)
     await op.getByRole('link', { name: 'Reflections' }).click();
     // The default agent's defaults until a reflection sets them.
     await op.getByTestId('reflection-state').waitFor();
@@ -350,7 +351,7 @@ describe('operator console', () => {
 
     const viewer = await newPage(browser, h.app.apiUrl!);
     await signIn(viewer, TEST_VIEWER_TOKEN);
-    await viewer.getByTestId('dialogue-list').waitFor();
+    await viewer.getByTestId('whoami').waitFor(); // signed in (the console opens at home)
     await viewer.goto('/reflections');
     await viewer.getByTestId('reflection-row').first().waitFor();
     await viewer.getByTestId('reflection-state').waitFor();

@@ -1,6 +1,7 @@
 // The web channel's REST + SSE API under /api (adapters/web), called with the operator's token
 // (operator tokens work there too). Errors before a stream are JSON {error: {code, message}}.
 import { ApiError } from './api.js';
+import { isTransientStatus, reportReachable, timedFetch } from './net.js';
 import { getToken } from './session.js';
 import { readSse } from './sse.js';
 
@@ -26,6 +27,8 @@ export interface ChatMessage {
   id: string;
   role: 'user' | 'assistant' | 'system';
   content: string;
+  /** A reply's delivery state (streaming, complete, interrupted, error…); `complete` otherwise. */
+  state: string;
   metadata: { sources?: SourceRef[]; tokensUsed?: { inputTokens?: number; outputTokens?: number } };
   createdAt: string;
 }
@@ -33,19 +36,27 @@ export interface ChatMessage {
 async function call(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(`/api${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${getToken() ?? ''}`,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    const r = await timedFetch(
+      `/api${path}`,
+      {
+        method,
+        headers: {
+          authorization: `Bearer ${getToken() ?? ''}`,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      ...(signal ? { signal } : {}),
-    });
+      { signal },
+    );
+    // The limit is on the answer starting: a reply then streams for as long as it takes.
+    r.settled();
+    res = r.res;
   } catch (e) {
     if (signal?.aborted) throw e;
+    reportReachable(false);
     throw new ApiError('The gateway cannot be reached. Is it running?', 'NETWORK', 0);
   }
+  reportReachable(!isTransientStatus(res.status));
   if (res.ok) return res;
   const err = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
   throw new ApiError(

@@ -18,11 +18,21 @@ export const setToken = (token: string): void => localStorage.setItem(TOKEN_KEY,
  * The link `npm start` prints on a developer's first start (`/#token=…`, as notebook servers do):
  * the token is kept as if typed in, and taken out of the address bar and history at once.
  */
-export function takeTokenFromUrl(): void {
+export function takeTokenFromUrl(): boolean {
   const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
-  if (!m?.[1]) return;
+  if (!m?.[1]) return false;
   setToken(decodeURIComponent(m[1]));
   history.replaceState(null, '', location.pathname + location.search);
+  return true;
+}
+
+/** A link pasted into an open tab changes only the hash (no reload): take its token then too. */
+export function onTokenInUrl(l: () => void): () => void {
+  const on = () => {
+    if (takeTokenFromUrl()) l();
+  };
+  addEventListener('hashchange', on);
+  return () => removeEventListener('hashchange', on);
 }
 
 type Listener = (reason: 'signed-out' | 'rejected') => void;

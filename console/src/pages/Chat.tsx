@@ -14,6 +14,8 @@ import {
   type SourceRef,
 } from '../lib/chatApi.js';
 import { useQuery } from '../lib/hooks.js';
+import { isSendEnter } from '../lib/keys.js';
+import { useFollowNewest } from '../lib/scroll.js';
 import { Link, navigate } from '../lib/router.js';
 import { useCan } from '../lib/viewerContext.js';
 import { nodes, type Conn, type Named } from '../lib/types.js';
@@ -41,6 +43,10 @@ export function Chat(p: { id?: string }) {
   const [error, setError] = useState<unknown>();
   const abort = useRef<AbortController | null>(null);
   const names = Object.fromEntries(agents.map((a) => [a.id, a.name]));
+  // Follows new messages and the streaming text as it grows (unless scrolled up to read).
+  const logRef = useFollowNewest<HTMLDivElement>(
+    `${current?.conversation.id}:${current?.messages.length}:${sentText}:${stream?.content.length}:${stream?.error}`,
+  );
 
   const refreshList = async () => {
     try {
@@ -159,19 +165,18 @@ export function Chat(p: { id?: string }) {
           {list.length === 0 ? (
             <Empty>None yet.</Empty>
           ) : (
-            <ul class="session-list">
+            <ul class="session-list" role="list">
               {list.map((c) => (
-                <li
-                  class={c.id === p.id ? 'selected' : ''}
-                  onClick={() => navigate(`/chat/${encodeURIComponent(c.id)}`)}
-                >
-                  <div class="strong">{c.title || 'New conversation'}</div>
-                  <div class="muted small">
-                    {names[c.assistantId] ?? c.assistantId} · {c.messageCount} messages
-                  </div>
-                  <div class="muted small">
-                    <Time at={c.lastMessageAt} relative />
-                  </div>
+                <li class={c.id === p.id ? 'selected' : ''}>
+                  <Link href={`/chat/${encodeURIComponent(c.id)}`} aria-current={c.id === p.id ? 'page' : undefined}>
+                    <div class="strong">{c.title || 'New conversation'}</div>
+                    <div class="muted small">
+                      {names[c.assistantId] ?? c.assistantId} · {c.messageCount} messages
+                    </div>
+                    <div class="muted small">
+                      <Time at={c.lastMessageAt} relative />
+                    </div>
+                  </Link>
                 </li>
               ))}
             </ul>
@@ -198,25 +203,26 @@ export function Chat(p: { id?: string }) {
                 </>
               }
             >
-              <div class="chat-log" data-testid="chat-log">
+              <div class="chat-log" data-testid="chat-log" ref={logRef}>
                 {current.messages.map((m) => (
                   <ChatBubble
                     role={m.role}
+                    state={m.state}
                     content={m.content}
                     sources={m.metadata.sources ?? []}
                     usage={m.metadata.tokensUsed}
                     at={m.createdAt}
                   />
                 ))}
-                {sentText !== null && <ChatBubble role="user" content={sentText} sources={[]} />}
+                {sentText !== null && <ChatBubble role="user" state="complete" content={sentText} sources={[]} />}
                 {stream && (
                   <ChatBubble
                     role="assistant"
                     content={stream.content}
                     sources={stream.sources}
                     usage={stream.usage}
+                    state={stream.error ? 'error' : stream.done ? 'complete' : 'streaming'}
                     error={stream.error}
-                    streaming={!stream.done}
                   />
                 )}
                 {current.messages.length === 0 && !stream && <Empty>Say hello.</Empty>}
@@ -230,7 +236,7 @@ export function Chat(p: { id?: string }) {
                     data-testid="chat-input"
                     onInput={(e) => setText(e.currentTarget.value)}
                     onKeyDown={(e) => {
-                      if (e.key === 'Enter' && !e.shiftKey) {
+                      if (isSendEnter(e)) {
                         e.preventDefault();
                         e.currentTarget.form?.requestSubmit();
                       }
@@ -255,31 +261,41 @@ export function Chat(p: { id?: string }) {
   );
 }
 
+/** A reply that did not complete: shown as such, not like a normal answer. */
+const FAILED_STATES = new Set(['error', 'interrupted', 'timeout', 'failed', 'rejected']);
+
 function ChatBubble(p: {
   role: string;
+  /** The message's state from the web API (adapters/web): streaming, complete, error… */
+  state: string;
   content: string;
   sources: SourceRef[];
   usage?: { inputTokens?: number; outputTokens?: number } | undefined;
   at?: string;
   error?: string | undefined;
-  streaming?: boolean;
 }) {
+  const streaming = p.state === 'streaming';
+  const failed = FAILED_STATES.has(p.state);
   return (
     <div
-      class={`bubble ${p.role === 'user' ? 'human' : p.role === 'assistant' ? 'ai' : 'system'}`}
+      class={`bubble ${p.role === 'user' ? 'human' : p.role === 'assistant' ? 'ai' : 'system'}${failed ? ' failed' : ''}`}
       data-testid={`chat-${p.role}`}
+      data-state={p.state}
     >
       <div class="bubble-meta">
         <span class="who">{p.role}</span>
         {p.at && <Time at={p.at} />}
-        {p.streaming && <Badge tone="info">streaming</Badge>}
+        {streaming && <Badge tone="info">streaming</Badge>}
+        {p.state !== 'complete' && !streaming && (
+          <Badge tone={failed ? 'bad' : 'warn'}>{failed ? `failed: ${p.state}` : p.state}</Badge>
+        )}
         {p.usage && (
           <span class="muted small">
             {p.usage.inputTokens ?? '?'} in · {p.usage.outputTokens ?? '?'} out tokens
           </span>
         )}
       </div>
-      <div class="bubble-text">{p.content || (p.streaming ? <span class="muted">…</span> : '')}</div>
+      <div class="bubble-text">{p.content || (streaming ? <span class="muted">…</span> : '')}</div>
       {p.error && <div class="bubble-error">{p.error}</div>}
       {p.sources.length > 0 && (
         <ol class="sources">

@@ -5,7 +5,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { errorText, gql } from '../lib/api.js';
 import { useDebounced, useQuery } from '../lib/hooks.js';
 import { useSubscription } from '../lib/live.js';
-import { navigate } from '../lib/router.js';
+import { Link, navigate } from '../lib/router.js';
 import { download } from '../lib/download.js';
 import { useCan } from '../lib/viewerContext.js';
 import {
@@ -20,6 +20,8 @@ import {
 import { Badge, Collapsible, Empty, ErrorBox, LiveDot, Loading, PageHeader, Panel, Time } from '../components/ui.js';
 import { TurnCard } from '../components/TurnCard.js';
 import { PostMessage } from '../components/PostMessage.js';
+import { MessageBubble } from '../components/MessageBubble.js';
+import { JumpToLatest } from '../components/JumpToLatest.js';
 import { StoryPanel } from '../components/StoryPanel.js';
 
 const DIALOGUE = `query Dialogue($id: ID!) {
@@ -39,6 +41,11 @@ const TURNS = `query SessionTurns($id: ID!, $since: DateTime!) {
   } } } }
 }`;
 
+// Messages outside any turn (an operator's post, a notice): system messages of the session.
+const LOOSE = `query SessionLoose($id: ID!, $since: DateTime!) {
+  dialogue(id: $id) { messages(role: system, since: $since, last: 100) { edges { node { ${MESSAGE_FIELDS} sessionId } } } }
+}`;
+
 const MESSAGE_UPDATES = `subscription Messages($id: ID!) { messageUpdates(dialogueId: $id) { change message { ${MESSAGE_FIELDS} } } }`;
 const TURN_UPDATES = `subscription Turns($id: ID!) { turnUpdates(dialogueId: $id) { id status } }`;
 const SUMMARIZE = `mutation Summarize($id: ID!) { summarizeSession(sessionId: $id) { queued } }`;
@@ -46,6 +53,22 @@ const EXPORT = `mutation Export($id: ID!) { exportDialogue(dialogueId: $id, form
 
 type DialogueData = { dialogue: DialogueSummary & { sessions: Conn<SessionSummary> } };
 type TurnsData = { dialogue: { sessions: Conn<{ id: string; turns: Conn<TurnView> }> } };
+type LooseData = { dialogue: { messages: Conn<MessageView & { sessionId: string }> } };
+type Entry =
+  { at: number; turn: TurnView; message?: undefined } | { at: number; message: MessageView; turn?: undefined };
+
+/** An operator's post is signed `operator:<name>`: name them rather than showing "system". */
+const withOperator = (names: Record<string, string>, m: MessageView): Record<string, string> =>
+  m.senderId.startsWith('operator:') ? { ...names, [m.senderId]: `operator ${m.senderId.slice(9)}` } : names;
+
+/** Turns and the messages outside them, in time order (a post lands between the turns around it). */
+function timeline(turns: TurnView[], loose: MessageView[], olderHidden: boolean): Entry[] {
+  const from = olderHidden && turns[0] ? Date.parse(turns[0].startedAt) : -Infinity;
+  return [
+    ...turns.map((turn) => ({ at: Date.parse(turn.startedAt), turn })),
+    ...loose.map((message) => ({ at: Date.parse(message.createdAt), message })).filter((e) => e.at >= from),
+  ].sort((a, b) => a.at - b.at);
+}
 
 export function DialoguePage(p: { id: string; query: URLSearchParams }) {
   const canAct = useCan('operator');
@@ -55,16 +78,27 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
   const t = useQuery<TurnsData>(TURNS, { id: p.id, since: selected?.startedAt ?? '' }, { skip: !selected });
   const session = nodes(t.data?.dialogue.sessions)[0];
   const turns = session && session.id === selected?.id ? nodes(session.turns) : [];
+  const l = useQuery<LooseData>(LOOSE, { id: p.id, since: selected?.startedAt ?? '' }, { skip: !selected });
+  const loose = nodes(l.data?.dialogue.messages).filter((m) => m.turnId === null && m.sessionId === selected?.id);
   const [live, setLive] = useState<Record<string, MessageView>>({});
   const [picked, setPicked] = useState<string[]>([]);
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const refresh = useDebounced(() => {
-    void d.reload();
-    void t.reload();
-  }, 300);
-  const shown = useMemo(() => new Set(turns.flatMap((x) => nodes(x.messages).map((m) => m.id))), [turns]);
+  // At most 300 ms behind even while a reply streams (each chunk is an event).
+  const refresh = useDebounced(
+    () => {
+      void d.reload();
+      void t.reload();
+      void l.reload();
+    },
+    300,
+    300,
+  );
+  const shown = useMemo(
+    () => new Set([...turns.flatMap((x) => nodes(x.messages).map((m) => m.id)), ...loose.map((m) => m.id)]),
+    [turns, loose],
+  );
   const messagesLive = useSubscription<{ messageUpdates: { change: string; message: MessageView } }>(
     MESSAGE_UPDATES,
     { id: p.id },
@@ -83,8 +117,12 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
     return n;
   }, [d.data]);
 
-  if (d.error) return <ErrorBox error={d.error} title="This dialogue cannot be shown" />;
-  if (!d.data) return <Loading what="the dialogue" />;
+  if (!d.data)
+    return d.error ? (
+      <ErrorBox error={d.error} title="This dialogue cannot be shown" />
+    ) : (
+      <Loading what="the dialogue" />
+    );
   const dlg = d.data.dialogue;
 
   const act = async (what: () => Promise<void>) => {
@@ -133,26 +171,30 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
           </>
         }
       />
+      <ErrorBox error={d.error} title="The dialogue could not be refreshed" />
       <ErrorBox error={actionError} />
       {notice && <div class="notice">{notice}</div>}
       <div class="split">
         <Panel title="Sessions" class="side">
-          <ul class="session-list" data-testid="session-list">
+          {/* role=list: `list-style: none` makes some screen readers drop the list semantics. */}
+          <ul class="session-list" role="list" data-testid="session-list">
             {sessions.map((s) => (
-              <li
-                class={s.id === selected?.id ? 'selected' : ''}
-                onClick={() => navigate(`/dialogues/${encodeURIComponent(dlg.id)}?session=${encodeURIComponent(s.id)}`)}
-              >
-                <div>
-                  <Badge>{s.status}</Badge> {s.kind !== 'dialogue' && <Badge tone="plain">{s.kind}</Badge>}
-                  {s.closeReason && <span class="muted small"> {s.closeReason}</span>}
-                </div>
-                <div class="small">
-                  <Time at={s.startedAt} />
-                </div>
-                <div class="muted small">
-                  {s.stats.turnCount} turns · {s.stats.messageCount} messages
-                </div>
+              <li class={s.id === selected?.id ? 'selected' : ''}>
+                <Link
+                  href={`/dialogues/${encodeURIComponent(dlg.id)}?session=${encodeURIComponent(s.id)}`}
+                  aria-current={s.id === selected?.id ? 'true' : undefined}
+                >
+                  <div>
+                    <Badge>{s.status}</Badge> {s.kind !== 'dialogue' && <Badge tone="plain">{s.kind}</Badge>}
+                    {s.closeReason && <span class="muted small"> {s.closeReason}</span>}
+                  </div>
+                  <div class="small">
+                    <Time at={s.startedAt} />
+                  </div>
+                  <div class="muted small">
+                    {s.stats.turnCount} turns · {s.stats.messageCount} messages
+                  </div>
+                </Link>
               </li>
             ))}
           </ul>
@@ -201,24 +243,33 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
                 </Collapsible>
               )}
               <ErrorBox error={t.error} />
-              {!t.data && t.loading ? (
-                <Loading what="turns" />
-              ) : turns.length === 0 ? (
+              <ErrorBox error={l.error} />
+              {!t.data ? (
+                !t.error && <Loading what="turns" />
+              ) : turns.length === 0 && loose.length === 0 ? (
                 <Empty>No turns in this session yet.</Empty>
               ) : (
                 <div class="turns">
                   {session?.turns.pageInfo?.hasPreviousPage && (
                     <div class="muted small">Older turns of this session are not shown (the latest 40 are).</div>
                   )}
-                  {turns.map((turn) => (
-                    <TurnCard
-                      turn={turn}
-                      live={live}
-                      names={names}
-                      picked={picked.includes(turn.id)}
-                      onPick={(on) => pick(turn.id, on)}
-                    />
-                  ))}
+                  {timeline(turns, loose, !!session?.turns.pageInfo?.hasPreviousPage).map((e) =>
+                    e.turn ? (
+                      <TurnCard
+                        key={e.turn.id}
+                        turn={e.turn}
+                        live={live}
+                        names={names}
+                        picked={picked.includes(e.turn.id)}
+                        onPick={(on) => pick(e.turn.id, on)}
+                      />
+                    ) : (
+                      <div class="loose-message" data-testid="loose-message" key={e.message.id}>
+                        <MessageBubble m={live[e.message.id] ?? e.message} names={withOperator(names, e.message)} />
+                      </div>
+                    ),
+                  )}
+                  <JumpToLatest />
                 </div>
               )}
               {canAct && <PostMessage dialogueId={dlg.id} onPosted={refresh} />}

@@ -58,44 +58,56 @@ export function Dialogues(p: { query: URLSearchParams }) {
           </>
         }
       />
-      <ErrorBox error={q.error} />
       <Panel>
-        {!q.data && q.loading ? (
-          <Loading what="dialogues" />
+        {/* Where the list would be: a failed refresh is named, never an endless "Loading…". */}
+        <div data-testid="dialogues-error">
+          <ErrorBox
+            error={q.error}
+            title={q.data ? 'The list could not be refreshed' : 'The dialogues could not be loaded'}
+          />
+        </div>
+        {!q.data ? (
+          !q.error && <Loading what="dialogues" />
         ) : list.length === 0 ? (
           <Empty>No dialogues yet. They appear when someone talks to an agent.</Empty>
         ) : (
-          <table class="table" data-testid="dialogue-list">
+          <table class="table stack" data-testid="dialogue-list">
             <thead>
               <tr>
-                <th>Dialogue</th>
-                <th>Type</th>
-                <th>Platform · chat</th>
-                <th>People</th>
-                <th>Agents</th>
-                <th class="num">Messages</th>
-                <th>Last activity</th>
+                <th scope="col">Dialogue</th>
+                <th scope="col">Type</th>
+                <th scope="col">Platform · chat</th>
+                <th scope="col">People</th>
+                <th scope="col">Agents</th>
+                <th scope="col" class="num">
+                  Messages
+                </th>
+                <th scope="col">Last activity</th>
               </tr>
             </thead>
             <tbody>
               {list.map((d) => (
                 <tr class="clickable" onClick={() => navigate(`/dialogues/${encodeURIComponent(d.id)}`)}>
-                  <td>
+                  <td data-label="Dialogue">
                     <Link href={`/dialogues/${encodeURIComponent(d.id)}`} class="strong">
                       {d.title ?? <span class="muted">untitled</span>}
                     </Link>
                     <div class="muted mono small">{d.id}</div>
                   </td>
-                  <td>
+                  <td data-label="Type">
                     <Badge tone="plain">{d.type}</Badge> {d.status !== 'active' && <Badge>{d.status}</Badge>}
                   </td>
-                  <td>
+                  <td data-label="Platform · chat">
                     {d.chat.platform} <span class="muted mono small">{d.chat.chatId}</span>
                   </td>
-                  <td>{d.humans.map((h) => h.displayName).join(', ') || <span class="muted">—</span>}</td>
-                  <td>{d.agents.map((a) => a.name).join(', ')}</td>
-                  <td class="num">{d.messageCount}</td>
-                  <td>
+                  <td data-label="People">
+                    {d.humans.map((h) => h.displayName).join(', ') || <span class="muted">—</span>}
+                  </td>
+                  <td data-label="Agents">{d.agents.map((a) => a.name).join(', ')}</td>
+                  <td data-label="Messages" class="num">
+                    {d.messageCount}
+                  </td>
+                  <td data-label="Last activity">
                     <Time at={d.lastActivityAt} relative />
                   </td>
                 </tr>

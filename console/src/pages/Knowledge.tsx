@@ -137,31 +137,41 @@ export function Knowledge(p: { query: URLSearchParams }) {
         ) : list.length === 0 ? (
           <Empty>No documents for this agent yet.</Empty>
         ) : (
-          <table class="table" data-testid="documents">
+          <table class="table stack" data-testid="documents">
             <thead>
               <tr>
-                <th>Name</th>
-                <th>Type</th>
-                <th class="num">Size</th>
-                <th class="num">Chunks</th>
-                <th>Status</th>
-                <th>Uploaded</th>
-                {canAct && <th />}
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col" class="num">
+                  Size
+                </th>
+                <th scope="col" class="num">
+                  Chunks
+                </th>
+                <th scope="col">Status</th>
+                <th scope="col">Uploaded</th>
+                {canAct && <th scope="col" />}
               </tr>
             </thead>
             <tbody>
               {list.map((d) => (
                 <tr data-testid="document">
-                  <td class="strong">{d.name}</td>
-                  <td>
+                  <td data-label="Name" class="strong">
+                    {d.name}
+                  </td>
+                  <td data-label="Type">
                     {d.type} <span class="muted small">{d.mime}</span>
                   </td>
-                  <td class="num">{size(d.size)}</td>
-                  <td class="num">{formatNumber(d.chunkCount)}</td>
-                  <td>
+                  <td data-label="Size" class="num">
+                    {size(d.size)}
+                  </td>
+                  <td data-label="Chunks" class="num">
+                    {formatNumber(d.chunkCount)}
+                  </td>
+                  <td data-label="Status">
                     <Badge>{d.status}</Badge>
                   </td>
-                  <td>
+                  <td data-label="Uploaded">
                     <Time at={d.createdAt} />
                   </td>
                   {canAct && (

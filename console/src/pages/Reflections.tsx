@@ -6,7 +6,7 @@ import { gql } from '../lib/api.js';
 import { useDebounced, useQuery } from '../lib/hooks.js';
 import { useSubscription } from '../lib/live.js';
 import { navigate } from '../lib/router.js';
-import { formatMs, formatNumber } from '../lib/time.js';
+import { formatMs, formatNumber, formatTime } from '../lib/time.js';
 import { useCan } from '../lib/viewerContext.js';
 import { nodes, type Conn, type Named } from '../lib/types.js';
 import {
@@ -256,17 +256,21 @@ export function Reflections(p: { query: URLSearchParams }) {
             ) : runs.length === 0 ? (
               <Empty>No reflections yet.</Empty>
             ) : (
-              <table class="table" data-testid="reflection-list">
+              <table class="table stack" data-testid="reflection-list">
                 <thead>
                   <tr>
-                    <th>Status</th>
-                    <th>Trigger</th>
-                    <th>Queued</th>
-                    <th class="num">Tokens</th>
-                    <th class="num">Memories</th>
-                    <th>Budget hit</th>
-                    <th>Rolled back</th>
-                    <th />
+                    <th scope="col">Status</th>
+                    <th scope="col">Trigger</th>
+                    <th scope="col">Queued</th>
+                    <th scope="col" class="num">
+                      Tokens
+                    </th>
+                    <th scope="col" class="num">
+                      Memories
+                    </th>
+                    <th scope="col">Budget hit</th>
+                    <th scope="col">Rolled back</th>
+                    <th scope="col" />
                   </tr>
                 </thead>
                 <tbody>
@@ -276,23 +280,34 @@ export function Reflections(p: { query: URLSearchParams }) {
                       data-testid="reflection-row"
                       onClick={() => go(agent, r.id)}
                     >
-                      <td>
-                        <Badge tone={STATUS_TONE[r.status]}>{r.status}</Badge>
+                      <td data-label="Status">
+                        {/* The row's keyboard way in (the row itself takes clicks only). */}
+                        <a
+                          href={`/reflections?${new URLSearchParams({ agent, run: r.id }).toString()}`}
+                          aria-label={`Run ${r.status}, queued ${formatTime(r.queuedAt)}`}
+                          onClick={(e) => {
+                            e.preventDefault();
+                            e.stopPropagation();
+                            go(agent, r.id);
+                          }}
+                        >
+                          <Badge tone={STATUS_TONE[r.status]}>{r.status}</Badge>
+                        </a>
                       </td>
-                      <td>
+                      <td data-label="Trigger">
                         {r.trigger}
                         {r.triggeredBy && <div class="muted small">{r.triggeredBy}</div>}
                       </td>
-                      <td>
+                      <td data-label="Queued">
                         <Time at={r.queuedAt} />
                       </td>
-                      <td class="num">
+                      <td data-label="Tokens" class="num">
                         {formatNumber(r.budget.usedTokens)} / {formatNumber(r.budget.maxTokens)}
                       </td>
-                      <td class="num">
+                      <td data-label="Memories" class="num">
                         {r.budget.usedMemories} / {r.budget.maxMemories}
                       </td>
-                      <td>
+                      <td data-label="Budget hit">
                         {r.budgetHit ? (
                           <span class="small">
                             {r.budgetHit.resource} at {r.budgetHit.step}
@@ -301,7 +316,9 @@ export function Reflections(p: { query: URLSearchParams }) {
                           <span class="muted">—</span>
                         )}
                       </td>
-                      <td>{r.rollback ? <Badge tone="muted">rolled back</Badge> : <span class="muted">no</span>}</td>
+                      <td data-label="Rolled back">
+                        {r.rollback ? <Badge tone="muted">rolled back</Badge> : <span class="muted">no</span>}
+                      </td>
                       <td class="right">
                         {canAct && FINISHED.has(r.status) && !r.rollback && (
                           <button

@@ -122,23 +122,23 @@ export function RoomPage(p: { id: string }) {
         {r.rounds.length === 0 ? (
           <Empty>No rounds yet.</Empty>
         ) : (
-          <table class="table compact">
+          <table class="table stack compact">
             <thead>
               <tr>
-                <th>#</th>
-                <th>Started</th>
-                <th>Asked in order</th>
-                <th>Ended</th>
+                <th scope="col">#</th>
+                <th scope="col">Started</th>
+                <th scope="col">Asked in order</th>
+                <th scope="col">Ended</th>
               </tr>
             </thead>
             <tbody>
               {[...r.rounds].reverse().map((round) => (
                 <tr>
-                  <td>{round.seq}</td>
-                  <td>
+                  <td data-label="#">{round.seq}</td>
+                  <td data-label="Started">
                     <Time at={round.startedAt} />
                   </td>
-                  <td>
+                  <td data-label="Asked in order">
                     {round.queue.map((agentId, i) => {
                       const answered = round.answers.find((a) => a.agentId === agentId);
                       const skipped = round.skips.find((s) => s.agentId === agentId);
@@ -151,7 +151,9 @@ export function RoomPage(p: { id: string }) {
                       );
                     })}
                   </td>
-                  <td>{round.completed ? (round.endedBy ?? 'done') : <Badge tone="info">in progress</Badge>}</td>
+                  <td data-label="Ended">
+                    {round.completed ? (round.endedBy ?? 'done') : <Badge tone="info">in progress</Badge>}
+                  </td>
                 </tr>
               ))}
             </tbody>

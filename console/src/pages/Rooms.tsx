@@ -37,40 +37,42 @@ export function Rooms() {
         ) : q.data.rooms.length === 0 ? (
           <Empty>No rooms yet. An admin creates them with the createRoom mutation.</Empty>
         ) : (
-          <table class="table">
+          <table class="table stack">
             <thead>
               <tr>
-                <th>Room</th>
-                <th>Platform · chat</th>
-                <th>Mode</th>
-                <th>Members</th>
-                <th>Round</th>
-                <th>Updated</th>
+                <th scope="col">Room</th>
+                <th scope="col">Platform · chat</th>
+                <th scope="col">Mode</th>
+                <th scope="col">Members</th>
+                <th scope="col">Round</th>
+                <th scope="col">Updated</th>
               </tr>
             </thead>
             <tbody>
               {q.data.rooms.map((r) => (
                 <tr class="clickable" onClick={() => navigate(`/rooms/${encodeURIComponent(r.id)}`)}>
-                  <td>
+                  <td data-label="Room">
                     <Link href={`/rooms/${encodeURIComponent(r.id)}`} class="strong">
                       {r.name}
                     </Link>{' '}
                     <Badge>{r.status}</Badge>
                   </td>
-                  <td>
+                  <td data-label="Platform · chat">
                     {r.platform} <span class="mono small muted">{r.chatId}</span>
                   </td>
-                  <td>
+                  <td data-label="Mode">
                     {r.mode.toLowerCase()}
                     {!r.userParticipation && <span class="muted small"> · agents only</span>}
                   </td>
-                  <td>{r.members.map((m) => (m.agent?.name ?? m.kind) + (m.isHost ? ' (host)' : '')).join(', ')}</td>
-                  <td>
+                  <td data-label="Members">
+                    {r.members.map((m) => (m.agent?.name ?? m.kind) + (m.isHost ? ' (host)' : '')).join(', ')}
+                  </td>
+                  <td data-label="Round">
                     {r.currentRound
                       ? `#${r.currentRound.seq}${r.currentRound.completed ? ' done' : ` · ${r.currentRound.index + 1}/${r.currentRound.queue.length}`}`
                       : '—'}
                   </td>
-                  <td>
+                  <td data-label="Updated">
                     <Time at={r.updatedAt} relative />
                   </td>
                 </tr>

@@ -147,11 +147,19 @@ export function StatsPage() {
               <table class="table compact">
                 <thead>
                   <tr>
-                    <th>Task</th>
-                    <th class="num">Calls</th>
-                    <th class="num">Prompt</th>
-                    <th class="num">Completion</th>
-                    <th class="num">Total</th>
+                    <th scope="col">Task</th>
+                    <th scope="col" class="num">
+                      Calls
+                    </th>
+                    <th scope="col" class="num">
+                      Prompt
+                    </th>
+                    <th scope="col" class="num">
+                      Completion
+                    </th>
+                    <th scope="col" class="num">
+                      Total
+                    </th>
                   </tr>
                 </thead>
                 <tbody>

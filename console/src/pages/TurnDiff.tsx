@@ -63,10 +63,16 @@ export function TurnDiffPage(p: { a: string; b: string }) {
         <table class="table compact" data-testid="diff-parts">
           <thead>
             <tr>
-              <th>Part</th>
-              <th class="num">A tokens</th>
-              <th class="num">B tokens</th>
-              <th class="num">Change</th>
+              <th scope="col">Part</th>
+              <th scope="col" class="num">
+                A tokens
+              </th>
+              <th scope="col" class="num">
+                B tokens
+              </th>
+              <th scope="col" class="num">
+                Change
+              </th>
             </tr>
           </thead>
           <tbody>

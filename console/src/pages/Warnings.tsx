@@ -2,6 +2,8 @@
 import { useQuery } from '../lib/hooks.js';
 import { Link } from '../lib/router.js';
 import { nodes, type Conn } from '../lib/types.js';
+import { HEALTH_POLL_MS, HEALTH_QUERY, problemsOf, type HealthView } from '../lib/health.js';
+import { Incidents } from '../components/Incidents.js';
 import { Badge, Empty, ErrorBox, Json, Loading, PageHeader, Panel, Time } from '../components/ui.js';
 
 interface WarningView {
@@ -23,40 +25,68 @@ const QUERY = `query Warnings { warnings(first: 100) { edges { node {
 export function Warnings() {
   const q = useQuery<{ warnings: Conn<WarningView> }>(QUERY, {}, { pollMs: 15_000 });
   const list = nodes(q.data?.warnings);
+  // The home page's signals too: a failing model or unanswered turns need attention even when
+  // no dialogue raised a warning.
+  const hq = useQuery<{ health: HealthView }>(HEALTH_QUERY, {}, { pollMs: HEALTH_POLL_MS });
+  const h = hq.data?.health;
+  const problems = h ? problemsOf(h) : [];
+  const calm = h !== undefined && problems.length === 0 && h.incidents.length === 0;
   return (
     <>
       <PageHeader title="Warnings" sub="Raised once per dialogue and kind, then counted. Refreshes every 15 s." />
       <ErrorBox error={q.error} />
+      {h && !calm && (
+        <Panel title="Needs attention now">
+          {problems.length > 0 && (
+            <ul class="health-problems" data-testid="warning-problems">
+              {problems.map((s) => (
+                <li>{s}</li>
+              ))}
+            </ul>
+          )}
+          <Incidents list={h.incidents} hours={h.incidentWindowHours} />
+        </Panel>
+      )}
       <Panel>
         {!q.data ? (
           <Loading what="warnings" />
         ) : list.length === 0 ? (
-          <Empty>No warnings. Nothing needs attention.</Empty>
+          <Empty>
+            {calm
+              ? 'No warnings. Nothing needs attention.'
+              : h
+                ? 'No warnings raised in dialogues; the signals above need attention.'
+                : 'No warnings raised in dialogues.'}
+          </Empty>
         ) : (
-          <table class="table" data-testid="warnings">
+          <table class="table stack" data-testid="warnings">
             <thead>
               <tr>
-                <th>Kind</th>
-                <th>Dialogue</th>
-                <th class="num">Times</th>
-                <th>First</th>
-                <th>Last</th>
-                <th>Details</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Dialogue</th>
+                <th scope="col" class="num">
+                  Times
+                </th>
+                <th scope="col">First</th>
+                <th scope="col">Last</th>
+                <th scope="col">Details</th>
               </tr>
             </thead>
             <tbody>
               {list.map((w) => (
                 <tr>
-                  <td>
+                  <td data-label="Kind">
                     <Badge tone="warn">{w.category}</Badge>
                   </td>
-                  <td>
+                  <td data-label="Dialogue">
                     <Link href={`/dialogues/${encodeURIComponent(w.dialogueId)}`}>
                       {w.dialogue?.title ?? w.dialogueId}
                     </Link>
                   </td>
-                  <td class="num">{w.count}</td>
-                  <td>
+                  <td data-label="Times" class="num">
+                    {w.count}
+                  </td>
+                  <td data-label="First">
                     <Time at={w.firstAt} />
                     {w.firstTurnId && (
                       <div>
@@ -66,7 +96,7 @@ export function Warnings() {
                       </div>
                     )}
                   </td>
-                  <td>
+                  <td data-label="Last">
                     <Time at={w.lastAt} />
                     {w.lastTurnId && w.lastTurnId !== w.firstTurnId && (
                       <div>
@@ -76,7 +106,7 @@ export function Warnings() {
                       </div>
                     )}
                   </td>
-                  <td class="details">
+                  <td data-label="Details" class="details">
                     <Json value={w.data} />
                   </td>
                 </tr>

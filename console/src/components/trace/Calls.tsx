@@ -105,14 +105,14 @@ export function ToolCalls(p: { events: EventView[] }) {
 
 export function Deliveries(p: { events: EventView[] }) {
   return (
-    <table class="table compact" data-testid="deliveries">
+    <table class="table stack compact" data-testid="deliveries">
       <thead>
         <tr>
-          <th>At</th>
-          <th>Platform</th>
-          <th>Result</th>
-          <th>Platform message ids</th>
-          <th>Errors</th>
+          <th scope="col">At</th>
+          <th scope="col">Platform</th>
+          <th scope="col">Result</th>
+          <th scope="col">Platform message ids</th>
+          <th scope="col">Errors</th>
         </tr>
       </thead>
       <tbody>
@@ -120,11 +120,11 @@ export function Deliveries(p: { events: EventView[] }) {
           const d = delivery(e);
           return (
             <tr>
-              <td>
+              <td data-label="At">
                 <Time at={e.at} />
               </td>
-              <td>{d.platform}</td>
-              <td>
+              <td data-label="Platform">{d.platform}</td>
+              <td data-label="Result">
                 {d.skipped ? (
                   <Badge tone="muted">skipped</Badge>
                 ) : d.ok ? (
@@ -133,8 +133,10 @@ export function Deliveries(p: { events: EventView[] }) {
                   <Badge tone="bad">failed</Badge>
                 )}
               </td>
-              <td class="mono small">{d.platformMessageIds.join(', ') || '—'}</td>
-              <td class="small">
+              <td data-label="Platform message ids" class="mono small">
+                {d.platformMessageIds.join(', ') || '—'}
+              </td>
+              <td data-label="Errors" class="small">
                 {[d.error, d.intermediateError && `while streaming: ${d.intermediateError}`]
                   .filter(Boolean)
                   .join('; ') || '—'}

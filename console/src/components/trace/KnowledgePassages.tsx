@@ -22,9 +22,13 @@ export function KnowledgePassages(p: { knowledge: NonNullable<ContextBuild['know
         <table class="table compact">
           <thead>
             <tr>
-              <th class="num">[n]</th>
-              <th>Document</th>
-              <th class="num">Score</th>
+              <th scope="col" class="num">
+                [n]
+              </th>
+              <th scope="col">Document</th>
+              <th scope="col" class="num">
+                Score
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -54,10 +54,16 @@ export function PromptParts(p: { ctx: ContextBuild }) {
       <table class="table compact">
         <thead>
           <tr>
-            <th>Part</th>
-            <th class="num">Tokens</th>
-            <th class="num">Chars</th>
-            <th class="num">Share</th>
+            <th scope="col">Part</th>
+            <th scope="col" class="num">
+              Tokens
+            </th>
+            <th scope="col" class="num">
+              Chars
+            </th>
+            <th scope="col" class="num">
+              Share
+            </th>
           </tr>
         </thead>
         <tbody>

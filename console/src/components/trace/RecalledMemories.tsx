@@ -65,15 +65,21 @@ export function RecalledMemories(p: { recall: NonNullable<ContextBuild['recall']
       {ids.length === 0 ? (
         <Empty>No memories were recalled for this turn.</Empty>
       ) : (
-        <table class="table compact">
+        <table class="table stack compact">
           <thead>
             <tr>
-              <th class="num">#</th>
-              <th>Memory</th>
-              <th>Kind</th>
-              <th class="num">Importance</th>
-              <th class="num">Score</th>
-              <th>Now</th>
+              <th scope="col" class="num">
+                #
+              </th>
+              <th scope="col">Memory</th>
+              <th scope="col">Kind</th>
+              <th scope="col" class="num">
+                Importance
+              </th>
+              <th scope="col" class="num">
+                Score
+              </th>
+              <th scope="col">Now</th>
             </tr>
           </thead>
           <tbody>
@@ -82,8 +88,10 @@ export function RecalledMemories(p: { recall: NonNullable<ContextBuild['recall']
               const score = recall.scores[id];
               return (
                 <tr data-testid="recalled-memory">
-                  <td class="num">{i + 1}</td>
-                  <td>
+                  <td data-label="#" class="num">
+                    {i + 1}
+                  </td>
+                  <td data-label="Memory">
                     {m ? m.text : <span class="muted mono small">{id}</span>}
                     {m && (
                       <div>
@@ -96,10 +104,14 @@ export function RecalledMemories(p: { recall: NonNullable<ContextBuild['recall']
                       </div>
                     )}
                   </td>
-                  <td>{m?.kind}</td>
-                  <td class="num">{m ? m.importance.toFixed(2) : ''}</td>
-                  <td class="num">{score !== undefined ? score.toFixed(4) : <span class="muted">—</span>}</td>
-                  <td>{m && <Badge>{m.status}</Badge>}</td>
+                  <td data-label="Kind">{m?.kind}</td>
+                  <td data-label="Importance" class="num">
+                    {m ? m.importance.toFixed(2) : ''}
+                  </td>
+                  <td data-label="Score" class="num">
+                    {score !== undefined ? score.toFixed(4) : <span class="muted">—</span>}
+                  </td>
+                  <td data-label="Now">{m && <Badge>{m.status}</Badge>}</td>
                 </tr>
               );
             })}

@@ -1,0 +1,85 @@
+// The health page's probes (src/health/health.ts) as this deployment answers them: platforms
+// from the settings (a platform without a token is off) with the last update marked in Redis,
+// MongoDB and Redis readiness, the respond queue's counts, and the embeddings' marks.
+import type { Queue } from 'bullmq';
+import type { Env } from '../src/config/env.js';
+import type { Embedder } from '../src/memory/embedder.js';
+import type { HealthProbes, PlatformHealth, QueueHealth } from '../src/health/health.js';
+import type { Store } from '../src/store/store.js';
+import type { Redis } from 'ioredis';
+import type { HealthMarks } from './healthMarks.js';
+
+/** A probe never holds the page on a stuck connection (the shared one retries forever). */
+const PROBE_TIMEOUT_MS = 1_000;
+
+export function healthProbes(o: {
+  env: Env;
+  store: Store;
+  redis: Redis;
+  respondQueue: Queue;
+  embedder: Embedder;
+  marks: HealthMarks;
+}): HealthProbes {
+  const { env } = o;
+  return {
+    model: env.LLM_MODEL,
+    async platforms() {
+      const last = await withTimeout(o.marks.lastInbound()).catch(() => new Map<string, Date>());
+      const platform = (id: string, on: boolean, mode: string): PlatformHealth => ({
+        id,
+        on,
+        mode: on ? mode : null,
+        lastInboundAt: last.get(id) ?? null,
+      });
+      return [
+        platform('telegram', Boolean(env.TELEGRAM_BOT_TOKEN), env.TELEGRAM_MODE),
+        platform('discord', Boolean(env.DISCORD_BOT_TOKEN), 'gateway'),
+        // Served by every api process (this one answers the query).
+        platform('web', true, 'http'),
+      ];
+    },
+    async services() {
+      const check = async (name: string, probe: () => Promise<boolean>) => ({
+        name,
+        ready: await withTimeout(probe()).catch(() => false),
+      });
+      return Promise.all([
+        check('mongodb', () => o.store.ping()),
+        check('redis', async () => (await o.redis.ping()) === 'PONG'),
+      ]);
+    },
+    async respondQueue(): Promise<QueueHealth | null> {
+      try {
+        const [counts, oldest] = await withTimeout(
+          Promise.all([
+            o.respondQueue.getJobCounts('waiting', 'prioritized', 'active', 'delayed'),
+            o.respondQueue.getJobs(['waiting', 'prioritized'], 0, 0, true),
+          ]),
+        );
+        const first = oldest[0];
+        return {
+          waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+          active: counts.active ?? 0,
+          delayed: counts.delayed ?? 0,
+          oldestWaitMs: first ? Math.max(0, Date.now() - (first.timestamp + (first.delay ?? 0))) : null,
+        };
+      } catch {
+        return null;
+      }
+    },
+    async embeddings(windowMinutes) {
+      const remote = !o.embedder.lexical;
+      const empty = { calls: 0, errors: 0, lastOkAt: null, lastErrorAt: null, lastError: null };
+      const counts = remote ? await withTimeout(o.marks.calls('embeddings', windowMinutes)).catch(() => empty) : empty;
+      return { target: o.embedder.id, remote, counts };
+    },
+  };
+}
+
+function withTimeout<T>(p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), PROBE_TIMEOUT_MS);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}

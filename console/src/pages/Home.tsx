@@ -1,0 +1,131 @@
+// The landing page after sign-in: the deployment's health at a glance — platforms, the model
+// and the embeddings, MongoDB and Redis, the respond queue — and the incidents feed.
+import { useQuery } from '../lib/hooks.js';
+import { formatMs, formatNumber } from '../lib/time.js';
+import { HEALTH_POLL_MS, HEALTH_QUERY, problemsOf, type CallHealthView, type HealthView } from '../lib/health.js';
+import { Incidents } from '../components/Incidents.js';
+import { Badge, ErrorBox, Loading, PageHeader, Panel, Stat, Time } from '../components/ui.js';
+
+const STATE_TONE = { ok: 'ok', idle: 'muted', off: 'muted', degraded: 'warn', failing: 'bad' } as const;
+
+function CallCard(p: { c: CallHealthView; label: string }) {
+  const c = p.c;
+  return (
+    <div class="health-card" data-testid={`health-${c.name}`} data-state={c.state}>
+      <div class="health-card-head">
+        <strong>{p.label}</strong> <Badge tone={STATE_TONE[c.state]}>{c.state}</Badge>
+      </div>
+      <div class="muted small mono">{c.target}</div>
+      <dl class="health-facts">
+        <dt>Last success</dt>
+        <dd>
+          <Time at={c.lastOkAt} relative />
+        </dd>
+        <dt>Last error</dt>
+        <dd>
+          <Time at={c.lastErrorAt} relative />
+        </dd>
+        <dt>Errors ({c.windowMinutes} min)</dt>
+        <dd>{c.calls === 0 ? 'no calls' : `${c.errors} of ${c.calls} (${Math.round((c.errorRate ?? 0) * 100)} %)`}</dd>
+      </dl>
+      {c.lastError && c.state !== 'ok' && (
+        <div class="health-error" data-testid={`health-${c.name}-error`}>
+          {c.lastError}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function Home() {
+  const q = useQuery<{ health: HealthView }>(HEALTH_QUERY, {}, { pollMs: HEALTH_POLL_MS });
+  const h = q.data?.health;
+  const problems = h ? problemsOf(h) : [];
+  return (
+    <>
+      <PageHeader title="Home" sub={`Health at a glance. Refreshes every ${HEALTH_POLL_MS / 1000} s.`} />
+      <ErrorBox error={q.error} />
+      {!h ? (
+        <Loading what="health" />
+      ) : (
+        <>
+          <div
+            class={`health-summary ${problems.length > 0 ? 'bad' : 'ok'}`}
+            data-testid="health-summary"
+            role="status"
+          >
+            {problems.length > 0 ? (
+              <ul>
+                {problems.map((s) => (
+                  <li>{s}</li>
+                ))}
+              </ul>
+            ) : (
+              'All systems answering.'
+            )}
+          </div>
+          <div class="stats-row" data-testid="health-queue">
+            <Stat
+              label="Replies in progress"
+              value={h.repliesInProgress === null ? '—' : formatNumber(h.repliesInProgress)}
+            />
+            <Stat
+              label="Queued replies"
+              value={h.queue ? formatNumber(h.queue.waiting) : '—'}
+              hint={h.queue ? `${h.queue.delayed} delayed` : 'queue not readable'}
+            />
+            <Stat
+              label="Oldest wait"
+              value={h.queue?.oldestWaitMs === null || !h.queue ? '—' : formatMs(h.queue.oldestWaitMs)}
+            />
+            {h.services.map((s) => (
+              <div class="stat" data-testid={`service-${s.name}`}>
+                <div class="stat-label">{s.name === 'mongodb' ? 'MongoDB' : s.name === 'redis' ? 'Redis' : s.name}</div>
+                <div class="stat-value">
+                  <Badge tone={s.ready ? 'ok' : 'bad'}>{s.ready ? 'ready' : 'not ready'}</Badge>
+                </div>
+              </div>
+            ))}
+          </div>
+          <div class="grid-2">
+            <Panel title="Model and embeddings">
+              <div class="health-cards">
+                <CallCard c={h.model} label="Model" />
+                <CallCard c={h.embeddings} label="Embeddings" />
+              </div>
+            </Panel>
+            <Panel title="Platforms">
+              <table class="table compact" data-testid="platforms">
+                <thead>
+                  <tr>
+                    <th>Platform</th>
+                    <th>State</th>
+                    <th>Updates by</th>
+                    <th>Last update</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {h.platforms.map((p) => (
+                    <tr data-testid={`platform-${p.id}`} data-on={String(p.on)}>
+                      <td>{p.id}</td>
+                      <td>
+                        <Badge tone={p.on ? 'ok' : 'muted'}>{p.on ? 'on' : 'off'}</Badge>
+                      </td>
+                      <td>{p.mode ?? (p.on ? '' : 'no token')}</td>
+                      <td>
+                        <Time at={p.lastInboundAt} relative />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Panel>
+          </div>
+          <Panel title={`Incidents (last ${h.incidentWindowHours} hours)`}>
+            <Incidents list={h.incidents} hours={h.incidentWindowHours} />
+          </Panel>
+        </>
+      )}
+    </>
+  );
+}

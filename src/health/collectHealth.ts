@@ -1,0 +1,59 @@
+// Query.health's answer: the probes the composition root gives (platforms, readiness, the
+// respond queue, the embeddings' signals) beside what the record says of the model's recent
+// calls and the incidents — all read at once, each bounded.
+import type { Store } from '../store/store.js';
+import { callHealth, countCalls, type CallSample } from './callHealth.js';
+import type { Health, HealthProbes } from './health.js';
+import { callIncident, deliveryIncident, mergeIncidents, unansweredIncident } from './incidents.js';
+
+/** The model's and the embeddings' error rate are over this many recent minutes. */
+export const CALL_WINDOW_MINUTES = 15;
+/** At most this many of the window's calls are read (the newest). */
+export const CALL_SAMPLE_MAX = 500;
+/** Incidents of the last hours, at most this many of each kind. */
+export const INCIDENT_WINDOW_HOURS = 6;
+export const INCIDENTS_MAX = 30;
+
+export async function collectHealth(store: Store, probes: HealthProbes, now: Date): Promise<Health> {
+  const callsSince = new Date(now.getTime() - CALL_WINDOW_MINUTES * 60_000);
+  const incidentsSince = new Date(now.getTime() - INCIDENT_WINDOW_HOURS * 3_600_000);
+  const [platforms, services, queue, embeddings, calls, incidentCalls, deliveries, unanswered] = await Promise.all([
+    probes.platforms(),
+    probes.services(),
+    probes.respondQueue(),
+    probes.embeddings(CALL_WINDOW_MINUTES),
+    store.health.recentCalls(callsSince, CALL_SAMPLE_MAX),
+    store.health.recentCalls(incidentsSince, CALL_SAMPLE_MAX),
+    store.health.failedDeliveries(incidentsSince, INCIDENTS_MAX),
+    store.health.unansweredTurns(incidentsSince, INCIDENTS_MAX),
+  ]);
+  // A record of work not done (an extraction skipped for want of participants) is no call.
+  const samples: CallSample[] = calls
+    .filter((e) => e.data.skipped === undefined)
+    .map((e) =>
+      typeof e.data.error === 'string' ? { at: e.at, ok: false, error: e.data.error } : { at: e.at, ok: true },
+    );
+  return {
+    at: now,
+    platforms,
+    services,
+    model: callHealth('model', probes.model, countCalls(samples), CALL_WINDOW_MINUTES),
+    embeddings: callHealth('embeddings', embeddings.target, embeddings.counts, CALL_WINDOW_MINUTES, {
+      off: !embeddings.remote,
+    }),
+    queue,
+    repliesInProgress: queue?.active ?? null,
+    incidents: mergeIncidents(
+      [
+        incidentCalls
+          .map(callIncident)
+          .filter((i) => i !== null)
+          .slice(0, INCIDENTS_MAX),
+        deliveries.map(deliveryIncident),
+        unanswered.map(unansweredIncident),
+      ],
+      INCIDENTS_MAX,
+    ),
+    incidentWindowHours: INCIDENT_WINDOW_HOURS,
+  };
+}

@@ -1,0 +1,84 @@
+// Health at a glance (the console's home page, Query.health): what each part reports and the
+// port through which the composition root answers what only it can see (platform settings,
+// readiness probes, queue counts, signals kept in Redis). Every part is cheap: counters, one
+// small Redis round trip, or a bounded read by an index.
+
+export interface PlatformHealth {
+  id: string;
+  /** A platform without its token is off (still listed, so it is not mistaken for missing). */
+  on: boolean;
+  /** How updates arrive: polling, webhook, gateway (Discord), http (the web channel); null when off. */
+  mode: string | null;
+  /** The last inbound update any process handled, if one was seen since the marks began. */
+  lastInboundAt: Date | null;
+}
+
+export interface ServiceCheck {
+  name: string;
+  ready: boolean;
+}
+
+export type CallState = 'ok' | 'degraded' | 'failing' | 'idle' | 'off';
+
+/** Calls to a remote service (the model, the embeddings API) over the recent window. */
+export interface CallCounts {
+  calls: number;
+  errors: number;
+  lastOkAt: Date | null;
+  lastErrorAt: Date | null;
+  lastError: string | null;
+}
+
+export interface CallHealth extends CallCounts {
+  name: string;
+  state: CallState;
+  /** errors / calls in the window; null without calls. */
+  errorRate: number | null;
+  windowMinutes: number;
+  /** What is called (model name, embedder id). */
+  target: string;
+}
+
+export interface QueueHealth {
+  waiting: number;
+  active: number;
+  delayed: number;
+  /** How long the oldest waiting job has waited; null when none waits. */
+  oldestWaitMs: number | null;
+}
+
+export type IncidentKind = 'model_error' | 'model_timeout' | 'delivery_failure' | 'unanswered';
+
+export interface Incident {
+  id: string;
+  kind: IncidentKind;
+  at: Date;
+  dialogueId: string;
+  turnId: string | null;
+  message: string;
+}
+
+export interface Health {
+  at: Date;
+  platforms: PlatformHealth[];
+  services: ServiceCheck[];
+  model: CallHealth;
+  embeddings: CallHealth;
+  /** The respond queue; null when its counts could not be read in time. */
+  queue: QueueHealth | null;
+  /** Replies being produced now (the respond queue's active jobs); null when unknown. */
+  repliesInProgress: number | null;
+  incidents: Incident[];
+  incidentWindowHours: number;
+}
+
+/** What only the composition root can answer. */
+export interface HealthProbes {
+  platforms(): Promise<PlatformHealth[]>;
+  services(): Promise<ServiceCheck[]>;
+  respondQueue(): Promise<QueueHealth | null>;
+  /** The embeddings API's recent calls; `off` when the offline embedder is used (nothing to reach). */
+  embeddings(windowMinutes: number): Promise<{ target: string; remote: boolean; counts: CallCounts }>;
+  /** The reply model's name. */
+  readonly model: string;
+}
