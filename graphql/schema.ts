@@ -7,6 +7,7 @@ import './types/session.js';
 import './types/dialogue.js';
 import './types/trace.js';
 import './types/config.js';
+import './types/configHistory.js';
 import './types/mutationsConversation.js';
 import './types/mutationsMemory.js';
 import './types/mutationsDialogue.js';

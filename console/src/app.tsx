@@ -6,6 +6,7 @@ import { ApiError, gql } from './lib/api.js';
 import { backoffMs } from './lib/net.js';
 import { getToken, onSessionEnd, onTokenInUrl, type Viewer } from './lib/session.js';
 import { ViewerContext } from './lib/viewerContext.js';
+import { useI18n } from './lib/i18n.js';
 import { setDisplayTimezone } from './lib/time.js';
 import { navigate, useLocation } from './lib/router.js';
 import { Layout } from './components/Layout.js';
@@ -21,6 +22,8 @@ export function App() {
   const [auth, setAuth] = useState<Auth>(() => (getToken() ? { state: 'checking' } : { state: 'out' }));
   const [checkError, setCheckError] = useState<unknown>();
   const loc = useLocation();
+  // Read here so a language switch re-renders the whole tree (pages format dates with plain functions).
+  useI18n();
 
   useEffect(() => onSessionEnd((reason) => setAuth({ state: 'out', reason })), []);
   // A `#token=` link pasted into an open tab: check the new token at once.

@@ -15,6 +15,9 @@ import { Knowledge } from './pages/Knowledge.js';
 import { Chat } from './pages/Chat.js';
 import { Reflections } from './pages/Reflections.js';
 import { Home } from './pages/Home.js';
+import { AgentPage, Agents } from './pages/Agents.js';
+import { Backgrounds } from './pages/Backgrounds.js';
+import { WebUsers } from './pages/WebUsers.js';
 import { Empty } from './components/ui.js';
 
 export type Section =
@@ -28,6 +31,9 @@ export type Section =
   | 'knowledge'
   | 'chat'
   | 'reflections'
+  | 'agents'
+  | 'backgrounds'
+  | 'webUsers'
   | 'none';
 
 interface Route {
@@ -55,6 +61,10 @@ const ROUTES: Route[] = [
   { pattern: '/knowledge', section: 'knowledge', render: (_p, l) => <Knowledge query={l.query} /> },
   { pattern: '/reflections', section: 'reflections', render: (_p, l) => <Reflections query={l.query} /> },
   { pattern: '/chat', section: 'chat', render: () => <Chat /> },
+  { pattern: '/setup/agents', section: 'agents', render: () => <Agents /> },
+  { pattern: '/setup/agents/:id', section: 'agents', render: (p) => <AgentPage id={p.id!} /> },
+  { pattern: '/backgrounds', section: 'backgrounds', render: () => <Backgrounds /> },
+  { pattern: '/web-users', section: 'webUsers', render: () => <WebUsers /> },
   { pattern: '/chat/:id', section: 'chat', render: (p) => <Chat id={p.id} /> },
 ];
 

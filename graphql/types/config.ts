@@ -1,9 +1,10 @@
-// The config document (seed 001 thresholds, limits, preferences) as typed objects built from
+// The config document (thresholds, limits, preferences; model prices) as typed objects built from
 // the one table in src/domain/config.ts, its validation ranges, and the admin-only update and
 // reset. A change applies on the next turn in every process (the document is read per turn).
 import { builder } from '../builder.js';
 import { CONFIG_FIELDS, configFieldInfo, type ConfigFieldInfo, type ConfigSection } from '../../src/domain/config.js';
 import type { EffectiveConfig } from '../../src/store/config.js';
+import { ModelPriceInput, ModelPriceType } from './configPricing.js';
 
 type Field = { type: 'int' | 'bool' | 'enum'; doc: string };
 const scalarOf = (f: Field) => (f.type === 'int' ? 'Int' : f.type === 'bool' ? 'Boolean' : 'String');
@@ -52,6 +53,11 @@ export const ConfigType = builder.objectRef<EffectiveConfig>('Config').implement
         t.field({ type: sectionTypes[s]!, resolve: (c) => c.config[s] as Record<string, unknown> }),
       ]),
     ),
+    pricing: t.field({
+      type: [ModelPriceType],
+      description: 'Model prices, when set: the console shows each call’s and turn’s cost from them.',
+      resolve: (c) => c.config.pricing ?? [],
+    }),
   }),
 });
 
@@ -69,16 +75,25 @@ const ConfigFieldInfoType = builder.objectRef<ConfigFieldInfo>('ConfigFieldInfo'
 });
 
 const ConfigPatchInput = builder.inputType('ConfigPatchInput', {
-  fields: (t) => Object.fromEntries(sections.map((s) => [s, t.field({ type: sectionInputs[s]!, required: false })])),
+  fields: (t) => ({
+    ...Object.fromEntries(sections.map((s) => [s, t.field({ type: sectionInputs[s]!, required: false })])),
+    pricing: t.field({
+      type: [ModelPriceInput],
+      required: false,
+      description: 'Replaces every model price (an empty list removes them).',
+    }),
+  }),
 });
 
 /** GraphQL passes omitted input fields as absent and explicit nulls as null; null means "leave as is". */
-function patchOf(
-  input: Record<string, Record<string, unknown> | null | undefined>,
-): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {};
+function patchOf(input: Record<string, Record<string, unknown> | null | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
   for (const [s, fields] of Object.entries(input)) {
     if (!fields) continue;
+    if (s === 'pricing') {
+      out.pricing = fields;
+      continue;
+    }
     const kept = Object.entries(fields).filter(([, v]) => v !== null && v !== undefined);
     if (kept.length) out[s] = Object.fromEntries(kept);
   }

@@ -155,6 +155,10 @@ export const AgentType = builder.objectRef<Agent & AgentEvolution>('Agent').impl
       resolve: (a) => a.capabilities ?? [],
     }),
     bindings: t.field({ type: [AgentBindingType], resolve: (a) => a.bindings ?? [] }),
+    introduction: t.exposeString('introduction', {
+      nullable: true,
+      description: 'How it presents itself to a room (seed 002 `introduce`).',
+    }),
     avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
     isDefault: t.exposeBoolean('isDefault'),
     basePersona: t.exposeString('basePersona'),

@@ -14,7 +14,7 @@ import {
   setRoomStatus,
   updateRoom,
 } from '../../src/rooms/roomOps.js';
-import { setAgentBot } from '../../src/ops/agentBots.js';
+import { removeAgentBot, setAgentBot } from '../../src/ops/agentBots.js';
 import { createSeat, type NewSeat } from '../../src/rooms/createSeat.js';
 import { parseInput } from '../../src/ops/input.js';
 import { exportWithLink } from '../../src/ops/exportLinks.js';
@@ -159,6 +159,9 @@ const CreateRoomInput = builder.inputType('CreateRoomInput', {
     userParticipation: t.boolean({ defaultValue: true }),
     password: t.string({ description: 'Stored as a scrypt hash.' }),
     lio: t.boolean({ description: 'One human with several of their own agents: the dialogue is a lio_group.' }),
+    answerTimeoutSeconds: t.int({
+      description: `Seconds an asked agent has (${ANSWER_TIMEOUT_RANGE.min}–${ANSWER_TIMEOUT_RANGE.max}); left out: the config's.`,
+    }),
   }),
 });
 
@@ -168,13 +171,17 @@ const roomInput = z.object({
   name: z.string().trim().min(1).max(100),
   description: z.string().trim().max(200).optional(),
   password: z.string().min(4).max(200).optional(),
+  answerTimeoutSeconds: z.number().int().min(ANSWER_TIMEOUT_RANGE.min).max(ANSWER_TIMEOUT_RANGE.max).optional(),
 });
 
 const agentInput = z.object({
   name: z.string().trim().min(1).max(64),
   basePersona: z.string().trim().min(1).max(20_000),
   aliases: z.array(z.string().trim().min(1).max(64)).max(10).optional(),
+  introduction: z.string().trim().min(1).max(500).optional(),
 });
+
+const agentPatch = agentInput.partial();
 
 const orNull = <T>(v: T | null | undefined): T | undefined => v ?? undefined;
 
@@ -203,12 +210,35 @@ builder.mutationFields((t) => ({
       name: t.arg.string({ required: true }),
       basePersona: t.arg.string({ required: true }),
       aliases: t.arg.stringList(),
+      introduction: t.arg.string({ description: 'How it presents itself to a room (≤ 500 characters).' }),
     },
     resolve: async (_r, a, ctx) => {
-      const input = parseInput(agentInput, { ...a, aliases: orNull(a.aliases) });
+      const input = parseInput(agentInput, { ...a, aliases: orNull(a.aliases), introduction: orNull(a.introduction) });
       const at = new Date();
       const agent: Agent = await ctx.store.participants.createAgent({ _id: newId('agt', at), ...input }, at);
       return { ...agent, recentTurns: [] };
+    },
+  }),
+  updateAgent: t.field({
+    type: AgentType,
+    description: "Edits an agent's name, base persona, aliases or room introduction (left out: unchanged).",
+    args: {
+      id: t.arg.id({ required: true }),
+      name: t.arg.string(),
+      basePersona: t.arg.string(),
+      aliases: t.arg.stringList(),
+      introduction: t.arg.string(),
+    },
+    resolve: async (_r, a, ctx) => {
+      const patch = parseInput(agentPatch, {
+        name: orNull(a.name),
+        basePersona: orNull(a.basePersona),
+        aliases: orNull(a.aliases),
+        introduction: orNull(a.introduction),
+      });
+      const agent = await ctx.store.participants.updateAgent(String(a.id), patch, new Date());
+      if (!agent) throw apiError('NOT_FOUND', `no agent with id ${String(a.id)}`);
+      return agent;
     },
   }),
   setAgentBot: t.field({
@@ -227,6 +257,19 @@ builder.mutationFields((t) => ({
         new Date(),
       ),
   }),
+  removeAgentBot: t.field({
+    type: AgentType,
+    authScopes: { admin: true },
+    description: "Takes an agent's own bot away: its token is deleted and the agent no longer posts under it.",
+    args: { agentId: t.arg.id({ required: true }), platform: t.arg({ type: PlatformEnum, required: true }) },
+    resolve: async (_r, a, ctx) => {
+      const now = new Date();
+      await removeAgentBot(ctx.store, { agentId: String(a.agentId), platform: a.platform }, now);
+      const agent = await ctx.store.participants.getAgent(String(a.agentId));
+      if (!agent) throw apiError('NOT_FOUND', `no agent with id ${String(a.agentId)}`);
+      return agent;
+    },
+  }),
   createRoom: t.field({
     type: RoomType,
     args: { input: t.arg({ type: CreateRoomInput, required: true }) },
@@ -237,6 +280,7 @@ builder.mutationFields((t) => ({
         name: input.name,
         description: orNull(input.description),
         password: orNull(input.password),
+        answerTimeoutSeconds: orNull(input.answerTimeoutSeconds),
       });
       return createRoom(
         ctx.store,
@@ -254,6 +298,7 @@ builder.mutationFields((t) => ({
           userParticipation: input.userParticipation ?? true,
           ...(checked.password ? { password: checked.password } : {}),
           ...(input.lio ? { lio: true } : {}),
+          ...(checked.answerTimeoutSeconds !== undefined ? { answerTimeoutSeconds: checked.answerTimeoutSeconds } : {}),
         },
         new Date(),
       );

@@ -10,7 +10,14 @@ import {
   type Background,
   type PlotStep,
 } from '../../src/domain/story.js';
-import { createBackground, setBeatStatus, setDirector, switchBackground, type Story } from '../../src/ops/stories.js';
+import {
+  createBackground,
+  setBeatStatus,
+  setDirector,
+  switchBackground,
+  updateBackground,
+  type Story,
+} from '../../src/ops/stories.js';
 import { DialogueType } from './dialogue.js';
 
 const BeatStatusEnum = builder.enumType('BeatStatus', { values: BEAT_STATUSES });
@@ -111,6 +118,25 @@ builder.mutationFields((t) => ({
     },
     resolve: (_r, a, ctx) =>
       createBackground(ctx.store, { name: a.name, worldSetting: a.worldSetting, beats: a.beats }, new Date()),
+  }),
+  updateBackground: t.field({
+    type: BackgroundType,
+    authScopes: { operator: true },
+    description:
+      'Edits a background (fields left out keep their value; checked like createBackground). Beats are numbered by position, so plot states keep applying.',
+    args: {
+      id: t.arg.id({ required: true }),
+      name: t.arg.string(),
+      worldSetting: t.arg.string(),
+      beats: t.arg.stringList(),
+    },
+    resolve: (_r, a, ctx) =>
+      updateBackground(
+        ctx.store,
+        String(a.id),
+        { name: a.name ?? undefined, worldSetting: a.worldSetting ?? undefined, beats: a.beats ?? undefined },
+        new Date(),
+      ),
   }),
   switchBackground: t.field({
     type: StoryType,

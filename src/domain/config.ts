@@ -5,6 +5,7 @@
 import { GatewayError } from '../errors.js';
 import type { SummaryOrder } from './model.js';
 import { ANSWER_TIMEOUT_RANGE } from './room.js';
+import { parsePricing, type ModelPrice } from './configPricing.js';
 
 type IntField = { type: 'int'; min: number; max: number; default: number; doc: string };
 type BoolField = { type: 'bool'; default: boolean; doc: string };
@@ -54,7 +55,7 @@ export const CONFIG_FIELDS = {
       type: 'int',
       ...ANSWER_TIMEOUT_RANGE,
       default: 180,
-      doc: "rooms: an agent asked to speak that has not answered by then is skipped invisibly, its reply stopped if under way (seed 002: 3 minutes; a room's own answerTimeoutSeconds wins); LLM_TIMEOUT_MS still bounds every reply",
+      doc: "rooms: an agent asked to speak that has not answered by then is skipped invisibly, its reply stopped if under way (a room's own answerTimeoutSeconds wins); LLM_TIMEOUT_MS still bounds every reply",
     },
     room_auto_rounds: {
       type: 'int',
@@ -98,7 +99,7 @@ export const CONFIG_FIELDS = {
       min: 64,
       max: 16_000,
       default: 2_000,
-      doc: 'longest reply the model may write (seed 003: 2000); a reply cut at it ends cleanly',
+      doc: 'longest reply the model may write, in tokens; a reply cut at it ends cleanly',
     },
     memory_max_chars: {
       type: 'int',
@@ -132,7 +133,7 @@ export const CONFIG_FIELDS = {
     conversation_load_all: {
       type: 'bool',
       default: false,
-      doc: 'whole-session mode (seed 001) instead of the rolling summary',
+      doc: "whole-session mode: the session's whole history goes into the prompt (a summary is suggested past conversation_max_tokens) instead of the rolling summary",
     },
     active_recall: { type: 'bool', default: true, doc: 'search memories for every message' },
   },
@@ -146,12 +147,16 @@ type ValueOf<F> = F extends { type: 'int' }
     : F extends { values: readonly (infer V)[] }
       ? V
       : never;
-export type GatewayConfig = {
+type SectionValues = {
   -readonly [S in keyof Fields]: { -readonly [K in keyof Fields[S]]: ValueOf<Fields[S][K]> };
 };
+export type GatewayConfig = SectionValues & {
+  /** Model prices, when the operator set any (a list, so outside the table of fields). */
+  pricing?: ModelPrice[];
+};
 export type ConfigSection = keyof Fields;
-/** A partial update: any subset of fields of any section. */
-export type ConfigPatch = { [S in keyof Fields]?: { [K in keyof Fields[S]]?: unknown } };
+/** A partial update: any subset of fields of any section; `pricing` replaces the whole list. */
+export type ConfigPatch = { [S in keyof Fields]?: { [K in keyof Fields[S]]?: unknown } } & { pricing?: unknown };
 
 export interface ConfigFieldInfo {
   path: string;
@@ -170,7 +175,7 @@ const fieldsOf = (s: ConfigSection): Array<[string, Field]> =>
 export function defaultConfig(): GatewayConfig {
   const out: Record<string, Record<string, unknown>> = {};
   for (const s of sections) out[s] = Object.fromEntries(fieldsOf(s).map(([k, f]) => [k, f.default]));
-  return out as GatewayConfig;
+  return out as SectionValues;
 }
 
 /** Every field with its range, for operators (GraphQL) and error messages. */
@@ -209,12 +214,20 @@ function checkField(path: string, f: Field, v: unknown): string | undefined {
  */
 export function applyConfigPatch(base: GatewayConfig, patch: unknown): GatewayConfig {
   const problems: string[] = [];
-  const next = structuredClone(base) as Record<string, Record<string, unknown>>;
+  const { pricing: basePricing, ...sectionValues } = structuredClone(base);
+  const next = sectionValues as Record<string, Record<string, unknown>>;
+  let pricing = basePricing;
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch))
     throw new GatewayError('CONFIG_INVALID', 'the config update must be an object of sections');
   for (const [s, values] of Object.entries(patch)) {
+    if (s === 'pricing') {
+      const r = parsePricing(values);
+      if (r.ok) pricing = r.value;
+      else problems.push(...r.problems);
+      continue;
+    }
     if (!(sections as string[]).includes(s)) {
-      problems.push(`unknown section ${s} (sections: ${sections.join(', ')})`);
+      problems.push(`unknown section ${s} (sections: ${[...sections, 'pricing'].join(', ')})`);
       continue;
     }
     if (typeof values !== 'object' || values === null || Array.isArray(values)) {
@@ -234,7 +247,7 @@ export function applyConfigPatch(base: GatewayConfig, patch: unknown): GatewayCo
       else next[s]![k] = v;
     }
   }
-  const merged = next as GatewayConfig;
+  const merged: GatewayConfig = { ...(next as SectionValues), ...(pricing?.length ? { pricing } : {}) };
   if (problems.length === 0) problems.push(...crossFieldProblems(merged));
   if (problems.length > 0) throw new GatewayError('CONFIG_INVALID', problems.join('; '));
   return merged;
@@ -260,7 +273,7 @@ function crossFieldProblems(c: GatewayConfig): string[] {
  * version, a hand edit) fall back to their defaults, and are reported so they can be logged.
  */
 export function readStoredConfig(stored: unknown): { config: GatewayConfig; ignored: string[] } {
-  const config = defaultConfig() as Record<string, Record<string, unknown>>;
+  const config = defaultConfig() as SectionValues as Record<string, Record<string, unknown>>;
   const ignored: string[] = [];
   const doc = (typeof stored === 'object' && stored !== null ? stored : {}) as Record<string, unknown>;
   for (const s of sections) {
@@ -271,7 +284,12 @@ export function readStoredConfig(stored: unknown): { config: GatewayConfig; igno
       else config[s]![k] = values[k];
     }
   }
-  const typed = config as GatewayConfig;
+  const typed: GatewayConfig = config as SectionValues;
+  if ('pricing' in doc && doc.pricing !== undefined) {
+    const r = parsePricing(doc.pricing);
+    if (r.ok && r.value.length) typed.pricing = r.value;
+    else ignored.push('pricing');
+  }
   if (crossFieldProblems(typed).length > 0) {
     ignored.push('thresholds.recent_turns/summary_threshold_turns or limits (inconsistent pair)');
     const d = defaultConfig();

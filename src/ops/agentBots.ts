@@ -43,3 +43,16 @@ export async function setAgentBot(
   await deps.store.participants.setBinding(agentId, binding, now);
   return binding;
 }
+
+/** Takes an agent's own bot away: its token is deleted and the agent stops posting under it. */
+export async function removeAgentBot(
+  store: Store,
+  input: { agentId: string; platform: Platform },
+  now: Date,
+): Promise<void> {
+  const agent = await store.participants.getAgent(input.agentId);
+  if (!agent) throw new GatewayError('NOT_FOUND', `agent ${input.agentId} not found`);
+  // The gateway's supervisor stops a bot whose token is gone on its next scan.
+  await store.agentBots.remove(input.agentId, input.platform);
+  await store.participants.removeBinding(input.agentId, input.platform, now);
+}

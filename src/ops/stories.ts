@@ -28,6 +28,37 @@ export async function createBackground(
   return b;
 }
 
+/**
+ * An operator's edit of a background: fields left out keep their value; the whole is checked like
+ * a new one. Beats keep their numbers by position, so a dialogue's plot state still applies.
+ */
+export async function updateBackground(
+  store: Store,
+  id: string,
+  o: { name?: string; worldSetting?: string; beats?: string[] },
+  at: Date,
+): Promise<Background> {
+  const old = await store.stories.getBackground(id);
+  if (!old) throw new GatewayError('NOT_FOUND', `no background with id ${id}`);
+  const next = {
+    name: o.name ?? old.name,
+    worldSetting: o.worldSetting ?? old.worldSetting,
+    beats: o.beats ?? old.outline.map((b) => b.text),
+  };
+  const problems = outlineProblems(next);
+  if (problems.length > 0)
+    throw new GatewayError('BAD_REQUEST', problems.map((p) => `${p.field}: ${p.message}`).join('; '));
+  const b: Background = {
+    ...old,
+    name: next.name.trim(),
+    worldSetting: next.worldSetting,
+    outline: next.beats.map((text, i) => ({ n: i + 1, text: text.trim() })),
+    updatedAt: at,
+  };
+  await store.stories.replaceBackground(b);
+  return b;
+}
+
 export type { Story } from '../store/stories.js';
 
 export async function storyOf(store: Store, dialogueId: string, at: Date): Promise<Story | null> {

@@ -21,6 +21,8 @@ export interface NewRoom {
   password?: string;
   /** One human with several of their own agents (seed 000 ⑥ LIO): the dialogue is a `lio_group`. */
   lio?: boolean;
+  /** This room's answer deadline (checked by the caller against ANSWER_TIMEOUT_RANGE). */
+  answerTimeoutSeconds?: number;
 }
 
 export async function createRoom(store: Store, o: NewRoom, now: Date): Promise<Room> {
@@ -40,6 +42,7 @@ export async function createRoom(store: Store, o: NewRoom, now: Date): Promise<R
     ...(o.description ? { description: o.description } : {}),
     mode: o.mode,
     userParticipation: o.userParticipation ?? true,
+    ...(o.answerTimeoutSeconds !== undefined ? { answerTimeoutSeconds: o.answerTimeoutSeconds } : {}),
     status: 'active',
     members: agentIds.map((id) => ({
       kind: 'agent' as const,

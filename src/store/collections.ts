@@ -14,6 +14,7 @@ import type {
   Turn,
 } from '../domain/model.js';
 import type { ConfigDocument } from './config.js';
+import type { ConfigHistoryEntry } from './configHistory.js';
 import type { StoredWindow } from './windowEntries.js';
 import type { OutboxEntry } from './outbox.js';
 import type { JournalSlot } from './searchJournal.js';
@@ -52,6 +53,8 @@ export interface Collections {
   /** An agent's note per person (read by derived `_id` on the hot path). */
   relationships: Collection<RelationshipNote>;
   config: Collection<ConfigDocument>;
+  /** Who changed the config and what (bounded; written and pruned by `_id`). */
+  configHistory: Collection<ConfigHistoryEntry>;
   /** Hot-path companions (SPEC §3 access rule): each read and written by `_id` only. */
   windows: Collection<StoredWindow>;
   outbox: Collection<OutboxEntry>;
@@ -97,6 +100,7 @@ export function collections(db: Db): Collections {
     memories: db.collection<MemoryEntry>('memories'),
     relationships: db.collection<RelationshipNote>('relationships'),
     config: db.collection<ConfigDocument>('config'),
+    configHistory: db.collection<ConfigHistoryEntry>('configHistory'),
     windows: db.collection<StoredWindow>('windows'),
     outbox: db.collection<OutboxEntry>('outbox'),
     memoryScopes: db.collection<MemoryScopeMark>('memoryScopes'),
@@ -187,6 +191,7 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
     { key: { humanId: 1 }, name: 'notes_by_human' },
   ],
   config: [],
+  configHistory: [],
   // BR-006 removes a dialogue's windows and outbox entries with it.
   windows: [{ key: { dialogueId: 1 }, name: 'by_dialogue' }],
   outbox: [{ key: { dialogueId: 1 }, name: 'by_dialogue' }],

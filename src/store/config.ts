@@ -4,6 +4,8 @@
 import type { Collection } from 'mongodb';
 import { MarkedCache, type WriteMark } from './markedCache.js';
 import { applyConfigPatch, defaultConfig, readStoredConfig, type GatewayConfig } from '../domain/config.js';
+import { configChanges } from '../domain/configDiff.js';
+import type { ConfigHistoryRepo } from './configHistory.js';
 
 export const CONFIG_ID = 'gateway';
 
@@ -15,6 +17,8 @@ export interface ConfigDocument {
   thresholds?: Record<string, unknown>;
   limits?: Record<string, unknown>;
   preferences?: Record<string, unknown>;
+  /** Model prices (src/domain/configPricing.ts); empty when none are set. */
+  pricing?: unknown;
 }
 
 export interface EffectiveConfig {
@@ -32,6 +36,7 @@ export class ConfigRepo {
     private readonly c: Collection<ConfigDocument>,
     mark?: WriteMark,
     maxAgeMs?: number,
+    private readonly history?: ConfigHistoryRepo,
   ) {
     this.cache = new MarkedCache(mark, maxAgeMs);
   }
@@ -51,21 +56,35 @@ export class ConfigRepo {
   async update(patch: unknown, at: Date, by?: string): Promise<EffectiveConfig> {
     const current = await this.read();
     const next = applyConfigPatch(current.config, patch);
-    return this.write(next, at, by);
+    return this.write(next, at, by, 'update');
   }
 
   /** Restore defaults (seed 001's 恢复默认). */
   reset(at: Date, by?: string): Promise<EffectiveConfig> {
-    return this.write(defaultConfig(), at, by);
+    return this.write(defaultConfig(), at, by, 'reset');
   }
 
-  private async write(config: GatewayConfig, at: Date, by?: string): Promise<EffectiveConfig> {
-    const doc = await this.c.findOneAndUpdate(
+  private async write(
+    config: GatewayConfig,
+    at: Date,
+    by: string | undefined,
+    action: 'update' | 'reset',
+  ): Promise<EffectiveConfig> {
+    // The document as it was before this write, so the history's "old" is what was stored.
+    const before = await this.c.findOneAndUpdate(
       { _id: CONFIG_ID },
-      { $set: { ...config, updatedAt: at, ...(by ? { updatedBy: by } : {}) }, $inc: { version: 1 } },
-      { upsert: true, returnDocument: 'after' },
+      {
+        $set: { ...config, pricing: config.pricing ?? [], updatedAt: at, ...(by ? { updatedBy: by } : {}) },
+        $inc: { version: 1 },
+      },
+      { upsert: true, returnDocument: 'before' },
     );
+    const version = (before?.version ?? 0) + 1;
     await this.cache.written();
-    return { config, version: doc?.version ?? 1, updatedAt: at, ignored: [] };
+    const changes = configChanges(readStoredConfig(before).config, config);
+    // The history is a record for people; its failure must not undo or fail the change itself.
+    if (this.history && changes.length)
+      await this.history.record({ at, by: by ?? null, action, version, changes }).catch(() => undefined);
+    return { config, version, updatedAt: at, ignored: [] };
   }
 }

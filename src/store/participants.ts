@@ -234,7 +234,7 @@ export class ParticipantRepo {
 
   /** A new agent (a room member); `recentTurns` set apart, as FerretDB drops empty arrays on insert. */
   async createAgent(
-    agent: Pick<Agent, '_id' | 'name' | 'basePersona' | 'aliases' | 'bindings'>,
+    agent: Pick<Agent, '_id' | 'name' | 'basePersona' | 'aliases' | 'bindings' | 'introduction'>,
     at: Date,
   ): Promise<Agent> {
     const doc: Agent = { ...agent, isDefault: false, createdAt: at, updatedAt: at };
@@ -265,6 +265,34 @@ export class ParticipantRepo {
       { upsert: true },
     );
     await this.agentsWritten();
+  }
+
+  /** An operator's edit of an agent's own fields; returns the agent as stored, null when unknown. */
+  updateAgent(
+    agentId: string,
+    patch: Partial<Pick<Agent, 'name' | 'basePersona' | 'aliases' | 'introduction'>>,
+    at: Date,
+  ): Promise<(Agent & AgentEvolution) | null> {
+    return this.guard.run(guardKeys.agent(agentId), async () => {
+      const doc = await this.agentsWithEvolution.findOneAndUpdate(
+        { _id: agentId },
+        { $set: { ...patch, updatedAt: at } },
+        { returnDocument: 'after' },
+      );
+      if (doc) await this.agentsWritten();
+      return doc;
+    });
+  }
+
+  /** The agent no longer posts under its account on `platform`. */
+  removeBinding(agentId: string, platform: AgentBinding['platform'], at: Date): Promise<void> {
+    return this.guard.run(guardKeys.agent(agentId), async () => {
+      const agent = await this.c.agents.findOne({ _id: agentId });
+      if (!agent) return;
+      const bindings = (agent.bindings ?? []).filter((b) => b.platform !== platform);
+      await this.c.agents.updateOne({ _id: agentId }, { $set: { bindings, updatedAt: at } });
+      await this.agentsWritten();
+    });
   }
 
   /** The agent's account on a platform (one per platform: a new one replaces the old). */

@@ -16,6 +16,7 @@ import { AttachmentRepo } from './attachments.js';
 import { RelationshipRepo } from './relationships.js';
 import { MemoryRepo } from './memories.js';
 import { ConfigRepo } from './config.js';
+import { ConfigHistoryRepo } from './configHistory.js';
 import type { WriteMark } from './markedCache.js';
 import { RoomRepo } from './rooms.js';
 import { AgentBotRepo } from './agentBots.js';
@@ -70,6 +71,7 @@ export class Store {
   /** Agents' notes on each person, shown only in that person's private chats (SPEC §13). */
   readonly relationships: RelationshipRepo;
   readonly config: ConfigRepo;
+  readonly configHistory: ConfigHistoryRepo;
   readonly windows: WindowRepo;
   readonly history: SessionHistory;
   readonly outbox: OutboxRepo;
@@ -131,7 +133,8 @@ export class Store {
     this.attachments = new AttachmentRepo(this.c, this.messages, this.guard);
     this.memories = new MemoryRepo(this.c.memories, this.memoryScopes, this.guard, this.memorySnapshots);
     this.relationships = new RelationshipRepo(this.c);
-    this.config = new ConfigRepo(this.c.config, o.configMark);
+    this.configHistory = new ConfigHistoryRepo(this.c.configHistory);
+    this.config = new ConfigRepo(this.c.config, o.configMark, undefined, this.configHistory);
     this.rooms = new RoomRepo(this.c);
     this.agentBots = new AgentBotRepo(this.c);
     this.seats = new SeatRepo(this.c);

@@ -22,6 +22,10 @@ export class StoryRepo {
     await this.c.backgrounds.insertOne(b);
   }
 
+  async replaceBackground(b: Background): Promise<void> {
+    await this.c.backgrounds.replaceOne({ _id: b._id }, b);
+  }
+
   getBackground(id: string): Promise<Background | null> {
     return this.c.backgrounds.findOne({ _id: id });
   }

@@ -21,8 +21,14 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function newPage(browser: Browser, baseURL: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1400, height: 900 }, timezoneId: 'UTC' });
+/** `locale` is the browser's language; English by default, whatever the machine's, so tests read English. */
+export async function newPage(browser: Browser, baseURL: string, opts: { locale?: string } = {}): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 1400, height: 900 },
+    timezoneId: 'UTC',
+    locale: opts.locale ?? 'en-GB',
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   // A console error in the page is a bug worth failing on; keep them for the assertion.

@@ -176,7 +176,7 @@ describe('operator console', () => {
     await page.getByText('Tea club').waitFor();
     await screenshot(page, '10-rooms');
     await page.getByText('Tea club').click();
-    await page.getByRole('heading', { name: 'Members' }).waitFor();
+    await page.getByRole('heading', { name: 'Members', exact: true }).waitFor();
     await expect.poll(() => page.getByTestId('live-state').textContent()).toContain('live');
     await screenshot(page, '10-room');
   });

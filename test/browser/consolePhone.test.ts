@@ -203,6 +203,10 @@ describe('operator console on a phone and a desktop', () => {
       { name: 'reflections', path: '/reflections', ready: '[data-testid=reflection-state]' },
       { name: 'chats', path: '/chat', ready: 'main h1' },
       { name: 'chat', path: `/chat/${conversationId}`, ready: '[data-testid=chat-assistant]' },
+      { name: 'agents', path: '/setup/agents', ready: 'main h1' },
+      { name: 'agent', path: '/setup/agents/agt_default', ready: 'main h1' },
+      { name: 'backgrounds', path: '/backgrounds', ready: 'main h1' },
+      { name: 'web-users', path: '/web-users', ready: 'main h1' },
     ];
     page = await newPage(browser, h.app.apiUrl!);
     await signIn(page, TEST_OPS_TOKEN);

@@ -1,11 +1,10 @@
 // The end of a long list (a session's turns): a button that stays at the bottom of the window
 // while the newest entries are out of view, and takes the operator there.
 import { useEffect, useRef, useState } from 'preact/hooks';
-
-const TEXT = { en: 'Jump to latest ↓', zh: '跳到最新 ↓' };
-const lang = (): keyof typeof TEXT => (navigator.language.toLowerCase().startsWith('zh') ? 'zh' : 'en');
+import { useI18n } from '../lib/i18n.js';
 
 export function JumpToLatest() {
+  const { t } = useI18n();
   const end = useRef<HTMLDivElement>(null);
   const [away, setAway] = useState(false);
   useEffect(() => {
@@ -24,7 +23,7 @@ export function JumpToLatest() {
           data-testid="jump-latest"
           onClick={() => end.current?.scrollIntoView({ block: 'end' })}
         >
-          {TEXT[lang()]}
+          {t('common.jumpToLatest')}
         </button>
       )}
       <div ref={end} data-testid="latest-end" />

@@ -4,20 +4,25 @@
 import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { Link } from '../lib/router.js';
+import { useI18n, type MessageKey } from '../lib/i18n.js';
+import { LanguageSwitch } from './LanguageSwitch.js';
 import { endSession, type Viewer } from '../lib/session.js';
 import type { Section } from '../routes.js';
 
-const NAV: Array<{ section: Section; href: string; label: string }> = [
-  { section: 'home', href: '/home', label: 'Home' },
-  { section: 'dialogues', href: '/dialogues', label: 'Dialogues' },
-  { section: 'rooms', href: '/rooms', label: 'Rooms' },
-  { section: 'memories', href: '/memories', label: 'Memories' },
-  { section: 'knowledge', href: '/knowledge', label: 'Knowledge' },
-  { section: 'reflections', href: '/reflections', label: 'Reflections' },
-  { section: 'chat', href: '/chat', label: 'Chat' },
-  { section: 'stats', href: '/stats', label: 'Stats' },
-  { section: 'warnings', href: '/warnings', label: 'Warnings' },
-  { section: 'config', href: '/config', label: 'Config' },
+const NAV: Array<{ section: Section; href: string; label: MessageKey }> = [
+  { section: 'home', href: '/home', label: 'nav.home' },
+  { section: 'dialogues', href: '/dialogues', label: 'nav.dialogues' },
+  { section: 'agents', href: '/setup/agents', label: 'setup.nav.agents' },
+  { section: 'rooms', href: '/rooms', label: 'nav.rooms' },
+  { section: 'backgrounds', href: '/backgrounds', label: 'setup.nav.backgrounds' },
+  { section: 'memories', href: '/memories', label: 'nav.memories' },
+  { section: 'knowledge', href: '/knowledge', label: 'nav.knowledge' },
+  { section: 'reflections', href: '/reflections', label: 'nav.reflections' },
+  { section: 'chat', href: '/chat', label: 'nav.chat' },
+  { section: 'webUsers', href: '/web-users', label: 'setup.nav.webUsers' },
+  { section: 'stats', href: '/stats', label: 'nav.stats' },
+  { section: 'warnings', href: '/warnings', label: 'nav.warnings' },
+  { section: 'config', href: '/config', label: 'nav.config' },
 ];
 
 const MENU_ID = 'console-menu';
@@ -25,6 +30,7 @@ const MENU_ID = 'console-menu';
 export function Layout(p: { viewer: Viewer; section: Section; children: ComponentChildren }) {
   // Only narrow screens hide the menu (CSS); on wide ones the toggle is not shown at all.
   const [open, setOpen] = useState(false);
+  const { t } = useI18n();
   const toggle = useRef<HTMLButtonElement>(null);
   const close = (refocus: boolean) => {
     setOpen(false);
@@ -34,7 +40,7 @@ export function Layout(p: { viewer: Viewer; section: Section; children: Componen
     <div class="shell">
       <nav
         class={`sidebar${open ? ' open' : ''}`}
-        aria-label="Console"
+        aria-label={t('nav.label')}
         onKeyDown={(e) => {
           if (e.key === 'Escape' && open) close(true);
         }}
@@ -42,8 +48,8 @@ export function Layout(p: { viewer: Viewer; section: Section; children: Componen
         <div class="brand">
           <span class="logo" aria-hidden="true" />
           <div>
-            <div class="brand-name">Rainbow Gateway</div>
-            <div class="brand-sub">Operator console</div>
+            <div class="brand-name">{t('app.name')}</div>
+            <div class="brand-sub">{t('app.sub')}</div>
           </div>
           <button
             ref={toggle}
@@ -54,7 +60,7 @@ export function Layout(p: { viewer: Viewer; section: Section; children: Componen
             onClick={() => setOpen((o) => !o)}
           >
             <span class="menu-icon" aria-hidden="true" />
-            Menu
+            {t('nav.menu')}
           </button>
         </div>
         <div class="menu" id={MENU_ID}>
@@ -67,7 +73,7 @@ export function Layout(p: { viewer: Viewer; section: Section; children: Componen
                   class={n.section === p.section ? 'active' : ''}
                   aria-current={n.section === p.section ? 'page' : undefined}
                 >
-                  {n.label}
+                  {t(n.label)}
                 </Link>
               </li>
             ))}
@@ -76,10 +82,11 @@ export function Layout(p: { viewer: Viewer; section: Section; children: Componen
             <div>
               <strong>{p.viewer.name}</strong> <span class={`role role-${p.viewer.role}`}>{p.viewer.role}</span>
             </div>
-            <div class="muted small">Times in {p.viewer.timezone}</div>
+            <div class="muted small">{t('layout.timesIn', { zone: p.viewer.timezone })}</div>
             <button class="link" onClick={() => endSession('signed-out')}>
-              Sign out
+              {t('layout.signOut')}
             </button>
+            <LanguageSwitch />
           </div>
         </div>
       </nav>

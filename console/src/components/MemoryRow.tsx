@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { errorText, gql } from '../lib/api.js';
 import { Link } from '../lib/router.js';
 import { Badge, Select, Time } from './ui.js';
+import { Importance, MemoryStatus, Relevance } from './MemoryScore.js';
 
 export interface MemoryView {
   id: string;
@@ -52,7 +53,13 @@ function Origin(p: { origin: MemoryView['origin'] }) {
   return <span data-testid="memory-origin">learned in: {o.dialogue ? <Link href={href}>{name}</Link> : name}</span>;
 }
 
-export function MemoryRow(p: { m: MemoryView; canAct: boolean; score?: number; onChanged: () => void }) {
+export function MemoryRow(p: {
+  m: MemoryView;
+  canAct: boolean;
+  /** A search hit's score and the best score of the same search (shown as a share of it). */
+  score?: { value: number; best: number };
+  onChanged: () => void;
+}) {
   const { m } = p;
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(m.text);
@@ -96,9 +103,9 @@ export function MemoryRow(p: { m: MemoryView; canAct: boolean; score?: number; o
           <div class="memory-text">{m.text}</div>
         )}
         <div class="memory-meta">
-          <Badge>{m.status}</Badge> <Badge tone="plain">{m.kind}</Badge>
-          <span>importance {m.importance.toFixed(2)}</span>
-          {p.score !== undefined && <span>score {p.score.toFixed(4)}</span>}
+          <MemoryStatus status={m.status} /> <Badge tone="plain">{m.kind}</Badge>
+          <Importance value={m.importance} />
+          {p.score !== undefined && <Relevance score={p.score.value} best={p.score.best} />}
           <span>
             recalled {m.recallCount}×{' '}
             {m.lastRecalledAt && (
@@ -126,7 +133,7 @@ export function MemoryRow(p: { m: MemoryView; canAct: boolean; score?: number; o
           <ol class="chain" data-testid="memory-chain">
             {m.chain.map((c) => (
               <li>
-                <span class="arrow">↳</span> {c.text} <Badge>{c.status}</Badge>{' '}
+                <span class="arrow">↳</span> {c.text} <MemoryStatus status={c.status} />{' '}
                 <span class="muted small">
                   <Time at={c.updatedAt} />
                 </span>

@@ -1,9 +1,12 @@
 // One stored message as a chat bubble: who said it, what, when, and how its delivery went.
 import type { MessageView } from '../lib/types.js';
 import { Badge, Time } from './ui.js';
+import { Markdown } from './Markdown.js';
+import { useI18n } from '../lib/i18n.js';
 
 export function MessageBubble(p: { m: MessageView; names?: Record<string, string> }) {
   const { m } = p;
+  const { t } = useI18n();
   const who = p.names?.[m.senderId] ?? (m.senderRole === 'system' ? 'system' : m.senderId);
   const state = m.delivery?.state;
   return (
@@ -14,9 +17,15 @@ export function MessageBubble(p: { m: MessageView; names?: Record<string, string
         {m.contentType !== 'text' && <Badge tone="plain">{m.contentType}</Badge>}
         {state && state !== 'complete' && <Badge>{state}</Badge>}
         {m.rejectedCode && <Badge tone="bad">{m.rejectedCode}</Badge>}
-        {!m.visible && <Badge tone="muted">not shown</Badge>}
+        {!m.visible && <Badge tone="muted">{t('message.notShown')}</Badge>}
       </div>
-      <div class="bubble-text">{m.content || <span class="muted">(no text)</span>}</div>
+      {m.content ? (
+        <Markdown class="bubble-text" text={m.content} />
+      ) : (
+        <div class="bubble-text">
+          <span class="muted">{t('message.noText')}</span>
+        </div>
+      )}
       {m.attachments.length > 0 && (
         <div class="bubble-attachments">
           {m.attachments.map((a) => (

@@ -3,6 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { errorText } from '../lib/api.js';
 import type { LiveState } from '../lib/live.js';
 import { ago, formatTime } from '../lib/time.js';
+import { useI18n } from '../lib/i18n.js';
 
 export function PageHeader(p: { title: ComponentChildren; sub?: ComponentChildren; actions?: ComponentChildren }) {
   return (
@@ -73,15 +74,21 @@ export function ErrorBox(p: { error: unknown; title?: string }) {
   );
 }
 
-export const Loading = (p: { what?: string }) => <div class="loading">Loading {p.what ?? ''}…</div>;
+// `what` is an English noun from the page; other languages say only "loading" rather than mix.
+export function Loading(p: { what?: string }) {
+  const { locale, t } = useI18n();
+  const text = locale === 'en' && p.what ? t('common.loading', { what: p.what }) : t('common.loadingPlain');
+  return <div class="loading">{text}</div>;
+}
 
 export const Empty = (p: { children: ComponentChildren }) => <div class="empty">{p.children}</div>;
 
 /** An instant in the display time zone; the hover shows UTC. */
 export function Time(p: { at: string | null | undefined; relative?: boolean }) {
+  const { t } = useI18n();
   if (!p.at) return <span class="muted">—</span>;
   return (
-    <time dateTime={p.at} title={`${p.at} (UTC)`}>
+    <time dateTime={p.at} title={t('time.utcHint', { at: p.at })}>
       {p.relative ? ago(p.at) : formatTime(p.at)}
     </time>
   );
@@ -101,23 +108,13 @@ export function Collapsible(p: { summary: ComponentChildren; children: Component
   );
 }
 
-const LIVE_TEXT: Record<LiveState, string> = {
-  off: 'offline',
-  connecting: 'connecting…',
-  live: 'live',
-  error: 'reconnecting…',
-};
-
 export function LiveDot(p: { state: LiveState; label?: string }) {
+  const { t } = useI18n();
   return (
-    <span
-      class={`live-dot ${p.state}`}
-      data-testid="live-state"
-      title="Updates arrive over a GraphQL subscription (SSE)"
-    >
+    <span class={`live-dot ${p.state}`} data-testid="live-state" title={t('common.liveTitle')}>
       <i />
       {p.label ? `${p.label}: ` : ''}
-      {LIVE_TEXT[p.state]}
+      {t(`live.${p.state}`)}
     </span>
   );
 }
@@ -152,6 +149,7 @@ export function Select<T extends string>(p: {
 }
 
 /** Why a control is off for this role, shown beside read-only pages. */
-export const ReadOnlyNote = (p: { needs: string }) => (
-  <div class="note">Read-only: changing this needs the {p.needs} role.</div>
-);
+export function ReadOnlyNote(p: { needs: string }) {
+  const { t } = useI18n();
+  return <div class="note">{t('common.readOnlyNeeds', { role: p.needs })}</div>;
+}

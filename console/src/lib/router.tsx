@@ -10,11 +10,55 @@ export interface Location {
 
 const read = (): Location => ({ path: location.pathname, query: new URLSearchParams(location.search) });
 
+/** A page with unsaved work: returns the question to confirm before leaving, or null to let go. */
+export type LeaveGuard = () => string | null;
+const guards = new Set<LeaveGuard>();
+
+export function addLeaveGuard(g: LeaveGuard): () => void {
+  guards.add(g);
+  return () => guards.delete(g);
+}
+
+/** Asks each guard's question; false when the operator chose to stay. */
+function mayLeave(): boolean {
+  for (const g of guards) {
+    const question = g();
+    if (question && !confirm(question)) return false;
+  }
+  return true;
+}
+
+/** The URL shown, to return to when the back button is refused. */
+let shown = location.pathname + location.search;
+let internal = false;
+
 export function navigate(to: string, o: { replace?: boolean } = {}): void {
+  // A replace keeps the page (filters in the query string); only moves to another path ask.
+  const url = new URL(to, location.href);
+  if (url.pathname !== location.pathname && !mayLeave()) return;
   if (o.replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
-  dispatchEvent(new PopStateEvent('popstate'));
+  internal = true;
+  try {
+    dispatchEvent(new PopStateEvent('popstate'));
+  } finally {
+    internal = false;
+  }
 }
+
+addEventListener(
+  'popstate',
+  (e) => {
+    // The back/forward buttons cannot be cancelled; a refused one is undone by going back to the page.
+    if (!internal && location.pathname !== new URL(shown, location.href).pathname && !mayLeave()) {
+      history.pushState(null, '', shown);
+      e.stopImmediatePropagation();
+      return;
+    }
+    shown = location.pathname + location.search;
+  },
+  { capture: true },
+);
 
 export function useLocation(): Location {
   const [loc, setLoc] = useState(read);

@@ -20,6 +20,8 @@ import { Link, navigate } from '../lib/router.js';
 import { useCan } from '../lib/viewerContext.js';
 import { nodes, type Conn, type Named } from '../lib/types.js';
 import { Badge, Empty, ErrorBox, PageHeader, Panel, ReadOnlyNote, Select, Time } from '../components/ui.js';
+import { useI18n } from '../lib/i18n.js';
+import { Markdown } from '../components/Markdown.js';
 
 const AGENTS = `query Agents { agents(first: 100) { edges { node { id name } } } }`;
 
@@ -32,6 +34,7 @@ interface Streaming {
 }
 
 export function Chat(p: { id?: string }) {
+  const { t } = useI18n();
   const canAct = useCan('operator');
   const agents = nodes(useQuery<{ agents: Conn<Named> }>(AGENTS).data?.agents);
   const [agentId, setAgentId] = useState('');
@@ -136,23 +139,23 @@ export function Chat(p: { id?: string }) {
   return (
     <>
       <PageHeader
-        title="Chat"
-        sub="Talk to an agent through the web channel, as a web user would. Conversations are dialogues like any other."
+        title={t('chat.title')}
+        sub={t('chat.sub')}
         actions={
           canAct && (
             <>
               <Select
-                label="Agent"
+                label={t('th.agent')}
                 value={agentId}
                 options={[
-                  { value: '', label: 'default agent' },
+                  { value: '', label: t('chat.defaultAgent') },
                   ...agents.map((a) => ({ value: a.id, label: a.name })),
                 ]}
                 onChange={setAgentId}
                 testId="chat-agent"
               />
               <button class="primary" onClick={start} data-testid="chat-new">
-                New conversation
+                {t('chat.new')}
               </button>
             </>
           )
@@ -161,17 +164,17 @@ export function Chat(p: { id?: string }) {
       {!canAct && <ReadOnlyNote needs="operator" />}
       <ErrorBox error={error} />
       <div class="split">
-        <Panel title="Conversations" class="side">
+        <Panel title={t('chat.conversations')} class="side">
           {list.length === 0 ? (
-            <Empty>None yet.</Empty>
+            <Empty>{t('common.noneYet')}</Empty>
           ) : (
             <ul class="session-list" role="list">
               {list.map((c) => (
                 <li class={c.id === p.id ? 'selected' : ''}>
                   <Link href={`/chat/${encodeURIComponent(c.id)}`} aria-current={c.id === p.id ? 'page' : undefined}>
-                    <div class="strong">{c.title || 'New conversation'}</div>
+                    <div class="strong">{c.title || t('chat.new')}</div>
                     <div class="muted small">
-                      {names[c.assistantId] ?? c.assistantId} · {c.messageCount} messages
+                      {names[c.assistantId] ?? c.assistantId} · {t('chat.messageCount', { n: c.messageCount })}
                     </div>
                     <div class="muted small">
                       <Time at={c.lastMessageAt} relative />
@@ -185,19 +188,19 @@ export function Chat(p: { id?: string }) {
         <div class="main-col">
           {!current ? (
             <Panel>
-              <Empty>Pick a conversation or start a new one.</Empty>
+              <Empty>{t('chat.pick')}</Empty>
             </Panel>
           ) : (
             <Panel
-              title={current.conversation.title || 'New conversation'}
+              title={current.conversation.title || t('chat.new')}
               actions={
                 <>
                   <Link class="button small" href={`/dialogues/${encodeURIComponent(current.conversation.dialogueId)}`}>
-                    Dialogue →
+                    {t('chat.toDialogue')}
                   </Link>
                   {canAct && (
                     <button class="small danger" onClick={remove}>
-                      Delete
+                      {t('common.delete')}
                     </button>
                   )}
                 </>
@@ -225,13 +228,13 @@ export function Chat(p: { id?: string }) {
                     error={stream.error}
                   />
                 )}
-                {current.messages.length === 0 && !stream && <Empty>Say hello.</Empty>}
+                {current.messages.length === 0 && !stream && <Empty>{t('chat.sayHello')}</Empty>}
               </div>
               {canAct && (
                 <form class="chat-input" onSubmit={send}>
                   <textarea
                     rows={2}
-                    placeholder="Message the agent (Enter sends, Shift+Enter breaks the line)"
+                    placeholder={t('chat.placeholder')}
                     value={text}
                     data-testid="chat-input"
                     onInput={(e) => setText(e.currentTarget.value)}
@@ -244,11 +247,11 @@ export function Chat(p: { id?: string }) {
                   />
                   {stream && !stream.done ? (
                     <button type="button" class="danger" onClick={stop}>
-                      Stop
+                      {t('chat.stop')}
                     </button>
                   ) : (
                     <button type="submit" class="primary" disabled={!text.trim()} data-testid="chat-send">
-                      Send
+                      {t('common.send')}
                     </button>
                   )}
                 </form>
@@ -274,6 +277,7 @@ function ChatBubble(p: {
   at?: string;
   error?: string | undefined;
 }) {
+  const { t } = useI18n();
   const streaming = p.state === 'streaming';
   const failed = FAILED_STATES.has(p.state);
   return (
@@ -291,11 +295,15 @@ function ChatBubble(p: {
         )}
         {p.usage && (
           <span class="muted small">
-            {p.usage.inputTokens ?? '?'} in · {p.usage.outputTokens ?? '?'} out tokens
+            {t('chat.tokens', { in: p.usage.inputTokens ?? '?', out: p.usage.outputTokens ?? '?' })}
           </span>
         )}
       </div>
-      <div class="bubble-text">{p.content || (streaming ? <span class="muted">…</span> : '')}</div>
+      {p.content ? (
+        <Markdown class="bubble-text" text={p.content} />
+      ) : (
+        <div class="bubble-text">{streaming ? <span class="muted">…</span> : ''}</div>
+      )}
       {p.error && <div class="bubble-error">{p.error}</div>}
       {p.sources.length > 0 && (
         <ol class="sources">

@@ -7,6 +7,10 @@ import { useQuery } from '../lib/hooks.js';
 import { useCan } from '../lib/viewerContext.js';
 import { fieldErrors } from '../lib/configErrors.js';
 import { ErrorBox, Loading, PageHeader, Panel, ReadOnlyNote, Time } from '../components/ui.js';
+import { useI18n } from '../lib/i18n.js';
+import { useLeaveGuard } from '../lib/leaveGuard.js';
+import { PricingPanel } from '../components/config/PricingPanel.js';
+import { ConfigHistory } from '../components/config/ConfigHistory.js';
 
 interface FieldInfo {
   path: string;
@@ -49,6 +53,7 @@ function rangeText(f: FieldInfo): string {
 }
 
 export function ConfigPage() {
+  const { t } = useI18n();
   const canEdit = useCan('admin');
   const info = useQuery<{ configFields: FieldInfo[] }>(FIELDS);
   const fields = info.data?.configFields ?? [];
@@ -77,6 +82,8 @@ export function ConfigPage() {
   }, [current]);
 
   const changed = fields.filter((f) => current && String(draft[f.path]) !== String(valueAt(current, f.path)));
+  const [pricingDirty, setPricingDirty] = useState(false);
+  useLeaveGuard(changed.length > 0 || pricingDirty, t('trace.unsaved.leave'));
 
   const save = async (e: Event) => {
     e.preventDefault();
@@ -141,30 +148,31 @@ export function ConfigPage() {
   return (
     <form onSubmit={save} noValidate>
       <PageHeader
-        title="Config"
+        title={t('config.title')}
         sub={
           <>
-            Version {current.version}
+            {t('config.version', { v: current.version })}
             {current.updatedAt && (
               <>
-                , changed <Time at={current.updatedAt} />
+                {t('config.changed')}
+                <Time at={current.updatedAt} />
               </>
             )}
-            . Changes apply on the next turn in every process.
+            {t('config.applies')}
           </>
         }
         actions={
           canEdit && (
             <>
               <button type="button" onClick={reset} disabled={busy} data-testid="config-reset">
-                Restore defaults
+                {t('config.restore')}
               </button>
               <button type="submit" class="primary" disabled={busy || changed.length === 0} data-testid="config-save">
                 {busy
-                  ? 'Saving…'
+                  ? t('config.saving')
                   : changed.length
-                    ? `Save ${changed.length} change${changed.length > 1 ? 's' : ''}`
-                    : 'Save'}
+                    ? t(changed.length > 1 ? 'config.saveMany' : 'config.saveOne', { n: changed.length })
+                    : t('common.save')}
               </button>
             </>
           )
@@ -252,6 +260,13 @@ export function ConfigPage() {
           </div>
         </Panel>
       ))}
+      <PricingPanel
+        canEdit={canEdit}
+        version={current.version}
+        onDirty={setPricingDirty}
+        onSaved={() => void cfg.reload()}
+      />
+      <ConfigHistory version={current.version} />
     </form>
   );
 }

@@ -23,6 +23,7 @@ import { PostMessage } from '../components/PostMessage.js';
 import { MessageBubble } from '../components/MessageBubble.js';
 import { JumpToLatest } from '../components/JumpToLatest.js';
 import { StoryPanel } from '../components/StoryPanel.js';
+import { useI18n } from '../lib/i18n.js';
 
 const DIALOGUE = `query Dialogue($id: ID!) {
   dialogue(id: $id) {
@@ -71,6 +72,7 @@ function timeline(turns: TurnView[], loose: MessageView[], olderHidden: boolean)
 }
 
 export function DialoguePage(p: { id: string; query: URLSearchParams }) {
+  const i18n = useI18n();
   const canAct = useCan('operator');
   const d = useQuery<DialogueData>(DIALOGUE, { id: p.id });
   const sessions = nodes(d.data?.dialogue.sessions).slice().reverse(); // newest first
@@ -140,7 +142,7 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
   return (
     <>
       <PageHeader
-        title={dlg.title ?? 'Untitled dialogue'}
+        title={dlg.title ?? i18n.t('dialogue.untitled')}
         sub={
           <>
             <Badge tone="plain">{dlg.type}</Badge> <Badge>{dlg.status}</Badge> {dlg.chat.platform} chat{' '}
@@ -165,7 +167,7 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
                   })
                 }
               >
-                Export Markdown
+                {i18n.t('dialogue.export')}
               </button>
             )}
           </>

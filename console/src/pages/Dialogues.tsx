@@ -5,6 +5,7 @@ import { Link, navigate } from '../lib/router.js';
 import { useQuery } from '../lib/hooks.js';
 import { nodes, type Conn, type DialogueSummary } from '../lib/types.js';
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Panel, Select, Time } from '../components/ui.js';
+import { useI18n } from '../lib/i18n.js';
 
 const QUERY = `query Dialogues($first: Int!, $platform: Platform, $type: DialogueType, $status: DialogueStatus) {
   dialogues(first: $first, platform: $platform, type: $type, status: $status) {
@@ -18,6 +19,7 @@ const PAGE = 50;
 const all = { value: '', label: 'All' };
 
 export function Dialogues(p: { query: URLSearchParams }) {
+  const { t } = useI18n();
   const platform = p.query.get('platform') ?? '';
   const type = p.query.get('type') ?? '';
   const [first, setFirst] = useState(PAGE);
@@ -36,8 +38,8 @@ export function Dialogues(p: { query: URLSearchParams }) {
   return (
     <>
       <PageHeader
-        title="Dialogues"
-        sub="Every chat the gateway keeps a record of. The list refreshes every 5 s; a dialogue's page is live."
+        title={t('dialogues.title')}
+        sub={t('dialogues.sub')}
         actions={
           <>
             <Select

@@ -5,6 +5,7 @@ import { formatMs, formatNumber } from '../lib/time.js';
 import { HEALTH_POLL_MS, HEALTH_QUERY, problemsOf, type CallHealthView, type HealthView } from '../lib/health.js';
 import { Incidents } from '../components/Incidents.js';
 import { Badge, ErrorBox, Loading, PageHeader, Panel, Stat, Time } from '../components/ui.js';
+import { useI18n } from '../lib/i18n.js';
 
 const STATE_TONE = { ok: 'ok', idle: 'muted', off: 'muted', degraded: 'warn', failing: 'bad' } as const;
 
@@ -38,12 +39,13 @@ function CallCard(p: { c: CallHealthView; label: string }) {
 }
 
 export function Home() {
+  const { t } = useI18n();
   const q = useQuery<{ health: HealthView }>(HEALTH_QUERY, {}, { pollMs: HEALTH_POLL_MS });
   const h = q.data?.health;
   const problems = h ? problemsOf(h) : [];
   return (
     <>
-      <PageHeader title="Home" sub={`Health at a glance. Refreshes every ${HEALTH_POLL_MS / 1000} s.`} />
+      <PageHeader title={t('home.title')} sub={t('home.sub', { s: HEALTH_POLL_MS / 1000 })} />
       <ErrorBox error={q.error} />
       {!h ? (
         <Loading what="health" />

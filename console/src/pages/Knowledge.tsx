@@ -8,6 +8,7 @@ import { formatNumber } from '../lib/time.js';
 import { useCan } from '../lib/viewerContext.js';
 import { nodes, type Conn, type Named } from '../lib/types.js';
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Panel, ReadOnlyNote, Select, Time } from '../components/ui.js';
+import { useI18n } from '../lib/i18n.js';
 
 interface DocumentView {
   id: string;
@@ -49,6 +50,7 @@ const size = (n: number) =>
   n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 ** 2).toFixed(1)} MB`;
 
 export function Knowledge(p: { query: URLSearchParams }) {
+  const { t } = useI18n();
   const canAct = useCan('operator');
   const agents = nodes(useQuery<{ agents: Conn<Named> }>(AGENTS).data?.agents);
   const agentId = p.query.get('agent') ?? agents[0]?.id ?? '';
@@ -96,8 +98,8 @@ export function Knowledge(p: { query: URLSearchParams }) {
   return (
     <>
       <PageHeader
-        title="Knowledge"
-        sub="Documents an agent answers from and cites. Text, Markdown and PDF files are chunked and embedded on upload."
+        title={t('knowledge.title')}
+        sub={t('knowledge.sub')}
         actions={
           <Select
             label="Agent"

@@ -8,6 +8,9 @@ import { useCan } from '../lib/viewerContext.js';
 import { nodes, type Conn, type HumanRef, type Named } from '../lib/types.js';
 import { Empty, ErrorBox, Loading, PageHeader, Panel, ReadOnlyNote, Select } from '../components/ui.js';
 import { MEMORY_FIELDS, MemoryRow, type MemoryView } from '../components/MemoryRow.js';
+import { useMemoryStatusLabel } from '../components/MemoryScore.js';
+import { bestScore } from '../lib/scores.js';
+import { useI18n } from '../lib/i18n.js';
 
 const PEOPLE = `query People { agents(first: 100) { edges { node { id name } } } humans(first: 100) { edges { node { id displayName } } } }`;
 const LIST = `query Memories($owner: ID, $subject: ID, $status: MemoryStatus) {
@@ -20,6 +23,8 @@ const SEARCH = `query Search($owner: ID!, $subject: ID, $text: String!) {
 type Hits = { queries: string[]; keywordOnly: boolean; hits: Array<{ score: number; memory: MemoryView }> };
 
 export function Memories(p: { query: URLSearchParams }) {
+  const { t } = useI18n();
+  const statusLabel = useMemoryStatusLabel();
   const canAct = useCan('operator');
   const people = useQuery<{ agents: Conn<Named>; humans: Conn<HumanRef> }>(PEOPLE);
   const agents = nodes(people.data?.agents);
@@ -63,8 +68,8 @@ export function Memories(p: { query: URLSearchParams }) {
   return (
     <>
       <PageHeader
-        title="Memories"
-        sub="What each agent remembers about the people it talks to. Retired and rewritten entries stay, linked to what replaced them."
+        title={t('memories.title')}
+        sub={t('memories.sub')}
         actions={
           <>
             <Select
@@ -85,7 +90,10 @@ export function Memories(p: { query: URLSearchParams }) {
             <Select
               label="Status"
               value={status}
-              options={['active', 'superseded', 'merged', 'pruned', 'all'].map((v) => ({ value: v, label: v }))}
+              options={['active', 'superseded', 'merged', 'pruned', 'all'].map((v) => ({
+                value: v,
+                label: statusLabel(v),
+              }))}
               onChange={(v) => set('status', v)}
             />
           </>
@@ -121,7 +129,13 @@ export function Memories(p: { query: URLSearchParams }) {
             ) : (
               <ul class="memories">
                 {hits.hits.map((h) => (
-                  <MemoryRow key={h.memory.id} m={h.memory} score={h.score} canAct={canAct} onChanged={changed} />
+                  <MemoryRow
+                    key={h.memory.id}
+                    m={h.memory}
+                    score={{ value: h.score, best: bestScore(hits.hits.map((x) => x.score)) }}
+                    canAct={canAct}
+                    onChanged={changed}
+                  />
                 ))}
               </ul>
             )}
@@ -136,7 +150,7 @@ export function Memories(p: { query: URLSearchParams }) {
         ) : !list.data && list.loading ? (
           <Loading what="memories" />
         ) : memories.length === 0 ? (
-          <Empty>No {status === 'all' ? '' : status} memories here yet.</Empty>
+          <Empty>No {status === 'all' ? '' : statusLabel(status)} memories here yet.</Empty>
         ) : (
           <ul class="memories">
             {memories.map((m) => (

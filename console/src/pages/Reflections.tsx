@@ -23,6 +23,7 @@ import {
   Select,
   Time,
 } from '../components/ui.js';
+import { useI18n } from '../lib/i18n.js';
 
 interface Mood {
   label: string;
@@ -121,6 +122,7 @@ const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(2)}`;
 const moodText = (m: Mood) => `${m.label} (valence ${signed(m.valence)}, arousal ${m.arousal.toFixed(2)})`;
 
 export function Reflections(p: { query: URLSearchParams }) {
+  const { t } = useI18n();
   const canAct = useCan('operator');
   const people = useQuery<{ agents: Conn<Named> }>(AGENTS);
   const agents = nodes(people.data?.agents);
@@ -182,8 +184,8 @@ export function Reflections(p: { query: URLSearchParams }) {
   return (
     <>
       <PageHeader
-        title="Reflections"
-        sub="Each agent's self-reflection: its mood and values, and the runs that set them. A finished run can be rolled back as a unit."
+        title={t('reflections.title')}
+        sub={t('reflections.sub')}
         actions={
           <>
             {agent && <LiveDot state={live} />}

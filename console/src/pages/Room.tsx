@@ -8,6 +8,7 @@ import { Link } from '../lib/router.js';
 import { useCan } from '../lib/viewerContext.js';
 import { Badge, Empty, ErrorBox, LiveDot, Loading, PageHeader, Panel, Time } from '../components/ui.js';
 import { ROOM_FIELDS, type RoomSummary } from './Rooms.js';
+import { RoomMembersEditor } from '../components/setup/RoomMembersEditor.js';
 
 interface Round {
   id: string;
@@ -102,6 +103,7 @@ export function RoomPage(p: { id: string }) {
             ))}
           </ol>
           {r.announcement && <div class="notice">{r.announcement}</div>}
+          <RoomMembersEditor roomId={r.id} members={r.members} onChanged={() => void q.reload()} />
         </Panel>
         <Panel title="Live events">
           {events.length === 0 ? (

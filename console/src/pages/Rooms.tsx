@@ -3,6 +3,8 @@
 import { useQuery } from '../lib/hooks.js';
 import { Link, navigate } from '../lib/router.js';
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Panel, Time } from '../components/ui.js';
+import { useI18n } from '../lib/i18n.js';
+import { NewRoomForm } from '../components/setup/NewRoomForm.js';
 
 export interface RoomSummary {
   id: string;
@@ -23,19 +25,17 @@ export const ROOM_FIELDS = `id name platform chatId mode status userParticipatio
 const QUERY = `query Rooms { rooms { ${ROOM_FIELDS} } }`;
 
 export function Rooms() {
+  const { t } = useI18n();
   const q = useQuery<{ rooms: RoomSummary[] }>(QUERY, {}, { pollMs: 5000 });
   return (
     <>
-      <PageHeader
-        title="Rooms"
-        sub="Chats where several agents take turns. Refreshes every 5 s; a room's page is live."
-      />
+      <PageHeader title={t('rooms.title')} sub={t('rooms.sub')} />
       <ErrorBox error={q.error} />
       <Panel>
         {!q.data ? (
           <Loading what="rooms" />
         ) : q.data.rooms.length === 0 ? (
-          <Empty>No rooms yet. An admin creates them with the createRoom mutation.</Empty>
+          <Empty>{t('setup.rooms.empty')}</Empty>
         ) : (
           <table class="table stack">
             <thead>
@@ -80,6 +80,9 @@ export function Rooms() {
             </tbody>
           </table>
         )}
+      </Panel>
+      <Panel title={t('setup.rooms.new')}>
+        <NewRoomForm />
       </Panel>
     </>
   );

@@ -3,33 +3,35 @@
 import { useState } from 'preact/hooks';
 import { ApiError, gql } from '../lib/api.js';
 import { setToken, type Viewer } from '../lib/session.js';
+import { useI18n, type MessageKey } from '../lib/i18n.js';
+import { LanguageSwitch } from '../components/LanguageSwitch.js';
 
 export const VIEWER_QUERY = 'query Viewer { viewer { name role timezone } }';
 
 export function SignIn(p: { reason?: 'rejected' | 'signed-out' | undefined; onSignedIn: (v: Viewer) => void }) {
+  const { t } = useI18n();
   const [token, setValue] = useState('');
-  const [error, setError] = useState<string | null>(
-    p.reason === 'rejected' ? 'Your token is no longer accepted. Sign in again.' : null,
+  // A catalogue key, so the message follows a language switch; other errors are the server's text.
+  const [error, setError] = useState<{ key: MessageKey } | { text: string } | null>(
+    p.reason === 'rejected' ? { key: 'signin.rejected' } : null,
   );
   const [busy, setBusy] = useState(false);
 
   const submit = async (e: Event) => {
     e.preventDefault();
-    const t = token.trim();
-    if (!t) return setError('Enter a token.');
+    const entered = token.trim();
+    if (!entered) return setError({ key: 'signin.empty' });
     setBusy(true);
     setError(null);
     try {
-      const { viewer } = await gql<{ viewer: Viewer }>(VIEWER_QUERY, {}, t);
-      setToken(t);
+      const { viewer } = await gql<{ viewer: Viewer }>(VIEWER_QUERY, {}, entered);
+      setToken(entered);
       p.onSignedIn(viewer);
     } catch (err) {
       setError(
         err instanceof ApiError && err.code === 'UNAUTHENTICATED'
-          ? 'That token was not accepted. Check it against OPS_TOKENS (name:role:token).'
-          : err instanceof Error
-            ? err.message
-            : String(err),
+          ? { key: 'signin.notAccepted' }
+          : { text: err instanceof Error ? err.message : String(err) },
       );
     } finally {
       setBusy(false);
@@ -42,17 +44,17 @@ export function SignIn(p: { reason?: 'rejected' | 'signed-out' | undefined; onSi
         <div class="brand">
           <span class="logo" aria-hidden="true" />
           <div>
-            <div class="brand-name">Rainbow Gateway</div>
-            <div class="brand-sub">Operator console</div>
+            <div class="brand-name">{t('app.name')}</div>
+            <div class="brand-sub">{t('app.sub')}</div>
           </div>
         </div>
         <label class="field">
-          <span>Operator token</span>
+          <span>{t('signin.token')}</span>
           <input
             type="password"
             name="token"
             autoComplete="current-password"
-            placeholder="a token from OPS_TOKENS"
+            placeholder={t('signin.placeholder')}
             value={token}
             onInput={(e) => setValue(e.currentTarget.value)}
             autoFocus
@@ -60,16 +62,14 @@ export function SignIn(p: { reason?: 'rejected' | 'signed-out' | undefined; onSi
         </label>
         {error && (
           <div class="error-box" role="alert" data-testid="signin-error">
-            {error}
+            {'key' in error ? t(error.key) : error.text}
           </div>
         )}
         <button class="primary" type="submit" disabled={busy}>
-          {busy ? 'Checking…' : 'Sign in'}
+          {busy ? t('signin.checking') : t('signin.submit')}
         </button>
-        <p class="muted small">
-          Viewers can read everything; operators can also act on dialogues, memories and knowledge; admins can change
-          the config. The token stays in this browser only.
-        </p>
+        <p class="muted small">{t('signin.roles')}</p>
+        <LanguageSwitch />
       </form>
     </div>
   );

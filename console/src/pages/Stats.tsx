@@ -5,6 +5,7 @@ import { useQuery } from '../lib/hooks.js';
 import { formatMs, formatNumber, formatShort } from '../lib/time.js';
 import { ErrorBox, Loading, PageHeader, Panel, Select, Stat } from '../components/ui.js';
 import { HBars, Lines, StackedBars } from '../components/charts.js';
+import { useI18n } from '../lib/i18n.js';
 
 interface Bucket {
   start: string;
@@ -70,6 +71,7 @@ function windowOf(key: WindowKey): { since: string; until: string; buckets: numb
 }
 
 export function StatsPage() {
+  const { t } = useI18n();
   const [key, setKey] = useState<WindowKey>('24h');
   const q = useQuery<{ stats: StatsData }>(QUERY, windowOf(key), { pollMs: 30_000 });
   const s = q.data?.stats;
@@ -77,8 +79,8 @@ export function StatsPage() {
   return (
     <>
       <PageHeader
-        title="Stats"
-        sub="Counts, reply latency and the model's tokens. Refreshes every 30 s."
+        title={t('stats.title')}
+        sub={t('stats.sub')}
         actions={
           <Select
             label="Window"

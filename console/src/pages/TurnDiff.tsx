@@ -9,6 +9,7 @@ import { diffLines, foldUnchanged } from '../lib/diff.js';
 import { formatNumber } from '../lib/time.js';
 import { nodes, type Conn, type EventView } from '../lib/types.js';
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Panel, Time } from '../components/ui.js';
+import { useI18n } from '../lib/i18n.js';
 
 const CONTEXTS = `query Contexts($a: ID!, $b: ID!) {
   a: events(turnId: $a, kind: context_built, last: 1) { edges { node { id kind at turnId messageId data } } }
@@ -22,6 +23,7 @@ function delta(a: number | null | undefined, b: number | null | undefined) {
 }
 
 export function TurnDiffPage(p: { a: string; b: string }) {
+  const { t } = useI18n();
   const q = useQuery<{ a: Conn<EventView>; b: Conn<EventView> }>(CONTEXTS, { a: p.a, b: p.b }, { skip: !p.a || !p.b });
   const ea = nodes(q.data?.a)[0];
   const eb = nodes(q.data?.b)[0];
@@ -51,7 +53,7 @@ export function TurnDiffPage(p: { a: string; b: string }) {
   return (
     <>
       <PageHeader
-        title="Context diff"
+        title={t('turnDiff.title')}
         sub={
           <>
             <Link href={`/turns/${encodeURIComponent(p.a)}`}>A: {p.a}</Link> (<Time at={ea.at} />) →{' '}

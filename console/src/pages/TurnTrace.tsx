@@ -22,6 +22,8 @@ import { PromptParts } from '../components/trace/PromptParts.js';
 import { RecalledMemories } from '../components/trace/RecalledMemories.js';
 import { KnowledgePassages } from '../components/trace/KnowledgePassages.js';
 import { Deliveries, LlmCalls, OtherEvents, ToolCalls } from '../components/trace/Calls.js';
+import { Timeline } from '../components/trace/Timeline.js';
+import { useI18n } from '../lib/i18n.js';
 
 const TRACE = `query Trace($id: ID!) {
   turnTrace(turnId: $id) {
@@ -67,6 +69,7 @@ interface TraceData {
 }
 
 export function TurnTracePage(p: { id: string }) {
+  const i18n = useI18n();
   const q = useQuery<TraceData>(TRACE, { id: p.id });
   const refresh = useDebounced(() => void q.reload(), 300);
   const live = useSubscription(TURN_EVENTS, { id: p.id }, refresh, q.data?.turnTrace.turn.status === 'pending');
@@ -94,7 +97,7 @@ export function TurnTracePage(p: { id: string }) {
   return (
     <>
       <PageHeader
-        title="Turn trace"
+        title={i18n.t('turnTrace.title')}
         sub={
           <>
             <Link href={`/dialogues/${encodeURIComponent(t.dialogue.id)}?session=${encodeURIComponent(t.session.id)}`}>
@@ -150,6 +153,10 @@ export function TurnTracePage(p: { id: string }) {
           )}
         </div>
       </div>
+
+      <Panel title={i18n.t('trace.timeline.title')}>
+        <Timeline startedAt={t.startedAt} closedAt={t.closedAt} events={events} llmIds={llmIds} toolIds={toolIds} />
+      </Panel>
 
       <Panel title="Conversation">
         <div class="turn-messages">

@@ -5,6 +5,7 @@ import { nodes, type Conn } from '../lib/types.js';
 import { HEALTH_POLL_MS, HEALTH_QUERY, problemsOf, type HealthView } from '../lib/health.js';
 import { Incidents } from '../components/Incidents.js';
 import { Badge, Empty, ErrorBox, Json, Loading, PageHeader, Panel, Time } from '../components/ui.js';
+import { useI18n } from '../lib/i18n.js';
 
 interface WarningView {
   id: string;
@@ -23,6 +24,7 @@ const QUERY = `query Warnings { warnings(first: 100) { edges { node {
   id category count data firstAt lastAt firstTurnId lastTurnId dialogueId dialogue { title } } } } }`;
 
 export function Warnings() {
+  const { t } = useI18n();
   const q = useQuery<{ warnings: Conn<WarningView> }>(QUERY, {}, { pollMs: 15_000 });
   const list = nodes(q.data?.warnings);
   // The home page's signals too: a failing model or unanswered turns need attention even when
@@ -33,7 +35,7 @@ export function Warnings() {
   const calm = h !== undefined && problems.length === 0 && h.incidents.length === 0;
   return (
     <>
-      <PageHeader title="Warnings" sub="Raised once per dialogue and kind, then counted. Refreshes every 15 s." />
+      <PageHeader title={t('warnings.title')} sub={t('warnings.sub')} />
       <ErrorBox error={q.error} />
       {h && !calm && (
         <Panel title="Needs attention now">

@@ -5,6 +5,9 @@ import type { ContextBuild } from '../../lib/trace.js';
 import { formatMs } from '../../lib/time.js';
 import { Link } from '../../lib/router.js';
 import { Badge, Empty } from '../ui.js';
+import { Importance, MemoryStatus, Relevance } from '../MemoryScore.js';
+import { bestScore } from '../../lib/scores.js';
+import { useI18n } from '../../lib/i18n.js';
 
 interface MemoryRow {
   id: string;
@@ -45,6 +48,8 @@ export function RecalledMemories(p: { recall: NonNullable<ContextBuild['recall']
   const ids = recall.memoryIds.slice(0, 2 * CHUNK);
   const { rows } = useMemories(ids);
   const hasScores = Object.keys(recall.scores).length > 0;
+  const best = bestScore(Object.values(recall.scores));
+  const { t } = useI18n();
   return (
     <div data-testid="recall">
       <div class="kv-row">
@@ -74,10 +79,10 @@ export function RecalledMemories(p: { recall: NonNullable<ContextBuild['recall']
               <th scope="col">Memory</th>
               <th scope="col">Kind</th>
               <th scope="col" class="num">
-                Importance
+                {t('trace.score.importanceCol')}
               </th>
               <th scope="col" class="num">
-                Score
+                {t('trace.score.relevanceCol')}
               </th>
               <th scope="col">Now</th>
             </tr>
@@ -105,13 +110,13 @@ export function RecalledMemories(p: { recall: NonNullable<ContextBuild['recall']
                     )}
                   </td>
                   <td data-label="Kind">{m?.kind}</td>
-                  <td data-label="Importance" class="num">
-                    {m ? m.importance.toFixed(2) : ''}
+                  <td data-label={t('trace.score.importanceCol')} class="num">
+                    {m ? <Importance value={m.importance} bare /> : ''}
                   </td>
-                  <td data-label="Score" class="num">
-                    {score !== undefined ? score.toFixed(4) : <span class="muted">—</span>}
+                  <td data-label={t('trace.score.relevanceCol')} class="num">
+                    {score !== undefined ? <Relevance score={score} best={best} bare /> : <span class="muted">—</span>}
                   </td>
-                  <td data-label="Now">{m && <Badge>{m.status}</Badge>}</td>
+                  <td data-label="Now">{m && <MemoryStatus status={m.status} />}</td>
                 </tr>
               );
             })}

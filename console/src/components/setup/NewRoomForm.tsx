@@ -1,0 +1,145 @@
+// A new room: where it lives (platform and chat), its name, mode and host, members in asking
+// order, the answer deadline and whether people take part. Opens the room once it exists.
+import { useState } from 'preact/hooks';
+import { gql } from '../../lib/api.js';
+import { useQuery } from '../../lib/hooks.js';
+import { useI18n } from '../../lib/i18n.js';
+import { navigate } from '../../lib/router.js';
+import { nodes, type Conn, type Named } from '../../lib/types.js';
+import { useSubmit } from '../../lib/useSubmit.js';
+import { Field, SetupForm } from './form.js';
+import { MemberOrder } from './MemberOrder.js';
+
+const AGENTS = `query RoomAgents { agents(first: 100) { edges { node { id name } } } }`;
+const CREATE = `mutation CreateRoom($input: CreateRoomInput!) { createRoom(input: $input) { id } }`;
+
+const PLATFORMS = ['telegram', 'discord', 'web'] as const;
+type Mode = 'DEFAULT' | 'HOST';
+
+const FIELDS = ['chatId', 'threadId', 'name', 'description', 'agentIds', 'hostId', 'answerTimeoutSeconds'];
+// Refusals that name no argument, by code: beside the input they are about.
+const BY_CODE = { ROOM_EXISTS: 'chatId', NOT_A_MEMBER: 'hostId', NOT_FOUND: 'agentIds', BAD_REQUEST: 'agentIds' };
+
+export function NewRoomForm() {
+  const { t } = useI18n();
+  const agents = nodes(useQuery<{ agents: Conn<Named> }>(AGENTS).data?.agents);
+  const [platform, setPlatform] = useState<(typeof PLATFORMS)[number]>('telegram');
+  const [chatId, setChatId] = useState('');
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [mode, setMode] = useState<Mode>('DEFAULT');
+  const [members, setMembers] = useState<string[]>([]);
+  const [hostId, setHostId] = useState('');
+  const [timeout, setTimeoutText] = useState('');
+  const [people, setPeople] = useState(true);
+  const submit = useSubmit(
+    async () => {
+      const input = {
+        platform,
+        chatId,
+        name,
+        ...(description.trim() ? { description } : {}),
+        mode,
+        agentIds: members,
+        ...(mode === 'HOST' && hostId && members.includes(hostId) ? { hostId } : {}),
+        // Blank: the deployment's deadline. Sent as typed so the API's range check answers.
+        ...(timeout.trim() ? { answerTimeoutSeconds: Math.trunc(Number(timeout)) } : {}),
+        userParticipation: people,
+      };
+      return (await gql<{ createRoom: { id: string } }>(CREATE, { input })).createRoom;
+    },
+    FIELDS,
+    BY_CODE,
+  );
+  const create = async () => {
+    const room = await submit.run();
+    if (room) navigate(`/rooms/${encodeURIComponent(room.id)}`);
+  };
+  const names = Object.fromEntries(agents.map((a) => [a.id, a.name]));
+  const e = submit.errors;
+  return (
+    <SetupForm
+      needs="operator"
+      busy={submit.busy}
+      errors={e}
+      submitLabel={t('setup.rooms.create')}
+      onSubmit={() => void create()}
+      testId="room-create-form"
+    >
+      <div class="setup-row">
+        <Field id="room-platform" name="platform" label={t('setup.rooms.platform')} errors={e}>
+          <select
+            id="room-platform"
+            value={platform}
+            onChange={(ev) => setPlatform(ev.currentTarget.value as typeof platform)}
+          >
+            {PLATFORMS.map((p) => (
+              <option value={p}>{p}</option>
+            ))}
+          </select>
+        </Field>
+        <Field
+          id="room-chat"
+          name="chatId"
+          label={t('setup.rooms.chatId')}
+          hint={t('setup.rooms.chatIdHint')}
+          errors={e}
+        >
+          <input id="room-chat" class="mono" value={chatId} onInput={(ev) => setChatId(ev.currentTarget.value)} />
+        </Field>
+      </div>
+      <Field id="room-name" name="name" label={t('setup.rooms.name')} errors={e}>
+        <input id="room-name" value={name} maxLength={100} onInput={(ev) => setName(ev.currentTarget.value)} />
+      </Field>
+      <Field id="room-description" name="description" label={t('setup.rooms.description')} errors={e}>
+        <input id="room-description" value={description} onInput={(ev) => setDescription(ev.currentTarget.value)} />
+      </Field>
+      <Field
+        id="room-members"
+        name="agentIds"
+        label={t('setup.rooms.members')}
+        hint={t('setup.rooms.membersHint')}
+        errors={e}
+      >
+        <MemberOrder id="room-members" agents={agents} value={members} onChange={setMembers} />
+      </Field>
+      <div class="setup-row">
+        <Field id="room-mode" name="mode" label={t('setup.rooms.mode')} errors={e}>
+          <select id="room-mode" value={mode} onChange={(ev) => setMode(ev.currentTarget.value as Mode)}>
+            <option value="DEFAULT">{t('setup.rooms.modeDefault')}</option>
+            <option value="HOST">{t('setup.rooms.modeHost')}</option>
+          </select>
+        </Field>
+        {mode === 'HOST' && (
+          <Field id="room-host" name="hostId" label={t('setup.rooms.host')} errors={e}>
+            <select id="room-host" value={hostId} onChange={(ev) => setHostId(ev.currentTarget.value)}>
+              <option value="">{t('setup.rooms.hostFirst')}</option>
+              {members.map((id) => (
+                <option value={id}>{names[id] ?? id}</option>
+              ))}
+            </select>
+          </Field>
+        )}
+        <Field
+          id="room-timeout"
+          name="answerTimeoutSeconds"
+          label={t('setup.rooms.timeout')}
+          hint={t('setup.rooms.timeoutHint')}
+          errors={e}
+        >
+          <input
+            id="room-timeout"
+            type="number"
+            inputMode="numeric"
+            value={timeout}
+            onInput={(ev) => setTimeoutText(ev.currentTarget.value)}
+          />
+        </Field>
+      </div>
+      <label class="inline-field">
+        <input type="checkbox" checked={people} onChange={(ev) => setPeople(ev.currentTarget.checked)} />
+        <span>{t('setup.rooms.people')}</span>
+      </label>
+    </SetupForm>
+  );
+}

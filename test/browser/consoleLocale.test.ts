@@ -1,0 +1,150 @@
+// The console in Chinese and English (issue 37): a browser set to zh-CN gets a Chinese menu and
+// page titles with <html lang="zh-CN"> and Chinese dates; the sidebar switch turns it English in
+// place (no reload) and the choice outlives a reload. Chat messages render Markdown, and HTML in a
+// message (an <img onerror>, a <script>) never runs. Screenshots go under .local/screenshots/.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startHarness, type Harness } from '../support/harness.js';
+import { TEST_OPS_TOKEN } from '../support/testEnv.js';
+import { launchBrowser, newPage, pageErrors, screenshot } from './browser.js';
+
+const PAGES = [
+  { path: '/home', zh: '首页', en: 'Home' },
+  { path: '/dialogues', zh: '对话', en: 'Dialogues' },
+  { path: '/rooms', zh: '聊天室', en: 'Rooms' },
+  { path: '/memories', zh: '记忆', en: 'Memories' },
+  { path: '/knowledge', zh: '知识库', en: 'Knowledge' },
+  { path: '/reflections', zh: '反思', en: 'Reflections' },
+  { path: '/chat', zh: '聊天', en: 'Chat' },
+  { path: '/stats', zh: '统计', en: 'Stats' },
+  { path: '/warnings', zh: '警告', en: 'Warnings' },
+  { path: '/config', zh: '配置', en: 'Config' },
+];
+
+const XSS_USER = 'Hi <img src=x onerror="window.__xss = 1"> there';
+const MARKDOWN_REPLY = [
+  'Some **bold** advice:\n\n',
+  '- first item\n- second item\n\n',
+  'Run `brew tea` now.\n\n',
+  '<script>window.__xss = 2</script><img src=x onerror="window.__xss = 3">',
+];
+
+type Marked = Window & { __marker?: string; __xss?: number };
+
+describe('console language', () => {
+  let h: Harness;
+  let browser: Browser;
+  let page: Page;
+  const dialogs: string[] = [];
+
+  beforeAll(async () => {
+    const [harness, b] = await Promise.all([startHarness(), launchBrowser()]);
+    h = harness;
+    browser = b;
+    page = await newPage(browser, h.app.apiUrl!, { locale: 'zh-CN' });
+    // An alert() from a message would open a dialog: record it (and dismiss, so nothing hangs).
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await h?.stop();
+  });
+
+  const title = () => page.locator('main h1').first().textContent();
+  const open = async (label: string, expected: string) => {
+    await page.locator('nav .menu').getByRole('link', { name: label, exact: true }).click();
+    await expect.poll(title).toBe(expected);
+  };
+
+  it('shows sign-in in Chinese for a zh-CN browser, with <html lang> set from the provider', async () => {
+    await page.goto('/');
+    await page.getByRole('button', { name: '登录' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    expect(await page.getByText('操作员令牌').count()).toBe(1);
+    await screenshot(page, 'locale-01-signin-zh');
+  });
+
+  it('has a Chinese menu and a Chinese title on every main page', async () => {
+    await page.getByLabel('操作员令牌').fill(TEST_OPS_TOKEN);
+    await page.getByRole('button', { name: '登录' }).click();
+    await page.getByTestId('whoami').waitFor();
+    const menu = await page.locator('nav .menu a').allTextContents();
+    // The main pages (the menu may hold more, e.g. the setup pages).
+    expect(menu).toEqual(expect.arrayContaining(PAGES.map((p) => p.zh)));
+    for (const p of PAGES) {
+      await open(p.zh, p.zh);
+      const t = (await title()) ?? '';
+      // No ASCII-only title among the main pages.
+      expect(/^[\x00-\x7f]*$/.test(t), `${p.path}: ${t}`).toBe(false);
+    }
+    expect(await page.getByTestId('whoami').textContent()).toContain('退出登录');
+    await screenshot(page, 'locale-02-config-zh');
+  });
+
+  it('renders Markdown in chat and never runs HTML from a message; dates follow the locale', async () => {
+    await open('聊天', '聊天');
+    await page.getByTestId('chat-new').click();
+    await page.waitForURL(/\/chat\/.+/);
+    h.llm.enqueue({ kind: 'reply', chunks: MARKDOWN_REPLY });
+    await page.getByTestId('chat-input').fill(XSS_USER);
+    await page.getByTestId('chat-send').click();
+    const answer = page.getByTestId('chat-assistant').last();
+    await expect.poll(() => answer.getAttribute('data-state'), { timeout: 15_000 }).toBe('complete');
+    await page.getByTestId('chat-user').filter({ hasText: 'there' }).first().waitFor();
+
+    // Markdown: bold, a list, inline code.
+    expect(await answer.locator('strong').textContent()).toBe('bold');
+    expect(await answer.locator('li').allTextContents()).toEqual(['first item', 'second item']);
+    expect(await answer.locator('code').textContent()).toBe('brew tea');
+    // HTML in either message is neither an element nor run; the user's shows as the text typed.
+    const log = page.getByTestId('chat-log');
+    expect(await log.locator('img, script, iframe, [onerror]').count()).toBe(0);
+    expect(await page.getByTestId('chat-user').last().textContent()).toContain('<img src=x');
+    expect(await answer.textContent()).toContain('<script>window.__xss = 2</script>');
+    await page.waitForTimeout(300); // an onerror would have fired by now
+    expect(await page.evaluate(() => (window as Marked).__xss)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+
+    // A message time in Chinese: e.g. "2025年6月12日 14:03:05".
+    const time = log.locator('time').first();
+    await expect.poll(() => time.textContent()).toMatch(/\d+月\d+日/);
+    await screenshot(page, 'locale-03-chat-zh');
+  });
+
+  it('switches to English in place from the sidebar (keyboard), without a reload', async () => {
+    await page.evaluate(() => ((window as Marked).__marker = 'still here'));
+    const time = page.getByTestId('chat-log').locator('time').first();
+    // Keyboard: focus the English button and press Enter.
+    await page.getByTestId('lang-en').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(title).toBe('Chat');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect(await page.evaluate(() => (window as Marked).__marker)).toBe('still here');
+    expect(await page.getByTestId('lang-en').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.locator('nav .menu a').allTextContents()).toEqual(expect.arrayContaining(PAGES.map((p) => p.en)));
+    // The same instant, now in English ("12 Jun 2025, 14:03:05").
+    await expect.poll(() => time.textContent()).toMatch(/\d{2} [A-Z][a-z]{2} \d{4}/);
+    await screenshot(page, 'locale-04-chat-en');
+
+    for (const p of PAGES) await open(p.en, p.en);
+    expect(await page.evaluate(() => (window as Marked).__marker)).toBe('still here');
+  });
+
+  it('keeps the operator’s choice across a reload, and switches back to Chinese', async () => {
+    await page.reload();
+    await expect.poll(title).toBe('Config');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await page.getByTestId('lang-zh-CN').click();
+    await expect.poll(title).toBe('配置');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    await screenshot(page, 'locale-05-config-zh-again');
+  });
+
+  it('raised no script errors in the page', () => {
+    expect(pageErrors(page)).toEqual([]);
+  });
+});
