@@ -85,6 +85,29 @@ describe('console language', () => {
     await screenshot(page, 'locale-02-config-zh');
   });
 
+  it('shows the Home panels and the Config sections and help texts in Chinese', async () => {
+    const headings = () => page.locator('main .panel-head h2').allTextContents();
+    await open('首页', '首页');
+    await page.getByTestId('health-summary').waitFor();
+    await expect.poll(headings).toEqual(expect.arrayContaining(['模型与向量嵌入', '平台']));
+    const home = await headings();
+    expect(
+      home.some((x) => x.startsWith('事件（最近 ')),
+      home.join(' | '),
+    ).toBe(true);
+    // No English heading left among the Home panels.
+    for (const x of home) expect(/^[\x00-\x7f]*$/.test(x), x).toBe(false);
+
+    await open('配置', '配置');
+    await page.getByTestId('config-thresholds.recall_top_k').waitFor();
+    await expect.poll(headings).toEqual(expect.arrayContaining(['阈值', '上限', '偏好']));
+    // The field's help text comes from the catalogue, not the server's English.
+    expect(await page.getByTestId('config-thresholds.recall_top_k').locator('label').textContent()).toContain(
+      '主动召回',
+    );
+    await screenshot(page, 'locale-02b-config-sections-zh');
+  });
+
   it('renders Markdown in chat and never runs HTML from a message; dates follow the locale', async () => {
     await open('聊天', '聊天');
     await page.getByTestId('chat-new').click();

@@ -126,9 +126,17 @@ describe('console: trace timeline, scores, wording, unsaved edits, config histor
     await page.goto('/memories');
     const first = page.getByTestId('memory').first();
     await first.waitFor();
+    // The retire answers late, after the operator has switched the filter: its reload must load
+    // the retired list the page now shows, not put the older list back over it.
+    await page.route('**/graphql', async (route) => {
+      if (route.request().postData()?.includes('retireMemory')) await new Promise((r) => setTimeout(r, 1_500));
+      await route.continue();
+    });
     page.once('dialog', (d) => void d.accept());
     await first.getByRole('button', { name: 'Retire' }).click();
     await page.getByLabel('Status').selectOption({ label: 'retired' });
+    await new Promise((r) => setTimeout(r, 2_000)); // the late answer and its reload are in
+    await page.unroute('**/graphql');
     const status = page.getByTestId('memory').first().getByTestId('memory-status').first();
     await expect.poll(() => status.getAttribute('data-status')).toBe('pruned');
     expect((await status.textContent())!.trim()).toBe('retired');

@@ -3,17 +3,19 @@
 import { Link } from '../lib/router.js';
 import { INCIDENT_LABELS, type IncidentView } from '../lib/health.js';
 import { Badge, Empty, Time } from './ui.js';
+import { useI18n } from '../lib/i18n.js';
 
 export function Incidents(p: { list: IncidentView[]; hours: number }) {
-  if (p.list.length === 0) return <Empty>No incidents in the last {p.hours} hours.</Empty>;
+  const { t } = useI18n();
+  if (p.list.length === 0) return <Empty>{t('incidents.none', { n: p.hours })}</Empty>;
   return (
     <table class="table" data-testid="incidents">
       <thead>
         <tr>
-          <th>When</th>
-          <th>Kind</th>
-          <th>What happened</th>
-          <th>Trace</th>
+          <th>{t('th.when')}</th>
+          <th>{t('th.kind')}</th>
+          <th>{t('incidents.what')}</th>
+          <th>{t('incidents.trace')}</th>
         </tr>
       </thead>
       <tbody>
@@ -23,16 +25,16 @@ export function Incidents(p: { list: IncidentView[]; hours: number }) {
               <Time at={i.at} />
             </td>
             <td>
-              <Badge tone={i.kind === 'unanswered' ? 'warn' : 'bad'}>{INCIDENT_LABELS[i.kind]}</Badge>
+              <Badge tone={i.kind === 'unanswered' ? 'warn' : 'bad'}>{t(INCIDENT_LABELS[i.kind])}</Badge>
             </td>
             <td class="incident-message">{i.message}</td>
             <td>
               {i.turnId ? (
                 <Link data-testid="incident-trace" href={`/turns/${encodeURIComponent(i.turnId)}`}>
-                  turn →
+                  {t('common.toTurn')}
                 </Link>
               ) : (
-                <Link href={`/dialogues/${encodeURIComponent(i.dialogueId)}`}>dialogue →</Link>
+                <Link href={`/dialogues/${encodeURIComponent(i.dialogueId)}`}>{t('common.toDialogue')}</Link>
               )}
             </td>
           </tr>

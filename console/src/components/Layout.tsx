@@ -6,6 +6,7 @@ import { useRef, useState } from 'preact/hooks';
 import { Link } from '../lib/router.js';
 import { useI18n, type MessageKey } from '../lib/i18n.js';
 import { LanguageSwitch } from './LanguageSwitch.js';
+import { useRoleLabel } from './ui.js';
 import { endSession, type Viewer } from '../lib/session.js';
 import type { Section } from '../routes.js';
 
@@ -31,6 +32,7 @@ export function Layout(p: { viewer: Viewer; section: Section; children: Componen
   // Only narrow screens hide the menu (CSS); on wide ones the toggle is not shown at all.
   const [open, setOpen] = useState(false);
   const { t } = useI18n();
+  const roleLabel = useRoleLabel();
   const toggle = useRef<HTMLButtonElement>(null);
   const close = (refocus: boolean) => {
     setOpen(false);
@@ -80,7 +82,8 @@ export function Layout(p: { viewer: Viewer; section: Section; children: Componen
           </ul>
           <div class="whoami" data-testid="whoami">
             <div>
-              <strong>{p.viewer.name}</strong> <span class={`role role-${p.viewer.role}`}>{p.viewer.role}</span>
+              <strong>{p.viewer.name}</strong>{' '}
+              <span class={`role role-${p.viewer.role}`}>{roleLabel(p.viewer.role)}</span>
             </div>
             <div class="muted small">{t('layout.timesIn', { zone: p.viewer.timezone })}</div>
             <button class="link" onClick={() => endSession('signed-out')}>

@@ -6,6 +6,8 @@ import { errorText, gql } from '../lib/api.js';
 import { Link } from '../lib/router.js';
 import { Badge, Select, Time } from './ui.js';
 import { Importance, MemoryStatus, Relevance } from './MemoryScore.js';
+import { useI18n } from '../lib/i18n.js';
+import type { MessageKey } from '../i18n/messages.js';
 
 export interface MemoryView {
   id: string;
@@ -34,9 +36,9 @@ export const MEMORY_FIELDS = `id text kind status importance recallCount lastRec
   origin { dialogueId scope dialogue { id title } } visibility`;
 
 type Visibility = 'ORIGIN' | 'SHARED';
-const VISIBILITIES: Array<{ value: Visibility; label: string }> = [
-  { value: 'ORIGIN', label: 'Only where learned' },
-  { value: 'SHARED', label: 'Shared' },
+const VISIBILITIES: Array<{ value: Visibility; label: MessageKey }> = [
+  { value: 'ORIGIN', label: 'memory.onlyWhereLearned' },
+  { value: 'SHARED', label: 'memory.shared' },
 ];
 
 const RETIRE = `mutation Retire($id: ID!) { retireMemory(id: $id) { id status } }`;
@@ -46,11 +48,18 @@ const VISIBILITY = `mutation Visibility($id: ID!, $v: MemoryVisibility!) { setMe
 /** Where the memory was learned: a private chat, a group (named, linked), or unknown (older data). */
 function Origin(p: { origin: MemoryView['origin'] }) {
   const o = p.origin;
-  if (!o) return <span data-testid="memory-origin">learned in: unknown (treated as private)</span>;
+  const { t } = useI18n();
+  if (!o) return <span data-testid="memory-origin">{t('memory.learnedUnknown')}</span>;
   const href = `/dialogues/${encodeURIComponent(o.dialogueId)}`;
   const name =
-    o.scope === 'PRIVATE' ? 'Private chat' : `Group: ${o.dialogue ? (o.dialogue.title ?? 'untitled') : 'deleted'}`;
-  return <span data-testid="memory-origin">learned in: {o.dialogue ? <Link href={href}>{name}</Link> : name}</span>;
+    o.scope === 'PRIVATE'
+      ? t('memory.private')
+      : t('memory.group', { name: o.dialogue ? (o.dialogue.title ?? t('common.untitled')) : t('memory.deleted') });
+  return (
+    <span data-testid="memory-origin">
+      {t('memory.learnedIn')} {o.dialogue ? <Link href={href}>{name}</Link> : name}
+    </span>
+  );
 }
 
 export function MemoryRow(p: {
@@ -61,6 +70,7 @@ export function MemoryRow(p: {
   onChanged: () => void;
 }) {
   const { m } = p;
+  const { t } = useI18n();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(m.text);
   const [error, setError] = useState<string | null>(null);
@@ -91,12 +101,12 @@ export function MemoryRow(p: {
                 disabled={busy || !text.trim()}
                 onClick={() => run(() => gql(EDIT, { id: m.id, text }))}
               >
-                Save as a new entry
+                {t('memory.saveNew')}
               </button>
               <button class="small" onClick={() => setEditing(false)}>
-                Cancel
+                {t('common.cancel')}
               </button>
-              <span class="muted small">The old text stays, superseded by the new one.</span>
+              <span class="muted small">{t('memory.oldStays')}</span>
             </div>
           </div>
         ) : (
@@ -107,27 +117,27 @@ export function MemoryRow(p: {
           <Importance value={m.importance} />
           {p.score !== undefined && <Relevance score={p.score.value} best={p.score.best} />}
           <span>
-            recalled {m.recallCount}×{' '}
+            {t('memory.recalled', { n: m.recallCount })}{' '}
             {m.lastRecalledAt && (
               <>
-                (last <Time at={m.lastRecalledAt} relative />)
+                ({t('memory.last')} <Time at={m.lastRecalledAt} relative />)
               </>
             )}
           </span>
-          {m.subject && <span>about {m.subject.displayName}</span>}
+          {m.subject && <span>{t('common.about', { name: m.subject.displayName })}</span>}
           <Origin origin={m.origin} />
           {m.visibility === 'SHARED' && (
-            <span title="An operator shared it: recalled in every chat with its person.">
-              <Badge tone="info">shared</Badge>
+            <span title={t('memory.sharedTip')}>
+              <Badge tone="info">{t('memory.sharedBadge')}</Badge>
             </span>
           )}
           <span>
-            happened <Time at={m.occurredAt} />
+            {t('memory.happened')} <Time at={m.occurredAt} />
           </span>
           {m.sources.dialogueId && (
-            <Link href={`/dialogues/${encodeURIComponent(m.sources.dialogueId)}`}>dialogue</Link>
+            <Link href={`/dialogues/${encodeURIComponent(m.sources.dialogueId)}`}>{t('memory.dialogue')}</Link>
           )}
-          {turn && <Link href={`/turns/${encodeURIComponent(turn)}`}>turn</Link>}
+          {turn && <Link href={`/turns/${encodeURIComponent(turn)}`}>{t('memory.turn')}</Link>}
         </div>
         {m.chain.length > 0 && (
           <ol class="chain" data-testid="memory-chain">
@@ -146,22 +156,19 @@ export function MemoryRow(p: {
       {p.canAct && m.status === 'active' && !editing && (
         <div class="memory-actions">
           <button class="small" onClick={() => setEditing(true)} data-testid="memory-edit">
-            Edit
+            {t('setup.common.edit')}
           </button>
           <button
             class="small danger"
             disabled={busy}
-            onClick={() =>
-              confirm('Retire this memory? It stays stored but is no longer recalled.') &&
-              run(() => gql(RETIRE, { id: m.id }))
-            }
+            onClick={() => confirm(t('memory.retireConfirm')) && run(() => gql(RETIRE, { id: m.id }))}
           >
-            Retire
+            {t('memory.retire')}
           </button>
           <Select
-            label="Recalled"
+            label={t('memory.recalledLabel')}
             value={m.visibility}
-            options={VISIBILITIES}
+            options={VISIBILITIES.map((v) => ({ value: v.value, label: t(v.label) }))}
             testId="memory-visibility"
             onChange={(v) => void run(() => gql(VISIBILITY, { id: m.id, v }))}
           />

@@ -1,13 +1,13 @@
 // One stored message as a chat bubble: who said it, what, when, and how its delivery went.
 import type { MessageView } from '../lib/types.js';
-import { Badge, Time } from './ui.js';
+import { Badge, StatusBadge, Time } from './ui.js';
 import { Markdown } from './Markdown.js';
 import { useI18n } from '../lib/i18n.js';
 
 export function MessageBubble(p: { m: MessageView; names?: Record<string, string> }) {
   const { m } = p;
   const { t } = useI18n();
-  const who = p.names?.[m.senderId] ?? (m.senderRole === 'system' ? 'system' : m.senderId);
+  const who = p.names?.[m.senderId] ?? (m.senderRole === 'system' ? t('role.system') : m.senderId);
   const state = m.delivery?.state;
   return (
     <div class={`bubble ${m.senderRole}${m.visible ? '' : ' hidden-msg'}`} data-testid="message">
@@ -15,7 +15,7 @@ export function MessageBubble(p: { m: MessageView; names?: Record<string, string
         <span class="who">{who}</span>
         <Time at={m.createdAt} />
         {m.contentType !== 'text' && <Badge tone="plain">{m.contentType}</Badge>}
-        {state && state !== 'complete' && <Badge>{state}</Badge>}
+        {state && state !== 'complete' && <StatusBadge status={state} />}
         {m.rejectedCode && <Badge tone="bad">{m.rejectedCode}</Badge>}
         {!m.visible && <Badge tone="muted">{t('message.notShown')}</Badge>}
       </div>

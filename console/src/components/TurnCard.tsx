@@ -4,7 +4,8 @@ import { Link } from '../lib/router.js';
 import { formatMs } from '../lib/time.js';
 import { nodes, type MessageView, type TurnView } from '../lib/types.js';
 import { MessageBubble } from './MessageBubble.js';
-import { Badge, Time } from './ui.js';
+import { Badge, StatusBadge, Time, useRoleLabel } from './ui.js';
+import { useI18n } from '../lib/i18n.js';
 
 export function TurnCard(p: {
   turn: TurnView;
@@ -14,28 +15,30 @@ export function TurnCard(p: {
   onPick: (picked: boolean) => void;
 }) {
   const t = p.turn;
+  const i18n = useI18n();
+  const role = useRoleLabel();
   const messages = nodes(t.messages).map((m) => p.live[m.id] ?? m);
   return (
     <article class="turn" data-testid="turn">
       <div class="turn-head">
         <div class="turn-title">
-          <Badge>{t.status}</Badge>
-          {t.outcome && t.outcome !== 'complete' && <Badge>{t.outcome}</Badge>}
+          <StatusBadge status={t.status} />
+          {t.outcome && t.outcome !== 'complete' && <StatusBadge status={t.outcome} />}
           <span class="muted small">
-            {p.names[t.initiatorId] ?? t.initiatorRole} → {p.names[t.responderId] ?? t.responderRole}
+            {p.names[t.initiatorId] ?? role(t.initiatorRole)} → {p.names[t.responderId] ?? role(t.responderRole)}
           </span>
           {t.kind !== 'dialogue' && <Badge tone="plain">{t.kind}</Badge>}
         </div>
         <div class="turn-side">
           <span class="muted small">
-            <Time at={t.startedAt} /> · reply {formatMs(t.responseTimeMs)}
+            <Time at={t.startedAt} /> · {i18n.t('turn.reply', { ms: formatMs(t.responseTimeMs) })}
           </span>
-          <label class="pick" title="Pick two turns to compare their contexts">
+          <label class="pick" title={i18n.t('turn.pickTip')}>
             <input type="checkbox" checked={p.picked} onChange={(e) => p.onPick(e.currentTarget.checked)} />
-            compare
+            {i18n.t('turn.compare')}
           </label>
           <Link class="button small" href={`/turns/${encodeURIComponent(t.id)}`} data-testid="open-trace">
-            Trace →
+            {i18n.t('turn.trace')}
           </Link>
         </div>
       </div>

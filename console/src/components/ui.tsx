@@ -4,6 +4,7 @@ import { errorText } from '../lib/api.js';
 import type { LiveState } from '../lib/live.js';
 import { ago, formatTime } from '../lib/time.js';
 import { useI18n } from '../lib/i18n.js';
+import { isMessageKey } from '../i18n/messages.js';
 
 export function PageHeader(p: { title: ComponentChildren; sub?: ComponentChildren; actions?: ComponentChildren }) {
   return (
@@ -36,7 +37,9 @@ export function Panel(p: {
   );
 }
 
-const TONES: Record<string, string> = {
+type Tone = 'ok' | 'warn' | 'bad' | 'info' | 'muted' | 'plain';
+
+const TONES: Record<string, Tone> = {
   responded: 'ok',
   complete: 'ok',
   active: 'ok',
@@ -59,9 +62,33 @@ const TONES: Record<string, string> = {
   archived: 'muted',
 };
 
-export function Badge(p: { children: ComponentChildren; tone?: 'ok' | 'warn' | 'bad' | 'info' | 'muted' | 'plain' }) {
+export function Badge(p: { children: ComponentChildren; tone?: Tone }) {
   const tone = p.tone ?? (typeof p.children === 'string' ? TONES[p.children] : undefined) ?? 'plain';
   return <span class={`badge ${tone}`}>{p.children}</span>;
+}
+
+/** A status word (responded, streaming, active…) in the console's language; unknown values as stored. */
+export function useStatusLabel(): (status: string) => string {
+  const { t } = useI18n();
+  return (status) => {
+    const key = `status.${status}`;
+    return isMessageKey(key) ? t(key) : status;
+  };
+}
+
+/** A role's name (admin, operator, viewer; human, ai, system) in the console's language. */
+export function useRoleLabel(): (role: string) => string {
+  const { t } = useI18n();
+  return (role) => {
+    const key = `role.${role}`;
+    return isMessageKey(key) ? t(key) : role;
+  };
+}
+
+/** A status badge: toned by the stored value, worded in the console's language. */
+export function StatusBadge(p: { status: string; tone?: Tone }) {
+  const label = useStatusLabel();
+  return <Badge tone={p.tone ?? TONES[p.status] ?? 'plain'}>{label(p.status)}</Badge>;
 }
 
 export function ErrorBox(p: { error: unknown; title?: string }) {
@@ -151,5 +178,6 @@ export function Select<T extends string>(p: {
 /** Why a control is off for this role, shown beside read-only pages. */
 export function ReadOnlyNote(p: { needs: string }) {
   const { t } = useI18n();
-  return <div class="note">{t('common.readOnlyNeeds', { role: p.needs })}</div>;
+  const role = useRoleLabel();
+  return <div class="note">{t('common.readOnlyNeeds', { role: role(p.needs) })}</div>;
 }

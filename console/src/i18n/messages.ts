@@ -3,10 +3,12 @@
 // `{name}` placeholders are filled by t(); data (names, ids, message text) never comes through here.
 import { setupEn, setupZhCN } from './setupMessages.js';
 import { traceEn, traceZhCN } from './traceMessages.js';
+import { pagesEn, pagesZhCN } from './pageMessages.js';
 
 export const en = {
   ...setupEn,
   ...traceEn,
+  ...pagesEn,
 
   'app.name': 'Rainbow Gateway',
   'app.sub': 'Operator console',
@@ -132,9 +134,13 @@ export const en = {
 
 export type MessageKey = keyof typeof en;
 
+/** Whether a key built at run time (a status, a role, a config field's path) is in the catalogue. */
+export const isMessageKey = (key: string): key is MessageKey => Object.prototype.hasOwnProperty.call(en, key);
+
 export const zhCN: Record<MessageKey, string> = {
   ...setupZhCN,
   ...traceZhCN,
+  ...pagesZhCN,
 
   'app.name': 'Rainbow Gateway',
   'app.sub': '运营控制台',

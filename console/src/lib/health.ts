@@ -1,5 +1,7 @@
 // Query.health as the console reads it: the home page shows all of it, the warnings page its
 // failing services and incidents (one source for both, so they never disagree).
+import type { MessageKey } from '../i18n/messages.js';
+import { translate } from './locale.js';
 
 export type CallState = 'ok' | 'degraded' | 'failing' | 'idle' | 'off';
 
@@ -48,22 +50,27 @@ export const HEALTH_QUERY = `query Health { health {
 /** How often the health views refresh. */
 export const HEALTH_POLL_MS = 10_000;
 
+type Translate = (key: MessageKey, vars?: Record<string, string | number>) => string;
+
 /** What needs attention now: failing or degraded services, services not ready (incidents aside). */
-export function problemsOf(h: HealthView): string[] {
+export function problemsOf(h: HealthView, t: Translate = translate): string[] {
   const out: string[] = [];
   for (const c of [h.model, h.embeddings]) {
     if (c.state === 'failing')
-      out.push(`${c.name} (${c.target}) is failing: ${c.lastError ?? 'its latest call failed'}`);
+      out.push(
+        t('health.failing', { name: c.name, target: c.target, error: c.lastError ?? t('health.failingDefault') }),
+      );
     else if (c.state === 'degraded')
-      out.push(`${c.name} (${c.target}) is degraded: ${Math.round((c.errorRate ?? 0) * 100)} % of recent calls failed`);
+      out.push(t('health.degraded', { name: c.name, target: c.target, pct: Math.round((c.errorRate ?? 0) * 100) }));
   }
-  for (const s of h.services) if (!s.ready) out.push(`${s.name} is not ready`);
+  for (const s of h.services) if (!s.ready) out.push(t('health.notReady', { name: s.name }));
   return out;
 }
 
-export const INCIDENT_LABELS: Record<IncidentView['kind'], string> = {
-  model_error: 'model error',
-  model_timeout: 'model timeout',
-  delivery_failure: 'delivery failed',
-  unanswered: 'unanswered',
+/** Catalogue keys of the incident kinds' words. */
+export const INCIDENT_LABELS: Record<IncidentView['kind'], MessageKey> = {
+  model_error: 'incident.model_error',
+  model_timeout: 'incident.model_timeout',
+  delivery_failure: 'incident.delivery_failure',
+  unanswered: 'incident.unanswered',
 };

@@ -44,7 +44,11 @@ export function useQuery<T>(
     }
   }, [query, key, o.skip]);
 
-  const reload = useCallback(async () => void (await load()), [load]);
+  // A reload asked for by an older render (an action that finished after the filters changed)
+  // loads what the page shows now, so its answer never replaces the newer view with the older one.
+  const current = useRef(load);
+  current.current = load;
+  const reload = useCallback(async () => void (await current.current()), []);
 
   useEffect(() => {
     if (o.skip) return;

@@ -7,7 +7,8 @@ import { useQuery } from '../lib/hooks.js';
 import { useCan } from '../lib/viewerContext.js';
 import { fieldErrors } from '../lib/configErrors.js';
 import { ErrorBox, Loading, PageHeader, Panel, ReadOnlyNote, Time } from '../components/ui.js';
-import { useI18n } from '../lib/i18n.js';
+import { useI18n, type I18n } from '../lib/i18n.js';
+import { isMessageKey } from '../i18n/messages.js';
 import { useLeaveGuard } from '../lib/leaveGuard.js';
 import { PricingPanel } from '../components/config/PricingPanel.js';
 import { ConfigHistory } from '../components/config/ConfigHistory.js';
@@ -46,14 +47,25 @@ const valueAt = (c: ConfigData | undefined, path: string): unknown => {
   return (c?.[s] as Record<string, unknown> | undefined)?.[k];
 };
 
-function rangeText(f: FieldInfo): string {
+function rangeText(f: FieldInfo, t: I18n['t']): string {
   if (f.type === 'int') return `${f.min?.toLocaleString('en-US')} – ${f.max?.toLocaleString('en-US')}`;
-  if (f.type === 'bool') return 'on / off';
+  if (f.type === 'bool') return t('config.onOff');
   return (f.values ?? []).join(' | ');
 }
 
+/** A section's heading (thresholds → Thresholds); a section the catalogue does not know, capitalised. */
+function sectionTitle(s: string, t: I18n['t']): string {
+  const key = `config.section.${s}`;
+  return isMessageKey(key) ? t(key) : s[0]!.toUpperCase() + s.slice(1);
+}
+
 export function ConfigPage() {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
+  // The server's help text is English; other languages use the catalogue's copy when it has one.
+  const help = (f: FieldInfo): string => {
+    const key = `config.field.${f.path}`;
+    return locale !== 'en' && isMessageKey(key) ? t(key) : f.doc;
+  };
   const canEdit = useCan('admin');
   const info = useQuery<{ configFields: FieldInfo[] }>(FIELDS);
   const fields = info.data?.configFields ?? [];
@@ -98,7 +110,7 @@ export function ConfigPage() {
         v = Number(String(raw).trim());
         // Only what cannot be sent as a GraphQL Int is caught here; ranges are the API's to check.
         if (String(raw).trim() === '' || !Number.isSafeInteger(v) || Math.abs(v as number) > 2 ** 31 - 1) {
-          local[f.path] = `${f.path} must be a whole number (${rangeText(f)})`;
+          local[f.path] = t('config.wholeNumber', { path: f.path, range: rangeText(f, t) });
           continue;
         }
       }
@@ -110,7 +122,7 @@ export function ConfigPage() {
     setBusy(true);
     try {
       await gql(`mutation Update($patch: ConfigPatchInput!) { updateConfig(patch: $patch) { version } }`, { patch });
-      setSaved(`Saved ${changed.length} field${changed.length > 1 ? 's' : ''}; the next turn uses them.`);
+      setSaved(t(changed.length > 1 ? 'config.savedMany' : 'config.savedOne', { n: changed.length }));
       await cfg.reload();
     } catch (err) {
       if (err instanceof ApiError && err.code === 'CONFIG_INVALID') {
@@ -127,12 +139,12 @@ export function ConfigPage() {
   };
 
   const reset = async () => {
-    if (!confirm('Restore every field to its default?')) return;
+    if (!confirm(t('config.resetConfirm'))) return;
     setBusy(true);
     try {
       await gql(`mutation Reset { resetConfig { version } }`);
       setErrors({});
-      setSaved('Every field is back to its default.');
+      setSaved(t('config.resetDone'));
       await cfg.reload();
     } catch (err) {
       setOther([errorText(err)]);
@@ -180,9 +192,7 @@ export function ConfigPage() {
       />
       {!canEdit && <ReadOnlyNote needs="admin" />}
       {current.ignored.length > 0 && (
-        <div class="error-box">
-          Stored values replaced by defaults because they were invalid: {current.ignored.join(', ')}
-        </div>
+        <div class="error-box">{t('config.ignored', { list: current.ignored.join(', ') })}</div>
       )}
       {saved && (
         <div class="notice" data-testid="config-saved">
@@ -195,7 +205,7 @@ export function ConfigPage() {
         </div>
       )}
       {sections.map((s) => (
-        <Panel title={s[0]!.toUpperCase() + s.slice(1)}>
+        <Panel title={sectionTitle(s, t)}>
           <div class="config-grid">
             {fields
               .filter((f) => f.path.startsWith(`${s}.`))
@@ -212,7 +222,7 @@ export function ConfigPage() {
                   >
                     <label for={f.path}>
                       <span class="mono">{key}</span>
-                      <span class="muted small">{f.doc}</span>
+                      <span class="muted small">{help(f)}</span>
                     </label>
                     <div class="config-input">
                       {f.type === 'bool' ? (
@@ -246,7 +256,7 @@ export function ConfigPage() {
                         />
                       )}
                       <span class="range">
-                        {rangeText(f)} · default {String(f.default)}
+                        {rangeText(f, t)} · {t('config.default', { v: String(f.default) })}
                       </span>
                     </div>
                     {error && (

@@ -17,7 +17,18 @@ import {
   type SessionSummary,
   type TurnView,
 } from '../lib/types.js';
-import { Badge, Collapsible, Empty, ErrorBox, LiveDot, Loading, PageHeader, Panel, Time } from '../components/ui.js';
+import {
+  Badge,
+  Collapsible,
+  Empty,
+  ErrorBox,
+  LiveDot,
+  Loading,
+  PageHeader,
+  Panel,
+  StatusBadge,
+  Time,
+} from '../components/ui.js';
 import { TurnCard } from '../components/TurnCard.js';
 import { PostMessage } from '../components/PostMessage.js';
 import { MessageBubble } from '../components/MessageBubble.js';
@@ -59,8 +70,12 @@ type Entry =
   { at: number; turn: TurnView; message?: undefined } | { at: number; message: MessageView; turn?: undefined };
 
 /** An operator's post is signed `operator:<name>`: name them rather than showing "system". */
-const withOperator = (names: Record<string, string>, m: MessageView): Record<string, string> =>
-  m.senderId.startsWith('operator:') ? { ...names, [m.senderId]: `operator ${m.senderId.slice(9)}` } : names;
+const withOperator = (
+  names: Record<string, string>,
+  m: MessageView,
+  operator: (name: string) => string,
+): Record<string, string> =>
+  m.senderId.startsWith('operator:') ? { ...names, [m.senderId]: operator(m.senderId.slice(9)) } : names;
 
 /** Turns and the messages outside them, in time order (a post lands between the turns around it). */
 function timeline(turns: TurnView[], loose: MessageView[], olderHidden: boolean): Entry[] {
@@ -121,7 +136,7 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
 
   if (!d.data)
     return d.error ? (
-      <ErrorBox error={d.error} title="This dialogue cannot be shown" />
+      <ErrorBox error={d.error} title={i18n.t('dialogue.cannotShow')} />
     ) : (
       <Loading what="the dialogue" />
     );
@@ -145,10 +160,13 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
         title={dlg.title ?? i18n.t('dialogue.untitled')}
         sub={
           <>
-            <Badge tone="plain">{dlg.type}</Badge> <Badge>{dlg.status}</Badge> {dlg.chat.platform} chat{' '}
-            <span class="mono">{dlg.chat.chatId}</span> ·{' '}
-            {dlg.humans.map((h) => h.displayName).join(', ') || 'no humans'} with{' '}
-            {dlg.agents.map((a) => a.name).join(', ')} · {dlg.messageCount} messages · last active{' '}
+            <Badge tone="plain">{dlg.type}</Badge> <StatusBadge status={dlg.status} />{' '}
+            {i18n.t('dialogue.chat', { platform: dlg.chat.platform })} <span class="mono">{dlg.chat.chatId}</span> ·{' '}
+            {i18n.t('dialogue.people', {
+              humans: dlg.humans.map((h) => h.displayName).join(', ') || i18n.t('dialogue.noHumans'),
+              agents: dlg.agents.map((a) => a.name).join(', '),
+            })}{' '}
+            · {i18n.t('dialogue.messages', { n: dlg.messageCount })} · {i18n.t('dialogue.lastActive')}{' '}
             <Time at={dlg.lastActivityAt} />
           </>
         }
@@ -173,11 +191,11 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
           </>
         }
       />
-      <ErrorBox error={d.error} title="The dialogue could not be refreshed" />
+      <ErrorBox error={d.error} title={i18n.t('dialogue.refreshFailed')} />
       <ErrorBox error={actionError} />
       {notice && <div class="notice">{notice}</div>}
       <div class="split">
-        <Panel title="Sessions" class="side">
+        <Panel title={i18n.t('dialogue.sessions')} class="side">
           {/* role=list: `list-style: none` makes some screen readers drop the list semantics. */}
           <ul class="session-list" role="list" data-testid="session-list">
             {sessions.map((s) => (
@@ -187,14 +205,17 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
                   aria-current={s.id === selected?.id ? 'true' : undefined}
                 >
                   <div>
-                    <Badge>{s.status}</Badge> {s.kind !== 'dialogue' && <Badge tone="plain">{s.kind}</Badge>}
+                    <StatusBadge status={s.status} /> {s.kind !== 'dialogue' && <Badge tone="plain">{s.kind}</Badge>}
                     {s.closeReason && <span class="muted small"> {s.closeReason}</span>}
                   </div>
                   <div class="small">
                     <Time at={s.startedAt} />
                   </div>
                   <div class="muted small">
-                    {s.stats.turnCount} turns · {s.stats.messageCount} messages
+                    {i18n.t('dialogue.turnsMessages', {
+                      turns: s.stats.turnCount,
+                      messages: s.stats.messageCount,
+                    })}
                   </div>
                 </Link>
               </li>
@@ -207,7 +228,7 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
             <Panel
               title={
                 <>
-                  Session <span class="mono small muted">{selected.id}</span>
+                  {i18n.t('dialogue.session')} <span class="mono small muted">{selected.id}</span>
                 </>
               }
               actions={
@@ -219,28 +240,28 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
                         navigate(`/diff?a=${encodeURIComponent(picked[0]!)}&b=${encodeURIComponent(picked[1]!)}`)
                       }
                     >
-                      Diff the two contexts
+                      {i18n.t('dialogue.diff')}
                     </button>
                   )}
                   {canAct && selected.status === 'open' && (
                     <button
                       class="small"
-                      title="Close the session as summarized and seed a successor with its summary"
+                      title={i18n.t('dialogue.summariseTip')}
                       onClick={() =>
                         act(async () => {
                           await gql(SUMMARIZE, { id: selected.id });
-                          setNotice('Summary queued: the session closes once a worker has written it.');
+                          setNotice(i18n.t('dialogue.summaryQueued'));
                         })
                       }
                     >
-                      Summarise
+                      {i18n.t('dialogue.summarise')}
                     </button>
                   )}
                 </>
               }
             >
               {selected.summary && (
-                <Collapsible summary="Session summary">
+                <Collapsible summary={i18n.t('dialogue.summary')}>
                   <p class="prewrap">{selected.summary}</p>
                 </Collapsible>
               )}
@@ -249,11 +270,11 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
               {!t.data ? (
                 !t.error && <Loading what="turns" />
               ) : turns.length === 0 && loose.length === 0 ? (
-                <Empty>No turns in this session yet.</Empty>
+                <Empty>{i18n.t('dialogue.noTurns')}</Empty>
               ) : (
                 <div class="turns">
                   {session?.turns.pageInfo?.hasPreviousPage && (
-                    <div class="muted small">Older turns of this session are not shown (the latest 40 are).</div>
+                    <div class="muted small">{i18n.t('dialogue.olderHidden')}</div>
                   )}
                   {timeline(turns, loose, !!session?.turns.pageInfo?.hasPreviousPage).map((e) =>
                     e.turn ? (
@@ -267,7 +288,10 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
                       />
                     ) : (
                       <div class="loose-message" data-testid="loose-message" key={e.message.id}>
-                        <MessageBubble m={live[e.message.id] ?? e.message} names={withOperator(names, e.message)} />
+                        <MessageBubble
+                          m={live[e.message.id] ?? e.message}
+                          names={withOperator(names, e.message, (name) => i18n.t('dialogue.operator', { name }))}
+                        />
                       </div>
                     ),
                   )}
@@ -277,7 +301,7 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
               {canAct && <PostMessage dialogueId={dlg.id} onPosted={refresh} />}
             </Panel>
           )}
-          {sessions.length === 0 && <Empty>No sessions yet.</Empty>}
+          {sessions.length === 0 && <Empty>{i18n.t('dialogue.noSessions')}</Empty>}
         </div>
       </div>
     </>

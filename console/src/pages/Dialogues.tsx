@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { Link, navigate } from '../lib/router.js';
 import { useQuery } from '../lib/hooks.js';
 import { nodes, type Conn, type DialogueSummary } from '../lib/types.js';
-import { Badge, Empty, ErrorBox, Loading, PageHeader, Panel, Select, Time } from '../components/ui.js';
+import { Badge, Empty, ErrorBox, Loading, PageHeader, Panel, Select, StatusBadge, Time } from '../components/ui.js';
 import { useI18n } from '../lib/i18n.js';
 
 const QUERY = `query Dialogues($first: Int!, $platform: Platform, $type: DialogueType, $status: DialogueStatus) {
@@ -16,10 +16,10 @@ const QUERY = `query Dialogues($first: Int!, $platform: Platform, $type: Dialogu
 }`;
 
 const PAGE = 50;
-const all = { value: '', label: 'All' };
 
 export function Dialogues(p: { query: URLSearchParams }) {
   const { t } = useI18n();
+  const all = { value: '', label: t('common.all') };
   const platform = p.query.get('platform') ?? '';
   const type = p.query.get('type') ?? '';
   const [first, setFirst] = useState(PAGE);
@@ -43,13 +43,13 @@ export function Dialogues(p: { query: URLSearchParams }) {
         actions={
           <>
             <Select
-              label="Platform"
+              label={t('th.platform')}
               value={platform}
               options={[all, ...['telegram', 'discord', 'web'].map((v) => ({ value: v, label: v }))]}
               onChange={(v) => setFilter('platform', v)}
             />
             <Select
-              label="Type"
+              label={t('th.type')}
               value={type}
               options={[
                 all,
@@ -63,53 +63,50 @@ export function Dialogues(p: { query: URLSearchParams }) {
       <Panel>
         {/* Where the list would be: a failed refresh is named, never an endless "Loading…". */}
         <div data-testid="dialogues-error">
-          <ErrorBox
-            error={q.error}
-            title={q.data ? 'The list could not be refreshed' : 'The dialogues could not be loaded'}
-          />
+          <ErrorBox error={q.error} title={q.data ? t('dialogues.refreshFailed') : t('dialogues.loadFailed')} />
         </div>
         {!q.data ? (
           !q.error && <Loading what="dialogues" />
         ) : list.length === 0 ? (
-          <Empty>No dialogues yet. They appear when someone talks to an agent.</Empty>
+          <Empty>{t('dialogues.empty')}</Empty>
         ) : (
           <table class="table stack" data-testid="dialogue-list">
             <thead>
               <tr>
-                <th scope="col">Dialogue</th>
-                <th scope="col">Type</th>
-                <th scope="col">Platform · chat</th>
-                <th scope="col">People</th>
-                <th scope="col">Agents</th>
+                <th scope="col">{t('th.dialogue')}</th>
+                <th scope="col">{t('th.type')}</th>
+                <th scope="col">{t('th.platformChat')}</th>
+                <th scope="col">{t('th.people')}</th>
+                <th scope="col">{t('th.agents')}</th>
                 <th scope="col" class="num">
-                  Messages
+                  {t('th.messages')}
                 </th>
-                <th scope="col">Last activity</th>
+                <th scope="col">{t('th.lastActivity')}</th>
               </tr>
             </thead>
             <tbody>
               {list.map((d) => (
                 <tr class="clickable" onClick={() => navigate(`/dialogues/${encodeURIComponent(d.id)}`)}>
-                  <td data-label="Dialogue">
+                  <td data-label={t('th.dialogue')}>
                     <Link href={`/dialogues/${encodeURIComponent(d.id)}`} class="strong">
-                      {d.title ?? <span class="muted">untitled</span>}
+                      {d.title ?? <span class="muted">{t('common.untitled')}</span>}
                     </Link>
                     <div class="muted mono small">{d.id}</div>
                   </td>
-                  <td data-label="Type">
-                    <Badge tone="plain">{d.type}</Badge> {d.status !== 'active' && <Badge>{d.status}</Badge>}
+                  <td data-label={t('th.type')}>
+                    <Badge tone="plain">{d.type}</Badge> {d.status !== 'active' && <StatusBadge status={d.status} />}
                   </td>
-                  <td data-label="Platform · chat">
+                  <td data-label={t('th.platformChat')}>
                     {d.chat.platform} <span class="muted mono small">{d.chat.chatId}</span>
                   </td>
-                  <td data-label="People">
+                  <td data-label={t('th.people')}>
                     {d.humans.map((h) => h.displayName).join(', ') || <span class="muted">—</span>}
                   </td>
-                  <td data-label="Agents">{d.agents.map((a) => a.name).join(', ')}</td>
-                  <td data-label="Messages" class="num">
+                  <td data-label={t('th.agents')}>{d.agents.map((a) => a.name).join(', ')}</td>
+                  <td data-label={t('th.messages')} class="num">
                     {d.messageCount}
                   </td>
-                  <td data-label="Last activity">
+                  <td data-label={t('th.lastActivity')}>
                     <Time at={d.lastActivityAt} relative />
                   </td>
                 </tr>
@@ -119,7 +116,7 @@ export function Dialogues(p: { query: URLSearchParams }) {
         )}
         {q.data?.dialogues.pageInfo?.hasNextPage && (
           <div class="more">
-            <button onClick={() => setFirst((n) => n + PAGE)}>Show {PAGE} more</button>
+            <button onClick={() => setFirst((n) => n + PAGE)}>{t('dialogues.showMore', { n: PAGE })}</button>
           </div>
         )}
       </Panel>

@@ -4,30 +4,35 @@ import { useQuery } from '../lib/hooks.js';
 import { formatMs, formatNumber } from '../lib/time.js';
 import { HEALTH_POLL_MS, HEALTH_QUERY, problemsOf, type CallHealthView, type HealthView } from '../lib/health.js';
 import { Incidents } from '../components/Incidents.js';
-import { Badge, ErrorBox, Loading, PageHeader, Panel, Stat, Time } from '../components/ui.js';
+import { Badge, ErrorBox, Loading, PageHeader, Panel, Stat, StatusBadge, Time } from '../components/ui.js';
 import { useI18n } from '../lib/i18n.js';
 
 const STATE_TONE = { ok: 'ok', idle: 'muted', off: 'muted', degraded: 'warn', failing: 'bad' } as const;
 
 function CallCard(p: { c: CallHealthView; label: string }) {
   const c = p.c;
+  const { t } = useI18n();
   return (
     <div class="health-card" data-testid={`health-${c.name}`} data-state={c.state}>
       <div class="health-card-head">
-        <strong>{p.label}</strong> <Badge tone={STATE_TONE[c.state]}>{c.state}</Badge>
+        <strong>{p.label}</strong> <StatusBadge tone={STATE_TONE[c.state]} status={c.state} />
       </div>
       <div class="muted small mono">{c.target}</div>
       <dl class="health-facts">
-        <dt>Last success</dt>
+        <dt>{t('home.lastSuccess')}</dt>
         <dd>
           <Time at={c.lastOkAt} relative />
         </dd>
-        <dt>Last error</dt>
+        <dt>{t('home.lastError')}</dt>
         <dd>
           <Time at={c.lastErrorAt} relative />
         </dd>
-        <dt>Errors ({c.windowMinutes} min)</dt>
-        <dd>{c.calls === 0 ? 'no calls' : `${c.errors} of ${c.calls} (${Math.round((c.errorRate ?? 0) * 100)} %)`}</dd>
+        <dt>{t('home.errorsWindow', { n: c.windowMinutes })}</dt>
+        <dd>
+          {c.calls === 0
+            ? t('home.noCalls')
+            : t('home.errorsOf', { errors: c.errors, calls: c.calls, pct: Math.round((c.errorRate ?? 0) * 100) })}
+        </dd>
       </dl>
       {c.lastError && c.state !== 'ok' && (
         <div class="health-error" data-testid={`health-${c.name}-error`}>
@@ -42,7 +47,7 @@ export function Home() {
   const { t } = useI18n();
   const q = useQuery<{ health: HealthView }>(HEALTH_QUERY, {}, { pollMs: HEALTH_POLL_MS });
   const h = q.data?.health;
-  const problems = h ? problemsOf(h) : [];
+  const problems = h ? problemsOf(h, t) : [];
   return (
     <>
       <PageHeader title={t('home.title')} sub={t('home.sub', { s: HEALTH_POLL_MS / 1000 })} />
@@ -63,47 +68,47 @@ export function Home() {
                 ))}
               </ul>
             ) : (
-              'All systems answering.'
+              t('home.allOk')
             )}
           </div>
           <div class="stats-row" data-testid="health-queue">
             <Stat
-              label="Replies in progress"
+              label={t('home.inProgress')}
               value={h.repliesInProgress === null ? '—' : formatNumber(h.repliesInProgress)}
             />
             <Stat
-              label="Queued replies"
+              label={t('home.queued')}
               value={h.queue ? formatNumber(h.queue.waiting) : '—'}
-              hint={h.queue ? `${h.queue.delayed} delayed` : 'queue not readable'}
+              hint={h.queue ? t('home.delayed', { n: h.queue.delayed }) : t('home.queueUnreadable')}
             />
             <Stat
-              label="Oldest wait"
+              label={t('home.oldestWait')}
               value={h.queue?.oldestWaitMs === null || !h.queue ? '—' : formatMs(h.queue.oldestWaitMs)}
             />
             {h.services.map((s) => (
               <div class="stat" data-testid={`service-${s.name}`}>
                 <div class="stat-label">{s.name === 'mongodb' ? 'MongoDB' : s.name === 'redis' ? 'Redis' : s.name}</div>
                 <div class="stat-value">
-                  <Badge tone={s.ready ? 'ok' : 'bad'}>{s.ready ? 'ready' : 'not ready'}</Badge>
+                  <Badge tone={s.ready ? 'ok' : 'bad'}>{s.ready ? t('status.ready') : t('status.notReady')}</Badge>
                 </div>
               </div>
             ))}
           </div>
           <div class="grid-2">
-            <Panel title="Model and embeddings">
+            <Panel title={t('home.modelPanel')}>
               <div class="health-cards">
-                <CallCard c={h.model} label="Model" />
-                <CallCard c={h.embeddings} label="Embeddings" />
+                <CallCard c={h.model} label={t('home.model')} />
+                <CallCard c={h.embeddings} label={t('home.embeddings')} />
               </div>
             </Panel>
-            <Panel title="Platforms">
+            <Panel title={t('home.platforms')}>
               <table class="table compact" data-testid="platforms">
                 <thead>
                   <tr>
-                    <th>Platform</th>
-                    <th>State</th>
-                    <th>Updates by</th>
-                    <th>Last update</th>
+                    <th>{t('th.platform')}</th>
+                    <th>{t('th.state')}</th>
+                    <th>{t('home.updatesBy')}</th>
+                    <th>{t('home.lastUpdate')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -111,9 +116,9 @@ export function Home() {
                     <tr data-testid={`platform-${p.id}`} data-on={String(p.on)}>
                       <td>{p.id}</td>
                       <td>
-                        <Badge tone={p.on ? 'ok' : 'muted'}>{p.on ? 'on' : 'off'}</Badge>
+                        <Badge tone={p.on ? 'ok' : 'muted'}>{p.on ? t('status.on') : t('status.off')}</Badge>
                       </td>
-                      <td>{p.mode ?? (p.on ? '' : 'no token')}</td>
+                      <td>{p.mode ?? (p.on ? '' : t('home.noToken'))}</td>
                       <td>
                         <Time at={p.lastInboundAt} relative />
                       </td>
@@ -123,7 +128,7 @@ export function Home() {
               </table>
             </Panel>
           </div>
-          <Panel title={`Incidents (last ${h.incidentWindowHours} hours)`}>
+          <Panel title={t('home.incidents', { n: h.incidentWindowHours })}>
             <Incidents list={h.incidents} hours={h.incidentWindowHours} />
           </Panel>
         </>

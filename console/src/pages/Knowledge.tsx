@@ -7,7 +7,17 @@ import { navigate } from '../lib/router.js';
 import { formatNumber } from '../lib/time.js';
 import { useCan } from '../lib/viewerContext.js';
 import { nodes, type Conn, type Named } from '../lib/types.js';
-import { Badge, Empty, ErrorBox, Loading, PageHeader, Panel, ReadOnlyNote, Select, Time } from '../components/ui.js';
+import {
+  Empty,
+  ErrorBox,
+  Loading,
+  PageHeader,
+  Panel,
+  ReadOnlyNote,
+  Select,
+  StatusBadge,
+  Time,
+} from '../components/ui.js';
 import { useI18n } from '../lib/i18n.js';
 
 interface DocumentView {
@@ -63,7 +73,7 @@ export function Knowledge(p: { query: URLSearchParams }) {
   const upload = async (e: Event) => {
     e.preventDefault();
     const file = input.current?.files?.[0];
-    if (!file) return setError('Choose a .txt, .md or .pdf file first.');
+    if (!file) return setError(t('knowledge.chooseFile'));
     setBusy(true);
     setError(null);
     setDone(null);
@@ -74,7 +84,7 @@ export function Knowledge(p: { query: URLSearchParams }) {
         mime: mimeOf(file),
         content: await base64Of(file),
       });
-      setDone(`${r.uploadDocument.name} stored in ${r.uploadDocument.chunkCount} chunks.`);
+      setDone(t('knowledge.stored', { name: r.uploadDocument.name, n: r.uploadDocument.chunkCount }));
       if (input.current) input.current.value = '';
       await docs.reload();
     } catch (err) {
@@ -85,7 +95,7 @@ export function Knowledge(p: { query: URLSearchParams }) {
   };
 
   const remove = async (d: DocumentView) => {
-    if (!confirm(`Delete ${d.name}? The agent stops citing it at once.`)) return;
+    if (!confirm(t('knowledge.deleteConfirm', { name: d.name }))) return;
     try {
       await gql(DELETE, { id: d.id });
       await docs.reload();
@@ -102,7 +112,7 @@ export function Knowledge(p: { query: URLSearchParams }) {
         sub={t('knowledge.sub')}
         actions={
           <Select
-            label="Agent"
+            label={t('th.agent')}
             value={agentId}
             options={agents.map((a) => ({ value: a.id, label: a.name }))}
             onChange={(v) => navigate(`/knowledge?agent=${encodeURIComponent(v)}`, { replace: true })}
@@ -111,11 +121,11 @@ export function Knowledge(p: { query: URLSearchParams }) {
       />
       {!canAct && <ReadOnlyNote needs="operator" />}
       {canAct && agentId && (
-        <Panel title="Upload">
+        <Panel title={t('knowledge.upload')}>
           <form class="row" onSubmit={upload}>
             <input ref={input} type="file" accept={ACCEPT} data-testid="knowledge-file" />
             <button class="primary" type="submit" disabled={busy} data-testid="knowledge-upload">
-              {busy ? 'Uploading…' : 'Upload'}
+              {busy ? t('knowledge.uploading') : t('knowledge.upload')}
             </button>
           </form>
           {error && (
@@ -131,55 +141,55 @@ export function Knowledge(p: { query: URLSearchParams }) {
         </Panel>
       )}
       <ErrorBox error={docs.error} />
-      <Panel title={`Documents${list.length ? ` (${list.length})` : ''}`}>
+      <Panel title={`${t('knowledge.documents')}${list.length ? ` (${list.length})` : ''}`}>
         {!agentId ? (
-          <Empty>No agents yet.</Empty>
+          <Empty>{t('common.noAgents')}</Empty>
         ) : !docs.data ? (
           <Loading what="documents" />
         ) : list.length === 0 ? (
-          <Empty>No documents for this agent yet.</Empty>
+          <Empty>{t('knowledge.empty')}</Empty>
         ) : (
           <table class="table stack" data-testid="documents">
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
+                <th scope="col">{t('th.name')}</th>
+                <th scope="col">{t('th.type')}</th>
                 <th scope="col" class="num">
-                  Size
+                  {t('th.size')}
                 </th>
                 <th scope="col" class="num">
-                  Chunks
+                  {t('th.chunks')}
                 </th>
-                <th scope="col">Status</th>
-                <th scope="col">Uploaded</th>
+                <th scope="col">{t('th.status')}</th>
+                <th scope="col">{t('th.uploaded')}</th>
                 {canAct && <th scope="col" />}
               </tr>
             </thead>
             <tbody>
               {list.map((d) => (
                 <tr data-testid="document">
-                  <td data-label="Name" class="strong">
+                  <td data-label={t('th.name')} class="strong">
                     {d.name}
                   </td>
-                  <td data-label="Type">
+                  <td data-label={t('th.type')}>
                     {d.type} <span class="muted small">{d.mime}</span>
                   </td>
-                  <td data-label="Size" class="num">
+                  <td data-label={t('th.size')} class="num">
                     {size(d.size)}
                   </td>
-                  <td data-label="Chunks" class="num">
+                  <td data-label={t('th.chunks')} class="num">
                     {formatNumber(d.chunkCount)}
                   </td>
-                  <td data-label="Status">
-                    <Badge>{d.status}</Badge>
+                  <td data-label={t('th.status')}>
+                    <StatusBadge status={d.status} />
                   </td>
-                  <td data-label="Uploaded">
+                  <td data-label={t('th.uploaded')}>
                     <Time at={d.createdAt} />
                   </td>
                   {canAct && (
                     <td class="num">
                       <button class="small danger" onClick={() => remove(d)}>
-                        Delete
+                        {t('common.delete')}
                       </button>
                     </td>
                   )}

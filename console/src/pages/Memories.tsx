@@ -73,22 +73,22 @@ export function Memories(p: { query: URLSearchParams }) {
         actions={
           <>
             <Select
-              label="Agent"
+              label={t('th.agent')}
               value={agent}
               options={agents.map((a) => ({ value: a.id, label: a.name }))}
               onChange={(v) => set('agent', v)}
             />
             <Select
-              label="About"
+              label={t('memories.about')}
               value={human}
               options={[
-                { value: '', label: 'everyone' },
+                { value: '', label: t('memories.everyone') },
                 ...humans.map((h) => ({ value: h.id, label: h.displayName })),
               ]}
               onChange={(v) => set('human', v)}
             />
             <Select
-              label="Status"
+              label={t('th.status')}
               value={status}
               options={['active', 'superseded', 'merged', 'pruned', 'all'].map((v) => ({
                 value: v,
@@ -101,20 +101,20 @@ export function Memories(p: { query: URLSearchParams }) {
       />
       {!canAct && <ReadOnlyNote needs="operator" />}
       <ErrorBox error={people.error ?? list.error} />
-      <Panel title="Search as recall would">
+      <Panel title={t('memories.search')}>
         <form class="row" onSubmit={search}>
           <input
             class="grow"
-            placeholder="e.g. what does she like to drink?"
+            placeholder={t('memories.placeholder')}
             value={text}
             onInput={(e) => setText(e.currentTarget.value)}
           />
           <button type="submit" disabled={!agent || !text.trim()}>
-            Search
+            {t('common.search')}
           </button>
           {hits && (
             <button type="button" class="link" onClick={() => setHits(null)}>
-              clear
+              {t('memories.clear')}
             </button>
           )}
         </form>
@@ -122,10 +122,10 @@ export function Memories(p: { query: URLSearchParams }) {
         {hits && (
           <>
             <div class="muted small">
-              Queries: {hits.queries.join(' · ')} {hits.keywordOnly && '(keyword search only: embeddings unavailable)'}
+              {t('memories.queries', { q: hits.queries.join(' · ') })} {hits.keywordOnly && t('memories.keywordOnly')}
             </div>
             {hits.hits.length === 0 ? (
-              <Empty>No active memory matches.</Empty>
+              <Empty>{t('memories.noMatch')}</Empty>
             ) : (
               <ul class="memories">
                 {hits.hits.map((h) => (
@@ -143,14 +143,14 @@ export function Memories(p: { query: URLSearchParams }) {
         )}
       </Panel>
       <Panel
-        title={`Entries${memories.length ? ` (${memories.length}${list.data?.memories.pageInfo?.hasNextPage ? '+' : ''})` : ''}`}
+        title={`${t('memories.entries')}${memories.length ? ` (${memories.length}${list.data?.memories.pageInfo?.hasNextPage ? '+' : ''})` : ''}`}
       >
         {!agent ? (
-          <Empty>No agents yet.</Empty>
+          <Empty>{t('common.noAgents')}</Empty>
         ) : !list.data && list.loading ? (
           <Loading what="memories" />
         ) : memories.length === 0 ? (
-          <Empty>No {status === 'all' ? '' : statusLabel(status)} memories here yet.</Empty>
+          <Empty>{t('memories.none', { status: status === 'all' ? '' : statusLabel(status) })}</Empty>
         ) : (
           <ul class="memories">
             {memories.map((m) => (

@@ -21,9 +21,12 @@ import {
   Panel,
   ReadOnlyNote,
   Select,
+  StatusBadge,
   Time,
+  useStatusLabel,
 } from '../components/ui.js';
-import { useI18n } from '../lib/i18n.js';
+import { useI18n, type I18n } from '../lib/i18n.js';
+import { isMessageKey } from '../i18n/messages.js';
 
 interface Mood {
   label: string;
@@ -119,10 +122,17 @@ const STATUS_TONE: Record<string, 'ok' | 'warn' | 'bad' | 'info'> = {
 const FINISHED = new Set(['completed', 'failed', 'budget_exceeded']);
 
 const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(2)}`;
-const moodText = (m: Mood) => `${m.label} (valence ${signed(m.valence)}, arousal ${m.arousal.toFixed(2)})`;
+const moodText = (t: I18n['t'], m: Mood) =>
+  t('reflections.moodText', { label: m.label, valence: signed(m.valence), arousal: m.arousal.toFixed(2) });
+/** How a run was started (operator, schedule) as a word; an unknown trigger as stored. */
+const triggerText = (t: I18n['t'], trigger: string) => {
+  const key = `reflections.trigger.${trigger}`;
+  return isMessageKey(key) ? t(key) : trigger;
+};
 
 export function Reflections(p: { query: URLSearchParams }) {
   const { t } = useI18n();
+  const statusLabel = useStatusLabel();
   const canAct = useCan('operator');
   const people = useQuery<{ agents: Conn<Named> }>(AGENTS);
   const agents = nodes(people.data?.agents);
@@ -166,12 +176,7 @@ export function Reflections(p: { query: URLSearchParams }) {
       go(agent, r.triggerReflection.id);
     });
   const rollBack = (id: string) => {
-    if (
-      !confirm(
-        'Roll back this reflection? Memories it wrote are removed, changed ones restored, values and mood put back.',
-      )
-    )
-      return;
+    if (!confirm(t('reflections.rollbackConfirm'))) return;
     void act(async () => {
       await gql(ROLLBACK, { id });
     });
@@ -190,14 +195,14 @@ export function Reflections(p: { query: URLSearchParams }) {
           <>
             {agent && <LiveDot state={live} />}
             <Select
-              label="Agent"
+              label={t('th.agent')}
               value={agent}
               options={agents.map((a) => ({ value: a.id, label: a.name }))}
               onChange={(v) => go(v, '')}
             />
             {canAct && (
               <button data-testid="reflect-now" disabled={!agent || busy} onClick={() => void reflectNow()}>
-                Reflect now
+                {t('reflections.reflectNow')}
               </button>
             )}
           </>
@@ -210,30 +215,32 @@ export function Reflections(p: { query: URLSearchParams }) {
         people.loading ? (
           <Loading what="agents" />
         ) : (
-          <Empty>No agents yet.</Empty>
+          <Empty>{t('common.noAgents')}</Empty>
         )
       ) : (
         <>
-          <Panel title="Mood and values">
+          <Panel title={t('reflections.moodValues')}>
             {!st ? (
               <Loading what="state" />
             ) : (
               <div data-testid="reflection-state">
                 <div class="kv-row">
                   <span>
-                    Mood <strong data-testid="mood">{st.mood.label}</strong>
+                    {t('reflections.mood')} <strong data-testid="mood">{st.mood.label}</strong>
                   </span>
                   <span>
-                    valence <strong>{signed(st.mood.valence)}</strong>
+                    {t('reflections.valence')} <strong>{signed(st.mood.valence)}</strong>
                   </span>
                   <span>
-                    arousal <strong>{st.mood.arousal.toFixed(2)}</strong>
+                    {t('reflections.arousal')} <strong>{st.mood.arousal.toFixed(2)}</strong>
                   </span>
                   <span>
-                    schedule <strong>{st.settings.enabled ? st.settings.cron : 'off'}</strong>
+                    {t('reflections.schedule')}{' '}
+                    <strong>{st.settings.enabled ? st.settings.cron : t('status.off')}</strong>
                   </span>
                   <span>
-                    set by <strong class="mono small">{st.valuesSetBy ?? 'defaults'}</strong>
+                    {t('reflections.setBy')}{' '}
+                    <strong class="mono small">{st.valuesSetBy ?? t('reflections.defaults')}</strong>
                   </span>
                 </div>
                 <div class="hbars values" data-testid="values">
@@ -251,27 +258,27 @@ export function Reflections(p: { query: URLSearchParams }) {
             )}
           </Panel>
           <Panel
-            title={`Runs${runs.length ? ` (${runs.length}${list.data?.reflections.pageInfo?.hasNextPage ? '+' : ''})` : ''}`}
+            title={`${t('reflections.runs')}${runs.length ? ` (${runs.length}${list.data?.reflections.pageInfo?.hasNextPage ? '+' : ''})` : ''}`}
           >
             {!list.data && list.loading ? (
               <Loading what="runs" />
             ) : runs.length === 0 ? (
-              <Empty>No reflections yet.</Empty>
+              <Empty>{t('reflections.none')}</Empty>
             ) : (
               <table class="table stack" data-testid="reflection-list">
                 <thead>
                   <tr>
-                    <th scope="col">Status</th>
-                    <th scope="col">Trigger</th>
-                    <th scope="col">Queued</th>
+                    <th scope="col">{t('th.status')}</th>
+                    <th scope="col">{t('reflections.thTrigger')}</th>
+                    <th scope="col">{t('reflections.thQueued')}</th>
                     <th scope="col" class="num">
-                      Tokens
+                      {t('th.tokens')}
                     </th>
                     <th scope="col" class="num">
-                      Memories
+                      {t('th.memories')}
                     </th>
-                    <th scope="col">Budget hit</th>
-                    <th scope="col">Rolled back</th>
+                    <th scope="col">{t('reflections.thBudgetHit')}</th>
+                    <th scope="col">{t('reflections.thRolledBack')}</th>
                     <th scope="col" />
                   </tr>
                 </thead>
@@ -282,44 +289,51 @@ export function Reflections(p: { query: URLSearchParams }) {
                       data-testid="reflection-row"
                       onClick={() => go(agent, r.id)}
                     >
-                      <td data-label="Status">
+                      <td data-label={t('th.status')}>
                         {/* The row's keyboard way in (the row itself takes clicks only). */}
                         <a
                           href={`/reflections?${new URLSearchParams({ agent, run: r.id }).toString()}`}
-                          aria-label={`Run ${r.status}, queued ${formatTime(r.queuedAt)}`}
+                          aria-label={t('reflections.runAria', {
+                            status: statusLabel(r.status),
+                            at: formatTime(r.queuedAt),
+                          })}
                           onClick={(e) => {
                             e.preventDefault();
                             e.stopPropagation();
                             go(agent, r.id);
                           }}
                         >
-                          <Badge tone={STATUS_TONE[r.status]}>{r.status}</Badge>
+                          <StatusBadge tone={STATUS_TONE[r.status]} status={r.status} />
                         </a>
                       </td>
-                      <td data-label="Trigger">
-                        {r.trigger}
+                      <td data-label={t('reflections.thTrigger')}>
+                        {triggerText(t, r.trigger)}
                         {r.triggeredBy && <div class="muted small">{r.triggeredBy}</div>}
                       </td>
-                      <td data-label="Queued">
+                      <td data-label={t('reflections.thQueued')}>
                         <Time at={r.queuedAt} />
                       </td>
-                      <td data-label="Tokens" class="num">
+                      <td data-label={t('th.tokens')} class="num">
                         {formatNumber(r.budget.usedTokens)} / {formatNumber(r.budget.maxTokens)}
                       </td>
-                      <td data-label="Memories" class="num">
+                      <td data-label={t('th.memories')} class="num">
                         {r.budget.usedMemories} / {r.budget.maxMemories}
                       </td>
-                      <td data-label="Budget hit">
+                      <td data-label={t('reflections.thBudgetHit')}>
                         {r.budgetHit ? (
                           <span class="small">
-                            {r.budgetHit.resource} at {r.budgetHit.step}
+                            {t('reflections.hitAt', { resource: r.budgetHit.resource, step: r.budgetHit.step })}
                           </span>
                         ) : (
                           <span class="muted">—</span>
                         )}
                       </td>
-                      <td data-label="Rolled back">
-                        {r.rollback ? <Badge tone="muted">rolled back</Badge> : <span class="muted">no</span>}
+                      <td data-label={t('reflections.thRolledBack')}>
+                        {r.rollback ? (
+                          <Badge tone="muted">{t('reflections.rolledBack')}</Badge>
+                        ) : (
+                          <span class="muted">{t('reflections.no')}</span>
+                        )}
                       </td>
                       <td class="right">
                         {canAct && FINISHED.has(r.status) && !r.rollback && (
@@ -332,7 +346,7 @@ export function Reflections(p: { query: URLSearchParams }) {
                               rollBack(r.id);
                             }}
                           >
-                            Roll back
+                            {t('reflections.rollBack')}
                           </button>
                         )}
                       </td>
@@ -344,10 +358,10 @@ export function Reflections(p: { query: URLSearchParams }) {
           </Panel>
           {runId && (
             <Panel
-              title="Run"
+              title={t('reflections.run')}
               actions={
                 <button class="link" onClick={() => go(agent, '')}>
-                  close
+                  {t('reflections.close')}
                 </button>
               }
             >
@@ -363,64 +377,75 @@ export function Reflections(p: { query: URLSearchParams }) {
 
 function RunDetailView(p: { run: RunDetail }) {
   const r = p.run;
+  const { t } = useI18n();
   return (
     <div class="reflection-detail" data-testid="reflection-detail">
       <div class="kv-row">
         <span>
-          <Badge tone={STATUS_TONE[r.status]}>{r.status}</Badge>
+          <StatusBadge tone={STATUS_TONE[r.status]} status={r.status} />
         </span>
         <span>
-          trigger <strong>{r.trigger}</strong>
+          {t('reflections.trigger')} <strong>{triggerText(t, r.trigger)}</strong>
         </span>
         <span>
-          started <Time at={r.startedAt} />
+          {t('reflections.started')} <Time at={r.startedAt} />
         </span>
         <span>
-          ended <Time at={r.endedAt} />
+          {t('reflections.ended')} <Time at={r.endedAt} />
         </span>
         <span>
-          model calls <strong>{r.budget.calls}</strong>
+          {t('reflections.modelCalls')} <strong>{r.budget.calls}</strong>
         </span>
         <span>
-          memories changed <strong>{r.memoryChanges.length}</strong>
+          {t('reflections.memoriesChanged')} <strong>{r.memoryChanges.length}</strong>
         </span>
       </div>
-      <div class="muted small">Goal: {r.goal}</div>
+      <div class="muted small">{t('reflections.goal', { goal: r.goal })}</div>
       {r.failure && (
         <div class="error-box" role="alert">
           <strong>{r.failure.code}</strong>
-          {r.failure.step && ` at ${r.failure.step}`}: {r.failure.message}
+          {r.failure.step && t('reflections.atStep', { step: r.failure.step })}: {r.failure.message}
         </div>
       )}
       {r.budgetHit && (
         <div class="notice">
-          Budget hit: {r.budgetHit.resource} at {r.budgetHit.step} ({r.budgetHit.when}), used {r.budgetHit.used} of{' '}
-          {r.budgetHit.limit}, the step wanted {r.budgetHit.wanted}.
+          {t('reflections.budgetHit', {
+            resource: r.budgetHit.resource,
+            step: r.budgetHit.step,
+            when: r.budgetHit.when,
+            used: r.budgetHit.used,
+            limit: r.budgetHit.limit,
+            wanted: r.budgetHit.wanted,
+          })}
         </div>
       )}
       {r.rollback && (
         <div class="note">
-          Rolled back by {r.rollback.by} at <Time at={r.rollback.at} />: {r.rollback.removedIds.length} removed,{' '}
-          {r.rollback.restoredIds.length} restored{r.rollback.innerRestored ? ', values and mood put back' : ''}.
+          {t('reflections.rolledBackBy', { by: r.rollback.by })} <Time at={r.rollback.at} />:{' '}
+          {t('reflections.rollbackCounts', {
+            removed: r.rollback.removedIds.length,
+            restored: r.rollback.restoredIds.length,
+          })}
+          {r.rollback.innerRestored ? t('reflections.rollbackInner') : ''}.
         </div>
       )}
-      <h3>Report</h3>
+      <h3>{t('reflections.report')}</h3>
       {r.report ? (
         <div class="prewrap report" data-testid="reflection-report">
           {r.report}
         </div>
       ) : (
-        <Empty>No report{FINISHED.has(r.status) ? '' : ' yet'}.</Empty>
+        <Empty>{t(FINISHED.has(r.status) ? 'reflections.noReport' : 'reflections.noReportYet')}</Empty>
       )}
-      <h3>Introspection turns</h3>
+      <h3>{t('reflections.turns')}</h3>
       {r.turns.length === 0 ? (
-        <Empty>No turns{FINISHED.has(r.status) ? '' : ' yet'}.</Empty>
+        <Empty>{t(FINISHED.has(r.status) ? 'reflections.noTurns' : 'reflections.noTurnsYet')}</Empty>
       ) : (
         <div class="cards" data-testid="introspection-turns">
           {[...r.turns]
             .sort((a, b) => a.seq - b.seq)
-            .map((t) => (
-              <IntrospectionCard t={t} />
+            .map((turn) => (
+              <IntrospectionCard t={turn} />
             ))}
         </div>
       )}
@@ -430,31 +455,32 @@ function RunDetailView(p: { run: RunDetail }) {
 
 function IntrospectionCard(p: { t: TurnView }) {
   const t = p.t;
+  const { t: tr } = useI18n();
   return (
     <div class="card" data-testid="introspection-turn">
       <div class="card-head">
         <span class="muted">#{t.seq + 1}</span>
         <strong>{t.purpose}</strong>
         <span class="chip mono">{t.tool}</span>
-        <Badge tone={STATUS_TONE[t.status]}>{t.status}</Badge>
-        {t.subject && <span class="muted small">about {t.subject.displayName}</span>}
+        <StatusBadge tone={STATUS_TONE[t.status]} status={t.status} />
+        {t.subject && <span class="muted small">{tr('common.about', { name: t.subject.displayName })}</span>}
       </div>
       <div class="metrics">
         <span>
-          step <strong>{t.step}</strong>
+          {tr('reflections.step')} <strong>{t.step}</strong>
         </span>
         <span>
-          duration <strong>{formatMs(t.durationMs)}</strong>
+          {tr('reflections.duration')} <strong>{formatMs(t.durationMs)}</strong>
         </span>
         <span>
-          tokens <strong>{formatNumber(t.tokens)}</strong>
+          {tr('reflections.tokens')} <strong>{formatNumber(t.tokens)}</strong>
         </span>
         <span>
-          memories generated <strong>{t.generatedMemoryIds.length}</strong>
+          {tr('reflections.generated')} <strong>{t.generatedMemoryIds.length}</strong>
         </span>
         {t.supersededMemoryIds.length > 0 && (
           <span>
-            superseded <strong>{t.supersededMemoryIds.length}</strong>
+            {tr('reflections.superseded')} <strong>{t.supersededMemoryIds.length}</strong>
           </span>
         )}
       </div>
@@ -472,26 +498,28 @@ function IntrospectionCard(p: { t: TurnView }) {
       )}
       {t.moodShift && (
         <div class="small">
-          Mood: {moodText(t.moodShift.before)} → <strong>{moodText(t.moodShift.after)}</strong>
+          {tr('reflections.moodShift')} {moodText(tr, t.moodShift.before)} →{' '}
+          <strong>{moodText(tr, t.moodShift.after)}</strong>
         </div>
       )}
       {t.valueImpact && t.valueImpact.changes.length > 0 && (
         <div class="small">
-          Values:{' '}
+          {tr('reflections.values')}{' '}
           {t.valueImpact.changes.map((c, i) => (
             <span>
               {i > 0 && ', '}
-              {c.name} {c.before === null ? 'new' : c.before.toFixed(2)} → <strong>{c.after.toFixed(2)}</strong>
-              {c.limited && <span class="muted"> (limited)</span>}
+              {c.name} {c.before === null ? tr('reflections.new') : c.before.toFixed(2)} →{' '}
+              <strong>{c.after.toFixed(2)}</strong>
+              {c.limited && <span class="muted"> {tr('reflections.limited')}</span>}
             </span>
           ))}
         </div>
       )}
-      {t.notes.length > 0 && <div class="muted small">Notes: {t.notes.join(' · ')}</div>}
-      <Collapsible summary="Tool input">
+      {t.notes.length > 0 && <div class="muted small">{tr('reflections.notes', { notes: t.notes.join(' · ') })}</div>}
+      <Collapsible summary={tr('reflections.toolInput')}>
         <Json value={t.toolInput ?? null} />
       </Collapsible>
-      <Collapsible summary="Tool output">
+      <Collapsible summary={tr('reflections.toolOutput')}>
         <Json value={t.toolOutput ?? null} />
       </Collapsible>
     </div>

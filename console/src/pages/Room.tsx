@@ -6,8 +6,9 @@ import { useDebounced, useQuery } from '../lib/hooks.js';
 import { useSubscription } from '../lib/live.js';
 import { Link } from '../lib/router.js';
 import { useCan } from '../lib/viewerContext.js';
-import { Badge, Empty, ErrorBox, LiveDot, Loading, PageHeader, Panel, Time } from '../components/ui.js';
-import { ROOM_FIELDS, type RoomSummary } from './Rooms.js';
+import { Badge, Empty, ErrorBox, LiveDot, Loading, PageHeader, Panel, StatusBadge, Time } from '../components/ui.js';
+import { modeLabel, ROOM_FIELDS, type RoomSummary } from './Rooms.js';
+import { useI18n } from '../lib/i18n.js';
 import { RoomMembersEditor } from '../components/setup/RoomMembersEditor.js';
 
 interface Round {
@@ -40,6 +41,7 @@ const QUERY = `query Room($id: ID!) { room(id: $id) { ${ROOM_FIELDS} description
 const EVENTS = `subscription RoomEvents($id: ID!) { roomEvents(roomId: $id) { type at agentId roundId message { content senderRole } } }`;
 
 export function RoomPage(p: { id: string }) {
+  const { t } = useI18n();
   const canAct = useCan('operator');
   const q = useQuery<{ room: RoomDetail }>(QUERY, { id: p.id });
   const [events, setEvents] = useState<RoomEvent[]>([]);
@@ -68,12 +70,12 @@ export function RoomPage(p: { id: string }) {
         title={r.name}
         sub={
           <>
-            <Badge>{r.status}</Badge> {r.platform} chat <span class="mono">{r.chatId}</span> · {r.mode.toLowerCase()}{' '}
-            mode
+            <StatusBadge status={r.status} /> {t('dialogue.chat', { platform: r.platform })}{' '}
+            <span class="mono">{r.chatId}</span> · {t('room.mode', { mode: modeLabel(t, r.mode) })}
             {r.dialogue && (
               <>
                 {' '}
-                · <Link href={`/dialogues/${encodeURIComponent(r.dialogue.id)}`}>its dialogue →</Link>
+                · <Link href={`/dialogues/${encodeURIComponent(r.dialogue.id)}`}>{t('room.itsDialogue')}</Link>
               </>
             )}
           </>
@@ -83,9 +85,13 @@ export function RoomPage(p: { id: string }) {
             <LiveDot state={live} />
             {canAct &&
               (r.status === 'active' ? (
-                <button onClick={() => act('mutation Pause($id: ID!) { pauseRoom(id: $id) { id } }')}>Pause</button>
+                <button onClick={() => act('mutation Pause($id: ID!) { pauseRoom(id: $id) { id } }')}>
+                  {t('room.pause')}
+                </button>
               ) : (
-                <button onClick={() => act('mutation Resume($id: ID!) { resumeRoom(id: $id) { id } }')}>Resume</button>
+                <button onClick={() => act('mutation Resume($id: ID!) { resumeRoom(id: $id) { id } }')}>
+                  {t('room.resume')}
+                </button>
               ))}
           </>
         }
@@ -93,11 +99,11 @@ export function RoomPage(p: { id: string }) {
       <ErrorBox error={error} />
       {r.description && <p>{r.description}</p>}
       <div class="grid-2">
-        <Panel title="Members">
+        <Panel title={t('th.members')}>
           <ol class="members">
             {r.members.map((m) => (
               <li>
-                {m.agent?.name ?? m.kind} {m.isHost && <Badge tone="info">host</Badge>}{' '}
+                {m.agent?.name ?? m.kind} {m.isHost && <Badge tone="info">{t('room.host')}</Badge>}{' '}
                 <span class="muted small">{m.kind}</span>
               </li>
             ))}
@@ -105,9 +111,9 @@ export function RoomPage(p: { id: string }) {
           {r.announcement && <div class="notice">{r.announcement}</div>}
           <RoomMembersEditor roomId={r.id} members={r.members} onChanged={() => void q.reload()} />
         </Panel>
-        <Panel title="Live events">
+        <Panel title={t('room.liveEvents')}>
           {events.length === 0 ? (
-            <Empty>Waiting for something to happen in the room…</Empty>
+            <Empty>{t('room.waiting')}</Empty>
           ) : (
             <ul class="events">
               {events.map((e) => (
@@ -120,32 +126,37 @@ export function RoomPage(p: { id: string }) {
           )}
         </Panel>
       </div>
-      <Panel title="Recent rounds">
+      <Panel title={t('room.recentRounds')}>
         {r.rounds.length === 0 ? (
-          <Empty>No rounds yet.</Empty>
+          <Empty>{t('room.noRounds')}</Empty>
         ) : (
           <table class="table stack compact">
             <thead>
               <tr>
                 <th scope="col">#</th>
-                <th scope="col">Started</th>
-                <th scope="col">Asked in order</th>
-                <th scope="col">Ended</th>
+                <th scope="col">{t('th.started')}</th>
+                <th scope="col">{t('room.askedInOrder')}</th>
+                <th scope="col">{t('room.ended')}</th>
               </tr>
             </thead>
             <tbody>
               {[...r.rounds].reverse().map((round) => (
                 <tr>
                   <td data-label="#">{round.seq}</td>
-                  <td data-label="Started">
+                  <td data-label={t('th.started')}>
                     <Time at={round.startedAt} />
                   </td>
-                  <td data-label="Asked in order">
+                  <td data-label={t('room.askedInOrder')}>
                     {round.queue.map((agentId, i) => {
                       const answered = round.answers.find((a) => a.agentId === agentId);
                       const skipped = round.skips.find((s) => s.agentId === agentId);
                       const turn = round.askTurnIds[i];
-                      const label = `${names[agentId] ?? agentId}${answered ? ' ✓' : skipped ? ` (skipped: ${skipped.reason})` : ''}`;
+                      const name = names[agentId] ?? agentId;
+                      const label = answered
+                        ? `${name} ✓`
+                        : skipped
+                          ? t('room.skipped', { name, reason: skipped.reason })
+                          : name;
                       return (
                         <span class={`chip ${answered ? 'ok' : skipped ? 'muted' : ''}`}>
                           {turn ? <Link href={`/turns/${encodeURIComponent(turn)}`}>{label}</Link> : label}
@@ -153,8 +164,12 @@ export function RoomPage(p: { id: string }) {
                       );
                     })}
                   </td>
-                  <td data-label="Ended">
-                    {round.completed ? (round.endedBy ?? 'done') : <Badge tone="info">in progress</Badge>}
+                  <td data-label={t('room.ended')}>
+                    {round.completed ? (
+                      (round.endedBy ?? t('status.done'))
+                    ) : (
+                      <Badge tone="info">{t('room.inProgress')}</Badge>
+                    )}
                   </td>
                 </tr>
               ))}

@@ -2,8 +2,9 @@
 // refreshes every few seconds; a room's page follows it live.
 import { useQuery } from '../lib/hooks.js';
 import { Link, navigate } from '../lib/router.js';
-import { Badge, Empty, ErrorBox, Loading, PageHeader, Panel, Time } from '../components/ui.js';
-import { useI18n } from '../lib/i18n.js';
+import { Empty, ErrorBox, Loading, PageHeader, Panel, StatusBadge, Time } from '../components/ui.js';
+import { useI18n, type I18n } from '../lib/i18n.js';
+import { isMessageKey } from '../i18n/messages.js';
 import { NewRoomForm } from '../components/setup/NewRoomForm.js';
 
 export interface RoomSummary {
@@ -24,6 +25,12 @@ export const ROOM_FIELDS = `id name platform chatId mode status userParticipatio
 
 const QUERY = `query Rooms { rooms { ${ROOM_FIELDS} } }`;
 
+/** A room's mode (DEFAULT, HOST) as a word; an unknown mode in lower case as before. */
+export function modeLabel(t: I18n['t'], mode: string): string {
+  const key = `rooms.mode.${mode.toLowerCase()}`;
+  return isMessageKey(key) ? t(key) : mode.toLowerCase();
+}
+
 export function Rooms() {
   const { t } = useI18n();
   const q = useQuery<{ rooms: RoomSummary[] }>(QUERY, {}, { pollMs: 5000 });
@@ -40,39 +47,45 @@ export function Rooms() {
           <table class="table stack">
             <thead>
               <tr>
-                <th scope="col">Room</th>
-                <th scope="col">Platform · chat</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Members</th>
-                <th scope="col">Round</th>
-                <th scope="col">Updated</th>
+                <th scope="col">{t('th.room')}</th>
+                <th scope="col">{t('th.platformChat')}</th>
+                <th scope="col">{t('th.mode')}</th>
+                <th scope="col">{t('th.members')}</th>
+                <th scope="col">{t('th.round')}</th>
+                <th scope="col">{t('th.updated')}</th>
               </tr>
             </thead>
             <tbody>
               {q.data.rooms.map((r) => (
                 <tr class="clickable" onClick={() => navigate(`/rooms/${encodeURIComponent(r.id)}`)}>
-                  <td data-label="Room">
+                  <td data-label={t('th.room')}>
                     <Link href={`/rooms/${encodeURIComponent(r.id)}`} class="strong">
                       {r.name}
                     </Link>{' '}
-                    <Badge>{r.status}</Badge>
+                    <StatusBadge status={r.status} />
                   </td>
-                  <td data-label="Platform · chat">
+                  <td data-label={t('th.platformChat')}>
                     {r.platform} <span class="mono small muted">{r.chatId}</span>
                   </td>
-                  <td data-label="Mode">
-                    {r.mode.toLowerCase()}
-                    {!r.userParticipation && <span class="muted small"> · agents only</span>}
+                  <td data-label={t('th.mode')}>
+                    {modeLabel(t, r.mode)}
+                    {!r.userParticipation && <span class="muted small"> · {t('rooms.agentsOnly')}</span>}
                   </td>
-                  <td data-label="Members">
-                    {r.members.map((m) => (m.agent?.name ?? m.kind) + (m.isHost ? ' (host)' : '')).join(', ')}
+                  <td data-label={t('th.members')}>
+                    {r.members
+                      .map((m) =>
+                        m.isHost ? t('rooms.memberHost', { name: m.agent?.name ?? m.kind }) : (m.agent?.name ?? m.kind),
+                      )
+                      .join(', ')}
                   </td>
-                  <td data-label="Round">
+                  <td data-label={t('th.round')}>
                     {r.currentRound
-                      ? `#${r.currentRound.seq}${r.currentRound.completed ? ' done' : ` · ${r.currentRound.index + 1}/${r.currentRound.queue.length}`}`
+                      ? r.currentRound.completed
+                        ? t('rooms.roundDone', { seq: r.currentRound.seq })
+                        : `#${r.currentRound.seq} · ${r.currentRound.index + 1}/${r.currentRound.queue.length}`
                       : '—'}
                   </td>
-                  <td data-label="Updated">
+                  <td data-label={t('th.updated')}>
                     <Time at={r.updatedAt} relative />
                   </td>
                 </tr>

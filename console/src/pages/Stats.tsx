@@ -53,10 +53,10 @@ const QUERY = `query Stats($since: DateTime!, $until: DateTime!, $buckets: Int!)
 }`;
 
 const WINDOWS = {
-  '1h': { ms: 3_600_000, buckets: 12, label: 'Last hour' },
-  '24h': { ms: 86_400_000, buckets: 24, label: 'Last 24 hours' },
-  '7d': { ms: 7 * 86_400_000, buckets: 28, label: 'Last 7 days' },
-  '30d': { ms: 30 * 86_400_000, buckets: 30, label: 'Last 30 days' },
+  '1h': { ms: 3_600_000, buckets: 12, label: 'stats.lastHour' },
+  '24h': { ms: 86_400_000, buckets: 24, label: 'stats.last24h' },
+  '7d': { ms: 7 * 86_400_000, buckets: 28, label: 'stats.last7d' },
+  '30d': { ms: 30 * 86_400_000, buckets: 30, label: 'stats.last30d' },
 } as const;
 type WindowKey = keyof typeof WINDOWS;
 
@@ -83,9 +83,9 @@ export function StatsPage() {
         sub={t('stats.sub')}
         actions={
           <Select
-            label="Window"
+            label={t('stats.window')}
             value={key}
-            options={(Object.keys(WINDOWS) as WindowKey[]).map((k) => ({ value: k, label: WINDOWS[k].label }))}
+            options={(Object.keys(WINDOWS) as WindowKey[]).map((k) => ({ value: k, label: t(WINDOWS[k].label) }))}
             onChange={setKey}
           />
         }
@@ -97,26 +97,34 @@ export function StatsPage() {
         <>
           <div class="stats-row" data-testid="stats-cards">
             <Stat
-              label="Active dialogues"
+              label={t('stats.activeDialogues')}
               value={formatNumber(s.dialogues.active)}
-              hint={`${s.dialogues.created} new`}
+              hint={t('stats.new', { n: s.dialogues.created })}
             />
-            <Stat label="Sessions started" value={formatNumber(s.sessions)} />
+            <Stat label={t('stats.sessions')} value={formatNumber(s.sessions)} />
             <Stat
-              label="Turns"
+              label={t('stats.turns')}
               value={formatNumber(s.turns.total)}
-              hint={`${s.turns.responded} answered · ${s.turns.unresponded} unanswered · ${s.turns.pending} pending`}
+              hint={t('stats.turnsHint', {
+                responded: s.turns.responded,
+                unresponded: s.turns.unresponded,
+                pending: s.turns.pending,
+              })}
             />
             <Stat
-              label="Messages"
+              label={t('th.messages')}
               value={formatNumber(s.messages.total)}
-              hint={`${s.messages.human} human · ${s.messages.ai} AI · ${s.messages.system} system`}
+              hint={t('stats.messagesHint', { human: s.messages.human, ai: s.messages.ai, system: s.messages.system })}
             />
-            <Stat label="Tokens" value={formatNumber(s.tokens.totalTokens)} hint={`${s.tokens.calls} model calls`} />
+            <Stat
+              label={t('stats.tokens')}
+              value={formatNumber(s.tokens.totalTokens)}
+              hint={t('stats.modelCalls', { n: s.tokens.calls })}
+            />
           </div>
           <div class="grid-2">
             <Panel
-              title={`Reply latency (${s.replyLatency.count} replies${s.replyLatency.sampled ? ', sampled' : ''})`}
+              title={t(s.replyLatency.sampled ? 'stats.latencySampled' : 'stats.latency', { n: s.replyLatency.count })}
             >
               <HBars
                 fmt={formatMs}
@@ -124,11 +132,11 @@ export function StatsPage() {
                   { label: 'p50', value: s.replyLatency.p50Ms, color: '#22a06b' },
                   { label: 'p90', value: s.replyLatency.p90Ms, color: '#e2b203' },
                   { label: 'p99', value: s.replyLatency.p99Ms, color: '#f87168' },
-                  { label: 'max', value: s.replyLatency.maxMs, color: '#8590a2' },
+                  { label: t('stats.max'), value: s.replyLatency.maxMs, color: '#8590a2' },
                 ]}
               />
               <Lines
-                title="Reply latency over time"
+                title={t('stats.latencyOverTime')}
                 labels={labels}
                 fmt={formatMs}
                 series={[
@@ -137,41 +145,41 @@ export function StatsPage() {
                 ]}
               />
             </Panel>
-            <Panel title="Tokens over time">
+            <Panel title={t('stats.tokensOverTime')}>
               <StackedBars
-                title="Tokens over time"
+                title={t('stats.tokensOverTime')}
                 labels={labels}
                 series={[
-                  { label: 'prompt', color: '#6d5efc', values: s.timeline.map((b) => b.promptTokens) },
-                  { label: 'completion', color: '#4bce97', values: s.timeline.map((b) => b.completionTokens) },
+                  { label: t('stats.prompt'), color: '#6d5efc', values: s.timeline.map((b) => b.promptTokens) },
+                  { label: t('stats.completion'), color: '#4bce97', values: s.timeline.map((b) => b.completionTokens) },
                 ]}
               />
               <table class="table compact">
                 <thead>
                   <tr>
-                    <th scope="col">Task</th>
+                    <th scope="col">{t('th.task')}</th>
                     <th scope="col" class="num">
-                      Calls
+                      {t('th.calls')}
                     </th>
                     <th scope="col" class="num">
-                      Prompt
+                      {t('th.prompt')}
                     </th>
                     <th scope="col" class="num">
-                      Completion
+                      {t('th.completion')}
                     </th>
                     <th scope="col" class="num">
-                      Total
+                      {t('th.total')}
                     </th>
                   </tr>
                 </thead>
                 <tbody>
-                  {s.tokens.byTask.map((t) => (
+                  {s.tokens.byTask.map((b) => (
                     <tr>
-                      <td class="mono">{t.task}</td>
-                      <td class="num">{formatNumber(t.calls)}</td>
-                      <td class="num">{formatNumber(t.promptTokens)}</td>
-                      <td class="num">{formatNumber(t.completionTokens)}</td>
-                      <td class="num">{formatNumber(t.totalTokens)}</td>
+                      <td class="mono">{b.task}</td>
+                      <td class="num">{formatNumber(b.calls)}</td>
+                      <td class="num">{formatNumber(b.promptTokens)}</td>
+                      <td class="num">{formatNumber(b.completionTokens)}</td>
+                      <td class="num">{formatNumber(b.totalTokens)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -33,11 +33,10 @@ export function TurnDiffPage(p: { a: string; b: string }) {
     () => (ca && cb ? foldUnchanged(diffLines(promptLines(ca.prompt), promptLines(cb.prompt))) : []),
     [ea?.id, eb?.id],
   );
-  if (!p.a || !p.b) return <Empty>Pick two turns to compare (from a dialogue or a trace).</Empty>;
+  if (!p.a || !p.b) return <Empty>{t('diff.pick')}</Empty>;
   if (q.error) return <ErrorBox error={q.error} />;
   if (!q.data) return <Loading what="the two contexts" />;
-  if (!ca || !cb || !ea || !eb)
-    return <Empty>{!ca ? 'The first' : 'The second'} turn has no context build to compare.</Empty>;
+  if (!ca || !cb || !ea || !eb) return <Empty>{t(!ca ? 'diff.noContextFirst' : 'diff.noContextSecond')}</Empty>;
 
   const names = [...new Set([...ca.parts.map((x) => x.name), ...cb.parts.map((x) => x.name)])];
   const tokens = (c: ContextBuild, n: string) => c.parts.find((x) => x.name === n)?.tokens ?? 0;
@@ -61,19 +60,19 @@ export function TurnDiffPage(p: { a: string; b: string }) {
           </>
         }
       />
-      <Panel title="Parts">
+      <Panel title={t('diff.parts')}>
         <table class="table compact" data-testid="diff-parts">
           <thead>
             <tr>
-              <th scope="col">Part</th>
+              <th scope="col">{t('th.part')}</th>
               <th scope="col" class="num">
-                A tokens
+                {t('diff.aTokens')}
               </th>
               <th scope="col" class="num">
-                B tokens
+                {t('diff.bTokens')}
               </th>
               <th scope="col" class="num">
-                Change
+                {t('diff.change')}
               </th>
             </tr>
           </thead>
@@ -89,7 +88,7 @@ export function TurnDiffPage(p: { a: string; b: string }) {
               </tr>
             ))}
             <tr class="total">
-              <td>Total (as the provider counts)</td>
+              <td>{t('diff.total')}</td>
               <td class="num">{formatNumber(ca.totalTokens)}</td>
               <td class="num">{formatNumber(cb.totalTokens)}</td>
               <td class="num">{delta(ca.totalTokens, cb.totalTokens)}</td>
@@ -98,28 +97,26 @@ export function TurnDiffPage(p: { a: string; b: string }) {
         </table>
         <div class="kv-row">
           <span>
-            Stable prefix{' '}
-            {ca.prefixHash === cb.prefixHash ? <Badge tone="ok">unchanged</Badge> : <Badge tone="warn">changed</Badge>}
+            {t('diff.stablePrefix')}{' '}
+            {ca.prefixHash === cb.prefixHash ? (
+              <Badge tone="ok">{t('diff.unchanged')}</Badge>
+            ) : (
+              <Badge tone="warn">{t('diff.changed')}</Badge>
+            )}
           </span>
-          <span>
-            History mode {ca.mode} → {cb.mode}
-          </span>
-          <span>
-            Config v{ca.configVersion ?? '?'} → v{cb.configVersion ?? '?'}
-          </span>
-          <span>
-            Recall: {added.length} in, {removed.length} out
-          </span>
+          <span>{t('diff.historyMode', { a: ca.mode ?? '', b: cb.mode ?? '' })}</span>
+          <span>{t('diff.config', { a: ca.configVersion ?? '?', b: cb.configVersion ?? '?' })}</span>
+          <span>{t('diff.recall', { in: added.length, out: removed.length })}</span>
         </div>
       </Panel>
-      <Panel title={`Prompt (${changes} changed lines)`}>
+      <Panel title={t('diff.prompt', { n: changes })}>
         {changes === 0 ? (
-          <Empty>The two prompts are identical.</Empty>
+          <Empty>{t('diff.identical')}</Empty>
         ) : (
           <div class="diff" data-testid="prompt-diff">
             {hunks.map((h) =>
               h.kind === 'gap' ? (
-                <div class="diff-gap">⋯ {h.count} unchanged lines ⋯</div>
+                <div class="diff-gap">{t('diff.gap', { n: h.count })}</div>
               ) : (
                 h.lines.map((l) => (
                   <div class={`diff-line ${l.op}`}>

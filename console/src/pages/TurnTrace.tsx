@@ -16,7 +16,19 @@ import {
   type Named,
   type HumanRef,
 } from '../lib/types.js';
-import { Badge, Empty, ErrorBox, LiveDot, Loading, PageHeader, Panel, Time } from '../components/ui.js';
+import {
+  Badge,
+  Empty,
+  ErrorBox,
+  LiveDot,
+  Loading,
+  PageHeader,
+  Panel,
+  StatusBadge,
+  Time,
+  useRoleLabel,
+  useStatusLabel,
+} from '../components/ui.js';
 import { MessageBubble } from '../components/MessageBubble.js';
 import { PromptParts } from '../components/trace/PromptParts.js';
 import { RecalledMemories } from '../components/trace/RecalledMemories.js';
@@ -70,11 +82,13 @@ interface TraceData {
 
 export function TurnTracePage(p: { id: string }) {
   const i18n = useI18n();
+  const role = useRoleLabel();
+  const statusLabel = useStatusLabel();
   const q = useQuery<TraceData>(TRACE, { id: p.id });
   const refresh = useDebounced(() => void q.reload(), 300);
   const live = useSubscription(TURN_EVENTS, { id: p.id }, refresh, q.data?.turnTrace.turn.status === 'pending');
   const [other, setOther] = useState('');
-  if (q.error) return <ErrorBox error={q.error} title="This trace cannot be shown" />;
+  if (q.error) return <ErrorBox error={q.error} title={i18n.t('turnTrace.cannotShow')} />;
   if (!q.data) return <Loading what="the trace" />;
   const tr = q.data.turnTrace;
   const t = tr.turn;
@@ -101,7 +115,7 @@ export function TurnTracePage(p: { id: string }) {
         sub={
           <>
             <Link href={`/dialogues/${encodeURIComponent(t.dialogue.id)}?session=${encodeURIComponent(t.session.id)}`}>
-              ← {t.dialogue.title ?? 'dialogue'}
+              ← {t.dialogue.title ?? i18n.t('turnTrace.dialogue')}
             </Link>{' '}
             · <span class="mono">{t.id}</span>
           </>
@@ -114,7 +128,7 @@ export function TurnTracePage(p: { id: string }) {
                 <select value={diffWith} onChange={(e) => setOther(e.currentTarget.value)}>
                   {siblings.map((s) => (
                     <option value={s.id}>
-                      turn of {formatTime(s.startedAt)} ({s.status})
+                      {i18n.t('turnTrace.turnOf', { at: formatTime(s.startedAt), status: statusLabel(s.status) })}
                     </option>
                   ))}
                 </select>
@@ -122,7 +136,7 @@ export function TurnTracePage(p: { id: string }) {
                   data-testid="diff-button"
                   onClick={() => navigate(`/diff?a=${encodeURIComponent(diffWith)}&b=${encodeURIComponent(t.id)}`)}
                 >
-                  Diff contexts
+                  {i18n.t('turnTrace.diff')}
                 </button>
               </span>
             )}
@@ -131,24 +145,24 @@ export function TurnTracePage(p: { id: string }) {
       />
       <div class="summary-strip">
         <div>
-          <Badge>{t.status}</Badge> {t.outcome && <Badge>{t.outcome}</Badge>}{' '}
+          <StatusBadge status={t.status} /> {t.outcome && <StatusBadge status={t.outcome} />}{' '}
           {t.kind !== 'dialogue' && <Badge tone="plain">{t.kind}</Badge>}
         </div>
         <div>
-          {names[t.initiatorId] ?? t.initiatorRole} → {names[t.responderId] ?? t.responderRole}
+          {names[t.initiatorId] ?? role(t.initiatorRole)} → {names[t.responderId] ?? role(t.responderRole)}
         </div>
         <div>
-          started <Time at={t.startedAt} />
+          {i18n.t('turnTrace.started')} <Time at={t.startedAt} />
         </div>
-        <div>reply time {formatMs(t.responseTimeMs)}</div>
+        <div>{i18n.t('turnTrace.replyTime', { ms: formatMs(t.responseTimeMs) })}</div>
         <div>
           {t.closedAt ? (
             <>
-              closed <Time at={t.closedAt} />
+              {i18n.t('turnTrace.closed')} <Time at={t.closedAt} />
             </>
           ) : (
             <>
-              answer due by <Time at={t.deadlineAt} />
+              {i18n.t('turnTrace.dueBy')} <Time at={t.deadlineAt} />
             </>
           )}
         </div>
@@ -158,7 +172,7 @@ export function TurnTracePage(p: { id: string }) {
         <Timeline startedAt={t.startedAt} closedAt={t.closedAt} events={events} llmIds={llmIds} toolIds={toolIds} />
       </Panel>
 
-      <Panel title="Conversation">
+      <Panel title={i18n.t('turnTrace.conversation')}>
         <div class="turn-messages">
           {[...tr.input, ...tr.response].map((m) => (
             <MessageBubble m={m} names={names} />
@@ -167,8 +181,8 @@ export function TurnTracePage(p: { id: string }) {
       </Panel>
 
       {contexts.length === 0 ? (
-        <Panel title="Context">
-          <Empty>No context was built for this turn (yet).</Empty>
+        <Panel title={i18n.t('turnTrace.context')}>
+          <Empty>{i18n.t('turnTrace.noContext')}</Empty>
         </Panel>
       ) : (
         contexts.map((e, i) => {
@@ -178,7 +192,8 @@ export function TurnTracePage(p: { id: string }) {
               <Panel
                 title={
                   <>
-                    Context{contexts.length > 1 ? ` #${i + 1}` : ''}{' '}
+                    {i18n.t('turnTrace.context')}
+                    {contexts.length > 1 ? ` #${i + 1}` : ''}{' '}
                     <span class="muted small">
                       <Time at={e.at} />
                     </span>
@@ -188,12 +203,12 @@ export function TurnTracePage(p: { id: string }) {
                 <PromptParts ctx={ctx} />
               </Panel>
               {ctx.recall && (
-                <Panel title="Recalled memories">
+                <Panel title={i18n.t('turnTrace.recalled')}>
                   <RecalledMemories recall={ctx.recall} />
                 </Panel>
               )}
               {ctx.knowledge && (
-                <Panel title="Retrieved knowledge">
+                <Panel title={i18n.t('turnTrace.knowledge')}>
                   <KnowledgePassages knowledge={ctx.knowledge} />
                 </Panel>
               )}
@@ -202,31 +217,31 @@ export function TurnTracePage(p: { id: string }) {
         })
       )}
 
-      <Panel title={`LLM calls (${tr.llmCalls.length})`}>
+      <Panel title={i18n.t('turnTrace.llmCalls', { n: tr.llmCalls.length })}>
         {tr.llmCalls.length ? (
           <LlmCalls events={events.filter((e) => llmIds.has(e.id))} />
         ) : (
-          <Empty>No model call recorded.</Empty>
+          <Empty>{i18n.t('turnTrace.noLlm')}</Empty>
         )}
       </Panel>
-      <Panel title={`Tool calls (${tr.toolCalls.length})`}>
+      <Panel title={i18n.t('turnTrace.toolCalls', { n: tr.toolCalls.length })}>
         {tr.toolCalls.length ? (
           <ToolCalls events={events.filter((e) => toolIds.has(e.id))} />
         ) : (
-          <Empty>No tool was called.</Empty>
+          <Empty>{i18n.t('turnTrace.noTool')}</Empty>
         )}
       </Panel>
-      <Panel title={`Deliveries (${deliveries.length})`}>
-        {deliveries.length ? <Deliveries events={deliveries} /> : <Empty>Nothing delivered yet.</Empty>}
+      <Panel title={i18n.t('turnTrace.deliveries', { n: deliveries.length })}>
+        {deliveries.length ? <Deliveries events={deliveries} /> : <Empty>{i18n.t('turnTrace.noDelivery')}</Empty>}
       </Panel>
       {rest.length > 0 && (
-        <Panel title="Other events">
+        <Panel title={i18n.t('turnTrace.otherEvents')}>
           <OtherEvents events={rest} />
         </Panel>
       )}
       {tr.memoryLinks.length > 0 && (
-        <Panel title="Memory links">
-          <div class="small muted">Memories recalled into this turn, then those extracted from it:</div>
+        <Panel title={i18n.t('turnTrace.memoryLinks')}>
+          <div class="small muted">{i18n.t('turnTrace.memoryLinksHelp')}</div>
           <div>
             {tr.memoryLinks.map((id) => (
               <span class="chip mono">{id}</span>

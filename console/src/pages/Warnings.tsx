@@ -31,14 +31,14 @@ export function Warnings() {
   // no dialogue raised a warning.
   const hq = useQuery<{ health: HealthView }>(HEALTH_QUERY, {}, { pollMs: HEALTH_POLL_MS });
   const h = hq.data?.health;
-  const problems = h ? problemsOf(h) : [];
+  const problems = h ? problemsOf(h, t) : [];
   const calm = h !== undefined && problems.length === 0 && h.incidents.length === 0;
   return (
     <>
       <PageHeader title={t('warnings.title')} sub={t('warnings.sub')} />
       <ErrorBox error={q.error} />
       {h && !calm && (
-        <Panel title="Needs attention now">
+        <Panel title={t('warnings.attention')}>
           {problems.length > 0 && (
             <ul class="health-problems" data-testid="warning-problems">
               {problems.map((s) => (
@@ -53,62 +53,56 @@ export function Warnings() {
         {!q.data ? (
           <Loading what="warnings" />
         ) : list.length === 0 ? (
-          <Empty>
-            {calm
-              ? 'No warnings. Nothing needs attention.'
-              : h
-                ? 'No warnings raised in dialogues; the signals above need attention.'
-                : 'No warnings raised in dialogues.'}
-          </Empty>
+          <Empty>{calm ? t('warnings.calm') : h ? t('warnings.signals') : t('warnings.none')}</Empty>
         ) : (
           <table class="table stack" data-testid="warnings">
             <thead>
               <tr>
-                <th scope="col">Kind</th>
-                <th scope="col">Dialogue</th>
+                <th scope="col">{t('th.kind')}</th>
+                <th scope="col">{t('th.dialogue')}</th>
                 <th scope="col" class="num">
-                  Times
+                  {t('th.times')}
                 </th>
-                <th scope="col">First</th>
-                <th scope="col">Last</th>
-                <th scope="col">Details</th>
+                <th scope="col">{t('th.first')}</th>
+                <th scope="col">{t('th.last')}</th>
+                <th scope="col">{t('th.details')}</th>
               </tr>
             </thead>
             <tbody>
               {list.map((w) => (
                 <tr>
-                  <td data-label="Kind">
+                  <td data-label={t('th.kind')}>
                     <Badge tone="warn">{w.category}</Badge>
                   </td>
-                  <td data-label="Dialogue">
+                  <td data-label={t('th.dialogue')}>
                     <Link href={`/dialogues/${encodeURIComponent(w.dialogueId)}`}>
                       {w.dialogue?.title ?? w.dialogueId}
                     </Link>
                   </td>
-                  <td data-label="Times" class="num">
+                  <td data-label={t('th.times')} class="num">
                     {w.count}
                   </td>
-                  <td data-label="First">
+                  <td data-label={t('th.first')}>
                     <Time at={w.firstAt} />
                     {w.firstTurnId && (
                       <div>
                         <Link class="small" href={`/turns/${encodeURIComponent(w.firstTurnId)}`}>
-                          turn →
+                          {t('common.toTurn')}
                         </Link>
                       </div>
                     )}
                   </td>
-                  <td data-label="Last">
+                  <td data-label={t('th.last')}>
                     <Time at={w.lastAt} />
                     {w.lastTurnId && w.lastTurnId !== w.firstTurnId && (
                       <div>
                         <Link class="small" href={`/turns/${encodeURIComponent(w.lastTurnId)}`}>
-                          turn →
+                          {t('common.toTurn')}
                         </Link>
                       </div>
                     )}
                   </td>
-                  <td data-label="Details" class="details">
+                  <td data-label={t('th.details')} class="details">
                     <Json value={w.data} />
                   </td>
                 </tr>

@@ -3,8 +3,10 @@ import type { EventView } from '../../lib/types.js';
 import { delivery, llmCall, toolCall } from '../../lib/trace.js';
 import { formatMs, formatNumber } from '../../lib/time.js';
 import { Badge, Collapsible, Json, Time } from '../ui.js';
+import { useI18n } from '../../lib/i18n.js';
 
 export function LlmCalls(p: { events: EventView[] }) {
+  const i18n = useI18n();
   return (
     <div class="cards" data-testid="llm-calls">
       {p.events.map((e) => {
@@ -12,10 +14,10 @@ export function LlmCalls(p: { events: EventView[] }) {
         return (
           <div class="card" data-testid="llm-call">
             <div class="card-head">
-              <strong>{c.task ?? `round ${c.round ?? '?'}`}</strong> <span class="mono">{c.model}</span>{' '}
-              <span class="muted small">{c.api}</span>{' '}
+              <strong>{c.task ?? i18n.t('calls.round', { n: c.round ?? '?' })}</strong>{' '}
+              <span class="mono">{c.model}</span> <span class="muted small">{c.api}</span>{' '}
               {c.error ? (
-                <Badge tone="bad">error</Badge>
+                <Badge tone="bad">{i18n.t('status.error')}</Badge>
               ) : (
                 c.finishReason && <Badge tone="plain">{c.finishReason}</Badge>
               )}
@@ -25,25 +27,25 @@ export function LlmCalls(p: { events: EventView[] }) {
             </div>
             <div class="metrics">
               <span>
-                TTFT <strong>{formatMs(c.ttftMs)}</strong>
+                {i18n.t('calls.ttft')} <strong>{formatMs(c.ttftMs)}</strong>
               </span>
               <span>
-                duration <strong>{formatMs(c.durationMs)}</strong>
+                {i18n.t('calls.duration')} <strong>{formatMs(c.durationMs)}</strong>
               </span>
               <span>
-                prompt <strong>{formatNumber(c.usage?.promptTokens)}</strong>
+                {i18n.t('calls.prompt')} <strong>{formatNumber(c.usage?.promptTokens)}</strong>
               </span>
               <span>
-                completion <strong>{formatNumber(c.usage?.completionTokens)}</strong>
+                {i18n.t('calls.completion')} <strong>{formatNumber(c.usage?.completionTokens)}</strong>
               </span>
               <span>
-                total <strong>{formatNumber(c.usage?.totalTokens)}</strong> tokens
+                {i18n.t('calls.total')} <strong>{formatNumber(c.usage?.totalTokens)}</strong> {i18n.t('calls.tokens')}
               </span>
             </div>
             {c.error && <div class="error-box">{c.error}</div>}
             {c.toolCalls.length > 0 && (
               <div class="small">
-                Asked for:{' '}
+                {i18n.t('calls.askedFor')}{' '}
                 {c.toolCalls.map((t) => (
                   <span class="chip mono">
                     {t.name}({t.arguments})
@@ -52,12 +54,12 @@ export function LlmCalls(p: { events: EventView[] }) {
               </div>
             )}
             {(c.output ?? c.partial) && (
-              <Collapsible summary="Output">
+              <Collapsible summary={i18n.t('calls.output')}>
                 <pre class="prewrap">{c.output ?? c.partial}</pre>
               </Collapsible>
             )}
             {c.appended.length > 0 && (
-              <Collapsible summary={`Appended by earlier tool rounds (${c.appended.length} messages)`}>
+              <Collapsible summary={i18n.t('calls.appended', { n: c.appended.length })}>
                 {c.appended.map((m) => (
                   <pre class="prewrap">
                     {m.role}: {m.text}
@@ -73,6 +75,7 @@ export function LlmCalls(p: { events: EventView[] }) {
 }
 
 export function ToolCalls(p: { events: EventView[] }) {
+  const i18n = useI18n();
   return (
     <div class="cards" data-testid="tool-calls">
       {p.events.map((e) => {
@@ -81,18 +84,22 @@ export function ToolCalls(p: { events: EventView[] }) {
           <div class="card" data-testid="tool-call">
             <div class="card-head">
               <strong class="mono">{t.name}</strong>{' '}
-              {t.ok ? <Badge tone="ok">ok</Badge> : <Badge tone="bad">failed</Badge>}
+              {t.ok ? (
+                <Badge tone="ok">{i18n.t('calls.ok')}</Badge>
+              ) : (
+                <Badge tone="bad">{i18n.t('status.failed')}</Badge>
+              )}
               <span class="muted small">
-                round {t.round ?? '?'} · {formatMs(t.durationMs)}
+                {i18n.t('calls.roundDuration', { n: t.round ?? '?', ms: formatMs(t.durationMs) })}
               </span>
             </div>
             <div class="two-col">
               <div>
-                <div class="label">Arguments</div>
+                <div class="label">{i18n.t('calls.arguments')}</div>
                 <Json value={t.arguments} />
               </div>
               <div>
-                <div class="label">{t.ok ? 'Result' : 'Error'}</div>
+                <div class="label">{t.ok ? i18n.t('calls.result') : i18n.t('calls.error')}</div>
                 <Json value={t.ok ? t.result : t.error} />
               </div>
             </div>
@@ -104,15 +111,16 @@ export function ToolCalls(p: { events: EventView[] }) {
 }
 
 export function Deliveries(p: { events: EventView[] }) {
+  const { t } = useI18n();
   return (
     <table class="table stack compact" data-testid="deliveries">
       <thead>
         <tr>
-          <th scope="col">At</th>
-          <th scope="col">Platform</th>
-          <th scope="col">Result</th>
-          <th scope="col">Platform message ids</th>
-          <th scope="col">Errors</th>
+          <th scope="col">{t('th.at')}</th>
+          <th scope="col">{t('th.platform')}</th>
+          <th scope="col">{t('th.result')}</th>
+          <th scope="col">{t('calls.messageIds')}</th>
+          <th scope="col">{t('calls.errors')}</th>
         </tr>
       </thead>
       <tbody>
@@ -120,24 +128,24 @@ export function Deliveries(p: { events: EventView[] }) {
           const d = delivery(e);
           return (
             <tr>
-              <td data-label="At">
+              <td data-label={t('th.at')}>
                 <Time at={e.at} />
               </td>
-              <td data-label="Platform">{d.platform}</td>
-              <td data-label="Result">
+              <td data-label={t('th.platform')}>{d.platform}</td>
+              <td data-label={t('th.result')}>
                 {d.skipped ? (
-                  <Badge tone="muted">skipped</Badge>
+                  <Badge tone="muted">{t('status.skipped')}</Badge>
                 ) : d.ok ? (
-                  <Badge tone="ok">delivered</Badge>
+                  <Badge tone="ok">{t('status.delivered')}</Badge>
                 ) : (
-                  <Badge tone="bad">failed</Badge>
+                  <Badge tone="bad">{t('status.failed')}</Badge>
                 )}
               </td>
-              <td data-label="Platform message ids" class="mono small">
+              <td data-label={t('calls.messageIds')} class="mono small">
                 {d.platformMessageIds.join(', ') || '—'}
               </td>
-              <td data-label="Errors" class="small">
-                {[d.error, d.intermediateError && `while streaming: ${d.intermediateError}`]
+              <td data-label={t('calls.errors')} class="small">
+                {[d.error, d.intermediateError && t('calls.whileStreaming', { error: d.intermediateError })]
                   .filter(Boolean)
                   .join('; ') || '—'}
               </td>

@@ -2,14 +2,16 @@
 import type { ContextBuild } from '../../lib/trace.js';
 import { Link } from '../../lib/router.js';
 import { Badge, Empty } from '../ui.js';
+import { useI18n } from '../../lib/i18n.js';
 
 export function KnowledgePassages(p: { knowledge: NonNullable<ContextBuild['knowledge']> }) {
   const { knowledge } = p;
+  const { t } = useI18n();
   return (
     <div data-testid="knowledge-passages">
       {knowledge.queries.length > 0 && (
         <div class="small">
-          Queries:{' '}
+          {t('common.queries')}{' '}
           {knowledge.queries.map((q) => (
             <span class="chip">{q}</span>
           ))}{' '}
@@ -17,7 +19,7 @@ export function KnowledgePassages(p: { knowledge: NonNullable<ContextBuild['know
         </div>
       )}
       {knowledge.chunks.length === 0 ? (
-        <Empty>No passage was retrieved.</Empty>
+        <Empty>{t('knowledgePassages.none')}</Empty>
       ) : (
         <table class="table compact">
           <thead>
@@ -25,9 +27,9 @@ export function KnowledgePassages(p: { knowledge: NonNullable<ContextBuild['know
               <th scope="col" class="num">
                 [n]
               </th>
-              <th scope="col">Document</th>
+              <th scope="col">{t('th.document')}</th>
               <th scope="col" class="num">
-                Score
+                {t('th.score')}
               </th>
             </tr>
           </thead>

@@ -3,6 +3,7 @@
 import { PART_LABELS, type ContextBuild } from '../../lib/trace.js';
 import { formatMs, formatNumber } from '../../lib/time.js';
 import { Badge, Collapsible } from '../ui.js';
+import { useI18n } from '../../lib/i18n.js';
 
 const COLORS = [
   '#6d5efc',
@@ -19,26 +20,26 @@ const COLORS = [
 
 export function PromptParts(p: { ctx: ContextBuild }) {
   const { ctx } = p;
+  const { t } = useI18n();
   const total = ctx.parts.reduce((n, x) => n + x.tokens, 0) || 1;
   return (
     <div data-testid="prompt-parts">
       <div class="kv-row">
         <span>
-          Total <strong>{formatNumber(ctx.totalTokens)}</strong> tokens
+          {t('parts.total')} <strong>{formatNumber(ctx.totalTokens)}</strong> {t('calls.tokens')}
         </span>
-        <span>middle section {formatNumber(ctx.middleTokens)}</span>
-        {ctx.mode && <span>history: {ctx.mode}</span>}
-        {ctx.model && <span>model {ctx.model}</span>}
-        {ctx.configVersion !== null && <span>config v{ctx.configVersion}</span>}
-        {ctx.gatherMs !== null && <span>gathered in {formatMs(ctx.gatherMs)}</span>}
-        <span class="mono small" title="sha256 of the whole prompt / of the stable prefix">
+        <span>{t('parts.middle', { n: formatNumber(ctx.middleTokens) })}</span>
+        {ctx.mode && <span>{t('parts.history', { mode: ctx.mode })}</span>}
+        {ctx.model && <span>{t('parts.model', { model: ctx.model })}</span>}
+        {ctx.configVersion !== null && <span>{t('parts.config', { v: ctx.configVersion })}</span>}
+        {ctx.gatherMs !== null && <span>{t('parts.gathered', { ms: formatMs(ctx.gatherMs) })}</span>}
+        <span class="mono small" title={t('parts.hashTip')}>
           {ctx.hash} / {ctx.prefixHash}
         </span>
       </div>
       {ctx.tooLong && (
         <div class="error-box">
-          Over the limit: {formatNumber(ctx.tooLong.tokens)} tokens of {formatNumber(ctx.tooLong.limit)} allowed
-          (PROMPT_TOO_LONG; the model was not called).
+          {t('parts.tooLong', { tokens: formatNumber(ctx.tooLong.tokens), limit: formatNumber(ctx.tooLong.limit) })}
         </div>
       )}
       <div class="stackbar" aria-hidden="true">
@@ -54,15 +55,15 @@ export function PromptParts(p: { ctx: ContextBuild }) {
       <table class="table compact">
         <thead>
           <tr>
-            <th scope="col">Part</th>
+            <th scope="col">{t('th.part')}</th>
             <th scope="col" class="num">
-              Tokens
+              {t('th.tokens')}
             </th>
             <th scope="col" class="num">
-              Chars
+              {t('parts.chars')}
             </th>
             <th scope="col" class="num">
-              Share
+              {t('parts.share')}
             </th>
           </tr>
         </thead>
@@ -82,19 +83,20 @@ export function PromptParts(p: { ctx: ContextBuild }) {
       </table>
       {ctx.tools.length > 0 && (
         <div class="small muted">
-          Tools offered:{' '}
-          {ctx.tools.map((t) => (
-            <Badge tone="plain">{t}</Badge>
+          {t('parts.toolsOffered')}{' '}
+          {ctx.tools.map((tool) => (
+            <Badge tone="plain">{tool}</Badge>
           ))}
         </div>
       )}
-      <Collapsible summary={`Full prompt (${ctx.prompt.length} messages)`}>
+      <Collapsible summary={t('parts.fullPrompt', { n: ctx.prompt.length })}>
         <ol class="prompt">
           {ctx.prompt.map((m) => (
             <li>
               <div class="prompt-role">
                 {m.role}
-                {m.name ? ` · ${m.name}` : ''} <span class="muted small">{m.text.length} chars</span>
+                {m.name ? ` · ${m.name}` : ''}{' '}
+                <span class="muted small">{t('parts.charCount', { n: m.text.length })}</span>
               </div>
               <pre class="prewrap">{m.text}</pre>
             </li>

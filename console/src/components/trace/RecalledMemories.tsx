@@ -54,21 +54,22 @@ export function RecalledMemories(p: { recall: NonNullable<ContextBuild['recall']
     <div data-testid="recall">
       <div class="kv-row">
         <span>
-          {recall.memoryIds.length} recalled {recall.deep && <Badge tone="info">deep</Badge>}
+          {t('recall.count', { n: recall.memoryIds.length })}{' '}
+          {recall.deep && <Badge tone="info">{t('recall.deep')}</Badge>}
           {recall.degraded && <Badge tone="warn">{recall.degraded}</Badge>}
         </span>
-        {recall.totalMs !== null && <span>recall took {formatMs(recall.totalMs)}</span>}
+        {recall.totalMs !== null && <span>{t('recall.took', { ms: formatMs(recall.totalMs) })}</span>}
       </div>
       {recall.queries.length > 0 && (
         <div class="small">
-          Queries:{' '}
+          {t('common.queries')}{' '}
           {recall.queries.map((q) => (
             <span class="chip">{q}</span>
           ))}
         </div>
       )}
       {ids.length === 0 ? (
-        <Empty>No memories were recalled for this turn.</Empty>
+        <Empty>{t('recall.none')}</Empty>
       ) : (
         <table class="table stack compact">
           <thead>
@@ -76,15 +77,15 @@ export function RecalledMemories(p: { recall: NonNullable<ContextBuild['recall']
               <th scope="col" class="num">
                 #
               </th>
-              <th scope="col">Memory</th>
-              <th scope="col">Kind</th>
+              <th scope="col">{t('th.memory')}</th>
+              <th scope="col">{t('th.kind')}</th>
               <th scope="col" class="num">
                 {t('trace.score.importanceCol')}
               </th>
               <th scope="col" class="num">
                 {t('trace.score.relevanceCol')}
               </th>
-              <th scope="col">Now</th>
+              <th scope="col">{t('recall.now')}</th>
             </tr>
           </thead>
           <tbody>
@@ -96,7 +97,7 @@ export function RecalledMemories(p: { recall: NonNullable<ContextBuild['recall']
                   <td data-label="#" class="num">
                     {i + 1}
                   </td>
-                  <td data-label="Memory">
+                  <td data-label={t('th.memory')}>
                     {m ? m.text : <span class="muted mono small">{id}</span>}
                     {m && (
                       <div>
@@ -104,30 +105,26 @@ export function RecalledMemories(p: { recall: NonNullable<ContextBuild['recall']
                           class="small"
                           href={`/memories?agent=${encodeURIComponent(m.ownerId)}${m.subjectId ? `&human=${encodeURIComponent(m.subjectId)}` : ''}`}
                         >
-                          all memories of this pair →
+                          {t('recall.pair')}
                         </Link>
                       </div>
                     )}
                   </td>
-                  <td data-label="Kind">{m?.kind}</td>
+                  <td data-label={t('th.kind')}>{m?.kind}</td>
                   <td data-label={t('trace.score.importanceCol')} class="num">
                     {m ? <Importance value={m.importance} bare /> : ''}
                   </td>
                   <td data-label={t('trace.score.relevanceCol')} class="num">
                     {score !== undefined ? <Relevance score={score} best={best} bare /> : <span class="muted">—</span>}
                   </td>
-                  <td data-label="Now">{m && <MemoryStatus status={m.status} />}</td>
+                  <td data-label={t('recall.now')}>{m && <MemoryStatus status={m.status} />}</td>
                 </tr>
               );
             })}
           </tbody>
         </table>
       )}
-      {ids.length > 0 && !hasScores && (
-        <div class="muted small">
-          Rank order is recall&apos;s fused ranking; this trace did not record the scores themselves.
-        </div>
-      )}
+      {ids.length > 0 && !hasScores && <div class="muted small">{t('recall.noScores')}</div>}
     </div>
   );
 }
