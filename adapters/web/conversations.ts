@@ -14,6 +14,8 @@ export interface ConversationView {
   id: string;
   dialogueId: string;
   assistantId: string;
+  /** Set when the conversation is a room's: several agents answer, each reply names its agent. */
+  roomId?: string;
   title: string;
   status: 'active' | 'archived';
   messageCount: number;
@@ -25,6 +27,8 @@ export interface MessageView {
   id: string;
   conversationId: string;
   role: 'user' | 'assistant' | 'system';
+  /** The agent that wrote an assistant message (a room's replies come from several). */
+  agentId?: string;
   content: string;
   /**
    * How the message stands: a reply's delivery state (streaming, complete, interrupted, error,
@@ -40,6 +44,7 @@ export function conversationView(d: Dialogue): ConversationView {
     id: d.chat.chatId,
     dialogueId: d._id,
     assistantId: d.agentIds[0] ?? '',
+    ...(d.roomId ? { roomId: d.roomId } : {}),
     title: d.title ?? '',
     status: d.status,
     messageCount: d.messageCount,
@@ -62,6 +67,7 @@ export function messageView(m: Message, conversationId: string): MessageView {
     id: m._id,
     conversationId,
     role: ROLES[m.senderRole],
+    ...(m.senderRole === 'ai' ? { agentId: m.senderId } : {}),
     content: ended ? (m.delivery?.shown ?? m.content) : m.content,
     state: m.delivery?.state ?? 'complete',
     metadata: {

@@ -67,12 +67,19 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
   const callers = { opsTokens: deps.opsTokens, webUsers: store.webUsers };
   const callerOf = (req: FastifyRequest) => requireCaller(req, callers, 'read');
   const changer = (req: FastifyRequest) => requireCaller(req, callers, 'talk');
-  /** The caller's conversation; anyone else's is as unknown as a missing one. */
+  /**
+   * The caller's conversation, or a web room they may enter; anyone else's is as unknown as a
+   * missing one.
+   */
   const conversationOf = async (caller: WebCaller, id: string): Promise<Dialogue> => {
     const d = isConversationId(id) ? await store.dialogues.get(conversationDialogueId(id)) : null;
-    if (!d || !d.humanIds.includes(humanIdOf(caller.identity)))
-      throw fail('CONVERSATION_NOT_FOUND', `no conversation with id ${id}`);
-    return d;
+    if (d && (d.humanIds.includes(humanIdOf(caller.identity)) || (await mayEnterRoom(caller, d)))) return d;
+    throw fail('CONVERSATION_NOT_FOUND', `no conversation with id ${id}`);
+  };
+  /** A web room is a group anyone may join, as a Telegram group is; a password keeps web users out. */
+  const mayEnterRoom = async (caller: WebCaller, d: Dialogue): Promise<boolean> => {
+    const room = d.roomId ? await store.rooms.get(d.roomId) : null;
+    return !!room && (caller.role !== 'web_user' || !room.passwordHash);
   };
   const idParam = (req: FastifyRequest) => (req.params as { id: string }).id;
 
@@ -149,7 +156,7 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
       const d = await conversationOf(caller, idParam(req));
       const resume = req.headers['last-event-id'];
       const target = resume !== undefined ? await resumed(d, resume) : await posted(d, caller, req.body);
-      if ('answer' in target) return reply.code(200).send(target.answer);
+      if ('answer' in target) return reply.code(target.status ?? 200).send(target.answer);
       // The client had the reply's last event: nothing more will come (204 ends an EventSource).
       if ('ended' in target) return reply.code(204).send();
       const { replyId, offset } = target;
@@ -186,7 +193,7 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
     d: Dialogue,
     caller: WebCaller,
     raw: unknown,
-  ): Promise<{ replyId: string; offset: number } | { answer: unknown }> {
+  ): Promise<{ replyId: string; offset: number } | { answer: unknown; status?: number }> {
     const body = messageBody.safeParse(raw ?? {});
     if (!body.success) throw fail('BAD_REQUEST', 'body: {"content": "…", "clientMessageId"?: "…"}');
     const { content, clientMessageId } = body.data;
@@ -195,7 +202,7 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
     if (!check.ok) throw fail(check.code, check.code === 'MESSAGE_TOO_LONG' ? 'at most 10 000 characters' : 'empty');
     const r = await deps.handleInbound({
       platform: WEB_PLATFORM,
-      chat: { chatId: d.chat.chatId, kind: 'private' },
+      chat: { chatId: d.chat.chatId, kind: d.roomId ? 'group' : 'private' },
       platformMessageId: clientMessageId ?? newId('wmsg'),
       sender: {
         userId: caller.identity.userId,
@@ -205,6 +212,9 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
       text: check.text,
       sentAt: new Date(),
     });
+    // A room answers with a round of several replies: the client reads them from the conversation.
+    if (d.roomId && (r.kind === 'accepted' || r.kind === 'context'))
+      return { answer: { messageId: r.messageId, round: r.kind === 'accepted' }, status: 202 };
     switch (r.kind) {
       case 'accepted':
         return { replyId: replyIdOf(r.turnId), offset: 0 };

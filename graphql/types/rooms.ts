@@ -149,7 +149,10 @@ const SeatKindEnum = builder.enumType('SeatKind', {
 const CreateRoomInput = builder.inputType('CreateRoomInput', {
   fields: (t) => ({
     platform: t.field({ type: PlatformEnum, required: true }),
-    chatId: t.string({ required: true, description: 'The platform chat (a Telegram group, a Discord channel).' }),
+    chatId: t.string({
+      description:
+        'The platform chat (a Telegram group, a Discord channel). Left out on `web`: a new web conversation is opened for the room.',
+    }),
     threadId: t.string(),
     name: t.string({ required: true }),
     description: t.string(),
@@ -275,7 +278,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateRoomInput, required: true }) },
     resolve: (_r, { input }, ctx) => {
       const checked = parseInput(roomInput, {
-        chatId: input.chatId,
+        chatId: input.chatId ?? (input.platform === 'web' ? newId('conv') : undefined),
         threadId: orNull(input.threadId),
         name: input.name,
         description: orNull(input.description),
