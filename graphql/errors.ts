@@ -5,7 +5,11 @@ import { createGraphQLError } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
 import type { ErrorCode } from '../src/errors.js';
 
-const HTTP_STATUS: Partial<Record<ErrorCode, number>> = { UNAUTHENTICATED: 401, FORBIDDEN: 403 };
+const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  STORE_UNAVAILABLE: 503,
+};
 
 export function apiError(code: ErrorCode, message: string): GraphQLError {
   const status = HTTP_STATUS[code];

@@ -11,6 +11,7 @@ import { authenticate } from '../src/auth/opsTokens.js';
 import { BEARER_CHALLENGE } from '../src/auth/bearer.js';
 import { apiError } from './errors.js';
 import { isGatewayError } from '../src/errors.js';
+import { isTransient, STORE_AWAY_MESSAGE } from '../src/transientRetry.js';
 import { createContext, type GraphQLContext } from './context.js';
 import type { GatewayPubSub } from './pubsub.js';
 import { DEFAULT_LIMITS, limitPlugins, type QueryLimits } from './limits.js';
@@ -52,6 +53,11 @@ export function createApiServer(o: ApiServerOptions): ApiServer {
         if (isGatewayError(original)) return apiError(original.code, original.message);
         if (hasCode(original)) return original;
         if (hasCode(error) && !wrapped.originalError) return error;
+        // A store that is away is the operator's to know about (503, retried by the console), not a bug.
+        if (isTransient(original)) {
+          o.log.warn({ err: original }, 'GraphQL resolver failed: the store is not answering');
+          return apiError('STORE_UNAVAILABLE', STORE_AWAY_MESSAGE);
+        }
         o.log.error({ err: original }, 'GraphQL resolver failed');
         return createGraphQLError('internal error', { extensions: { code: 'INTERNAL' } });
       },

@@ -42,6 +42,8 @@ export const ERROR_CODES = [
   'EXPORT_LINK_EXPIRED',
   /** An export download link that is malformed or not signed by this deployment. */
   'EXPORT_LINK_INVALID',
+  /** MongoDB or Redis is not answering (restarting, stopped): nothing was changed; try again. */
+  'STORE_UNAVAILABLE',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -93,6 +95,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   DOCUMENT_TOO_LARGE: 413,
   DOCUMENT_TYPE_UNSUPPORTED: 415,
   GENERATION_ABORTED: 499,
+  STORE_UNAVAILABLE: 503,
   INTERNAL: 500,
   LLM_SERVICE_ERROR: 502,
   EMBEDDING_FAILED: 502,

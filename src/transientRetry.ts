@@ -17,6 +17,9 @@ const MONGO_TRANSIENT = new Set([
   'MongoNotConnectedError',
 ]);
 
+/** What a client is told when a request failed on a store that is away (STORE_UNAVAILABLE). */
+export const STORE_AWAY_MESSAGE = 'MongoDB or Redis is not answering; try again shortly';
+
 /** Whether an error is worth another try of the same store or Redis call. */
 export function isTransient(err: unknown): boolean {
   if (!(err instanceof Error)) return false;

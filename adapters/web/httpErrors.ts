@@ -5,6 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../src/log.js';
 import { HTTP_STATUS, isGatewayError, type ErrorCode } from '../../src/errors.js';
 import { BEARER_CHALLENGE } from '../../src/auth/bearer.js';
+import { isTransient, STORE_AWAY_MESSAGE } from '../../src/transientRetry.js';
 
 const statusOf = (code: ErrorCode): number => HTTP_STATUS[code];
 
@@ -27,6 +28,10 @@ export function sendError(
   if (status === 413) return sendCoded(reply, tooLarge, err.message);
   if (status >= 400 && status < 500)
     return reply.code(status).send({ error: { code: 'BAD_REQUEST', message: err.message } });
+  if (isTransient(err)) {
+    log.warn({ err, method: req.method, route: req.routeOptions.url }, 'web API request failed: the store is away');
+    return sendCoded(reply, 'STORE_UNAVAILABLE', STORE_AWAY_MESSAGE);
+  }
   log.error({ err, method: req.method, route: req.routeOptions.url }, 'web API request failed');
   return reply.code(500).send({ error: { code: 'INTERNAL', message: 'internal error' } });
 }

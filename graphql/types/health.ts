@@ -17,7 +17,14 @@ const CallStateEnum = builder.enumType('CallState', {
   values: ['ok', 'degraded', 'failing', 'idle', 'off'] as const,
 });
 const IncidentKindEnum = builder.enumType('IncidentKind', {
-  values: ['model_error', 'model_timeout', 'delivery_failure', 'unanswered'] as const,
+  values: [
+    'model_error',
+    'model_timeout',
+    'delivery_failure',
+    'unanswered',
+    'degraded_recall',
+    'room_budget_stop',
+  ] as const,
 });
 
 const PlatformHealthType = builder.objectRef<PlatformHealth>('PlatformHealth').implement({
@@ -85,7 +92,7 @@ const HealthType = builder.objectRef<Health>('Health').implement({
     repliesInProgress: t.exposeInt('repliesInProgress', { nullable: true }),
     incidents: t.field({
       type: [IncidentType],
-      description: 'Model errors and timeouts, delivery failures and unanswered turns of the window, newest first.',
+      description: 'Model errors and timeouts, delivery failures, degraded recall, rooms stopped by their budget and unanswered turns of the window, newest first.',
       resolve: (h) => h.incidents,
     }),
     incidentWindowHours: t.exposeInt('incidentWindowHours'),

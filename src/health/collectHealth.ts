@@ -4,7 +4,14 @@
 import type { Store } from '../store/store.js';
 import { callHealth, countCalls, type CallSample } from './callHealth.js';
 import type { Health, HealthProbes } from './health.js';
-import { callIncident, deliveryIncident, mergeIncidents, unansweredIncident } from './incidents.js';
+import {
+  budgetStopIncident,
+  callIncident,
+  degradedRecallIncident,
+  deliveryIncident,
+  mergeIncidents,
+  unansweredIncident,
+} from './incidents.js';
 
 /** The model's and the embeddings' error rate are over this many recent minutes. */
 export const CALL_WINDOW_MINUTES = 15;
@@ -14,19 +21,25 @@ export const CALL_SAMPLE_MAX = 500;
 export const INCIDENT_WINDOW_HOURS = 6;
 export const INCIDENTS_MAX = 30;
 
+const orNone = <T>(read: Promise<T[]>): Promise<T[]> => read.catch(() => []);
+
 export async function collectHealth(store: Store, probes: HealthProbes, now: Date): Promise<Health> {
   const callsSince = new Date(now.getTime() - CALL_WINDOW_MINUTES * 60_000);
   const incidentsSince = new Date(now.getTime() - INCIDENT_WINDOW_HOURS * 3_600_000);
-  const [platforms, services, queue, embeddings, calls, incidentCalls, deliveries, unanswered] = await Promise.all([
-    probes.platforms(),
-    probes.services(),
-    probes.respondQueue(),
-    probes.embeddings(CALL_WINDOW_MINUTES),
-    store.health.recentCalls(callsSince, CALL_SAMPLE_MAX),
-    store.health.recentCalls(incidentsSince, CALL_SAMPLE_MAX),
-    store.health.failedDeliveries(incidentsSince, INCIDENTS_MAX),
-    store.health.unansweredTurns(incidentsSince, INCIDENTS_MAX),
-  ]);
+  // The record's reads fail when MongoDB is away: the page still answers, its readiness says why.
+  const [platforms, services, queue, embeddings, calls, incidentCalls, deliveries, unanswered, degraded, stops] =
+    await Promise.all([
+      probes.platforms(),
+      probes.services(),
+      probes.respondQueue(),
+      probes.embeddings(CALL_WINDOW_MINUTES),
+      orNone(store.health.recentCalls(callsSince, CALL_SAMPLE_MAX)),
+      orNone(store.health.recentCalls(incidentsSince, CALL_SAMPLE_MAX)),
+      orNone(store.health.failedDeliveries(incidentsSince, INCIDENTS_MAX)),
+      orNone(store.health.unansweredTurns(incidentsSince, INCIDENTS_MAX)),
+      orNone(store.health.degradedRecalls(incidentsSince, INCIDENTS_MAX)),
+      orNone(store.health.budgetStops(incidentsSince, INCIDENTS_MAX)),
+    ]);
   // A record of work not done (an extraction skipped for want of participants) is no call.
   const samples: CallSample[] = calls
     .filter((e) => e.data.skipped === undefined)
@@ -51,6 +64,8 @@ export async function collectHealth(store: Store, probes: HealthProbes, now: Dat
           .slice(0, INCIDENTS_MAX),
         deliveries.map(deliveryIncident),
         unanswered.map(unansweredIncident),
+        degraded.map(degradedRecallIncident),
+        stops.map(budgetStopIncident),
       ],
       INCIDENTS_MAX,
     ),

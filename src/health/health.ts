@@ -47,7 +47,15 @@ export interface QueueHealth {
   oldestWaitMs: number | null;
 }
 
-export type IncidentKind = 'model_error' | 'model_timeout' | 'delivery_failure' | 'unanswered';
+export type IncidentKind =
+  | 'model_error'
+  | 'model_timeout'
+  | 'delivery_failure'
+  | 'unanswered'
+  /** Memory recall or knowledge search fell back to keywords (embeddings away, index loading). */
+  | 'degraded_recall'
+  /** A room's agents stopped talking among themselves: the round or token budget was used up. */
+  | 'room_budget_stop';
 
 export interface Incident {
   id: string;

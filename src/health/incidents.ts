@@ -1,6 +1,7 @@
 // The incidents feed (pure): model errors and timeouts from failed llm_call events, delivery
-// failures from delivery events, and turns that closed unanswered, newest first, each naming
-// its turn so the console can link to the trace.
+// failures from delivery events, degraded recall from context builds, rooms' budget stops from
+// floor events, and turns that closed unanswered, newest first, each naming its turn so the
+// console can link to the trace.
 import type { EventLog, Turn } from '../domain/model.js';
 import type { Incident } from './health.js';
 
@@ -35,6 +36,38 @@ export function deliveryIncident(e: Pick<EventLog, '_id' | 'at' | 'dialogueId' |
     dialogueId: e.dialogueId,
     turnId: e.turnId ?? null,
     message: `${platform}: ${str(e.data.error) ?? 'delivery failed'}`,
+  };
+}
+
+const rec = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+
+export function degradedRecallIncident(
+  e: Pick<EventLog, '_id' | 'at' | 'dialogueId' | 'turnId' | 'data'>,
+): Incident | null {
+  const memory = str(rec(e.data.recall).degraded);
+  const knowledge = str(rec(e.data.knowledge).degraded);
+  if (!memory && !knowledge) return null;
+  const parts = [memory && `memory recall ${memory}`, knowledge && `knowledge search ${knowledge}`];
+  return {
+    id: e._id,
+    kind: 'degraded_recall',
+    at: e.at,
+    dialogueId: e.dialogueId,
+    turnId: e.turnId ?? null,
+    message: parts.filter(Boolean).join('; '),
+  };
+}
+
+export function budgetStopIncident(e: Pick<EventLog, '_id' | 'at' | 'dialogueId' | 'turnId' | 'data'>): Incident {
+  const why = str(e.data.why) ?? 'budget';
+  const tokens = typeof e.data.tokens === 'number' ? `, ${e.data.tokens} tokens spent` : '';
+  return {
+    id: e._id,
+    kind: 'room_budget_stop',
+    at: e.at,
+    dialogueId: e.dialogueId,
+    turnId: e.turnId ?? null,
+    message: `the agents' own rounds stopped: ${why} budget used up${tokens}`,
   };
 }
 

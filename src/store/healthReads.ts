@@ -1,6 +1,6 @@
 // The health page's reads (off the hot path, but polled): each a bounded find on a time index —
-// the latest llm_call and delivery events (events.by_kind) and the latest unanswered turns
-// (turns.by_time) of a short window, never a scan of the whole record.
+// the latest llm_call, delivery, context_built and floor events (events.by_kind) and the latest
+// unanswered turns (turns.by_time) of a short window, never a scan of the whole record.
 import type { EventLog, Turn } from '../domain/model.js';
 import type { Collections } from './collections.js';
 
@@ -38,6 +38,34 @@ export class HealthReads {
       .find(
         { kind: 'delivery', at: { $gte: since }, 'data.ok': false },
         { projection: { at: 1, dialogueId: 1, turnId: 1, 'data.ok': 1, 'data.error': 1, 'data.platform': 1 } },
+      )
+      .sort({ at: -1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** Context builds since `since` whose memory recall or knowledge search ran degraded, newest first. */
+  degradedRecalls(since: Date, limit: number): Promise<EventHead[]> {
+    return this.c.events
+      .find(
+        {
+          kind: 'context_built',
+          at: { $gte: since },
+          $or: [{ 'data.recall.degraded': { $type: 'string' } }, { 'data.knowledge.degraded': { $type: 'string' } }],
+        },
+        { projection: { at: 1, dialogueId: 1, turnId: 1, 'data.recall.degraded': 1, 'data.knowledge.degraded': 1 } },
+      )
+      .sort({ at: -1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** Rooms whose agents' own rounds were stopped by their round or token budget since `since`. */
+  budgetStops(since: Date, limit: number): Promise<EventHead[]> {
+    return this.c.events
+      .find(
+        { kind: 'floor', at: { $gte: since }, 'data.decision': 'chain_stopped' },
+        { projection: { at: 1, dialogueId: 1, turnId: 1, 'data.why': 1, 'data.tokens': 1 } },
       )
       .sort({ at: -1 })
       .limit(limit)

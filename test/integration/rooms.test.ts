@@ -275,6 +275,12 @@ describe('rooms: several agents in one Telegram group', () => {
     );
     expect(stopped.data).toMatchObject({ why: 'tokens' });
     expect(Number(stopped.data.tokens)).toBeGreaterThanOrEqual(1_000);
+    // The operator's home page names it as an incident, linked to the turn it stopped after.
+    const health = await h.gql<{
+      health: { incidents: Array<{ kind: string; turnId: string | null; message: string }> };
+    }>('{ health { incidents { kind turnId message } } }');
+    const incident = health.body.data?.health.incidents.find((i) => i.kind === 'room_budget_stop');
+    expect(incident).toMatchObject({ turnId: stopped.turnId, message: expect.stringContaining('tokens budget') });
     const room = (await h.app.store.rooms.get(current._id))!;
     expect(room.roundSeq).toBeLessThan(20);
     // The last round's spending was counted on it; no round started after the stop.
