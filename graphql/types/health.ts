@@ -96,6 +96,9 @@ const HealthType = builder.objectRef<Health>('Health').implement({
       resolve: (h) => h.incidents,
     }),
     incidentWindowHours: t.exposeInt('incidentWindowHours'),
+    recordReadable: t.exposeBoolean('recordReadable', {
+      description: "False when MongoDB did not answer: the model's calls and the incidents are then unknown, not absent.",
+    }),
   }),
 });
 

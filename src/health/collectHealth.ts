@@ -21,9 +21,13 @@ export const CALL_SAMPLE_MAX = 500;
 export const INCIDENT_WINDOW_HOURS = 6;
 export const INCIDENTS_MAX = 30;
 
-const orNone = <T>(read: Promise<T[]>): Promise<T[]> => read.catch(() => []);
-
 export async function collectHealth(store: Store, probes: HealthProbes, now: Date): Promise<Health> {
+  let recordReadable = true;
+  const orNone = <T>(read: Promise<T[]>): Promise<T[]> =>
+    read.catch(() => {
+      recordReadable = false;
+      return [];
+    });
   const callsSince = new Date(now.getTime() - CALL_WINDOW_MINUTES * 60_000);
   const incidentsSince = new Date(now.getTime() - INCIDENT_WINDOW_HOURS * 3_600_000);
   // The record's reads fail when MongoDB is away: the page still answers, its readiness says why.
@@ -70,5 +74,6 @@ export async function collectHealth(store: Store, probes: HealthProbes, now: Dat
       INCIDENTS_MAX,
     ),
     incidentWindowHours: INCIDENT_WINDOW_HOURS,
+    recordReadable,
   };
 }

@@ -78,6 +78,8 @@ export interface Health {
   repliesInProgress: number | null;
   incidents: Incident[];
   incidentWindowHours: number;
+  /** False when MongoDB did not answer: the model's calls and the incidents are unknown, not absent. */
+  recordReadable: boolean;
 }
 
 /** What only the composition root can answer. */

@@ -1,7 +1,8 @@
 // MongoDB really stopped under the console (issue 37): this file's gateway runs on a FerretDB of
 // its own, which the test stops and starts again. The dialogue list shows the API's
 // STORE_UNAVAILABLE where the list would be (never an endless "Loading…"), the home page shows
-// MongoDB not ready, the operator stays signed in, and both recover once the server is back.
+// MongoDB not ready and its incidents unreadable (not "none"), the operator stays signed in, and
+// both recover once the server is back.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +73,9 @@ describe('console with MongoDB stopped', () => {
     const mongo = page.getByTestId('service-mongodb');
     await expect.poll(() => mongo.textContent(), { timeout: 30_000 }).toContain('not ready');
     expect(await page.getByTestId('service-redis').textContent()).toContain('ready');
+    // Nothing could be read, so nothing is claimed: no "no incidents", no "no calls".
+    expect(await page.getByText('Incidents cannot be read while MongoDB is not answering.').count()).toBe(1);
+    expect(await page.getByText('No incidents').count()).toBe(0);
     await screenshot(page, 'r06-mongodb-stopped-home');
 
     // Back on the same port and data: the list returns without a reload or a new sign-in.

@@ -10,7 +10,7 @@ const FIELDS = `{ at platforms { id on mode lastInboundAt } services { name read
   model { name target state calls errors errorRate lastOkAt lastErrorAt lastError windowMinutes }
   embeddings { name state }
   queue { waiting active delayed oldestWaitMs } repliesInProgress
-  incidents { id kind at dialogueId turnId message } incidentWindowHours }`;
+  incidents { id kind at dialogueId turnId message } incidentWindowHours recordReadable }`;
 
 interface HealthBody {
   health: {
@@ -22,6 +22,7 @@ interface HealthBody {
     repliesInProgress: number | null;
     incidents: Array<{ kind: string; dialogueId: string; turnId: string | null; message: string }>;
     incidentWindowHours: number;
+    recordReadable: boolean;
   };
 }
 
@@ -79,6 +80,7 @@ describe('Query.health', () => {
       { name: 'mongodb', ready: true },
       { name: 'redis', ready: true },
     ]);
+    expect(health.recordReadable).toBe(true);
     expect(health.model.state).toBe('failing');
     expect(health.model.lastError).toContain('upstream exploded');
     expect(health.model.errors).toBeGreaterThan(0);
