@@ -5,6 +5,7 @@ import { builder } from '../builder.js';
 import type {
   Agent,
   AgentBinding,
+  AgentModelSettings,
   Dialogue,
   Human,
   PlatformIdentity,
@@ -136,6 +137,16 @@ const AgentBindingType = builder.objectRef<AgentBinding>('AgentBinding').impleme
   }),
 });
 
+const AgentModelSettingsType = builder.objectRef<AgentModelSettings>('AgentModelSettings').implement({
+  description:
+    "What the agent's replies are generated with where it differs from the deployment; a null field is the deployment's (LLM_MODEL, the service's temperature, `limits.max_reply_tokens`). Background tasks always use the deployment's model.",
+  fields: (t) => ({
+    name: t.exposeString('name', { nullable: true, description: 'Model name as the LLM service knows it.' }),
+    temperature: t.exposeFloat('temperature', { nullable: true, description: 'Sampling temperature, 0–2.' }),
+    maxOutputTokens: t.exposeInt('maxOutputTokens', { nullable: true, description: 'Longest answer, in tokens.' }),
+  }),
+});
+
 type PersonaVersion = NonNullable<AgentEvolution['evolvedPersonaHistory']>[number];
 const PersonaVersionType = builder.objectRef<PersonaVersion>('EvolvedPersonaVersion').implement({
   fields: (t) => ({
@@ -160,6 +171,11 @@ export const AgentType = builder.objectRef<Agent & AgentEvolution>('Agent').impl
       description: 'How it presents itself to a room (seed 002 `introduce`).',
     }),
     avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
+    modelSettings: t.field({
+      type: AgentModelSettingsType,
+      description: "Its own model, temperature and longest answer (each null: the deployment's).",
+      resolve: (a) => a.modelSettings ?? {},
+    }),
     isDefault: t.exposeBoolean('isDefault'),
     basePersona: t.exposeString('basePersona'),
     evolvedPersona: t.exposeString('evolvedPersona', { nullable: true }),

@@ -19,6 +19,13 @@ import { createSeat, type NewSeat } from '../../src/rooms/createSeat.js';
 import { parseInput } from '../../src/ops/input.js';
 import { exportWithLink } from '../../src/ops/exportLinks.js';
 import { newId } from '../../src/domain/ids.js';
+import {
+  applyModelSettingsPatch,
+  MAX_OUTPUT_TOKENS_RANGE,
+  MODEL_NAME_MAX_CHARS,
+  modelSettingsPatchSchema,
+  TEMPERATURE_RANGE,
+} from '../../src/domain/agentModel.js';
 import { apiError } from '../errors.js';
 import { PlatformEnum } from './enums.js';
 import { AgentType } from './participants.js';
@@ -182,9 +189,24 @@ const agentInput = z.object({
   basePersona: z.string().trim().min(1).max(20_000),
   aliases: z.array(z.string().trim().min(1).max(64)).max(10).optional(),
   introduction: z.string().trim().min(1).max(500).optional(),
+  modelSettings: modelSettingsPatchSchema.optional(),
 });
 
 const agentPatch = agentInput.partial();
+
+const AgentModelSettingsInput = builder.inputType('AgentModelSettingsInput', {
+  description:
+    "An agent's own model settings: a value sets one, null clears it (the deployment's applies), left out: unchanged.",
+  fields: (t) => ({
+    name: t.string({
+      description: `Model name (1–${MODEL_NAME_MAX_CHARS} characters: letters, digits, . _ : / @ + -).`,
+    }),
+    temperature: t.float({ description: `Sampling temperature, ${TEMPERATURE_RANGE.min}–${TEMPERATURE_RANGE.max}.` }),
+    maxOutputTokens: t.int({
+      description: `Longest answer in tokens, ${MAX_OUTPUT_TOKENS_RANGE.min}–${MAX_OUTPUT_TOKENS_RANGE.max} (the range of limits.max_reply_tokens).`,
+    }),
+  }),
+});
 
 const orNull = <T>(v: T | null | undefined): T | undefined => v ?? undefined;
 
@@ -214,23 +236,38 @@ builder.mutationFields((t) => ({
       basePersona: t.arg.string({ required: true }),
       aliases: t.arg.stringList(),
       introduction: t.arg.string({ description: 'How it presents itself to a room (≤ 500 characters).' }),
+      modelSettings: t.arg({ type: AgentModelSettingsInput, description: "Left out: the deployment's." }),
     },
     resolve: async (_r, a, ctx) => {
-      const input = parseInput(agentInput, { ...a, aliases: orNull(a.aliases), introduction: orNull(a.introduction) });
+      const { modelSettings, ...input } = parseInput(agentInput, {
+        ...a,
+        aliases: orNull(a.aliases),
+        introduction: orNull(a.introduction),
+        modelSettings: orNull(a.modelSettings),
+      });
       const at = new Date();
-      const agent: Agent = await ctx.store.participants.createAgent({ _id: newId('agt', at), ...input }, at);
+      const settings = modelSettings ? applyModelSettingsPatch(undefined, modelSettings) : undefined;
+      const agent: Agent = await ctx.store.participants.createAgent(
+        { _id: newId('agt', at), ...input, ...(settings ? { modelSettings: settings } : {}) },
+        at,
+      );
       return { ...agent, recentTurns: [] };
     },
   }),
   updateAgent: t.field({
     type: AgentType,
-    description: "Edits an agent's name, base persona, aliases or room introduction (left out: unchanged).",
+    description:
+      "Edits an agent's name, base persona, aliases, room introduction or model settings (left out: unchanged). Bad input fails with BAD_REQUEST naming the field and changes nothing.",
     args: {
       id: t.arg.id({ required: true }),
       name: t.arg.string(),
       basePersona: t.arg.string(),
       aliases: t.arg.stringList(),
       introduction: t.arg.string(),
+      modelSettings: t.arg({
+        type: AgentModelSettingsInput,
+        description: 'Only the settings given change; one set to null is cleared.',
+      }),
     },
     resolve: async (_r, a, ctx) => {
       const patch = parseInput(agentPatch, {
@@ -238,6 +275,7 @@ builder.mutationFields((t) => ({
         basePersona: orNull(a.basePersona),
         aliases: orNull(a.aliases),
         introduction: orNull(a.introduction),
+        modelSettings: orNull(a.modelSettings),
       });
       const agent = await ctx.store.participants.updateAgent(String(a.id), patch, new Date());
       if (!agent) throw apiError('NOT_FOUND', `no agent with id ${String(a.id)}`);

@@ -470,9 +470,21 @@ export interface Agent {
   evolvedPersonaAt?: Date;
   /** Its mood and values as its last self-reflection left them (src/reflection); the reply's context carries them. */
   inner?: AgentInner;
+  /** The operator's overrides of the deployment's reply model; each unset one is the deployment's (src/domain/agentModel.ts). */
+  modelSettings?: AgentModelSettings;
   isDefault: boolean;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** What an agent's replies are generated with, where it differs from the deployment. */
+export interface AgentModelSettings {
+  /** Model name as the LLM service knows it (LLM_MODEL otherwise). */
+  name?: string;
+  /** Sampling temperature 0–2 (otherwise none is sent: the service's own). */
+  temperature?: number;
+  /** Longest answer, in tokens (config `limits.max_reply_tokens` otherwise). */
+  maxOutputTokens?: number;
 }
 
 /**

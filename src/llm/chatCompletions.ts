@@ -41,6 +41,7 @@ export class ChatCompletionsClient implements LlmClient {
           ...(req.json ? { response_format: { type: 'json_object' as const } } : {}),
           // Deprecated by OpenAI (o-series models want max_completion_tokens); compatible servers read this one.
           ...(req.maxOutputTokens ? { max_tokens: req.maxOutputTokens } : {}),
+          ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
         },
         { signal: req.signal, maxRetries: 0 },
       );

@@ -90,6 +90,7 @@ export class ResponsesClient implements LlmClient {
           ...(tools ? { tools } : {}),
           ...(req.json ? { text: { format: { type: 'json_object' as const } } } : {}),
           ...(req.maxOutputTokens ? { max_output_tokens: req.maxOutputTokens } : {}),
+          ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
         },
         { signal: req.signal, maxRetries: 0 },
       );

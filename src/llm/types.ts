@@ -32,6 +32,8 @@ export interface CompletionRequest {
   json?: boolean;
   /** Longest answer, in tokens (`max_tokens` / `max_output_tokens`); absent: the server's own limit. */
   maxOutputTokens?: number;
+  /** Sampling temperature (an agent's own, 0–2); absent: the server's default, as nothing is sent. */
+  temperature?: number;
 }
 
 export interface Usage {

@@ -47,6 +47,7 @@ import { mentionedAgents } from '../domain/roomMentions.js';
 import type { RoomAnswer } from './afterReply.js';
 import { ROOM_TIMEOUT_TEXT, type NextAsk } from '../rooms/roomFlow.js';
 import { replyLaps, type Metrics } from '../metrics/metrics.js';
+import { effectiveModelSettings, type EffectiveModelSettings } from '../domain/agentModel.js';
 
 export interface RespondDeps {
   store: Store;
@@ -54,6 +55,7 @@ export interface RespondDeps {
   tools: ToolRegistry;
   outbounds: Outbounds;
   log: Logger;
+  /** The deployment's reply model (LLM_MODEL); an agent's own `modelSettings.name` wins. */
   model: string;
   llmTimeoutMs: number;
   maxToolRounds: number;
@@ -537,10 +539,12 @@ async function generateText(
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort('timeout'), deps.llmTimeoutMs);
   const endActive = deps.active.begin(o.dialogue._id, o.turn._id, abort);
+  const settings = replyModelOf(deps, o.gathered);
   try {
     const result = await runToolLoop({
       llm: deps.llm,
-      model: deps.model,
+      model: settings.name,
+      ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
       messages: o.gathered.built.messages,
       registry: o.ask.tools,
       toolContext: {
@@ -551,7 +555,7 @@ async function generateText(
         ...(o.ask.ask ? { ask: o.ask.ask } : {}),
       },
       maxRounds: deps.maxToolRounds,
-      maxOutputTokens: o.gathered.config.config.limits.max_reply_tokens,
+      ...(settings.maxOutputTokens !== undefined ? { maxOutputTokens: settings.maxOutputTokens } : {}),
       signal: abort.signal,
       onDelta: (d) => show(stage.push(d)),
       onOpen: o.modelOpened,
@@ -574,6 +578,10 @@ async function generateText(
     endActive();
   }
 }
+
+/** The agent's model settings over the deployment's: its model, temperature and longest answer. */
+const replyModelOf = (deps: RespondDeps, g: Pick<GatheredContext, 'agent' | 'config'>): EffectiveModelSettings =>
+  effectiveModelSettings({ name: deps.model, maxOutputTokens: g.config.config.limits.max_reply_tokens }, g.agent);
 
 /** A generation the model did not finish: stopped by the user (BR-005), timed out or failed. */
 function failedOutcome(deps: RespondDeps, err: LlmFailure, partial: string, turn: Turn): Outcome {
@@ -698,7 +706,8 @@ function contextEventData(
       : null,
     gatherMs: Math.round(g.gatherMs * 10) / 10,
     tone: g.tone ? { template: g.tone.state.template, scores: g.tone.state.scores } : null,
-    model: deps.model,
+    // The model this reply is generated with (the agent's own, else the deployment's).
+    model: replyModelOf(deps, g).name,
     tools: deps.tools.specs().map((t) => t.name),
     ...extra,
   };

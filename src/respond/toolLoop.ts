@@ -13,8 +13,10 @@ export interface ToolLoopInput {
   registry: ToolRegistry;
   toolContext: Omit<ToolContext, 'signal'>;
   maxRounds: number;
-  /** Longest answer per call, in tokens (config `limits.max_reply_tokens`); absent: the server's limit. */
+  /** Longest answer per call, in tokens (the agent's own, else config `limits.max_reply_tokens`); absent: the server's limit. */
   maxOutputTokens?: number;
+  /** Sampling temperature of every call (the agent's own); absent: none sent. */
+  temperature?: number;
   signal: AbortSignal;
   onDelta(delta: string): void;
   /** A call's response began (CompletionRequest.onOpen). */
@@ -59,6 +61,7 @@ export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
         messages,
         ...(toolsAllowed ? { tools: o.registry.specs() } : {}),
         ...(o.maxOutputTokens ? { maxOutputTokens: o.maxOutputTokens } : {}),
+        ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
         signal: o.signal,
         ...(o.onOpen ? { onOpen: o.onOpen } : {}),
         onDelta: (d) => {
@@ -145,6 +148,7 @@ function llmCallData(
     model: o.model,
     round,
     maxOutputTokens: o.maxOutputTokens ?? null,
+    temperature: o.temperature ?? null,
     // The prompt is the context build plus what the tool rounds appended to it.
     promptRef: { contextEventId: o.contextEventId, appended: [...appended] },
     ...rest,

@@ -6,6 +6,7 @@ import type { Visits } from '../domain/model.js';
 import { guardKeys, type StateGuard } from './stateGuard.js';
 import { MarkedCache, type WriteMark } from './markedCache.js';
 import { Coalesced } from './coalesced.js';
+import { applyModelSettingsPatch, type ModelSettingsPatch } from '../domain/agentModel.js';
 
 export const DEFAULT_AGENT_ID = 'agt_default';
 
@@ -234,7 +235,7 @@ export class ParticipantRepo {
 
   /** A new agent (a room member); `recentTurns` set apart, as FerretDB drops empty arrays on insert. */
   async createAgent(
-    agent: Pick<Agent, '_id' | 'name' | 'basePersona' | 'aliases' | 'bindings' | 'introduction'>,
+    agent: Pick<Agent, '_id' | 'name' | 'basePersona' | 'aliases' | 'bindings' | 'introduction' | 'modelSettings'>,
     at: Date,
   ): Promise<Agent> {
     const doc: Agent = { ...agent, isDefault: false, createdAt: at, updatedAt: at };
@@ -267,16 +268,36 @@ export class ParticipantRepo {
     await this.agentsWritten();
   }
 
-  /** An operator's edit of an agent's own fields; returns the agent as stored, null when unknown. */
+  /**
+   * An operator's edit of an agent's own fields; returns the agent as stored, null when unknown.
+   * `modelSettings` changes settings one by one (null clears one), merged with what is stored.
+   */
   updateAgent(
     agentId: string,
-    patch: Partial<Pick<Agent, 'name' | 'basePersona' | 'aliases' | 'introduction'>>,
+    patch: Partial<Pick<Agent, 'name' | 'basePersona' | 'aliases' | 'introduction'>> & {
+      modelSettings?: ModelSettingsPatch;
+    },
     at: Date,
   ): Promise<(Agent & AgentEvolution) | null> {
     return this.guard.run(guardKeys.agent(agentId), async () => {
+      const { modelSettings: settingsPatch, ...given } = patch;
+      // A field left out arrives as undefined (zod keeps the key), which the driver would store as null.
+      const fields = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+      let settings: { $set?: Pick<Agent, 'modelSettings'>; $unset?: { modelSettings: '' } } = {};
+      if (settingsPatch) {
+        // Read to merge (under the agent's guard, never the cached copy); the whole setting is
+        // written back, or removed when none is left, so no empty object is kept.
+        const stored = await this.c.agents.findOne({ _id: agentId }, { projection: { modelSettings: 1 } });
+        if (!stored) return null;
+        const next = applyModelSettingsPatch(stored.modelSettings, settingsPatch);
+        settings = next ? { $set: { modelSettings: next } } : { $unset: { modelSettings: '' } };
+      }
       const doc = await this.agentsWithEvolution.findOneAndUpdate(
         { _id: agentId },
-        { $set: { ...patch, updatedAt: at } },
+        {
+          $set: { ...fields, ...settings.$set, updatedAt: at },
+          ...(settings.$unset ? { $unset: settings.$unset } : {}),
+        },
         { returnDocument: 'after' },
       );
       if (doc) await this.agentsWritten();
