@@ -1,5 +1,6 @@
-// Prints the schema the code builds to graphql/schema.graphql (`npm run schema`). A unit test
-// fails when the committed file differs, so the file is always the API's contract.
+// Prints the schema the code builds to graphql/schema.graphql (`npm run schema`, which then
+// regenerates the console's introspection from it, console/src/graphql-env.d.ts). Unit tests
+// fail when either committed file differs, so the file is always the API's contract.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { printSchema } from 'graphql';

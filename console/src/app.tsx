@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, gql } from './lib/api.js';
 import { backoffMs } from './lib/net.js';
-import { getToken, onSessionEnd, onTokenInUrl, type Viewer } from './lib/session.js';
+import { getToken, onSessionEnd, onTokenInUrl, VIEWER_QUERY, type Viewer } from './lib/session.js';
 import { ViewerContext } from './lib/viewerContext.js';
 import { useI18n } from './lib/i18n.js';
 import { setDisplayTimezone } from './lib/time.js';
@@ -12,7 +12,7 @@ import { navigate, useLocation } from './lib/router.js';
 import { Layout } from './components/Layout.js';
 import { ErrorBox, Loading } from './components/ui.js';
 import { ReconnectBanner } from './components/ReconnectBanner.js';
-import { SignIn, VIEWER_QUERY } from './pages/SignIn.js';
+import { SignIn } from './pages/SignIn.js';
 import { routeFor } from './routes.js';
 
 type Auth =
@@ -34,7 +34,7 @@ export function App() {
     let failures = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const check = () =>
-      gql<{ viewer: Viewer }>(VIEWER_QUERY)
+      gql(VIEWER_QUERY)
         .then(({ viewer }) => {
           if (!stopped) signedIn(viewer);
         })

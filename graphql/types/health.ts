@@ -92,12 +92,14 @@ const HealthType = builder.objectRef<Health>('Health').implement({
     repliesInProgress: t.exposeInt('repliesInProgress', { nullable: true }),
     incidents: t.field({
       type: [IncidentType],
-      description: 'Model errors and timeouts, delivery failures, degraded recall, rooms stopped by their budget and unanswered turns of the window, newest first.',
+      description:
+        'Model errors and timeouts, delivery failures, degraded recall, rooms stopped by their budget and unanswered turns of the window, newest first.',
       resolve: (h) => h.incidents,
     }),
     incidentWindowHours: t.exposeInt('incidentWindowHours'),
     recordReadable: t.exposeBoolean('recordReadable', {
-      description: "False when MongoDB did not answer: the model's calls and the incidents are then unknown, not absent.",
+      description:
+        "False when MongoDB did not answer: the model's calls and the incidents are then unknown, not absent.",
     }),
   }),
 });

@@ -1,7 +1,10 @@
 // The console in Chinese and English (issue 37): a browser set to zh-CN gets a Chinese menu and
 // page titles with <html lang="zh-CN"> and Chinese dates; the sidebar switch turns it English in
 // place (no reload) and the choice outlives a reload. Chat messages render Markdown, and HTML in a
-// message (an <img onerror>, a <script>) never runs. Screenshots go under .local/screenshots/.
+// message (an <img onerror>, a <script>) never runs. In Chinese, API errors (CONFIG_INVALID, a bad
+// room deadline) read in Chinese with their code, as do a turn's prompt parts and a dialogue's
+// story, and no page shows a run of English words outside of data. Screenshots go under
+// .local/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -31,10 +34,28 @@ const MARKDOWN_REPLY = [
 
 type Marked = Window & { __marker?: string; __xss?: number };
 
+// Where a page shows data, not the console's own words: what people and models wrote, names and
+// ids, code names (config keys, tools, models) and the server's messages (marked lang="en").
+const DATA = 'body [lang="en"], code, pre, .mono, .json, .chip, .bubble-text, .prompt, textarea';
+
+/** Runs of three or more English words in a page's text, titles, labels and placeholders outside `data`. */
+function englishRuns(data: string): string[] {
+  const texts: string[] = [];
+  const skip = (el: Element) => el.closest(data) !== null || el.closest('script, style') !== null;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode())
+    if (n.parentElement && !skip(n.parentElement)) texts.push(n.textContent ?? '');
+  for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]'))
+    if (!skip(el)) for (const a of ['title', 'aria-label', 'placeholder']) texts.push(el.getAttribute(a) ?? '');
+  return texts.flatMap((x) => x.match(/[A-Za-z][a-z'’]*(?:[ ,]+[A-Za-z][a-z'’]*){2,}/g) ?? []);
+}
+
 describe('console language', () => {
   let h: Harness;
   let browser: Browser;
   let page: Page;
+  let roomId: string;
+  let agentId: string;
   const dialogs: string[] = [];
 
   beforeAll(async () => {
@@ -165,6 +186,115 @@ describe('console language', () => {
     await expect.poll(title).toBe('配置');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
     await screenshot(page, 'locale-05-config-zh-again');
+  });
+
+  it('shows an API error in Chinese, with its code and the server’s words as detail', async () => {
+    // Back on the config page in Chinese: a value out of range is refused as CONFIG_INVALID.
+    const field = page.getByTestId('config-thresholds.recall_top_k');
+    const input = field.locator('input');
+    const before = await input.inputValue();
+    await input.fill('50');
+    await page.getByTestId('config-save').click();
+    const error = field.getByTestId('config-error');
+    await expect.poll(() => error.textContent()).toContain('CONFIG_INVALID');
+    expect(await error.textContent()).toContain('配置值无效');
+    // The server's message names the field and its range; it is marked as English.
+    expect(await error.locator('[lang="en"]').textContent()).toMatch(/recall_top_k.*between 1 and 20/);
+    await screenshot(page, 'locale-06-config-error-zh');
+    await input.fill(before); // nothing unsaved: leaving asks nothing
+  });
+
+  it('shows a bad room answer timeout refused beside the field, in Chinese', async () => {
+    const agent = await h.gql<{ createAgent: { id: string } }>(
+      'mutation { createAgent(name: "小雨", basePersona: "一位说话简短的茶艺师。") { id } }',
+    );
+    expect(agent.body.errors).toBeUndefined();
+    agentId = agent.body.data!.createAgent.id;
+    const created = await h.gql<{ createRoom: { id: string } }>(
+      'mutation($input: CreateRoomInput!) { createRoom(input: $input) { id } }',
+      {
+        input: {
+          platform: 'telegram',
+          chatId: '-100770001',
+          name: '茶室',
+          mode: 'DEFAULT',
+          agentIds: [agentId],
+        },
+      },
+    );
+    expect(created.body.errors).toBeUndefined();
+    roomId = created.body.data!.createRoom.id;
+    await page.goto(`/rooms/${encodeURIComponent(roomId)}`);
+    const timeout = page.locator('#room-settings-timeout');
+    await timeout.fill('0');
+    await page.getByTestId('room-settings-form').getByRole('button', { name: '保存' }).click();
+    const error = page.getByTestId('room-settings-timeout-error');
+    await expect.poll(() => error.textContent()).toContain('BAD_REQUEST');
+    expect(await error.textContent()).toContain('输入有误');
+    expect(await error.locator('[lang="en"]').textContent()).toContain('answerTimeoutSeconds');
+    await screenshot(page, 'locale-06b-room-timeout-error-zh');
+    await timeout.fill(''); // as stored: nothing unsaved
+  });
+
+  it('shows a turn’s prompt parts and a dialogue’s story in Chinese', async () => {
+    // The chat above left an answered turn.
+    const turn = await h.app.store.c.turns.findOne({ status: 'responded' });
+    expect(turn).toBeTruthy();
+    await page.goto(`/turns/${encodeURIComponent(turn!._id)}`);
+    const labels = page.getByTestId('prompt-part').locator('td:first-child .muted');
+    await expect.poll(() => labels.count()).toBeGreaterThan(0);
+    const texts = (await labels.allTextContents()).filter(Boolean);
+    expect(texts).toEqual(expect.arrayContaining(['固定前缀（规则、人设、背景）', '本轮输入']));
+    for (const x of texts) expect(/^[\x00-\x7f]*$/.test(x), x).toBe(false);
+    await screenshot(page, 'locale-07-trace-zh');
+
+    const created = await h.gql<{ createBackground: { id: string } }>(
+      'mutation($beats: [String!]!) { createBackground(name: "雨夜茶馆", worldSetting: "山间茶馆，雨季。", beats: $beats) { id } }',
+      { beats: ['客人淋着雨赶到', '突然停电', '烛光下的一首歌'] },
+    );
+    expect(created.body.errors).toBeUndefined();
+    await page.goto(`/dialogues/${encodeURIComponent(turn!.dialogueId)}`);
+    await expect.poll(() => page.getByTestId('story-none').textContent()).toContain('此对话还没有采用背景');
+    await page.getByTestId('story-background').selectOption(created.body.data!.createBackground.id);
+    await page.getByTestId('story-panel').waitFor();
+    const beats = page.getByTestId('beat');
+    expect(await beats.locator('.badge').allTextContents()).toEqual(['进行中', '未开始', '未开始']);
+    expect(await page.getByTestId('story-progress').textContent()).toContain('已有 0 条回复未推进剧情');
+    expect(await page.getByTestId('story-director').textContent()).toBe('开启导演');
+    await beats.nth(1).getByTestId('beat-status').selectOption('done');
+    await expect.poll(() => page.getByTestId('step').first().textContent()).toMatch(/操作员.*情节 2.*已完成/);
+    await screenshot(page, 'locale-08-story-zh');
+  });
+
+  it('leaves no run of English words on the pages in Chinese, outside of data', async () => {
+    const turn = await h.app.store.c.turns.findOne({ status: 'responded' });
+    const paths = [
+      '/home',
+      '/dialogues',
+      `/dialogues/${encodeURIComponent(turn!.dialogueId)}`,
+      `/turns/${encodeURIComponent(turn!._id)}`,
+      '/rooms',
+      `/rooms/${encodeURIComponent(roomId)}`,
+      '/memories',
+      '/knowledge',
+      '/reflections',
+      '/chat',
+      '/stats',
+      '/warnings',
+      '/config',
+      '/setup/agents',
+      `/setup/agents/${encodeURIComponent(agentId)}`,
+      '/backgrounds',
+      '/web-users',
+    ];
+    const found: string[] = [];
+    for (const path of paths) {
+      await page.goto(path);
+      await page.locator('main h1').first().waitFor();
+      await expect.poll(() => page.locator('main .loading').count(), { message: path }).toBe(0);
+      for (const run of await page.evaluate(englishRuns, DATA)) found.push(`${path}: ${run}`);
+    }
+    expect(found).toEqual([]);
   });
 
   it('raised no script errors in the page', () => {

@@ -1,8 +1,9 @@
 // Setting a deployment up entirely in the console (issue 37 item 2), in Debian's Chromium against a
 // running gateway with the fake Telegram and OpenAI: agents (one with its own bot: the token is
 // written once and never shown, the bot's username is), a room of three members in asking order
-// (a bad answer timeout shows the API's code beside the field), members changed on the room's
-// page, a background created and edited, a web token shown once, and a chat with the new agent.
+// (a bad answer timeout shows the API's code beside the field), members and settings (name, mode,
+// deadline, host) changed on the room's page, a background created and edited, a web token shown once, a chat with the new agent, and a
+// web room of the three chatted with in its web view.
 // A viewer sees every form disabled. Screenshots go under .local/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -124,6 +125,30 @@ describe('console setup without GraphQL', () => {
     expect(names.map((n) => n.split(' ')[0])).toEqual(['Mira', 'Cy', 'Bo']);
   });
 
+  it('edits the room’s name, mode, answer timeout and host on its page', async () => {
+    const form = page.getByTestId('room-settings-form');
+    await page.locator('#room-settings-timeout').fill('2');
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    const error = page.getByTestId('room-settings-timeout-error');
+    await expect.poll(() => error.textContent()).toContain('BAD_REQUEST');
+    expect(await error.textContent()).toContain('answerTimeoutSeconds');
+    expect((await h.app.store.rooms.get(roomId))?.answerTimeoutSeconds).toBe(30);
+
+    await page.locator('#room-settings-name').fill('Tea garden');
+    await page.locator('#room-settings-timeout').fill('90');
+    await page.locator('#room-settings-mode').selectOption('HOST');
+    await page.locator('#room-settings-host').selectOption({ label: 'Cy' });
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('room-settings-saved').waitFor();
+    await expect.poll(() => page.locator('main h1').first().textContent()).toBe('Tea garden');
+    const room = await h.app.store.rooms.get(roomId);
+    expect(room).toMatchObject({ name: 'Tea garden', mode: 'host', answerTimeoutSeconds: 90 });
+    const host = room?.members.filter((m) => m.isHost) ?? [];
+    expect(host).toHaveLength(1);
+    expect((await h.app.store.participants.getAgent(host[0]!.id))?.name).toBe('Cy');
+    await screenshot(page, 'setup-03b-room-settings');
+  });
+
   it('creates a background with its outline and edits it', async () => {
     await page.getByRole('link', { name: 'Backgrounds', exact: true }).click();
     await page.waitForURL(/\/backgrounds$/);
@@ -173,7 +198,6 @@ describe('console setup without GraphQL', () => {
   });
 
   it('chats with the new agent and sees the model’s answer', async () => {
-    // Rooms have no web view in the console: the Chat page talks to the new agent directly.
     await page.getByRole('link', { name: 'Chat', exact: true }).click();
     await page.getByTestId('chat-agent').selectOption({ label: 'Mira' });
     await page.getByTestId('chat-new').click();
@@ -186,6 +210,43 @@ describe('console setup without GraphQL', () => {
     // Answered as Mira: her persona, written in the console, was in the model's prompt.
     expect(h.llm.requests.some((r) => JSON.stringify(r.body).includes('calm tea master'))).toBe(true);
     await screenshot(page, 'setup-06-chat');
+    expect(pageErrors(page)).toEqual([]);
+  });
+
+  it('creates a web room of the three and chats in its web view: each member answers under its name', async () => {
+    await page.goto('/rooms');
+    const form = page.getByTestId('room-create-form');
+    await page.locator('#room-platform').selectOption('web');
+    await expect.poll(() => page.getByTestId('room-web-hint').count()).toBe(1);
+    await page.locator('#room-name').fill('Web tea house');
+    for (const name of ['Mira', 'Bo', 'Cy']) {
+      await form.getByLabel('Agent to add').selectOption({ label: name });
+      await form.getByTestId('room-member-add').click();
+    }
+    await form.getByRole('button', { name: 'Create room' }).click();
+    await page.waitForURL(/\/rooms\/[^/]+$/);
+    const webRoom = await h.app.store.rooms.get(decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!));
+    expect(webRoom?.chat.platform).toBe('web');
+    expect(webRoom?.chat.chatId).toMatch(/^conv_/);
+
+    for (const words of ['Welcome, the kettle is on.', 'Fresh buns are here.', 'Steam rises like a verse.'])
+      h.llm.enqueue({ kind: 'reply', chunks: [words] });
+    const input = page.getByTestId('room-web-input');
+    await input.fill('Good evening, everyone!');
+    await input.press('Enter');
+    const log = page.getByTestId('room-web-log');
+    await expect.poll(() => log.getByTestId('chat-user').count()).toBe(1);
+    await expect
+      .poll(() => log.locator('[data-testid=chat-assistant][data-state=complete] .who').allTextContents(), {
+        timeout: 20_000,
+      })
+      .toEqual(['Mira', 'Bo', 'Cy']);
+    expect(await log.getByTestId('chat-assistant').allTextContents()).toEqual([
+      expect.stringContaining('kettle is on'),
+      expect.stringContaining('Fresh buns'),
+      expect.stringContaining('Steam rises'),
+    ]);
+    await screenshot(page, 'setup-06b-room-web-view');
     expect(pageErrors(page)).toEqual([]);
   });
 
@@ -207,6 +268,7 @@ describe('console setup without GraphQL', () => {
       [`/setup/agents/${encodeURIComponent(miraId)}`, 'agent-bot-form'],
       ['/rooms', 'room-create-form'],
       ['/backgrounds', 'background-create-form'],
+      [`/rooms/${encodeURIComponent(roomId)}`, 'room-settings-form'],
     ] as const) {
       await viewer.goto(path);
       const f = viewer.getByTestId(form);

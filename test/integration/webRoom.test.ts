@@ -110,10 +110,9 @@ describe('web rooms', () => {
   });
 
   it('needs a chat id on Telegram and Discord', async () => {
-    const r = await h.gql(
-      `mutation($input: CreateRoomInput!) { createRoom(input: $input) { id } }`,
-      { input: { platform: 'telegram', name: 'Nowhere', mode: 'DEFAULT', agentIds: ['agt_aria'] } },
-    );
+    const r = await h.gql(`mutation($input: CreateRoomInput!) { createRoom(input: $input) { id } }`, {
+      input: { platform: 'telegram', name: 'Nowhere', mode: 'DEFAULT', agentIds: ['agt_aria'] },
+    });
     expect(r.body.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
     expect(r.body.errors?.[0]?.message).toMatch(/chatId/);
   });

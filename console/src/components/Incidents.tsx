@@ -1,12 +1,17 @@
-// The incidents feed: model errors and timeouts, delivery failures and unanswered turns, each
-// linked to its turn's trace (or its dialogue when the incident has no turn).
+// The incidents feed: model errors and timeouts, delivery failures, degraded recall, rooms' budget
+// stops and unanswered turns, each linked to its turn's trace (or its dialogue when it has no turn).
 import { Link } from '../lib/router.js';
 import { INCIDENT_LABELS, type IncidentView } from '../lib/health.js';
 import { Badge, Empty, Time } from './ui.js';
 import { useI18n } from '../lib/i18n.js';
 
-export function Incidents(p: { list: IncidentView[]; hours: number }) {
+/** Worth a look, not a failure: the gateway went on as designed. */
+const WARN_ONLY = new Set<IncidentView['kind']>(['unanswered', 'degraded_recall', 'room_budget_stop']);
+
+export function Incidents(p: { list: IncidentView[]; hours: number; readable: boolean }) {
   const { t } = useI18n();
+  // Nothing read is not nothing wrong: say the record was unreadable rather than "no incidents".
+  if (!p.readable) return <Empty>{t('incidents.unreadable')}</Empty>;
   if (p.list.length === 0) return <Empty>{t('incidents.none', { n: p.hours })}</Empty>;
   return (
     <table class="table" data-testid="incidents">
@@ -25,7 +30,7 @@ export function Incidents(p: { list: IncidentView[]; hours: number }) {
               <Time at={i.at} />
             </td>
             <td>
-              <Badge tone={i.kind === 'unanswered' ? 'warn' : 'bad'}>{t(INCIDENT_LABELS[i.kind])}</Badge>
+              <Badge tone={WARN_ONLY.has(i.kind) ? 'warn' : 'bad'}>{t(INCIDENT_LABELS[i.kind])}</Badge>
             </td>
             <td class="incident-message">{i.message}</td>
             <td>

@@ -3,47 +3,81 @@
 // edit and the choice between recalled only where learned and shared.
 import { useState } from 'preact/hooks';
 import { errorText, gql } from '../lib/api.js';
+import { graphql, type FragmentOf } from '../lib/graphql.js';
 import { Link } from '../lib/router.js';
 import { Badge, Select, Time } from './ui.js';
 import { Importance, MemoryStatus, Relevance } from './MemoryScore.js';
 import { useI18n } from '../lib/i18n.js';
 import type { MessageKey } from '../i18n/messages.js';
 
-export interface MemoryView {
-  id: string;
-  text: string;
-  kind: string;
-  status: string;
-  importance: number;
-  recallCount: number;
-  lastRecalledAt: string | null;
-  occurredAt: string;
-  updatedAt: string;
-  supersededAt: string | null;
-  subject: { id: string; displayName: string } | null;
-  sources: { dialogueId: string | null; turnIds: string[] };
-  origin: {
-    dialogueId: string;
-    scope: 'PRIVATE' | 'GROUP';
-    dialogue: { id: string; title: string | null } | null;
-  } | null;
-  visibility: Visibility;
-  chain: Array<{ id: string; text: string; status: string; updatedAt: string }>;
-}
+export const MemoryFields = graphql(`
+  fragment MemoryFields on Memory {
+    id
+    text
+    kind
+    status
+    importance
+    recallCount
+    lastRecalledAt
+    occurredAt
+    updatedAt
+    supersededAt
+    subject {
+      id
+      displayName
+    }
+    sources {
+      dialogueId
+      turnIds
+    }
+    chain {
+      id
+      text
+      status
+      updatedAt
+    }
+    origin {
+      dialogueId
+      scope
+      dialogue {
+        id
+        title
+      }
+    }
+    visibility
+  }
+`);
+export type MemoryView = FragmentOf<typeof MemoryFields>;
 
-export const MEMORY_FIELDS = `id text kind status importance recallCount lastRecalledAt occurredAt updatedAt supersededAt
-  subject { id displayName } sources { dialogueId turnIds } chain { id text status updatedAt }
-  origin { dialogueId scope dialogue { id title } } visibility`;
-
-type Visibility = 'ORIGIN' | 'SHARED';
+type Visibility = MemoryView['visibility'];
 const VISIBILITIES: Array<{ value: Visibility; label: MessageKey }> = [
   { value: 'ORIGIN', label: 'memory.onlyWhereLearned' },
   { value: 'SHARED', label: 'memory.shared' },
 ];
 
-const RETIRE = `mutation Retire($id: ID!) { retireMemory(id: $id) { id status } }`;
-const EDIT = `mutation Edit($id: ID!, $text: String!) { editMemory(id: $id, text: $text) { id } }`;
-const VISIBILITY = `mutation Visibility($id: ID!, $v: MemoryVisibility!) { setMemoryVisibility(id: $id, visibility: $v) { id visibility } }`;
+const RETIRE = graphql(`
+  mutation Retire($id: ID!) {
+    retireMemory(id: $id) {
+      id
+      status
+    }
+  }
+`);
+const EDIT = graphql(`
+  mutation Edit($id: ID!, $text: String!) {
+    editMemory(id: $id, text: $text) {
+      id
+    }
+  }
+`);
+const VISIBILITY = graphql(`
+  mutation Visibility($id: ID!, $v: MemoryVisibility!) {
+    setMemoryVisibility(id: $id, visibility: $v) {
+      id
+      visibility
+    }
+  }
+`);
 
 /** Where the memory was learned: a private chat, a group (named, linked), or unknown (older data). */
 function Origin(p: { origin: MemoryView['origin'] }) {

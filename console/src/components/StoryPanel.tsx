@@ -3,31 +3,72 @@
 // threshold, and the recent steps with who made them and their evidence. Operators switch the
 // background, turn the director on or off and set a beat's status; viewers only read.
 import { useState } from 'preact/hooks';
-import { errorText, gql } from '../lib/api.js';
+import { gql } from '../lib/api.js';
+import { graphql } from '../lib/graphql.js';
 import { useDebounced, useQuery } from '../lib/hooks.js';
 import { useSubscription } from '../lib/live.js';
 import { useCan } from '../lib/viewerContext.js';
-import { BEAT_STATUSES, STORY_FIELDS, type BeatStatus, type EventView, type StoryView } from '../lib/types.js';
-import { Badge, Collapsible, ErrorBox, Loading, Panel, Time } from './ui.js';
+import { useI18n, type I18n } from '../lib/i18n.js';
+import { isMessageKey } from '../i18n/messages.js';
+import { BEAT_STATUSES, EventFields, StoryFields, type BeatStatus, type EventView } from '../lib/types.js';
+import { Badge, Collapsible, ErrorBox, Loading, Panel, Rich, Time } from './ui.js';
 
-const STORY = `query Story($id: ID!) {
-  dialogue(id: $id) { id director story { ${STORY_FIELDS} } }
-  config { thresholds { rag_fallback_threshold } }
-}`;
-const BACKGROUNDS = `query Backgrounds { backgrounds { id name } }`;
-const SWITCH = `mutation SwitchBackground($id: ID!, $backgroundId: ID) {
-  switchBackground(dialogueId: $id, backgroundId: $backgroundId) { noUpdateCount }
-}`;
-const SET_BEAT = `mutation SetBeat($id: ID!, $n: Int!, $status: BeatStatus!) {
-  setBeatStatus(dialogueId: $id, n: $n, status: $status) { noUpdateCount }
-}`;
-const DIRECTOR = `mutation SetDirector($id: ID!, $on: Boolean!) { setDirector(dialogueId: $id, on: $on) }`;
-const EVENTS = `subscription StoryEvents($id: ID!) { storyEvents(dialogueId: $id) { id kind at turnId messageId data } }`;
-
-type StoryData = {
-  dialogue: { id: string; director: boolean; story: StoryView | null };
-  config: { thresholds: { rag_fallback_threshold: number } };
-};
+const STORY = graphql(
+  `
+    query Story($id: ID!) {
+      dialogue(id: $id) {
+        id
+        director
+        story {
+          ...StoryFields
+        }
+      }
+      config {
+        thresholds {
+          rag_fallback_threshold
+        }
+      }
+    }
+  `,
+  [StoryFields],
+);
+const BACKGROUNDS = graphql(`
+  query Backgrounds {
+    backgrounds {
+      id
+      name
+    }
+  }
+`);
+const SWITCH = graphql(`
+  mutation SwitchBackground($id: ID!, $backgroundId: ID) {
+    switchBackground(dialogueId: $id, backgroundId: $backgroundId) {
+      noUpdateCount
+    }
+  }
+`);
+const SET_BEAT = graphql(`
+  mutation SetBeat($id: ID!, $n: Int!, $status: BeatStatus!) {
+    setBeatStatus(dialogueId: $id, n: $n, status: $status) {
+      noUpdateCount
+    }
+  }
+`);
+const DIRECTOR = graphql(`
+  mutation SetDirector($id: ID!, $on: Boolean!) {
+    setDirector(dialogueId: $id, on: $on)
+  }
+`);
+const EVENTS = graphql(
+  `
+    subscription StoryEvents($id: ID!) {
+      storyEvents(dialogueId: $id) {
+        ...EventFields
+      }
+    }
+  `,
+  [EventFields],
+);
 
 /** The latest steps shown, newest first. */
 const STEPS_SHOWN = 8;
@@ -39,25 +80,33 @@ const BEAT_TONE: Record<BeatStatus, 'plain' | 'info' | 'ok' | 'muted'> = {
   skipped: 'muted',
 };
 
+/** A catalogue word for a stored value (a beat's status, who moved it), else the value itself. */
+const word = (t: I18n['t'], prefix: string, value: string): string => {
+  const key = `${prefix}${value}`;
+  return isMessageKey(key) ? t(key) : value;
+};
+
 export function StoryPanel(p: { dialogueId: string }) {
+  const { t } = useI18n();
+  const beat = (status: string) => word(t, 'story.beat.', status);
   const canAct = useCan('operator');
-  const q = useQuery<StoryData>(STORY, { id: p.dialogueId });
-  const bgs = useQuery<{ backgrounds: Array<{ id: string; name: string }> }>(BACKGROUNDS, {}, { skip: !canAct });
-  const [error, setError] = useState<string | null>(null);
+  const q = useQuery(STORY, { id: p.dialogueId });
+  const bgs = useQuery(BACKGROUNDS, {}, { skip: !canAct });
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   // Bumped after every action so selects show the record again, also after a refusal.
   const [round, setRound] = useState(0);
   const [last, setLast] = useState<EventView | null>(null);
   const refresh = useDebounced(() => void q.reload(), 300);
-  const live = useSubscription<{ storyEvents: EventView }>(EVENTS, { id: p.dialogueId }, ({ storyEvents: e }) => {
+  const live = useSubscription(EVENTS, { id: p.dialogueId }, ({ storyEvents: e }) => {
     setLast(e);
     refresh();
   });
 
   if (q.error)
     return (
-      <Panel title="Story">
-        <ErrorBox error={q.error} title="The story cannot be shown" />
+      <Panel title={t('story.title')}>
+        <ErrorBox error={q.error} title={t('story.cannotShow')} />
       </Panel>
     );
   if (!q.data) return <Loading what="the story" />;
@@ -70,7 +119,7 @@ export function StoryPanel(p: { dialogueId: string }) {
     try {
       await what();
     } catch (err) {
-      setError(errorText(err));
+      setError(err);
     } finally {
       await q.reload();
       setBusy(false);
@@ -82,23 +131,23 @@ export function StoryPanel(p: { dialogueId: string }) {
   if (story && !options.some((b) => b.id === story.background.id)) options.push(story.background);
   const controls = (
     <>
-      <span class={`live-dot ${live}`} title={`Story events: ${live}`}>
+      <span class={`live-dot ${live}`} title={t('story.liveTitle', { state: t(`live.${live}`) })}>
         <i />
       </span>
-      <Badge tone={director ? 'info' : 'muted'}>{director ? 'director on' : 'director off'}</Badge>
+      <Badge tone={director ? 'info' : 'muted'}>{director ? t('story.directorOn') : t('story.directorOff')}</Badge>
       {canAct && (
         <>
           <button
             class="small"
             data-testid="story-director"
             disabled={busy}
-            title="The director puts the outline in the context and lets replies' progress markers move the plot"
+            title={t('story.directorTip')}
             onClick={() => act(() => gql(DIRECTOR, { id: p.dialogueId, on: !director }))}
           >
-            {director ? 'Turn director off' : 'Turn director on'}
+            {director ? t('story.turnDirectorOff') : t('story.turnDirectorOn')}
           </button>
           <label class="inline-field">
-            <span>Background</span>
+            <span>{t('story.background')}</span>
             <select
               key={`bg-${round}`}
               data-testid="story-background"
@@ -108,7 +157,7 @@ export function StoryPanel(p: { dialogueId: string }) {
                 act(() => gql(SWITCH, { id: p.dialogueId, backgroundId: e.currentTarget.value || null }))
               }
             >
-              <option value="">none</option>
+              <option value="">{t('story.noBackground')}</option>
               {options.map((b) => (
                 <option value={b.id}>{b.name}</option>
               ))}
@@ -121,10 +170,10 @@ export function StoryPanel(p: { dialogueId: string }) {
 
   if (!story)
     return (
-      <Panel title="Story" actions={controls} class="story">
+      <Panel title={t('story.title')} actions={controls} class="story">
         <ErrorBox error={error ?? bgs.error} />
         <div class="muted small" data-testid="story-none">
-          This dialogue follows no background{canAct ? ': pick one to start its story.' : '.'}
+          {canAct ? t('story.noneCanAct') : t('story.none')}
         </div>
       </Panel>
     );
@@ -136,7 +185,7 @@ export function StoryPanel(p: { dialogueId: string }) {
       class="story"
       title={
         <>
-          Story · <span data-testid="story-name">{story.background.name}</span>
+          {t('story.title')} · <span data-testid="story-name">{story.background.name}</span>
         </>
       }
       actions={controls}
@@ -145,23 +194,26 @@ export function StoryPanel(p: { dialogueId: string }) {
         <ErrorBox error={error ?? bgs.error} />
         <div class="story-meta" data-testid="story-progress">
           <span>
-            No progress for <strong>{story.noUpdateCount}</strong> {story.noUpdateCount === 1 ? 'reply' : 'replies'}
+            <Rich
+              text={t(story.noUpdateCount === 1 ? 'story.noProgressOne' : 'story.noProgressMany')}
+              parts={{ n: <strong>{story.noUpdateCount}</strong> }}
+            />
           </span>
           {!director ? (
-            <span class="small">(the director is off: no reminder)</span>
+            <span class="small">{t('story.directorIsOff')}</span>
           ) : due ? (
-            <Badge tone="warn">reminder due (threshold {threshold})</Badge>
+            <Badge tone="warn">{t('story.reminderDue', { threshold })}</Badge>
           ) : (
-            <span class="small">the reminder comes after {threshold}</span>
+            <span class="small">{t('story.reminderAfter', { threshold })}</span>
           )}
         </div>
         {last && (
           <div class="story-meta small" data-testid="story-last">
-            Latest: {describeEvent(last)} · <Time at={last.at} />
+            {t('story.latest', { event: describeEvent(t, last) })} · <Time at={last.at} />
           </div>
         )}
         {story.background.worldSetting.trim() && (
-          <Collapsible summary="World setting">
+          <Collapsible summary={t('story.worldSetting')}>
             <p class="prewrap story-setting">{story.background.worldSetting}</p>
           </Collapsible>
         )}
@@ -171,20 +223,23 @@ export function StoryPanel(p: { dialogueId: string }) {
               <li class={`beat ${b.status}`} data-testid="beat">
                 <span class="beat-n">{b.n}.</span>
                 <span class="beat-text">{b.text}</span>
-                <Badge tone={BEAT_TONE[b.status]}>{b.status}</Badge>
+                <Badge tone={BEAT_TONE[b.status]}>{beat(b.status)}</Badge>
                 {canAct && (
                   <select
                     key={`beat-${b.n}-${round}`}
-                    aria-label={`Set beat ${b.n}'s status`}
+                    aria-label={t('story.setBeat', { n: b.n })}
                     data-testid="beat-status"
                     disabled={busy}
                     value={b.status}
                     onChange={(e) =>
-                      act(() => gql(SET_BEAT, { id: p.dialogueId, n: b.n, status: e.currentTarget.value }))
+                      // The options are BEAT_STATUSES, so the value is one of them.
+                      act(() =>
+                        gql(SET_BEAT, { id: p.dialogueId, n: b.n, status: e.currentTarget.value as BeatStatus }),
+                      )
                     }
                   >
                     {BEAT_STATUSES.map((s) => (
-                      <option value={s}>{s}</option>
+                      <option value={s}>{beat(s)}</option>
                     ))}
                   </select>
                 )}
@@ -193,18 +248,20 @@ export function StoryPanel(p: { dialogueId: string }) {
           </ol>
           <div>
             <div class="label">
-              Recent steps{story.steps.length > STEPS_SHOWN && ` (latest ${STEPS_SHOWN} of ${story.steps.length})`}
+              {t('story.recentSteps')}
+              {story.steps.length > STEPS_SHOWN &&
+                t('story.stepsShown', { shown: STEPS_SHOWN, total: story.steps.length })}
             </div>
             {steps.length === 0 ? (
-              <div class="muted small">No beat has changed yet.</div>
+              <div class="muted small">{t('story.noSteps')}</div>
             ) : (
               <ul class="steps" data-testid="story-steps">
                 {steps.map((s) => (
                   <li data-testid="step">
                     <div class="row">
-                      <Badge tone={s.by === 'director' ? 'info' : 'plain'}>{s.by}</Badge>
+                      <Badge tone={s.by === 'director' ? 'info' : 'plain'}>{word(t, 'story.by.', s.by)}</Badge>
                       <span>
-                        beat {s.n} → <Badge tone={BEAT_TONE[s.status]}>{s.status}</Badge>
+                        {t('story.stepBeat', { n: s.n })} <Badge tone={BEAT_TONE[s.status]}>{beat(s.status)}</Badge>
                       </span>
                     </div>
                     <div class="evidence small muted">
@@ -212,7 +269,7 @@ export function StoryPanel(p: { dialogueId: string }) {
                       {s.messageIds.length > 0 && (
                         <>
                           {' '}
-                          · evidence:{' '}
+                          · {t('story.evidence')}{' '}
                           {s.messageIds.map((id) => (
                             <span class="chip mono" title={id} data-testid="evidence">
                               {id}
@@ -242,17 +299,26 @@ type DirectorData = {
 };
 
 /** One director event in a line: an operator's change, or what a reply's markers did. */
-function describeEvent(e: EventView): string {
+function describeEvent(t: I18n['t'], e: EventView): string {
   const d = e.data as DirectorData;
-  const moved = (a: DirectorData['applied']) => (a ?? []).map((x) => `beat ${x.n} → ${x.status}`).join(', ');
+  const sep = t('story.listSep');
+  const moved = (a: DirectorData['applied']) =>
+    (a ?? []).map((x) => t('story.moved', { n: x.n, status: word(t, 'story.beat.', x.status) })).join(sep);
   if (d.by === 'operator')
     return 'switchedTo' in d
       ? d.switchedTo
-        ? 'an operator switched the background'
-        : 'an operator cleared the background'
-      : `an operator set ${moved(d.applied)}`;
-  const parts = [d.applied?.length ? `the director moved ${moved(d.applied)}` : 'a reply without progress'];
-  if (d.refused?.length) parts.push(`refused ${d.refused.map((r) => `${r.marker} (${r.reason})`).join(', ')}`);
-  if (d.fallbackDueNext) parts.push('the reminder is due next');
-  return parts.join('; ');
+        ? t('story.event.switched')
+        : t('story.event.cleared')
+      : t('story.event.operatorSet', { moved: moved(d.applied) });
+  const parts = [
+    d.applied?.length ? t('story.event.directorMoved', { moved: moved(d.applied) }) : t('story.event.noProgress'),
+  ];
+  if (d.refused?.length) {
+    const list = d.refused.map((r) =>
+      t('story.event.refusedOne', { marker: r.marker, reason: word(t, 'story.refusal.', r.reason) }),
+    );
+    parts.push(t('story.event.refused', { list: list.join(sep) }));
+  }
+  if (d.fallbackDueNext) parts.push(t('story.event.dueNext'));
+  return parts.join(t('story.eventSep'));
 }

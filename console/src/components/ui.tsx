@@ -1,6 +1,6 @@
 // Small presentational pieces shared by every page.
 import type { ComponentChildren } from 'preact';
-import { errorText } from '../lib/api.js';
+import { errorParts } from '../lib/api.js';
 import type { LiveState } from '../lib/live.js';
 import { ago, formatTime } from '../lib/time.js';
 import { useI18n } from '../lib/i18n.js';
@@ -92,12 +92,65 @@ export function StatusBadge(p: { status: string; tone?: Tone }) {
 }
 
 export function ErrorBox(p: { error: unknown; title?: string }) {
+  const { t } = useI18n();
   if (!p.error) return null;
   return (
     <div class="error-box" role="alert">
-      {p.title && <strong>{p.title}: </strong>}
-      {errorText(p.error)}
+      {p.title && (
+        <strong>
+          {p.title}
+          {t('error.detailSep')}
+        </strong>
+      )}
+      <ErrorText error={p.error} />
     </div>
+  );
+}
+
+/** A catalogue text with elements in its `{placeholders}` (t() without vars leaves them in). */
+export function Rich(p: { text: string; parts: Record<string, ComponentChildren> }) {
+  return <>{p.text.split(/\{(\w+)\}/).map((s, i) => (i % 2 ? (p.parts[s] ?? `{${s}}`) : s))}</>;
+}
+
+/**
+ * An error in the page's language: the console's text for a known code, the server's message
+ * (marked English: it is sent in English) and the code, e.g. "输入有误：name: … （BAD_REQUEST）".
+ */
+export function ErrorText(p: { error: unknown }) {
+  const { locale, t } = useI18n();
+  const x = errorParts(p.error, locale);
+  if (!x.code) return <>{x.detail}</>;
+  const detail = x.detail ? (
+    <span class="error-detail" lang="en">
+      {x.detail}
+    </span>
+  ) : null;
+  return x.text && detail ? (
+    <Rich text={t('error.formatDetail')} parts={{ text: x.text, detail, code: x.code }} />
+  ) : (
+    <Rich text={t('error.format')} parts={{ text: x.text ?? detail, code: x.code }} />
+  );
+}
+
+/**
+ * A problem beside a form field: the code first (it reads the same in any language), the
+ * console's text for it where the page is not English, then the server's words for this field.
+ */
+export function CodedProblem(p: { code: string | null; message: string }) {
+  const { locale, t } = useI18n();
+  const key = `error.code.${p.code ?? ''}`;
+  const text = p.code && locale !== 'en' && isMessageKey(key) ? t(key) : null;
+  return (
+    <>
+      {p.code && <code class="error-code">{p.code}</code>}{' '}
+      {text && (
+        <>
+          {text}
+          {t('error.detailSep')}
+        </>
+      )}
+      <span lang={p.code ? 'en' : undefined}>{p.message}</span>
+    </>
   );
 }
 

@@ -4,11 +4,17 @@
 import { setupEn, setupZhCN } from './setupMessages.js';
 import { traceEn, traceZhCN } from './traceMessages.js';
 import { pagesEn, pagesZhCN } from './pageMessages.js';
+import { storyEn, storyZhCN } from './storyMessages.js';
+import { errorsEn, errorsZhCN } from './errorMessages.js';
+import { componentsEn, componentsZhCN } from './componentMessages.js';
 
 export const en = {
   ...setupEn,
   ...traceEn,
   ...pagesEn,
+  ...storyEn,
+  ...errorsEn,
+  ...componentsEn,
 
   'app.name': 'Rainbow Gateway',
   'app.sub': 'Operator console',
@@ -141,6 +147,9 @@ export const zhCN: Record<MessageKey, string> = {
   ...setupZhCN,
   ...traceZhCN,
   ...pagesZhCN,
+  ...storyZhCN,
+  ...errorsZhCN,
+  ...componentsZhCN,
 
   'app.name': 'Rainbow Gateway',
   'app.sub': '运营控制台',

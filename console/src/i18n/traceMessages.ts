@@ -49,6 +49,19 @@ export const traceEn = {
   'trace.pricing.save': 'Save prices',
   'trace.pricing.saved': 'Prices saved.',
   'trace.pricing.empty': 'No model has a price.',
+  // The prompt's parts (src/respond context_built `parts`), by their recorded names.
+  'trace.part.prefix': 'Stable prefix (rules, persona, background)',
+  'trace.part.clock': 'Clock',
+  'trace.part.reminder': 'Director reminder',
+  'trace.part.memories': 'Recalled memories',
+  'trace.part.previous': 'Previous session (carried over the gap)',
+  'trace.part.summary': 'Summary',
+  'trace.part.personaCard': 'User persona card',
+  'trace.part.tone': 'Tone guidance',
+  'trace.part.history': 'History',
+  'trace.part.current': 'This turn’s input',
+  'trace.part.instruction': 'Closing instruction',
+  'trace.part.knowledge': 'Knowledge excerpts',
 } as const;
 
 export const traceZhCN: Record<keyof typeof traceEn, string> = {
@@ -100,4 +113,16 @@ export const traceZhCN: Record<keyof typeof traceEn, string> = {
   'trace.pricing.save': '保存价格',
   'trace.pricing.saved': '价格已保存。',
   'trace.pricing.empty': '尚未为任何模型设置价格。',
+  'trace.part.prefix': '固定前缀（规则、人设、背景）',
+  'trace.part.clock': '当前时间',
+  'trace.part.reminder': '导演提醒',
+  'trace.part.memories': '召回的记忆',
+  'trace.part.previous': '上一次会话（间隔后接续的内容）',
+  'trace.part.summary': '摘要',
+  'trace.part.personaCard': '用户画像卡',
+  'trace.part.tone': '语气指引',
+  'trace.part.history': '历史消息',
+  'trace.part.current': '本轮输入',
+  'trace.part.instruction': '结尾指令',
+  'trace.part.knowledge': '知识库摘录',
 };

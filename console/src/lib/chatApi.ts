@@ -1,6 +1,7 @@
 // The web channel's REST + SSE API under /api (adapters/web), called with the operator's token
 // (operator tokens work there too). Errors before a stream are JSON {error: {code, message}}.
 import { ApiError } from './api.js';
+import { translate } from './locale.js';
 import { isTransientStatus, reportReachable, timedFetch } from './net.js';
 import { getToken } from './session.js';
 import { readSse } from './sse.js';
@@ -9,6 +10,8 @@ export interface Conversation {
   id: string;
   dialogueId: string;
   assistantId: string;
+  /** Set when the conversation is a room's. */
+  roomId?: string;
   title: string;
   status: string;
   messageCount: number;
@@ -26,6 +29,8 @@ export interface SourceRef {
 export interface ChatMessage {
   id: string;
   role: 'user' | 'assistant' | 'system';
+  /** The agent that wrote an assistant message (a room has several). */
+  agentId?: string;
   content: string;
   /** A reply's delivery state (streaming, complete, interrupted, error…); `complete` otherwise. */
   state: string;
@@ -54,15 +59,17 @@ async function call(method: string, path: string, body?: unknown, signal?: Abort
   } catch (e) {
     if (signal?.aborted) throw e;
     reportReachable(false);
-    throw new ApiError('The gateway cannot be reached. Is it running?', 'NETWORK', 0);
+    throw new ApiError(translate('error.code.NETWORK', undefined, 'en'), 'NETWORK', 0);
   }
   reportReachable(!isTransientStatus(res.status));
   if (res.ok) return res;
   const err = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+  // A bare 404 (no error body): the gateway has no web channel mounted.
+  const noChannel = res.status === 404 && !err?.error;
   throw new ApiError(
     err?.error?.message ??
-      (res.status === 404 ? 'The web channel is not available on this gateway.' : `HTTP ${res.status}`),
-    err?.error?.code ?? `HTTP_${res.status}`,
+      (noChannel ? translate('error.code.WEB_CHANNEL_UNAVAILABLE', undefined, 'en') : `HTTP ${res.status}`),
+    err?.error?.code ?? (noChannel ? 'WEB_CHANNEL_UNAVAILABLE' : `HTTP_${res.status}`),
     res.status,
   );
 }
@@ -78,6 +85,11 @@ export const getConversation = async (id: string): Promise<{ conversation: Conve
     conversation: Conversation;
     messages: ChatMessage[];
   };
+
+/** Posts into a room's conversation: the round's replies are read from the conversation after. */
+export const postToRoom = async (id: string, content: string): Promise<void> => {
+  await call('POST', `/conversations/${encodeURIComponent(id)}/messages`, { content });
+};
 
 export const deleteConversation = async (id: string): Promise<void> => {
   await call('DELETE', `/conversations/${encodeURIComponent(id)}`);

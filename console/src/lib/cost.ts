@@ -1,17 +1,32 @@
 // A call's cost from the config's model prices (per million prompt and completion tokens); none
 // without a price for its model or without recorded usage.
+import { graphql, type FragmentOf } from './graphql.js';
 import { useQuery } from './hooks.js';
 
-export interface ModelPrice {
-  model: string;
-  promptPerMillion: number;
-  completionPerMillion: number;
-}
+export const ModelPriceFields = graphql(`
+  fragment ModelPriceFields on ModelPrice {
+    model
+    promptPerMillion
+    completionPerMillion
+  }
+`);
+export type ModelPrice = FragmentOf<typeof ModelPriceFields>;
 
-const PRICING = `query Pricing { config { pricing { model promptPerMillion completionPerMillion } } }`;
+const PRICING = graphql(
+  `
+    query Pricing {
+      config {
+        pricing {
+          ...ModelPriceFields
+        }
+      }
+    }
+  `,
+  [ModelPriceFields],
+);
 
 export function usePricing(): ModelPrice[] {
-  return useQuery<{ config: { pricing: ModelPrice[] } }>(PRICING).data?.config.pricing ?? [];
+  return useQuery(PRICING).data?.config.pricing ?? [];
 }
 
 export function callCost(

@@ -1,51 +1,71 @@
 // Query.health as the console reads it: the home page shows all of it, the warnings page its
 // failing services and incidents (one source for both, so they never disagree).
 import type { MessageKey } from '../i18n/messages.js';
+import { graphql, type FragmentOf, type ResultOf } from './graphql.js';
 import { translate } from './locale.js';
 
-export type CallState = 'ok' | 'degraded' | 'failing' | 'idle' | 'off';
+const CallHealthFields = graphql(`
+  fragment CallHealthFields on CallHealth {
+    name
+    target
+    state
+    windowMinutes
+    calls
+    errors
+    errorRate
+    lastOkAt
+    lastErrorAt
+    lastError
+  }
+`);
 
-export interface CallHealthView {
-  name: string;
-  target: string;
-  state: CallState;
-  windowMinutes: number;
-  calls: number;
-  errors: number;
-  errorRate: number | null;
-  lastOkAt: string | null;
-  lastErrorAt: string | null;
-  lastError: string | null;
-}
+export const HEALTH_QUERY = graphql(
+  `
+    query Health {
+      health {
+        at
+        platforms {
+          id
+          on
+          mode
+          lastInboundAt
+        }
+        services {
+          name
+          ready
+        }
+        model {
+          ...CallHealthFields
+        }
+        embeddings {
+          ...CallHealthFields
+        }
+        queue {
+          waiting
+          active
+          delayed
+          oldestWaitMs
+        }
+        repliesInProgress
+        incidents {
+          id
+          kind
+          at
+          dialogueId
+          turnId
+          message
+        }
+        incidentWindowHours
+        recordReadable
+      }
+    }
+  `,
+  [CallHealthFields],
+);
 
-export interface IncidentView {
-  id: string;
-  kind: 'model_error' | 'model_timeout' | 'delivery_failure' | 'unanswered';
-  at: string;
-  dialogueId: string;
-  turnId: string | null;
-  message: string;
-}
-
-export interface HealthView {
-  at: string;
-  platforms: Array<{ id: string; on: boolean; mode: string | null; lastInboundAt: string | null }>;
-  services: Array<{ name: string; ready: boolean }>;
-  model: CallHealthView;
-  embeddings: CallHealthView;
-  queue: { waiting: number; active: number; delayed: number; oldestWaitMs: number | null } | null;
-  repliesInProgress: number | null;
-  incidents: IncidentView[];
-  incidentWindowHours: number;
-}
-
-const CALL = 'name target state windowMinutes calls errors errorRate lastOkAt lastErrorAt lastError';
-
-export const HEALTH_QUERY = `query Health { health {
-  at platforms { id on mode lastInboundAt } services { name ready }
-  model { ${CALL} } embeddings { ${CALL} }
-  queue { waiting active delayed oldestWaitMs } repliesInProgress
-  incidents { id kind at dialogueId turnId message } incidentWindowHours } }`;
+export type HealthView = ResultOf<typeof HEALTH_QUERY>['health'];
+export type CallHealthView = FragmentOf<typeof CallHealthFields>;
+export type IncidentView = HealthView['incidents'][number];
 
 /** How often the health views refresh. */
 export const HEALTH_POLL_MS = 10_000;
@@ -63,9 +83,14 @@ export function problemsOf(h: HealthView, t: Translate = translate): string[] {
     else if (c.state === 'degraded')
       out.push(t('health.degraded', { name: c.name, target: c.target, pct: Math.round((c.errorRate ?? 0) * 100) }));
   }
-  for (const s of h.services) if (!s.ready) out.push(t('health.notReady', { name: s.name }));
+  for (const s of h.services) if (!s.ready) out.push(t('health.notReady', { name: serviceName(s.name) }));
+  if (!h.recordReadable) out.push(t('health.recordUnreadable'));
   return out;
 }
+
+/** A service's name as people write it. */
+export const serviceName = (name: string): string =>
+  name === 'mongodb' ? 'MongoDB' : name === 'redis' ? 'Redis' : name;
 
 /** Catalogue keys of the incident kinds' words. */
 export const INCIDENT_LABELS: Record<IncidentView['kind'], MessageKey> = {
@@ -73,4 +98,6 @@ export const INCIDENT_LABELS: Record<IncidentView['kind'], MessageKey> = {
   model_timeout: 'incident.model_timeout',
   delivery_failure: 'incident.delivery_failure',
   unanswered: 'incident.unanswered',
+  degraded_recall: 'incident.degraded_recall',
+  room_budget_stop: 'incident.room_budget_stop',
 };

@@ -1,7 +1,9 @@
 // Live data: GraphQL subscriptions over SSE with graphql-sse (yoga's SSE transport, one
 // connection per subscription). The hook reports whether the stream is live so pages can show it.
+import { print } from 'graphql';
 import { createClient, type Client } from 'graphql-sse';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { TadaDocumentNode } from './graphql.js';
 import { getToken } from './session.js';
 
 let client: Client | undefined;
@@ -24,9 +26,9 @@ function sseClient(): Client {
 export type LiveState = 'off' | 'connecting' | 'live' | 'error';
 
 /** Subscribes while `enabled`; `onData` gets each event's data. Resubscribes when `key` changes. */
-export function useSubscription<T>(
-  query: string,
-  variables: Record<string, unknown>,
+export function useSubscription<T, V>(
+  document: TadaDocumentNode<T, V>,
+  variables: V,
   onData: (data: T) => void,
   enabled = true,
 ): LiveState {
@@ -41,7 +43,7 @@ export function useSubscription<T>(
     }
     setState('connecting');
     const dispose = sseClient().subscribe<T>(
-      { query, variables: JSON.parse(key) as Record<string, unknown> },
+      { query: print(document), variables: JSON.parse(key) as Record<string, unknown> },
       {
         next: (r) => {
           setState('live');
@@ -53,6 +55,6 @@ export function useSubscription<T>(
       { connected: () => setState('live') },
     );
     return dispose;
-  }, [query, key, enabled]);
+  }, [document, key, enabled]);
   return state;
 }

@@ -1,12 +1,20 @@
 // The signed-in operator: the token (kept in localStorage so a reload stays signed in), and who
 // the API says it belongs to. Anything that changes it tells the app through `onSessionChange`.
-export type OpsRole = 'viewer' | 'operator' | 'admin';
+import { graphql, type ResultOf } from './graphql.js';
 
-export interface Viewer {
-  name: string;
-  role: OpsRole;
-  timezone: string;
-}
+/** Who a token belongs to: asked at sign-in and whenever the console starts with a stored token. */
+export const VIEWER_QUERY = graphql(`
+  query Viewer {
+    viewer {
+      name
+      role
+      timezone
+    }
+  }
+`);
+
+export type Viewer = ResultOf<typeof VIEWER_QUERY>['viewer'];
+export type OpsRole = Viewer['role'];
 
 const TOKEN_KEY = 'rainbow.console.token';
 const RANK: Record<OpsRole, number> = { viewer: 0, operator: 1, admin: 2 };

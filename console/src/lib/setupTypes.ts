@@ -1,38 +1,51 @@
-// The shapes the setup pages read (agents with their bots, backgrounds, web users).
-export interface AgentAccount {
-  platform: string;
-  userId: string;
-  username: string | null;
-}
+// The selections the setup pages share (agents with their bots, backgrounds, web users), as
+// fragments whose results are the pages' types.
+import { graphql, type FragmentOf } from './graphql.js';
 
-export interface AgentDetail {
-  id: string;
-  name: string;
-  aliases: string[];
-  basePersona: string;
-  introduction: string | null;
-  isDefault: boolean;
-  bindings: AgentAccount[];
-}
+export const AgentFields = graphql(`
+  fragment AgentFields on Agent {
+    id
+    name
+    aliases
+    basePersona
+    introduction
+    isDefault
+    bindings {
+      platform
+      userId
+      username
+    }
+    modelSettings {
+      name
+      temperature
+      maxOutputTokens
+    }
+  }
+`);
+export type AgentDetail = FragmentOf<typeof AgentFields>;
+export type AgentAccount = AgentDetail['bindings'][number];
 
-export const AGENT_FIELDS = 'id name aliases basePersona introduction isDefault bindings { platform userId username }';
+export const BackgroundFields = graphql(`
+  fragment BackgroundFields on Background {
+    id
+    name
+    worldSetting
+    outline {
+      n
+      text
+    }
+    createdAt
+  }
+`);
+export type BackgroundDetail = FragmentOf<typeof BackgroundFields>;
 
-export interface BackgroundDetail {
-  id: string;
-  name: string;
-  worldSetting: string;
-  outline: Array<{ n: number; text: string }>;
-  createdAt: string;
-}
-
-export const BACKGROUND_FIELDS = 'id name worldSetting outline { n text } createdAt';
-
-export interface WebUser {
-  id: string;
-  name: string;
-  issuedBy: string;
-  revoked: boolean;
-  createdAt: string;
-}
-
-export const WEB_USER_FIELDS = 'id name issuedBy revoked createdAt';
+export const WebUserFields = graphql(`
+  fragment WebUserFields on WebUser {
+    id
+    name
+    issuedBy
+    revoked
+    createdAt
+  }
+`);
+export type WebUser = FragmentOf<typeof WebUserFields>;

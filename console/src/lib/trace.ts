@@ -1,5 +1,6 @@
 // Reading the trace events' payloads (src/respond: context_built, llm_call, tool_call,
 // delivery). Payloads are stored JSON, so every field is checked before it is shown.
+import { isMessageKey, type MessageKey } from '../i18n/messages.js';
 import type { EventView } from './types.js';
 
 export const PART_ORDER = [
@@ -17,25 +18,22 @@ export const PART_ORDER = [
   'knowledge',
 ] as const;
 
-export const PART_LABELS: Record<string, string> = {
-  prefix: 'Stable prefix (rules, persona, background)',
-  clock: 'Clock',
-  reminder: 'Director reminder',
-  memories: 'Recalled memories',
-  previous: 'Previous session (carried over the gap)',
-  summary: 'Summary',
-  personaCard: 'User persona card',
-  tone: 'Tone guidance',
-  history: 'History',
-  current: 'This turn’s input',
-  instruction: 'Closing instruction',
-  knowledge: 'Knowledge excerpts',
+/** What a prompt part is, in the page's language (i18n `trace.part.*`); '' for a part it does not know. */
+export const partLabel = (t: (key: MessageKey) => string, name: string): string => {
+  const key = `trace.part.${name}`;
+  return isMessageKey(key) ? t(key) : '';
 };
 
 const obj = (v: unknown): Record<string, unknown> =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** What any other event is about: its payload's task (a background task) or category (a warning). */
+export function eventTopic(e: EventView): string {
+  const d = obj(e.data);
+  return str(d.task) ?? str(d.category) ?? '';
+}
 
 export interface PromptMessage {
   role: string;
@@ -114,7 +112,7 @@ function scoresOf(recall: Record<string, unknown>, ids: string[]): Record<string
 }
 
 export function contextBuild(e: EventView): ContextBuild {
-  const d = e.data;
+  const d = obj(e.data);
   const parts = obj(d.parts);
   const recall = d.recall ? obj(d.recall) : null;
   const memoryIds =
@@ -187,7 +185,7 @@ export interface LlmCall {
 }
 
 export function llmCall(e: EventView): LlmCall {
-  const d = e.data;
+  const d = obj(e.data);
   const usage = d.usage ? obj(d.usage) : null;
   return {
     api: str(d.api),
@@ -235,7 +233,7 @@ function parsed(v: unknown): unknown {
 }
 
 export function toolCall(e: EventView): ToolCall {
-  const d = e.data;
+  const d = obj(e.data);
   return {
     name: str(d.name) ?? '?',
     round: num(d.round),
@@ -257,7 +255,7 @@ export interface Delivery {
 }
 
 export function delivery(e: EventView): Delivery {
-  const d = e.data;
+  const d = obj(e.data);
   return {
     platform: str(d.platform),
     ok: d.ok === true,

@@ -1,17 +1,40 @@
 // Agents without GraphQL: the list, a form for a new one, and each agent's page to edit it, give
 // it its own bot and set when it reflects.
+import { graphql } from '../lib/graphql.js';
 import { useQuery } from '../lib/hooks.js';
 import { useI18n } from '../lib/i18n.js';
 import { Link, navigate } from '../lib/router.js';
-import { AGENT_FIELDS, type AgentDetail } from '../lib/setupTypes.js';
-import { nodes, type Conn } from '../lib/types.js';
+import { AgentFields, type AgentDetail } from '../lib/setupTypes.js';
+import { nodes } from '../lib/types.js';
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Panel } from '../components/ui.js';
 import { AgentForm } from '../components/setup/AgentForm.js';
 import { AgentBotForm } from '../components/setup/AgentBotForm.js';
 import { ReflectionScheduleForm } from '../components/setup/ReflectionScheduleForm.js';
 
-const LIST = `query SetupAgents { agents(first: 100) { edges { node { ${AGENT_FIELDS} } } } }`;
-const ONE = `query SetupAgent($id: ID!) { agent(id: $id) { ${AGENT_FIELDS} } }`;
+const LIST = graphql(
+  `
+    query SetupAgents {
+      agents(first: 100) {
+        edges {
+          node {
+            ...AgentFields
+          }
+        }
+      }
+    }
+  `,
+  [AgentFields],
+);
+const ONE = graphql(
+  `
+    query SetupAgent($id: ID!) {
+      agent(id: $id) {
+        ...AgentFields
+      }
+    }
+  `,
+  [AgentFields],
+);
 
 // Not /agents: that path belongs to the external agents' HTTP endpoints (app/http/console.ts).
 const agentHref = (id: string) => `/setup/agents/${encodeURIComponent(id)}`;
@@ -50,7 +73,7 @@ function AgentTable(p: { agents: AgentDetail[] }) {
 
 export function Agents() {
   const { t } = useI18n();
-  const q = useQuery<{ agents: Conn<AgentDetail> }>(LIST);
+  const q = useQuery(LIST);
   return (
     <>
       <PageHeader title={t('setup.agents.title')} sub={t('setup.agents.sub')} />
@@ -69,7 +92,7 @@ export function Agents() {
 
 export function AgentPage(p: { id: string }) {
   const { t } = useI18n();
-  const q = useQuery<{ agent: AgentDetail }>(ONE, { id: p.id });
+  const q = useQuery(ONE, { id: p.id });
   if (q.error) return <ErrorBox error={q.error} />;
   if (!q.data) return <Loading />;
   const a = q.data.agent;

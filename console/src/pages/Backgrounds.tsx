@@ -1,14 +1,24 @@
 // Backgrounds (seed 001): every world setting with its outline, a form for a new one, and an edit
 // form in place. A dialogue's page switches it to one (StoryPanel).
 import { useState } from 'preact/hooks';
+import { graphql } from '../lib/graphql.js';
 import { useQuery } from '../lib/hooks.js';
 import { useI18n } from '../lib/i18n.js';
-import { BACKGROUND_FIELDS, type BackgroundDetail } from '../lib/setupTypes.js';
+import { BackgroundFields, type BackgroundDetail } from '../lib/setupTypes.js';
 import { useCan } from '../lib/viewerContext.js';
 import { Empty, ErrorBox, Loading, PageHeader, Panel, Time } from '../components/ui.js';
 import { BackgroundForm } from '../components/setup/BackgroundForm.js';
 
-const QUERY = `query SetupBackgrounds { backgrounds { ${BACKGROUND_FIELDS} } }`;
+const QUERY = graphql(
+  `
+    query SetupBackgrounds {
+      backgrounds {
+        ...BackgroundFields
+      }
+    }
+  `,
+  [BackgroundFields],
+);
 
 function BackgroundCard(p: { background: BackgroundDetail; onSaved: () => void }) {
   const { t } = useI18n();
@@ -54,7 +64,7 @@ function BackgroundCard(p: { background: BackgroundDetail; onSaved: () => void }
 
 export function Backgrounds() {
   const { t } = useI18n();
-  const q = useQuery<{ backgrounds: BackgroundDetail[] }>(QUERY);
+  const q = useQuery(QUERY);
   return (
     <>
       <PageHeader title={t('setup.backgrounds.title')} sub={t('setup.backgrounds.sub')} />

@@ -1,7 +1,7 @@
 // A chat with any agent over the web channel (the same REST + SSE API web users have): pick or
 // start a conversation, send, and watch the answer stream in with its sources and token use.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { errorText } from '../lib/api.js';
+import { ApiError, errorText } from '../lib/api.js';
 import {
   abortReply,
   createConversation,
@@ -13,17 +13,29 @@ import {
   type Conversation,
   type SourceRef,
 } from '../lib/chatApi.js';
+import { graphql } from '../lib/graphql.js';
 import { useQuery } from '../lib/hooks.js';
 import { isSendEnter } from '../lib/keys.js';
 import { useFollowNewest } from '../lib/scroll.js';
 import { Link, navigate } from '../lib/router.js';
 import { useCan } from '../lib/viewerContext.js';
-import { nodes, type Conn, type Named } from '../lib/types.js';
-import { Badge, Empty, ErrorBox, PageHeader, Panel, ReadOnlyNote, Select, Time } from '../components/ui.js';
+import { nodes } from '../lib/types.js';
+import { Empty, ErrorBox, PageHeader, Panel, ReadOnlyNote, Select, Time } from '../components/ui.js';
 import { useI18n } from '../lib/i18n.js';
-import { Markdown } from '../components/Markdown.js';
+import { ChatBubble } from '../components/ChatBubble.js';
 
-const AGENTS = `query Agents { agents(first: 100) { edges { node { id name } } } }`;
+const AGENTS = graphql(`
+  query Agents {
+    agents(first: 100) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
+    }
+  }
+`);
 
 interface Streaming {
   content: string;
@@ -36,7 +48,7 @@ interface Streaming {
 export function Chat(p: { id?: string }) {
   const { t } = useI18n();
   const canAct = useCan('operator');
-  const agents = nodes(useQuery<{ agents: Conn<Named> }>(AGENTS).data?.agents);
+  const agents = nodes(useQuery(AGENTS).data?.agents);
   const [agentId, setAgentId] = useState('');
   const [list, setList] = useState<Conversation[]>([]);
   const [current, setCurrent] = useState<{ conversation: Conversation; messages: ChatMessage[] } | null>(null);
@@ -101,7 +113,7 @@ export function Chat(p: { id?: string }) {
         if (ev.event === 'content_delta') s.content += ev.delta;
         else if (ev.event === 'source_reference') s.sources.push(ev.source);
         else if (ev.event === 'message_complete') s.usage = ev.usage;
-        else if (ev.event === 'error') s.error = `${ev.message} (${ev.code})`;
+        else if (ev.event === 'error') s.error = errorText(new ApiError(ev.message, ev.code, 0));
         setStream({ ...s });
       }
     } catch (err) {
@@ -126,7 +138,7 @@ export function Chat(p: { id?: string }) {
   };
 
   const remove = async () => {
-    if (!current || !confirm('Delete this conversation and everything learnt in it?')) return;
+    if (!current || !confirm(t('chat.deleteConfirm'))) return;
     try {
       await deleteConversation(current.conversation.id);
       await refreshList();
@@ -261,60 +273,5 @@ export function Chat(p: { id?: string }) {
         </div>
       </div>
     </>
-  );
-}
-
-/** A reply that did not complete: shown as such, not like a normal answer. */
-const FAILED_STATES = new Set(['error', 'interrupted', 'timeout', 'failed', 'rejected']);
-
-function ChatBubble(p: {
-  role: string;
-  /** The message's state from the web API (adapters/web): streaming, complete, error… */
-  state: string;
-  content: string;
-  sources: SourceRef[];
-  usage?: { inputTokens?: number; outputTokens?: number } | undefined;
-  at?: string;
-  error?: string | undefined;
-}) {
-  const { t } = useI18n();
-  const streaming = p.state === 'streaming';
-  const failed = FAILED_STATES.has(p.state);
-  return (
-    <div
-      class={`bubble ${p.role === 'user' ? 'human' : p.role === 'assistant' ? 'ai' : 'system'}${failed ? ' failed' : ''}`}
-      data-testid={`chat-${p.role}`}
-      data-state={p.state}
-    >
-      <div class="bubble-meta">
-        <span class="who">{p.role}</span>
-        {p.at && <Time at={p.at} />}
-        {streaming && <Badge tone="info">streaming</Badge>}
-        {p.state !== 'complete' && !streaming && (
-          <Badge tone={failed ? 'bad' : 'warn'}>{failed ? `failed: ${p.state}` : p.state}</Badge>
-        )}
-        {p.usage && (
-          <span class="muted small">
-            {t('chat.tokens', { in: p.usage.inputTokens ?? '?', out: p.usage.outputTokens ?? '?' })}
-          </span>
-        )}
-      </div>
-      {p.content ? (
-        <Markdown class="bubble-text" text={p.content} />
-      ) : (
-        <div class="bubble-text">{streaming ? <span class="muted">…</span> : ''}</div>
-      )}
-      {p.error && <div class="bubble-error">{p.error}</div>}
-      {p.sources.length > 0 && (
-        <ol class="sources">
-          {p.sources.map((s) => (
-            <li title={s.content}>
-              <strong>{s.documentName}</strong> <span class="muted small">relevance {s.relevanceScore.toFixed(2)}</span>
-              <div class="small muted clamp">{s.content}</div>
-            </li>
-          ))}
-        </ol>
-      )}
-    </div>
   );
 }

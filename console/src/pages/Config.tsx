@@ -3,34 +3,55 @@
 // shown beside the input) and the change applies on the next turn in every process.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, errorText, gql } from '../lib/api.js';
+import { graphql, runtimeQuery, type ResultOf } from '../lib/graphql.js';
 import { useQuery } from '../lib/hooks.js';
 import { useCan } from '../lib/viewerContext.js';
 import { fieldErrors } from '../lib/configErrors.js';
-import { ErrorBox, Loading, PageHeader, Panel, ReadOnlyNote, Time } from '../components/ui.js';
+import { CodedProblem, ErrorBox, Loading, PageHeader, Panel, ReadOnlyNote, Time } from '../components/ui.js';
 import { useI18n, type I18n } from '../lib/i18n.js';
 import { isMessageKey } from '../i18n/messages.js';
 import { useLeaveGuard } from '../lib/leaveGuard.js';
 import { PricingPanel } from '../components/config/PricingPanel.js';
 import { ConfigHistory } from '../components/config/ConfigHistory.js';
 
-interface FieldInfo {
-  path: string;
-  type: 'int' | 'bool' | 'enum';
-  min: number | null;
-  max: number | null;
-  values: string[] | null;
-  default: unknown;
-  doc: string;
-}
+const FIELDS = graphql(`
+  query ConfigFields {
+    configFields {
+      path
+      type
+      min
+      max
+      values
+      default
+      doc
+    }
+  }
+`);
+const UPDATE = graphql(`
+  mutation Update($patch: ConfigPatchInput!) {
+    updateConfig(patch: $patch) {
+      version
+    }
+  }
+`);
+const RESET = graphql(`
+  mutation Reset {
+    resetConfig {
+      version
+    }
+  }
+`);
+
+/** One field: `type` is int, bool or enum. */
+type FieldInfo = ResultOf<typeof FIELDS>['configFields'][number];
 type Sections = Record<string, Record<string, unknown>>;
+/** The config as the runtime query asks for it: fixed fields, then a section per field path. */
 interface ConfigData {
   version: number;
   updatedAt: string | null;
   ignored: string[];
   [section: string]: unknown;
 }
-
-const FIELDS = `query ConfigFields { configFields { path type min max values default doc } }`;
 
 /** The config query names every field, so it is built from the API's own list of fields. */
 function configSelection(fields: FieldInfo[]): string {
@@ -67,17 +88,21 @@ export function ConfigPage() {
     return locale !== 'en' && isMessageKey(key) ? t(key) : f.doc;
   };
   const canEdit = useCan('admin');
-  const info = useQuery<{ configFields: FieldInfo[] }>(FIELDS);
+  const info = useQuery(FIELDS);
   const fields = info.data?.configFields ?? [];
+  // Always a valid selection (the fixed fields), so it parses before the field list arrives too.
+  const selection = configSelection(fields);
   const query = useMemo(
-    () => (fields.length ? `query Config { config { ${configSelection(fields)} } }` : ''),
-    [fields],
+    () => runtimeQuery<{ config: ConfigData }>(`query Config { config { ${selection} } }`),
+    [selection],
   );
-  const cfg = useQuery<{ config: ConfigData }>(query, {}, { skip: !query });
+  const cfg = useQuery(query, {}, { skip: !fields.length });
   const current = cfg.data?.config;
   const [draft, setDraft] = useState<Record<string, string | boolean>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [other, setOther] = useState<string[]>([]);
+  // CONFIG_INVALID while `errors` and `other` hold the API's problems (shown with the code).
+  const [errorCode, setErrorCode] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -101,6 +126,7 @@ export function ConfigPage() {
     e.preventDefault();
     setSaved(null);
     setOther([]);
+    setErrorCode(null);
     const local: Record<string, string> = {};
     const patch: Sections = {};
     for (const f of changed) {
@@ -121,7 +147,8 @@ export function ConfigPage() {
     if (Object.keys(local).length || !changed.length) return;
     setBusy(true);
     try {
-      await gql(`mutation Update($patch: ConfigPatchInput!) { updateConfig(patch: $patch) { version } }`, { patch });
+      // Sections and keys come from the API's own field list, and the API checks the values.
+      await gql(UPDATE, { patch });
       setSaved(t(changed.length > 1 ? 'config.savedMany' : 'config.savedOne', { n: changed.length }));
       await cfg.reload();
     } catch (err) {
@@ -132,6 +159,7 @@ export function ConfigPage() {
         );
         setErrors(r.byPath);
         setOther(r.other);
+        setErrorCode(err.code);
       } else setOther([errorText(err)]);
     } finally {
       setBusy(false);
@@ -142,11 +170,12 @@ export function ConfigPage() {
     if (!confirm(t('config.resetConfirm'))) return;
     setBusy(true);
     try {
-      await gql(`mutation Reset { resetConfig { version } }`);
+      await gql(RESET);
       setErrors({});
       setSaved(t('config.resetDone'));
       await cfg.reload();
     } catch (err) {
+      setErrorCode(null);
       setOther([errorText(err)]);
     } finally {
       setBusy(false);
@@ -201,7 +230,7 @@ export function ConfigPage() {
       )}
       {other.length > 0 && (
         <div class="error-box" role="alert">
-          {other.join('; ')}
+          {errorCode ? <CodedProblem code={errorCode} message={other.join('; ')} /> : other.join('; ')}
         </div>
       )}
       {sections.map((s) => (
@@ -261,7 +290,7 @@ export function ConfigPage() {
                     </div>
                     {error && (
                       <div class="field-error" data-testid="config-error">
-                        {error}
+                        <CodedProblem code={errorCode} message={error} />
                       </div>
                     )}
                   </div>

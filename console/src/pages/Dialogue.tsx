@@ -3,18 +3,19 @@
 // background and plot), and the operator's actions (post a message, summarise the session, export).
 import { useMemo, useState } from 'preact/hooks';
 import { errorText, gql } from '../lib/api.js';
+import { graphql } from '../lib/graphql.js';
 import { useDebounced, useQuery } from '../lib/hooks.js';
 import { useSubscription } from '../lib/live.js';
 import { Link, navigate } from '../lib/router.js';
 import { download } from '../lib/download.js';
 import { useCan } from '../lib/viewerContext.js';
 import {
-  MESSAGE_FIELDS,
+  DialogueSummaryFields,
+  MessageFields,
   nodes,
-  type Conn,
-  type DialogueSummary,
+  SESSION_TURNS,
+  SessionSummaryFields,
   type MessageView,
-  type SessionSummary,
   type TurnView,
 } from '../lib/types.js';
 import {
@@ -36,36 +37,81 @@ import { JumpToLatest } from '../components/JumpToLatest.js';
 import { StoryPanel } from '../components/StoryPanel.js';
 import { useI18n } from '../lib/i18n.js';
 
-const DIALOGUE = `query Dialogue($id: ID!) {
-  dialogue(id: $id) {
-    id title type status messageCount lastActivityAt createdAt
-    chat { platform chatId threadId } humans { id displayName } agents { id name }
-    sessions(last: 50) { edges { node { id kind status startedAt endedAt closeReason summary stats { messageCount turnCount } } } }
-  }
-}`;
-
-const TURNS = `query SessionTurns($id: ID!, $since: DateTime!) {
-  dialogue(id: $id) { sessions(first: 1, since: $since) { edges { node { id
-    turns(last: 40) { pageInfo { hasPreviousPage } edges { node {
-      id kind status outcome startedAt closedAt responseTimeMs initiatorRole initiatorId responderRole responderId
-      messages(first: 50) { edges { node { ${MESSAGE_FIELDS} } } }
-    } } }
-  } } } }
-}`;
+const DIALOGUE = graphql(
+  `
+    query Dialogue($id: ID!) {
+      dialogue(id: $id) {
+        ...DialogueSummaryFields
+        sessions(last: 50) {
+          edges {
+            node {
+              ...SessionSummaryFields
+            }
+          }
+        }
+      }
+    }
+  `,
+  [DialogueSummaryFields, SessionSummaryFields],
+);
 
 // Messages outside any turn (an operator's post, a notice): system messages of the session.
-const LOOSE = `query SessionLoose($id: ID!, $since: DateTime!) {
-  dialogue(id: $id) { messages(role: system, since: $since, last: 100) { edges { node { ${MESSAGE_FIELDS} sessionId } } } }
-}`;
+const LOOSE = graphql(
+  `
+    query SessionLoose($id: ID!, $since: DateTime!) {
+      dialogue(id: $id) {
+        messages(role: system, since: $since, last: 100) {
+          edges {
+            node {
+              ...MessageFields
+              sessionId
+            }
+          }
+        }
+      }
+    }
+  `,
+  [MessageFields],
+);
 
-const MESSAGE_UPDATES = `subscription Messages($id: ID!) { messageUpdates(dialogueId: $id) { change message { ${MESSAGE_FIELDS} } } }`;
-const TURN_UPDATES = `subscription Turns($id: ID!) { turnUpdates(dialogueId: $id) { id status } }`;
-const SUMMARIZE = `mutation Summarize($id: ID!) { summarizeSession(sessionId: $id) { queued } }`;
-const EXPORT = `mutation Export($id: ID!) { exportDialogue(dialogueId: $id, format: MARKDOWN) { fileName mimeType content } }`;
+const MESSAGE_UPDATES = graphql(
+  `
+    subscription Messages($id: ID!) {
+      messageUpdates(dialogueId: $id) {
+        change
+        message {
+          ...MessageFields
+        }
+      }
+    }
+  `,
+  [MessageFields],
+);
+const TURN_UPDATES = graphql(`
+  subscription Turns($id: ID!) {
+    turnUpdates(dialogueId: $id) {
+      id
+      status
+    }
+  }
+`);
+const SUMMARIZE = graphql(`
+  mutation Summarize($id: ID!) {
+    summarizeSession(sessionId: $id) {
+      queued
+    }
+  }
+`);
+const EXPORT = graphql(`
+  mutation Export($id: ID!) {
+    exportDialogue(dialogueId: $id, format: MARKDOWN) {
+      fileName
+      mimeType
+      content
+    }
+  }
+`);
 
-type DialogueData = { dialogue: DialogueSummary & { sessions: Conn<SessionSummary> } };
-type TurnsData = { dialogue: { sessions: Conn<{ id: string; turns: Conn<TurnView> }> } };
-type LooseData = { dialogue: { messages: Conn<MessageView & { sessionId: string }> } };
 type Entry =
   { at: number; turn: TurnView; message?: undefined } | { at: number; message: MessageView; turn?: undefined };
 
@@ -89,13 +135,13 @@ function timeline(turns: TurnView[], loose: MessageView[], olderHidden: boolean)
 export function DialoguePage(p: { id: string; query: URLSearchParams }) {
   const i18n = useI18n();
   const canAct = useCan('operator');
-  const d = useQuery<DialogueData>(DIALOGUE, { id: p.id });
+  const d = useQuery(DIALOGUE, { id: p.id });
   const sessions = nodes(d.data?.dialogue.sessions).slice().reverse(); // newest first
   const selected = sessions.find((s) => s.id === p.query.get('session')) ?? sessions[0];
-  const t = useQuery<TurnsData>(TURNS, { id: p.id, since: selected?.startedAt ?? '' }, { skip: !selected });
+  const t = useQuery(SESSION_TURNS, { id: p.id, since: selected?.startedAt ?? '' }, { skip: !selected });
   const session = nodes(t.data?.dialogue.sessions)[0];
   const turns = session && session.id === selected?.id ? nodes(session.turns) : [];
-  const l = useQuery<LooseData>(LOOSE, { id: p.id, since: selected?.startedAt ?? '' }, { skip: !selected });
+  const l = useQuery(LOOSE, { id: p.id, since: selected?.startedAt ?? '' }, { skip: !selected });
   const loose = nodes(l.data?.dialogue.messages).filter((m) => m.turnId === null && m.sessionId === selected?.id);
   const [live, setLive] = useState<Record<string, MessageView>>({});
   const [picked, setPicked] = useState<string[]>([]);
@@ -116,15 +162,11 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
     () => new Set([...turns.flatMap((x) => nodes(x.messages).map((m) => m.id)), ...loose.map((m) => m.id)]),
     [turns, loose],
   );
-  const messagesLive = useSubscription<{ messageUpdates: { change: string; message: MessageView } }>(
-    MESSAGE_UPDATES,
-    { id: p.id },
-    ({ messageUpdates: u }) => {
-      // A streamed reply updates in place at once; anything new reloads the turn list.
-      if (shown.has(u.message.id)) setLive((l) => ({ ...l, [u.message.id]: u.message }));
-      if (u.change === 'CREATED' || !shown.has(u.message.id)) refresh();
-    },
-  );
+  const messagesLive = useSubscription(MESSAGE_UPDATES, { id: p.id }, ({ messageUpdates: u }) => {
+    // A streamed reply updates in place at once; anything new reloads the turn list.
+    if (shown.has(u.message.id)) setLive((l) => ({ ...l, [u.message.id]: u.message }));
+    if (u.change === 'CREATED' || !shown.has(u.message.id)) refresh();
+  });
   const turnsLive = useSubscription(TURN_UPDATES, { id: p.id }, refresh);
 
   const names = useMemo(() => {
@@ -177,10 +219,7 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
               <button
                 onClick={() =>
                   act(async () => {
-                    const r = await gql<{ exportDialogue: { fileName: string; mimeType: string; content: string } }>(
-                      EXPORT,
-                      { id: dlg.id },
-                    );
+                    const r = await gql(EXPORT, { id: dlg.id });
                     download(r.exportDialogue.fileName, r.exportDialogue.mimeType, r.exportDialogue.content);
                   })
                 }

@@ -2,18 +2,31 @@
 // subscription across all dialogues; a dialogue's own page is live).
 import { useState } from 'preact/hooks';
 import { Link, navigate } from '../lib/router.js';
+import { graphql, type VariablesOf } from '../lib/graphql.js';
 import { useQuery } from '../lib/hooks.js';
-import { nodes, type Conn, type DialogueSummary } from '../lib/types.js';
+import { DialogueSummaryFields, nodes } from '../lib/types.js';
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Panel, Select, StatusBadge, Time } from '../components/ui.js';
 import { useI18n } from '../lib/i18n.js';
 
-const QUERY = `query Dialogues($first: Int!, $platform: Platform, $type: DialogueType, $status: DialogueStatus) {
-  dialogues(first: $first, platform: $platform, type: $type, status: $status) {
-    edges { node { id title type status messageCount lastActivityAt createdAt
-      chat { platform chatId threadId } humans { id displayName } agents { id name } } }
-    pageInfo { hasNextPage endCursor }
-  }
-}`;
+const QUERY = graphql(
+  `
+    query Dialogues($first: Int!, $platform: Platform, $type: DialogueType, $status: DialogueStatus) {
+      dialogues(first: $first, platform: $platform, type: $type, status: $status) {
+        edges {
+          node {
+            ...DialogueSummaryFields
+          }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  `,
+  [DialogueSummaryFields],
+);
+type Filters = VariablesOf<typeof QUERY>;
 
 const PAGE = 50;
 
@@ -23,9 +36,15 @@ export function Dialogues(p: { query: URLSearchParams }) {
   const platform = p.query.get('platform') ?? '';
   const type = p.query.get('type') ?? '';
   const [first, setFirst] = useState(PAGE);
-  const q = useQuery<{ dialogues: Conn<DialogueSummary> }>(
+  const q = useQuery(
     QUERY,
-    { first, platform: platform || null, type: type || null, status: null },
+    // Filters from the address: a value the API does not know is refused, shown as the list's error.
+    {
+      first,
+      platform: (platform || null) as Filters['platform'],
+      type: (type || null) as Filters['type'],
+      status: null,
+    },
     { pollMs: 5000 },
   );
   const setFilter = (k: string, v: string) => {

@@ -2,7 +2,7 @@
 // and the embeddings, MongoDB and Redis, the respond queue — and the incidents feed.
 import { useQuery } from '../lib/hooks.js';
 import { formatMs, formatNumber } from '../lib/time.js';
-import { HEALTH_POLL_MS, HEALTH_QUERY, problemsOf, type CallHealthView, type HealthView } from '../lib/health.js';
+import { HEALTH_POLL_MS, HEALTH_QUERY, problemsOf, serviceName, type CallHealthView } from '../lib/health.js';
 import { Incidents } from '../components/Incidents.js';
 import { Badge, ErrorBox, Loading, PageHeader, Panel, Stat, StatusBadge, Time } from '../components/ui.js';
 import { useI18n } from '../lib/i18n.js';
@@ -45,7 +45,7 @@ function CallCard(p: { c: CallHealthView; label: string }) {
 
 export function Home() {
   const { t } = useI18n();
-  const q = useQuery<{ health: HealthView }>(HEALTH_QUERY, {}, { pollMs: HEALTH_POLL_MS });
+  const q = useQuery(HEALTH_QUERY, {}, { pollMs: HEALTH_POLL_MS });
   const h = q.data?.health;
   const problems = h ? problemsOf(h, t) : [];
   return (
@@ -87,7 +87,7 @@ export function Home() {
             />
             {h.services.map((s) => (
               <div class="stat" data-testid={`service-${s.name}`}>
-                <div class="stat-label">{s.name === 'mongodb' ? 'MongoDB' : s.name === 'redis' ? 'Redis' : s.name}</div>
+                <div class="stat-label">{serviceName(s.name)}</div>
                 <div class="stat-value">
                   <Badge tone={s.ready ? 'ok' : 'bad'}>{s.ready ? t('status.ready') : t('status.notReady')}</Badge>
                 </div>
@@ -129,7 +129,7 @@ export function Home() {
             </Panel>
           </div>
           <Panel title={t('home.incidents', { n: h.incidentWindowHours })}>
-            <Incidents list={h.incidents} hours={h.incidentWindowHours} />
+            <Incidents list={h.incidents} hours={h.incidentWindowHours} readable={h.recordReadable} />
           </Panel>
         </>
       )}

@@ -2,11 +2,12 @@
 // upload and delete. Uploads travel as base64 in the GraphQL mutation.
 import { useRef, useState } from 'preact/hooks';
 import { errorText, gql } from '../lib/api.js';
+import { graphql, type ResultOf } from '../lib/graphql.js';
 import { useQuery } from '../lib/hooks.js';
 import { navigate } from '../lib/router.js';
 import { formatNumber } from '../lib/time.js';
 import { useCan } from '../lib/viewerContext.js';
-import { nodes, type Conn, type Named } from '../lib/types.js';
+import { nodes } from '../lib/types.js';
 import {
   Empty,
   ErrorBox,
@@ -19,24 +20,54 @@ import {
   Time,
 } from '../components/ui.js';
 import { useI18n } from '../lib/i18n.js';
+import { translate } from '../lib/locale.js';
 
-interface DocumentView {
-  id: string;
-  name: string;
-  type: string;
-  mime: string | null;
-  size: number;
-  chunkCount: number;
-  status: string;
-  createdAt: string;
-}
+const AGENTS = graphql(`
+  query Agents {
+    agents(first: 100) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
+    }
+  }
+`);
+const DOCUMENTS = graphql(`
+  query Documents($agentId: ID!) {
+    documents(agentId: $agentId) {
+      id
+      name
+      type
+      mime
+      size
+      chunkCount
+      status
+      createdAt
+    }
+  }
+`);
+const UPLOAD = graphql(`
+  mutation Upload($agentId: ID!, $name: String!, $mime: String!, $content: String!) {
+    uploadDocument(agentId: $agentId, name: $name, mime: $mime, contentBase64: $content) {
+      id
+      name
+      status
+      chunkCount
+    }
+  }
+`);
+const DELETE = graphql(`
+  mutation Delete($id: ID!) {
+    deleteDocument(id: $id) {
+      id
+      chunksDeleted
+    }
+  }
+`);
 
-const AGENTS = `query Agents { agents(first: 100) { edges { node { id name } } } }`;
-const DOCUMENTS = `query Documents($agentId: ID!) { documents(agentId: $agentId) { id name type mime size chunkCount status createdAt } }`;
-const UPLOAD = `mutation Upload($agentId: ID!, $name: String!, $mime: String!, $content: String!) {
-  uploadDocument(agentId: $agentId, name: $name, mime: $mime, contentBase64: $content) { id name status chunkCount }
-}`;
-const DELETE = `mutation Delete($id: ID!) { deleteDocument(id: $id) { id chunksDeleted } }`;
+type DocumentView = ResultOf<typeof DOCUMENTS>['documents'][number];
 
 const ACCEPT = '.txt,.md,.markdown,.pdf,text/plain,text/markdown,application/pdf';
 
@@ -44,7 +75,7 @@ function base64Of(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const r = new FileReader();
     r.onload = () => resolve(typeof r.result === 'string' ? r.result.replace(/^data:[^,]*,/, '') : '');
-    r.onerror = () => reject(r.error ?? new Error('the file could not be read'));
+    r.onerror = () => reject(new Error(translate('knowledge.fileUnreadable')));
     r.readAsDataURL(file);
   });
 }
@@ -62,9 +93,9 @@ const size = (n: number) =>
 export function Knowledge(p: { query: URLSearchParams }) {
   const { t } = useI18n();
   const canAct = useCan('operator');
-  const agents = nodes(useQuery<{ agents: Conn<Named> }>(AGENTS).data?.agents);
+  const agents = nodes(useQuery(AGENTS).data?.agents);
   const agentId = p.query.get('agent') ?? agents[0]?.id ?? '';
-  const docs = useQuery<{ documents: DocumentView[] }>(DOCUMENTS, { agentId }, { skip: !agentId });
+  const docs = useQuery(DOCUMENTS, { agentId }, { skip: !agentId });
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -78,7 +109,7 @@ export function Knowledge(p: { query: URLSearchParams }) {
     setError(null);
     setDone(null);
     try {
-      const r = await gql<{ uploadDocument: { name: string; chunkCount: number } }>(UPLOAD, {
+      const r = await gql(UPLOAD, {
         agentId,
         name: file.name,
         mime: mimeOf(file),

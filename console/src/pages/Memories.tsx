@@ -2,39 +2,89 @@
 // chains, a semantic search ranked as a turn's recall ranks, and (for operators) retire/edit.
 import { useState } from 'preact/hooks';
 import { gql } from '../lib/api.js';
+import { graphql, type ResultOf, type VariablesOf } from '../lib/graphql.js';
 import { useQuery } from '../lib/hooks.js';
 import { navigate } from '../lib/router.js';
 import { useCan } from '../lib/viewerContext.js';
-import { nodes, type Conn, type HumanRef, type Named } from '../lib/types.js';
+import { nodes } from '../lib/types.js';
 import { Empty, ErrorBox, Loading, PageHeader, Panel, ReadOnlyNote, Select } from '../components/ui.js';
-import { MEMORY_FIELDS, MemoryRow, type MemoryView } from '../components/MemoryRow.js';
+import { MemoryFields, MemoryRow } from '../components/MemoryRow.js';
 import { useMemoryStatusLabel } from '../components/MemoryScore.js';
 import { bestScore } from '../lib/scores.js';
 import { useI18n } from '../lib/i18n.js';
 
-const PEOPLE = `query People { agents(first: 100) { edges { node { id name } } } humans(first: 100) { edges { node { id displayName } } } }`;
-const LIST = `query Memories($owner: ID, $subject: ID, $status: MemoryStatus) {
-  memories(first: 100, ownerId: $owner, subjectId: $subject, status: $status) { edges { node { ${MEMORY_FIELDS} } } pageInfo { hasNextPage } }
-}`;
-const SEARCH = `query Search($owner: ID!, $subject: ID, $text: String!) {
-  searchMemories(ownerId: $owner, subjectId: $subject, text: $text, limit: 20) { queries keywordOnly hits { score memory { ${MEMORY_FIELDS} } } }
-}`;
+const PEOPLE = graphql(`
+  query People {
+    agents(first: 100) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
+    }
+    humans(first: 100) {
+      edges {
+        node {
+          id
+          displayName
+        }
+      }
+    }
+  }
+`);
+const LIST = graphql(
+  `
+    query Memories($owner: ID, $subject: ID, $status: MemoryStatus) {
+      memories(first: 100, ownerId: $owner, subjectId: $subject, status: $status) {
+        edges {
+          node {
+            ...MemoryFields
+          }
+        }
+        pageInfo {
+          hasNextPage
+        }
+      }
+    }
+  `,
+  [MemoryFields],
+);
+const SEARCH = graphql(
+  `
+    query Search($owner: ID!, $subject: ID, $text: String!) {
+      searchMemories(ownerId: $owner, subjectId: $subject, text: $text, limit: 20) {
+        queries
+        keywordOnly
+        hits {
+          score
+          memory {
+            ...MemoryFields
+          }
+        }
+      }
+    }
+  `,
+  [MemoryFields],
+);
 
-type Hits = { queries: string[]; keywordOnly: boolean; hits: Array<{ score: number; memory: MemoryView }> };
+type Hits = ResultOf<typeof SEARCH>['searchMemories'];
+type MemoryStatus = VariablesOf<typeof LIST>['status'];
 
 export function Memories(p: { query: URLSearchParams }) {
   const { t } = useI18n();
   const statusLabel = useMemoryStatusLabel();
   const canAct = useCan('operator');
-  const people = useQuery<{ agents: Conn<Named>; humans: Conn<HumanRef> }>(PEOPLE);
+  const people = useQuery(PEOPLE);
   const agents = nodes(people.data?.agents);
   const humans = nodes(people.data?.humans);
   const agent = p.query.get('agent') ?? agents[0]?.id ?? '';
   const human = p.query.get('human') ?? '';
   const status = p.query.get('status') ?? 'active';
-  const list = useQuery<{ memories: Conn<MemoryView> }>(
+  const list = useQuery(
     LIST,
-    { owner: agent || null, subject: human || null, status: status === 'all' ? null : status },
+    // The status comes from the address: one the API does not know is refused, shown as the list's error.
+    { owner: agent || null, subject: human || null, status: status === 'all' ? null : (status as MemoryStatus) },
     { skip: !agent },
   );
   const [text, setText] = useState('');
@@ -53,7 +103,7 @@ export function Memories(p: { query: URLSearchParams }) {
     e.preventDefault();
     setSearchError(undefined);
     try {
-      const r = await gql<{ searchMemories: Hits }>(SEARCH, { owner: agent, subject: human || null, text });
+      const r = await gql(SEARCH, { owner: agent, subject: human || null, text });
       setHits(r.searchMemories);
     } catch (err) {
       setSearchError(err);

@@ -3,12 +3,13 @@
 // and roll a finished one back; the page follows reflectionEvents live.
 import { useState } from 'preact/hooks';
 import { gql } from '../lib/api.js';
+import { graphql, type FragmentOf, type ResultOf } from '../lib/graphql.js';
 import { useDebounced, useQuery } from '../lib/hooks.js';
 import { useSubscription } from '../lib/live.js';
 import { navigate } from '../lib/router.js';
 import { formatMs, formatNumber, formatTime } from '../lib/time.js';
 import { useCan } from '../lib/viewerContext.js';
-import { nodes, type Conn, type Named } from '../lib/types.js';
+import { nodes } from '../lib/types.js';
 import {
   Badge,
   Collapsible,
@@ -28,88 +29,193 @@ import {
 import { useI18n, type I18n } from '../lib/i18n.js';
 import { isMessageKey } from '../i18n/messages.js';
 
-interface Mood {
-  label: string;
-  valence: number;
-  arousal: number;
-}
-interface Value {
-  name: string;
-  weight: number;
-}
-interface StateView {
-  mood: Mood;
-  values: Value[];
-  valuesSetBy: string | null;
-  lastSlot: string | null;
-  settings: { enabled: boolean; cron: string };
-}
-interface RunSummary {
-  id: string;
-  status: string;
-  trigger: string;
-  triggeredBy: string | null;
-  queuedAt: string;
-  startedAt: string | null;
-  endedAt: string | null;
-  budget: { calls: number; usedTokens: number; maxTokens: number; usedMemories: number; maxMemories: number };
-  budgetHit: { resource: string; used: number; limit: number; wanted: number; step: string; when: string } | null;
-  failure: { code: string; message: string; step: string | null } | null;
-  rollback: { at: string; by: string; innerRestored: boolean; removedIds: string[]; restoredIds: string[] } | null;
-}
-interface TurnView {
-  id: string;
-  seq: number;
-  step: string;
-  purpose: string;
-  tool: string;
-  status: string;
-  durationMs: number;
-  tokens: number;
-  subject: { displayName: string } | null;
-  generatedMemoryIds: string[];
-  supersededMemoryIds: string[];
-  generatedMemories: Array<{ id: string; text: string }>;
-  moodShift: { before: Mood; after: Mood } | null;
-  valueImpact: { changes: Array<{ name: string; before: number | null; after: number; limited: boolean }> } | null;
-  notes: string[];
-  error: { code: string; message: string } | null;
-  toolInput: unknown;
-  toolOutput: unknown;
-}
-interface RunDetail extends RunSummary {
-  goal: string;
-  report: string | null;
-  turns: TurnView[];
-  memoryChanges: Array<{ memoryId: string; created: boolean; seq: number }>;
-}
-
-const RUN_FIELDS = `id status trigger triggeredBy queuedAt startedAt endedAt
-  budget { calls usedTokens maxTokens usedMemories maxMemories }
-  budgetHit { resource used limit wanted step when }
-  failure { code message step }
-  rollback { at by innerRestored removedIds restoredIds }`;
-const AGENTS = `query ReflectionAgents { agents(first: 100) { edges { node { id name } } } }`;
-const STATE = `query ReflectionState($agent: ID!) {
-  reflectionState(agentId: $agent) { mood { label valence arousal } values { name weight } valuesSetBy lastSlot settings { enabled cron } }
-}`;
-const LIST = `query Reflections($agent: ID!) {
-  reflections(agentId: $agent, first: 50) { edges { node { ${RUN_FIELDS} } } pageInfo { hasNextPage } }
-}`;
-const DETAIL = `query Reflection($id: ID!) {
-  reflection(id: $id) {
-    ${RUN_FIELDS} goal report
-    memoryChanges { memoryId created seq }
-    turns { id seq step purpose tool status durationMs tokens subject { displayName }
-      generatedMemoryIds supersededMemoryIds generatedMemories { id text }
-      moodShift { before { label valence arousal } after { label valence arousal } }
-      valueImpact { changes { name before after limited } }
-      notes error { code message } toolInput toolOutput }
+const MoodFields = graphql(`
+  fragment MoodFields on AgentMood {
+    label
+    valence
+    arousal
   }
-}`;
-const TRIGGER = `mutation Reflect($agent: ID!) { triggerReflection(agentId: $agent) { id status } }`;
-const ROLLBACK = `mutation RollBack($id: ID!) { rollbackReflection(reflectionId: $id) { id status } }`;
-const EVENTS = `subscription ReflectionEvents($agent: ID!) { reflectionEvents(agentId: $agent) { change reflection { id status } } }`;
+`);
+const RunFields = graphql(`
+  fragment RunFields on Reflection {
+    id
+    status
+    trigger
+    triggeredBy
+    queuedAt
+    startedAt
+    endedAt
+    budget {
+      calls
+      usedTokens
+      maxTokens
+      usedMemories
+      maxMemories
+    }
+    budgetHit {
+      resource
+      used
+      limit
+      wanted
+      step
+      when
+    }
+    failure {
+      code
+      message
+      step
+    }
+    rollback {
+      at
+      by
+      innerRestored
+      removedIds
+      restoredIds
+    }
+  }
+`);
+const AGENTS = graphql(`
+  query ReflectionAgents {
+    agents(first: 100) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
+    }
+  }
+`);
+const STATE = graphql(
+  `
+    query ReflectionState($agent: ID!) {
+      reflectionState(agentId: $agent) {
+        mood {
+          ...MoodFields
+        }
+        values {
+          name
+          weight
+        }
+        valuesSetBy
+        lastSlot
+        settings {
+          enabled
+          cron
+        }
+      }
+    }
+  `,
+  [MoodFields],
+);
+const LIST = graphql(
+  `
+    query Reflections($agent: ID!) {
+      reflections(agentId: $agent, first: 50) {
+        edges {
+          node {
+            ...RunFields
+          }
+        }
+        pageInfo {
+          hasNextPage
+        }
+      }
+    }
+  `,
+  [RunFields],
+);
+const DETAIL = graphql(
+  `
+    query Reflection($id: ID!) {
+      reflection(id: $id) {
+        ...RunFields
+        goal
+        report
+        memoryChanges {
+          memoryId
+          created
+          seq
+        }
+        turns {
+          id
+          seq
+          step
+          purpose
+          tool
+          status
+          durationMs
+          tokens
+          subject {
+            displayName
+          }
+          generatedMemoryIds
+          supersededMemoryIds
+          generatedMemories {
+            id
+            text
+          }
+          moodShift {
+            before {
+              ...MoodFields
+            }
+            after {
+              ...MoodFields
+            }
+          }
+          valueImpact {
+            changes {
+              name
+              before
+              after
+              limited
+            }
+          }
+          notes
+          error {
+            code
+            message
+          }
+          toolInput
+          toolOutput
+        }
+      }
+    }
+  `,
+  [RunFields, MoodFields],
+);
+const TRIGGER = graphql(`
+  mutation Reflect($agent: ID!) {
+    triggerReflection(agentId: $agent) {
+      id
+      status
+    }
+  }
+`);
+const ROLLBACK = graphql(`
+  mutation RollBack($id: ID!) {
+    rollbackReflection(reflectionId: $id) {
+      id
+      status
+    }
+  }
+`);
+const EVENTS = graphql(`
+  subscription ReflectionEvents($agent: ID!) {
+    reflectionEvents(agentId: $agent) {
+      change
+      reflection {
+        id
+        status
+      }
+    }
+  }
+`);
+
+type Mood = FragmentOf<typeof MoodFields>;
+type RunDetail = ResultOf<typeof DETAIL>['reflection'];
+/** One introspection turn of a run. */
+type TurnView = RunDetail['turns'][number];
 
 const STATUS_TONE: Record<string, 'ok' | 'warn' | 'bad' | 'info'> = {
   queued: 'warn',
@@ -134,13 +240,13 @@ export function Reflections(p: { query: URLSearchParams }) {
   const { t } = useI18n();
   const statusLabel = useStatusLabel();
   const canAct = useCan('operator');
-  const people = useQuery<{ agents: Conn<Named> }>(AGENTS);
+  const people = useQuery(AGENTS);
   const agents = nodes(people.data?.agents);
   const agent = p.query.get('agent') ?? agents[0]?.id ?? '';
   const runId = p.query.get('run') ?? '';
-  const state = useQuery<{ reflectionState: StateView }>(STATE, { agent }, { skip: !agent });
-  const list = useQuery<{ reflections: Conn<RunSummary> }>(LIST, { agent }, { skip: !agent });
-  const detail = useQuery<{ reflection: RunDetail }>(DETAIL, { id: runId }, { skip: !runId });
+  const state = useQuery(STATE, { agent }, { skip: !agent });
+  const list = useQuery(LIST, { agent }, { skip: !agent });
+  const detail = useQuery(DETAIL, { id: runId }, { skip: !runId });
   const [actionError, setActionError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
 
@@ -172,7 +278,7 @@ export function Reflections(p: { query: URLSearchParams }) {
   };
   const reflectNow = () =>
     act(async () => {
-      const r = await gql<{ triggerReflection: { id: string } }>(TRIGGER, { agent });
+      const r = await gql(TRIGGER, { agent });
       go(agent, r.triggerReflection.id);
     });
   const rollBack = (id: string) => {

@@ -2,52 +2,92 @@
 // and the room's events as they happen; operators can pause and resume it.
 import { useState } from 'preact/hooks';
 import { errorText, gql } from '../lib/api.js';
+import { graphql, type ResultOf } from '../lib/graphql.js';
 import { useDebounced, useQuery } from '../lib/hooks.js';
 import { useSubscription } from '../lib/live.js';
 import { Link } from '../lib/router.js';
 import { useCan } from '../lib/viewerContext.js';
 import { Badge, Empty, ErrorBox, LiveDot, Loading, PageHeader, Panel, StatusBadge, Time } from '../components/ui.js';
-import { modeLabel, ROOM_FIELDS, type RoomSummary } from './Rooms.js';
+import { modeLabel, RoomSummaryFields } from './Rooms.js';
 import { useI18n } from '../lib/i18n.js';
 import { RoomMembersEditor } from '../components/setup/RoomMembersEditor.js';
+import { RoomSettingsForm } from '../components/setup/RoomSettingsForm.js';
+import { RoomWebView } from '../components/RoomWebView.js';
 
-interface Round {
-  id: string;
-  seq: number;
-  startedAt: string;
-  completed: boolean;
-  endedBy: string | null;
-  queue: string[];
-  askTurnIds: string[];
-  answers: Array<{ agentId: string; at: string; messageId: string }>;
-  skips: Array<{ agentId: string; at: string; reason: string }>;
-}
-interface RoomDetail extends RoomSummary {
-  description: string | null;
-  announcement: string | null;
-  dialogue: { id: string; title: string | null } | null;
-  rounds: Round[];
-}
-interface RoomEvent {
-  type: string;
-  at: string;
-  agentId: string | null;
-  roundId: string | null;
-  message: { content: string; senderRole: string } | null;
-}
+const QUERY = graphql(
+  `
+    query Room($id: ID!) {
+      room(id: $id) {
+        ...RoomSummaryFields
+        description
+        announcement
+        dialogue {
+          id
+          title
+        }
+        rounds(last: 10) {
+          id
+          seq
+          startedAt
+          completed
+          endedBy
+          queue
+          askTurnIds
+          answers {
+            agentId
+            at
+            messageId
+          }
+          skips {
+            agentId
+            at
+            reason
+          }
+        }
+      }
+    }
+  `,
+  [RoomSummaryFields],
+);
+const EVENTS = graphql(`
+  subscription RoomEvents($id: ID!) {
+    roomEvents(roomId: $id) {
+      type
+      at
+      agentId
+      roundId
+      message {
+        content
+        senderRole
+      }
+    }
+  }
+`);
+const PAUSE = graphql(`
+  mutation Pause($id: ID!) {
+    pauseRoom(id: $id) {
+      id
+    }
+  }
+`);
+const RESUME = graphql(`
+  mutation Resume($id: ID!) {
+    resumeRoom(id: $id) {
+      id
+    }
+  }
+`);
 
-const QUERY = `query Room($id: ID!) { room(id: $id) { ${ROOM_FIELDS} description announcement dialogue { id title }
-  rounds(last: 10) { id seq startedAt completed endedBy queue askTurnIds answers { agentId at messageId } skips { agentId at reason } } } }`;
-const EVENTS = `subscription RoomEvents($id: ID!) { roomEvents(roomId: $id) { type at agentId roundId message { content senderRole } } }`;
+type RoomEvent = ResultOf<typeof EVENTS>['roomEvents'];
 
 export function RoomPage(p: { id: string }) {
   const { t } = useI18n();
   const canAct = useCan('operator');
-  const q = useQuery<{ room: RoomDetail }>(QUERY, { id: p.id });
+  const q = useQuery(QUERY, { id: p.id });
   const [events, setEvents] = useState<RoomEvent[]>([]);
   const [error, setError] = useState<string | null>(null);
   const refresh = useDebounced(() => void q.reload(), 400);
-  const live = useSubscription<{ roomEvents: RoomEvent }>(EVENTS, { id: p.id }, ({ roomEvents: e }) => {
+  const live = useSubscription(EVENTS, { id: p.id }, ({ roomEvents: e }) => {
     setEvents((list) => [e, ...list].slice(0, 50));
     refresh();
   });
@@ -55,10 +95,10 @@ export function RoomPage(p: { id: string }) {
   if (!q.data) return <Loading what="the room" />;
   const r = q.data.room;
   const names = Object.fromEntries(r.members.flatMap((m) => (m.agent ? [[m.agent.id, m.agent.name]] : [])));
-  const act = async (mutation: string) => {
+  const act = async (mutation: () => Promise<unknown>) => {
     setError(null);
     try {
-      await gql(mutation, { id: r.id });
+      await mutation();
       await q.reload();
     } catch (err) {
       setError(errorText(err));
@@ -85,13 +125,9 @@ export function RoomPage(p: { id: string }) {
             <LiveDot state={live} />
             {canAct &&
               (r.status === 'active' ? (
-                <button onClick={() => act('mutation Pause($id: ID!) { pauseRoom(id: $id) { id } }')}>
-                  {t('room.pause')}
-                </button>
+                <button onClick={() => act(() => gql(PAUSE, { id: r.id }))}>{t('room.pause')}</button>
               ) : (
-                <button onClick={() => act('mutation Resume($id: ID!) { resumeRoom(id: $id) { id } }')}>
-                  {t('room.resume')}
-                </button>
+                <button onClick={() => act(() => gql(RESUME, { id: r.id }))}>{t('room.resume')}</button>
               ))}
           </>
         }
@@ -126,6 +162,8 @@ export function RoomPage(p: { id: string }) {
           )}
         </Panel>
       </div>
+      {r.platform === 'web' && r.chatId && <RoomWebView conversationId={r.chatId} names={names} />}
+      <RoomSettingsForm roomId={r.id} updatedAt={r.updatedAt} onSaved={() => void q.reload()} />
       <Panel title={t('room.recentRounds')}>
         {r.rounds.length === 0 ? (
           <Empty>{t('room.noRounds')}</Empty>

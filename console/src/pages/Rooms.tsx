@@ -1,29 +1,51 @@
 // Rooms (several agents in one chat): their members, mode and the round in progress. The list
 // refreshes every few seconds; a room's page follows it live.
+import { graphql, type FragmentOf } from '../lib/graphql.js';
 import { useQuery } from '../lib/hooks.js';
 import { Link, navigate } from '../lib/router.js';
 import { Empty, ErrorBox, Loading, PageHeader, Panel, StatusBadge, Time } from '../components/ui.js';
 import { useI18n, type I18n } from '../lib/i18n.js';
 import { isMessageKey } from '../i18n/messages.js';
 import { NewRoomForm } from '../components/setup/NewRoomForm.js';
+import { RoomMemberFields } from '../components/setup/RoomMembersEditor.js';
 
-export interface RoomSummary {
-  id: string;
-  name: string;
-  platform: string;
-  chatId: string;
-  mode: string;
-  status: string;
-  userParticipation: boolean;
-  updatedAt: string;
-  members: Array<{ id: string; kind: string; isHost: boolean; agent: { id: string; name: string } | null }>;
-  currentRound: { seq: number; index: number; queue: string[]; completed: boolean } | null;
-}
+export const RoomSummaryFields = graphql(
+  `
+    fragment RoomSummaryFields on Room {
+      id
+      name
+      platform
+      chatId
+      mode
+      status
+      userParticipation
+      updatedAt
+      members {
+        ...RoomMemberFields
+        isHost
+      }
+      currentRound {
+        seq
+        index
+        queue
+        completed
+      }
+    }
+  `,
+  [RoomMemberFields],
+);
+export type RoomSummary = FragmentOf<typeof RoomSummaryFields>;
 
-export const ROOM_FIELDS = `id name platform chatId mode status userParticipation updatedAt
-  members { id kind isHost agent { id name } } currentRound { seq index queue completed }`;
-
-const QUERY = `query Rooms { rooms { ${ROOM_FIELDS} } }`;
+const QUERY = graphql(
+  `
+    query Rooms {
+      rooms {
+        ...RoomSummaryFields
+      }
+    }
+  `,
+  [RoomSummaryFields],
+);
 
 /** A room's mode (DEFAULT, HOST) as a word; an unknown mode in lower case as before. */
 export function modeLabel(t: I18n['t'], mode: string): string {
@@ -33,7 +55,7 @@ export function modeLabel(t: I18n['t'], mode: string): string {
 
 export function Rooms() {
   const { t } = useI18n();
-  const q = useQuery<{ rooms: RoomSummary[] }>(QUERY, {}, { pollMs: 5000 });
+  const q = useQuery(QUERY, {}, { pollMs: 5000 });
   return (
     <>
       <PageHeader title={t('rooms.title')} sub={t('rooms.sub')} />

@@ -2,11 +2,9 @@
 // kept; a wrong one is named plainly.
 import { useState } from 'preact/hooks';
 import { ApiError, gql } from '../lib/api.js';
-import { setToken, type Viewer } from '../lib/session.js';
+import { setToken, VIEWER_QUERY, type Viewer } from '../lib/session.js';
 import { useI18n, type MessageKey } from '../lib/i18n.js';
 import { LanguageSwitch } from '../components/LanguageSwitch.js';
-
-export const VIEWER_QUERY = 'query Viewer { viewer { name role timezone } }';
 
 export function SignIn(p: { reason?: 'rejected' | 'signed-out' | undefined; onSignedIn: (v: Viewer) => void }) {
   const { t } = useI18n();
@@ -24,7 +22,7 @@ export function SignIn(p: { reason?: 'rejected' | 'signed-out' | undefined; onSi
     setBusy(true);
     setError(null);
     try {
-      const { viewer } = await gql<{ viewer: Viewer }>(VIEWER_QUERY, {}, entered);
+      const { viewer } = await gql(VIEWER_QUERY, {}, entered);
       setToken(entered);
       p.onSignedIn(viewer);
     } catch (err) {

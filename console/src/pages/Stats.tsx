@@ -1,56 +1,69 @@
 // Operating statistics over a window: counts, reply latency percentiles, and tokens and latency
 // over time (the API's stats.timeline buckets).
 import { useState } from 'preact/hooks';
+import { graphql } from '../lib/graphql.js';
 import { useQuery } from '../lib/hooks.js';
 import { formatMs, formatNumber, formatShort } from '../lib/time.js';
 import { ErrorBox, Loading, PageHeader, Panel, Select, Stat } from '../components/ui.js';
 import { HBars, Lines, StackedBars } from '../components/charts.js';
 import { useI18n } from '../lib/i18n.js';
 
-interface Bucket {
-  start: string;
-  calls: number;
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-  replies: number;
-  p50Ms: number | null;
-  p90Ms: number | null;
-}
-interface StatsData {
-  since: string;
-  until: string;
-  dialogues: { created: number; active: number };
-  sessions: number;
-  turns: { total: number; pending: number; responded: number; unresponded: number };
-  messages: { total: number; human: number; ai: number; system: number };
-  replyLatency: {
-    count: number;
-    p50Ms: number | null;
-    p90Ms: number | null;
-    p99Ms: number | null;
-    maxMs: number | null;
-    sampled: boolean;
-  };
-  tokens: {
-    calls: number;
-    promptTokens: number;
-    completionTokens: number;
-    totalTokens: number;
-    byTask: Array<{ task: string; calls: number; promptTokens: number; completionTokens: number; totalTokens: number }>;
-  };
-  timeline: Bucket[];
-}
-
-const QUERY = `query Stats($since: DateTime!, $until: DateTime!, $buckets: Int!) {
-  stats(since: $since, until: $until) {
-    since until dialogues { created active } sessions
-    turns { total pending responded unresponded } messages { total human ai system }
-    replyLatency { count p50Ms p90Ms p99Ms maxMs sampled }
-    tokens { calls promptTokens completionTokens totalTokens byTask { task calls promptTokens completionTokens totalTokens } }
-    timeline(buckets: $buckets) { start calls promptTokens completionTokens totalTokens replies p50Ms p90Ms }
+const QUERY = graphql(`
+  query Stats($since: DateTime!, $until: DateTime!, $buckets: Int!) {
+    stats(since: $since, until: $until) {
+      since
+      until
+      dialogues {
+        created
+        active
+      }
+      sessions
+      turns {
+        total
+        pending
+        responded
+        unresponded
+      }
+      messages {
+        total
+        human
+        ai
+        system
+      }
+      replyLatency {
+        count
+        p50Ms
+        p90Ms
+        p99Ms
+        maxMs
+        sampled
+      }
+      tokens {
+        calls
+        promptTokens
+        completionTokens
+        totalTokens
+        byTask {
+          task
+          calls
+          promptTokens
+          completionTokens
+          totalTokens
+        }
+      }
+      timeline(buckets: $buckets) {
+        start
+        calls
+        promptTokens
+        completionTokens
+        totalTokens
+        replies
+        p50Ms
+        p90Ms
+      }
+    }
   }
-}`;
+`);
 
 const WINDOWS = {
   '1h': { ms: 3_600_000, buckets: 12, label: 'stats.lastHour' },
@@ -73,7 +86,7 @@ function windowOf(key: WindowKey): { since: string; until: string; buckets: numb
 export function StatsPage() {
   const { t } = useI18n();
   const [key, setKey] = useState<WindowKey>('24h');
-  const q = useQuery<{ stats: StatsData }>(QUERY, windowOf(key), { pollMs: 30_000 });
+  const q = useQuery(QUERY, windowOf(key), { pollMs: 30_000 });
   const s = q.data?.stats;
   const labels = (s?.timeline ?? []).map((b) => formatShort(b.start));
   return (

@@ -2,19 +2,37 @@
 // stable prefix breaks provider prompt caching), the recalled memories in and out, and a line
 // diff of the full prompts.
 import { useMemo } from 'preact/hooks';
+import { graphql } from '../lib/graphql.js';
 import { useQuery } from '../lib/hooks.js';
 import { Link } from '../lib/router.js';
-import { contextBuild, PART_LABELS, promptLines, type ContextBuild } from '../lib/trace.js';
+import { contextBuild, partLabel, promptLines, type ContextBuild } from '../lib/trace.js';
 import { diffLines, foldUnchanged } from '../lib/diff.js';
 import { formatNumber } from '../lib/time.js';
-import { nodes, type Conn, type EventView } from '../lib/types.js';
+import { EventFields, nodes } from '../lib/types.js';
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Panel, Time } from '../components/ui.js';
 import { useI18n } from '../lib/i18n.js';
 
-const CONTEXTS = `query Contexts($a: ID!, $b: ID!) {
-  a: events(turnId: $a, kind: context_built, last: 1) { edges { node { id kind at turnId messageId data } } }
-  b: events(turnId: $b, kind: context_built, last: 1) { edges { node { id kind at turnId messageId data } } }
-}`;
+const CONTEXTS = graphql(
+  `
+    query Contexts($a: ID!, $b: ID!) {
+      a: events(turnId: $a, kind: context_built, last: 1) {
+        edges {
+          node {
+            ...EventFields
+          }
+        }
+      }
+      b: events(turnId: $b, kind: context_built, last: 1) {
+        edges {
+          node {
+            ...EventFields
+          }
+        }
+      }
+    }
+  `,
+  [EventFields],
+);
 
 function delta(a: number | null | undefined, b: number | null | undefined) {
   const d = (b ?? 0) - (a ?? 0);
@@ -24,7 +42,7 @@ function delta(a: number | null | undefined, b: number | null | undefined) {
 
 export function TurnDiffPage(p: { a: string; b: string }) {
   const { t } = useI18n();
-  const q = useQuery<{ a: Conn<EventView>; b: Conn<EventView> }>(CONTEXTS, { a: p.a, b: p.b }, { skip: !p.a || !p.b });
+  const q = useQuery(CONTEXTS, { a: p.a, b: p.b }, { skip: !p.a || !p.b });
   const ea = nodes(q.data?.a)[0];
   const eb = nodes(q.data?.b)[0];
   const ca = ea ? contextBuild(ea) : undefined;
@@ -80,7 +98,7 @@ export function TurnDiffPage(p: { a: string; b: string }) {
             {names.map((n) => (
               <tr>
                 <td>
-                  <span class="mono">{n}</span> <span class="muted small">{PART_LABELS[n] ?? ''}</span>
+                  <span class="mono">{n}</span> <span class="muted small">{partLabel(t, n)}</span>
                 </td>
                 <td class="num">{formatNumber(tokens(ca, n))}</td>
                 <td class="num">{formatNumber(tokens(cb, n))}</td>

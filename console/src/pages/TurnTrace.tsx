@@ -2,20 +2,13 @@
 // part with its tokens, the full prompt, the recalled memories), each model call, each tool
 // call, the deliveries and anything else recorded — live while the turn is being answered.
 import { useState } from 'preact/hooks';
+import { graphql } from '../lib/graphql.js';
 import { useDebounced, useQuery } from '../lib/hooks.js';
 import { useSubscription } from '../lib/live.js';
 import { Link, navigate } from '../lib/router.js';
 import { contextBuild } from '../lib/trace.js';
 import { formatMs, formatTime } from '../lib/time.js';
-import {
-  MESSAGE_FIELDS,
-  nodes,
-  type Conn,
-  type EventView,
-  type MessageView,
-  type Named,
-  type HumanRef,
-} from '../lib/types.js';
+import { EventFields, MessageFields, nodes } from '../lib/types.js';
 import {
   Badge,
   Empty,
@@ -37,54 +30,82 @@ import { Deliveries, LlmCalls, OtherEvents, ToolCalls } from '../components/trac
 import { Timeline } from '../components/trace/Timeline.js';
 import { useI18n } from '../lib/i18n.js';
 
-const TRACE = `query Trace($id: ID!) {
-  turnTrace(turnId: $id) {
-    turn { id kind status outcome startedAt closedAt deadlineAt responseTimeMs initiatorRole initiatorId
-      responderRole responderId
-      dialogue { id title agents { id name } humans { id displayName } }
-      session { id turns(last: 30) { edges { node { id startedAt status } } } } }
-    input { ${MESSAGE_FIELDS} }
-    response { ${MESSAGE_FIELDS} }
-    systemActions { id kind at turnId messageId data }
-    llmCalls { id }
-    toolCalls { id }
-    memoryLinks
+const TRACE = graphql(
+  `
+    query Trace($id: ID!) {
+      turnTrace(turnId: $id) {
+        turn {
+          id
+          kind
+          status
+          outcome
+          startedAt
+          closedAt
+          deadlineAt
+          responseTimeMs
+          initiatorRole
+          initiatorId
+          responderRole
+          responderId
+          dialogue {
+            id
+            title
+            agents {
+              id
+              name
+            }
+            humans {
+              id
+              displayName
+            }
+          }
+          session {
+            id
+            turns(last: 30) {
+              edges {
+                node {
+                  id
+                  startedAt
+                  status
+                }
+              }
+            }
+          }
+        }
+        input {
+          ...MessageFields
+        }
+        response {
+          ...MessageFields
+        }
+        systemActions {
+          ...EventFields
+        }
+        llmCalls {
+          id
+        }
+        toolCalls {
+          id
+        }
+        memoryLinks
+      }
+    }
+  `,
+  [MessageFields, EventFields],
+);
+const TURN_EVENTS = graphql(`
+  subscription TurnEvents($id: ID!) {
+    turnEvents(turnId: $id) {
+      id
+    }
   }
-}`;
-const TURN_EVENTS = `subscription TurnEvents($id: ID!) { turnEvents(turnId: $id) { id } }`;
-
-interface TraceData {
-  turnTrace: {
-    turn: {
-      id: string;
-      kind: string;
-      status: string;
-      outcome: string | null;
-      startedAt: string;
-      closedAt: string | null;
-      deadlineAt: string;
-      responseTimeMs: number | null;
-      initiatorId: string;
-      responderId: string;
-      initiatorRole: string;
-      responderRole: string;
-      dialogue: { id: string; title: string | null; agents: Named[]; humans: HumanRef[] };
-      session: { id: string; turns: Conn<{ id: string; startedAt: string; status: string }> };
-    };
-    input: MessageView[];
-    response: MessageView[];
-    systemActions: EventView[];
-    llmCalls: Array<{ id: string }>;
-    toolCalls: Array<{ id: string }>;
-    memoryLinks: string[];
-  };
-}
+`);
 
 export function TurnTracePage(p: { id: string }) {
   const i18n = useI18n();
   const role = useRoleLabel();
   const statusLabel = useStatusLabel();
-  const q = useQuery<TraceData>(TRACE, { id: p.id });
+  const q = useQuery(TRACE, { id: p.id });
   const refresh = useDebounced(() => void q.reload(), 300);
   const live = useSubscription(TURN_EVENTS, { id: p.id }, refresh, q.data?.turnTrace.turn.status === 'pending');
   const [other, setOther] = useState('');

@@ -1,35 +1,43 @@
 // Warnings, one row per dialogue and category (counted on repeats), most recently raised first.
+import { graphql } from '../lib/graphql.js';
 import { useQuery } from '../lib/hooks.js';
 import { Link } from '../lib/router.js';
-import { nodes, type Conn } from '../lib/types.js';
-import { HEALTH_POLL_MS, HEALTH_QUERY, problemsOf, type HealthView } from '../lib/health.js';
+import { nodes } from '../lib/types.js';
+import { HEALTH_POLL_MS, HEALTH_QUERY, problemsOf } from '../lib/health.js';
 import { Incidents } from '../components/Incidents.js';
 import { Badge, Empty, ErrorBox, Json, Loading, PageHeader, Panel, Time } from '../components/ui.js';
 import { useI18n } from '../lib/i18n.js';
 
-interface WarningView {
-  id: string;
-  category: string;
-  count: number;
-  data: unknown;
-  firstAt: string;
-  lastAt: string;
-  firstTurnId: string | null;
-  lastTurnId: string | null;
-  dialogueId: string;
-  dialogue: { title: string | null } | null;
-}
-
-const QUERY = `query Warnings { warnings(first: 100) { edges { node {
-  id category count data firstAt lastAt firstTurnId lastTurnId dialogueId dialogue { title } } } } }`;
+const QUERY = graphql(`
+  query Warnings {
+    warnings(first: 100) {
+      edges {
+        node {
+          id
+          category
+          count
+          data
+          firstAt
+          lastAt
+          firstTurnId
+          lastTurnId
+          dialogueId
+          dialogue {
+            title
+          }
+        }
+      }
+    }
+  }
+`);
 
 export function Warnings() {
   const { t } = useI18n();
-  const q = useQuery<{ warnings: Conn<WarningView> }>(QUERY, {}, { pollMs: 15_000 });
+  const q = useQuery(QUERY, {}, { pollMs: 15_000 });
   const list = nodes(q.data?.warnings);
   // The home page's signals too: a failing model or unanswered turns need attention even when
   // no dialogue raised a warning.
-  const hq = useQuery<{ health: HealthView }>(HEALTH_QUERY, {}, { pollMs: HEALTH_POLL_MS });
+  const hq = useQuery(HEALTH_QUERY, {}, { pollMs: HEALTH_POLL_MS });
   const h = hq.data?.health;
   const problems = h ? problemsOf(h, t) : [];
   const calm = h !== undefined && problems.length === 0 && h.incidents.length === 0;
@@ -46,7 +54,7 @@ export function Warnings() {
               ))}
             </ul>
           )}
-          <Incidents list={h.incidents} hours={h.incidentWindowHours} />
+          <Incidents list={h.incidents} hours={h.incidentWindowHours} readable={h.recordReadable} />
         </Panel>
       )}
       <Panel>

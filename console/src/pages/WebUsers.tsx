@@ -2,29 +2,67 @@
 // working) or revoke. The list never carries a token: the gateway stores only hashes.
 import { useState } from 'preact/hooks';
 import { errorText, gql } from '../lib/api.js';
+import { graphql, type ResultOf } from '../lib/graphql.js';
 import { useQuery } from '../lib/hooks.js';
 import { useI18n } from '../lib/i18n.js';
-import { WEB_USER_FIELDS, type WebUser } from '../lib/setupTypes.js';
+import { WebUserFields, type WebUser } from '../lib/setupTypes.js';
 import { useSubmit } from '../lib/useSubmit.js';
 import { useCan } from '../lib/viewerContext.js';
 import { Badge, Empty, ErrorBox, Loading, PageHeader, Panel, Time } from '../components/ui.js';
 import { Field, SetupForm } from '../components/setup/form.js';
 import { IssuedToken } from '../components/setup/IssuedToken.js';
 
-const QUERY = `query SetupWebUsers { webUsers { ${WEB_USER_FIELDS} } }`;
-const ISSUE = `mutation Issue($name: String!) { issueWebToken(name: $name) { token user { ${WEB_USER_FIELDS} } } }`;
-const REISSUE = `mutation Reissue($id: ID!) { reissueWebToken(id: $id) { token user { ${WEB_USER_FIELDS} } } }`;
-const REVOKE = `mutation Revoke($id: ID!) { revokeWebToken(id: $id) { id } }`;
+const QUERY = graphql(
+  `
+    query SetupWebUsers {
+      webUsers {
+        ...WebUserFields
+      }
+    }
+  `,
+  [WebUserFields],
+);
+const ISSUE = graphql(
+  `
+    mutation Issue($name: String!) {
+      issueWebToken(name: $name) {
+        token
+        user {
+          ...WebUserFields
+        }
+      }
+    }
+  `,
+  [WebUserFields],
+);
+const REISSUE = graphql(
+  `
+    mutation Reissue($id: ID!) {
+      reissueWebToken(id: $id) {
+        token
+        user {
+          ...WebUserFields
+        }
+      }
+    }
+  `,
+  [WebUserFields],
+);
+const REVOKE = graphql(`
+  mutation Revoke($id: ID!) {
+    revokeWebToken(id: $id) {
+      id
+    }
+  }
+`);
 
-interface Issued {
-  token: string;
-  user: WebUser;
-}
+/** A token just issued or reissued, with its person: shown once. */
+type Issued = ResultOf<typeof ISSUE>['issueWebToken'];
 
 function IssueForm(p: { onIssued: (i: Issued) => void }) {
   const { t } = useI18n();
   const [name, setName] = useState('');
-  const submit = useSubmit(async () => (await gql<{ issueWebToken: Issued }>(ISSUE, { name })).issueWebToken, ['name']);
+  const submit = useSubmit(async () => (await gql(ISSUE, { name })).issueWebToken, ['name']);
   const issue = async () => {
     const issued = await submit.run();
     if (!issued) return;
@@ -85,7 +123,7 @@ function WebUserRow(p: { user: WebUser; onIssued: (i: Issued) => void; onChanged
             disabled={!canAct}
             onClick={() =>
               void act(
-                async () => p.onIssued((await gql<{ reissueWebToken: Issued }>(REISSUE, { id: u.id })).reissueWebToken),
+                async () => p.onIssued((await gql(REISSUE, { id: u.id })).reissueWebToken),
                 t('setup.tokens.reissueConfirm', { name: u.name }),
               )
             }
@@ -116,7 +154,7 @@ function WebUserRow(p: { user: WebUser; onIssued: (i: Issued) => void; onChanged
 
 export function WebUsers() {
   const { t } = useI18n();
-  const q = useQuery<{ webUsers: WebUser[] }>(QUERY);
+  const q = useQuery(QUERY);
   const [issued, setIssued] = useState<Issued | null>(null);
   const onIssued = (i: Issued) => {
     setIssued(i);

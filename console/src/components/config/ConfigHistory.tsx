@@ -1,23 +1,30 @@
 // Who changed the config, when, and what (each field old → new), newest first.
 import { useEffect, useRef } from 'preact/hooks';
+import { graphql } from '../../lib/graphql.js';
 import { useQuery } from '../../lib/hooks.js';
 import { useI18n } from '../../lib/i18n.js';
 import { Empty, ErrorBox, Panel, Time } from '../ui.js';
 
-const HISTORY = `query ConfigHistory { configHistory { id at by action version changes { path from to } } }`;
-
-interface Entry {
-  id: string;
-  at: string;
-  by: string | null;
-  action: string;
-  version: number;
-  changes: Array<{ path: string; from: unknown; to: unknown }>;
-}
+const HISTORY = graphql(`
+  query ConfigHistory {
+    configHistory {
+      id
+      at
+      by
+      action
+      version
+      changes {
+        path
+        from
+        to
+      }
+    }
+  }
+`);
 
 export function ConfigHistory(p: { version: number }) {
   const { t } = useI18n();
-  const q = useQuery<{ configHistory: Entry[] }>(HISTORY);
+  const q = useQuery(HISTORY);
   const seen = useRef(p.version);
   useEffect(() => {
     if (p.version !== seen.current) void q.reload();

@@ -1,14 +1,33 @@
 // Model prices (optional): per model, a million prompt and completion tokens' price. Saved as one
 // list with updateConfig (the API checks the ranges); traces show costs from them.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { errorText, gql } from '../../lib/api.js';
+import { gql } from '../../lib/api.js';
+import { graphql } from '../../lib/graphql.js';
 import { useQuery } from '../../lib/hooks.js';
 import { useI18n } from '../../lib/i18n.js';
-import type { ModelPrice } from '../../lib/cost.js';
-import { Empty, Panel } from '../ui.js';
+import { ModelPriceFields, type ModelPrice } from '../../lib/cost.js';
+import { Empty, ErrorBox, Panel } from '../ui.js';
 
-const PRICING = `query ConfigPricing { config { version pricing { model promptPerMillion completionPerMillion } } }`;
-const SAVE = `mutation SavePricing($patch: ConfigPatchInput!) { updateConfig(patch: $patch) { version } }`;
+const PRICING = graphql(
+  `
+    query ConfigPricing {
+      config {
+        version
+        pricing {
+          ...ModelPriceFields
+        }
+      }
+    }
+  `,
+  [ModelPriceFields],
+);
+const SAVE = graphql(`
+  mutation SavePricing($patch: ConfigPatchInput!) {
+    updateConfig(patch: $patch) {
+      version
+    }
+  }
+`);
 
 type Row = { model: string; prompt: string; completion: string };
 const rowsOf = (list: ModelPrice[]): Row[] =>
@@ -17,10 +36,10 @@ const same = (a: Row[], b: Row[]) => JSON.stringify(a) === JSON.stringify(b);
 
 export function PricingPanel(p: { canEdit: boolean; version: number; onDirty(d: boolean): void; onSaved(): void }) {
   const { t } = useI18n();
-  const q = useQuery<{ config: { version: number; pricing: ModelPrice[] } }>(PRICING);
+  const q = useQuery(PRICING);
   const stored = rowsOf(q.data?.config.pricing ?? []);
   const [rows, setRows] = useState<Row[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
 
@@ -50,7 +69,7 @@ export function PricingPanel(p: { canEdit: boolean; version: number; onDirty(d: 
       setSaved(true);
       p.onSaved();
     } catch (err) {
-      setError(errorText(err));
+      setError(err);
     } finally {
       setBusy(false);
     }
@@ -116,11 +135,7 @@ export function PricingPanel(p: { canEdit: boolean; version: number; onDirty(d: 
           </tbody>
         </table>
       )}
-      {error && (
-        <div class="error-box" role="alert">
-          {error}
-        </div>
-      )}
+      <ErrorBox error={error} />
       {saved && !dirty && <div class="notice">{t('trace.pricing.saved')}</div>}
       {p.canEdit && (
         <div class="row">

@@ -2,15 +2,29 @@
 // API checks it with Telegram and returns only the account); the account can be taken away.
 import { useState } from 'preact/hooks';
 import { errorText, gql } from '../../lib/api.js';
+import { graphql } from '../../lib/graphql.js';
 import { useI18n } from '../../lib/i18n.js';
 import type { AgentAccount, AgentDetail } from '../../lib/setupTypes.js';
 import { useSubmit } from '../../lib/useSubmit.js';
 import { useCan } from '../../lib/viewerContext.js';
 import { Field, SetupForm } from './form.js';
 
-const SET = `mutation SetBot($agentId: ID!, $token: String!) {
-  setAgentBot(agentId: $agentId, platform: telegram, token: $token) { platform userId username } }`;
-const REMOVE = `mutation RemoveBot($agentId: ID!, $platform: Platform!) { removeAgentBot(agentId: $agentId, platform: $platform) { id } }`;
+const SET = graphql(`
+  mutation SetBot($agentId: ID!, $token: String!) {
+    setAgentBot(agentId: $agentId, platform: telegram, token: $token) {
+      platform
+      userId
+      username
+    }
+  }
+`);
+const REMOVE = graphql(`
+  mutation RemoveBot($agentId: ID!, $platform: Platform!) {
+    removeAgentBot(agentId: $agentId, platform: $platform) {
+      id
+    }
+  }
+`);
 
 function BotAccount(p: { agentId: string; account: AgentAccount; onRemoved: () => void }) {
   const { t } = useI18n();
@@ -44,7 +58,7 @@ export function AgentBotForm(p: { agent: AgentDetail; onChanged: () => void }) {
   const id = `agent-${p.agent.id}-bot`;
   // A refusal by Telegram names no field: it belongs beside the token.
   const submit = useSubmit(
-    async () => (await gql<{ setAgentBot: AgentAccount }>(SET, { agentId: p.agent.id, token })).setAgentBot,
+    async () => (await gql(SET, { agentId: p.agent.id, token })).setAgentBot,
     ['token'],
     'token',
   );

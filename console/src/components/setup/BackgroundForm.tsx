@@ -2,15 +2,32 @@
 // (beats are numbered by their line).
 import { useState } from 'preact/hooks';
 import { gql } from '../../lib/api.js';
+import { graphql } from '../../lib/graphql.js';
 import { useI18n } from '../../lib/i18n.js';
-import { BACKGROUND_FIELDS, type BackgroundDetail } from '../../lib/setupTypes.js';
+import { BackgroundFields, type BackgroundDetail } from '../../lib/setupTypes.js';
 import { useSubmit } from '../../lib/useSubmit.js';
 import { Field, linesOf, SetupForm } from './form.js';
 
-const CREATE = `mutation CreateBackground($name: String!, $worldSetting: String!, $beats: [String!]!) {
-  createBackground(name: $name, worldSetting: $worldSetting, beats: $beats) { ${BACKGROUND_FIELDS} } }`;
-const UPDATE = `mutation UpdateBackground($id: ID!, $name: String, $worldSetting: String, $beats: [String!]) {
-  updateBackground(id: $id, name: $name, worldSetting: $worldSetting, beats: $beats) { ${BACKGROUND_FIELDS} } }`;
+const CREATE = graphql(
+  `
+    mutation CreateBackground($name: String!, $worldSetting: String!, $beats: [String!]!) {
+      createBackground(name: $name, worldSetting: $worldSetting, beats: $beats) {
+        ...BackgroundFields
+      }
+    }
+  `,
+  [BackgroundFields],
+);
+const UPDATE = graphql(
+  `
+    mutation UpdateBackground($id: ID!, $name: String, $worldSetting: String, $beats: [String!]) {
+      updateBackground(id: $id, name: $name, worldSetting: $worldSetting, beats: $beats) {
+        ...BackgroundFields
+      }
+    }
+  `,
+  [BackgroundFields],
+);
 
 export function BackgroundForm(p: {
   background?: BackgroundDetail;
@@ -25,8 +42,8 @@ export function BackgroundForm(p: {
   const id = b ? `background-${b.id}` : 'background-new';
   const submit = useSubmit(async () => {
     const vars = { name, worldSetting: setting, beats: linesOf(beats) };
-    if (b) return (await gql<{ updateBackground: BackgroundDetail }>(UPDATE, { id: b.id, ...vars })).updateBackground;
-    return (await gql<{ createBackground: BackgroundDetail }>(CREATE, vars)).createBackground;
+    if (b) return (await gql(UPDATE, { id: b.id, ...vars })).updateBackground;
+    return (await gql(CREATE, vars)).createBackground;
   }, ['name', 'worldSetting', 'beats']);
   const save = async () => {
     const saved = await submit.run();

@@ -2,16 +2,36 @@
 // order, the answer deadline and whether people take part. Opens the room once it exists.
 import { useState } from 'preact/hooks';
 import { gql } from '../../lib/api.js';
+import { graphql } from '../../lib/graphql.js';
 import { useQuery } from '../../lib/hooks.js';
 import { useI18n } from '../../lib/i18n.js';
 import { navigate } from '../../lib/router.js';
-import { nodes, type Conn, type Named } from '../../lib/types.js';
+import { AgentName, nodes } from '../../lib/types.js';
 import { useSubmit } from '../../lib/useSubmit.js';
 import { Field, SetupForm } from './form.js';
 import { MemberOrder } from './MemberOrder.js';
 
-const AGENTS = `query RoomAgents { agents(first: 100) { edges { node { id name } } } }`;
-const CREATE = `mutation CreateRoom($input: CreateRoomInput!) { createRoom(input: $input) { id } }`;
+const AGENTS = graphql(
+  `
+    query RoomAgents {
+      agents(first: 100) {
+        edges {
+          node {
+            ...AgentName
+          }
+        }
+      }
+    }
+  `,
+  [AgentName],
+);
+const CREATE = graphql(`
+  mutation CreateRoom($input: CreateRoomInput!) {
+    createRoom(input: $input) {
+      id
+    }
+  }
+`);
 
 const PLATFORMS = ['telegram', 'discord', 'web'] as const;
 type Mode = 'DEFAULT' | 'HOST';
@@ -22,7 +42,7 @@ const BY_CODE = { ROOM_EXISTS: 'chatId', NOT_A_MEMBER: 'hostId', NOT_FOUND: 'age
 
 export function NewRoomForm() {
   const { t } = useI18n();
-  const agents = nodes(useQuery<{ agents: Conn<Named> }>(AGENTS).data?.agents);
+  const agents = nodes(useQuery(AGENTS).data?.agents);
   const [platform, setPlatform] = useState<(typeof PLATFORMS)[number]>('telegram');
   const [chatId, setChatId] = useState('');
   const [name, setName] = useState('');
@@ -36,7 +56,8 @@ export function NewRoomForm() {
     async () => {
       const input = {
         platform,
-        chatId,
+        // A web room gets a new web conversation of its own.
+        ...(platform === 'web' ? {} : { chatId }),
         name,
         ...(description.trim() ? { description } : {}),
         mode,
@@ -46,7 +67,7 @@ export function NewRoomForm() {
         ...(timeout.trim() ? { answerTimeoutSeconds: Math.trunc(Number(timeout)) } : {}),
         userParticipation: people,
       };
-      return (await gql<{ createRoom: { id: string } }>(CREATE, { input })).createRoom;
+      return (await gql(CREATE, { input })).createRoom;
     },
     FIELDS,
     BY_CODE,
@@ -78,15 +99,21 @@ export function NewRoomForm() {
             ))}
           </select>
         </Field>
-        <Field
-          id="room-chat"
-          name="chatId"
-          label={t('setup.rooms.chatId')}
-          hint={t('setup.rooms.chatIdHint')}
-          errors={e}
-        >
-          <input id="room-chat" class="mono" value={chatId} onInput={(ev) => setChatId(ev.currentTarget.value)} />
-        </Field>
+        {platform === 'web' ? (
+          <p class="muted small" data-testid="room-web-hint">
+            {t('setup.rooms.webHint')}
+          </p>
+        ) : (
+          <Field
+            id="room-chat"
+            name="chatId"
+            label={t('setup.rooms.chatId')}
+            hint={t('setup.rooms.chatIdHint')}
+            errors={e}
+          >
+            <input id="room-chat" class="mono" value={chatId} onInput={(ev) => setChatId(ev.currentTarget.value)} />
+          </Field>
+        )}
       </div>
       <Field id="room-name" name="name" label={t('setup.rooms.name')} errors={e}>
         <input id="room-name" value={name} maxLength={100} onInput={(ev) => setName(ev.currentTarget.value)} />

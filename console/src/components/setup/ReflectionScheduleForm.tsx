@@ -2,25 +2,42 @@
 // zone, and how many hours back it looks. CONFIG_INVALID names the bad fields.
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../../lib/api.js';
+import { graphql, type ResultOf } from '../../lib/graphql.js';
 import { useQuery } from '../../lib/hooks.js';
 import { useI18n } from '../../lib/i18n.js';
 import { useSubmit } from '../../lib/useSubmit.js';
 import { ErrorBox, Loading } from '../ui.js';
 import { Field, SetupForm } from './form.js';
 
-interface Settings {
-  enabled: boolean;
-  cron: string;
-  timezone: string | null;
-  lookbackHours: number;
-}
+const QUERY = graphql(`
+  query Schedule($agentId: ID!) {
+    reflectionState(agentId: $agentId) {
+      settings {
+        enabled
+        cron
+        timezone
+        lookbackHours
+      }
+    }
+  }
+`);
+const SET = graphql(`
+  mutation SetSchedule($agentId: ID!, $settings: ReflectionSettingsInput!) {
+    setReflectionSettings(agentId: $agentId, settings: $settings) {
+      settings {
+        enabled
+        cron
+        timezone
+        lookbackHours
+      }
+    }
+  }
+`);
 
-const QUERY = `query Schedule($agentId: ID!) { reflectionState(agentId: $agentId) { settings { enabled cron timezone lookbackHours } } }`;
-const SET = `mutation SetSchedule($agentId: ID!, $settings: ReflectionSettingsInput!) {
-  setReflectionSettings(agentId: $agentId, settings: $settings) { settings { enabled cron timezone lookbackHours } } }`;
+type Settings = ResultOf<typeof QUERY>['reflectionState']['settings'];
 
 export function ReflectionScheduleForm(p: { agentId: string }) {
-  const q = useQuery<{ reflectionState: { settings: Settings } }>(QUERY, { agentId: p.agentId });
+  const q = useQuery(QUERY, { agentId: p.agentId });
   if (q.error) return <ErrorBox error={q.error} />;
   if (!q.data) return <Loading />;
   return <ScheduleFields agentId={p.agentId} initial={q.data.reflectionState.settings} />;

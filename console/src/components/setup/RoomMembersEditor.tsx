@@ -2,35 +2,66 @@
 // is being asked now it is skipped and the round goes on).
 import { useState } from 'preact/hooks';
 import { errorText, gql } from '../../lib/api.js';
+import { graphql, type FragmentOf } from '../../lib/graphql.js';
 import { useQuery } from '../../lib/hooks.js';
 import { useI18n } from '../../lib/i18n.js';
-import { nodes, type Conn, type Named } from '../../lib/types.js';
+import { nodes } from '../../lib/types.js';
 import { useCan } from '../../lib/viewerContext.js';
 
-const AGENTS = `query RoomAgents { agents(first: 100) { edges { node { id name } } } }`;
-const ADD = `mutation AddMember($id: ID!, $agentId: ID!) { addRoomMember(id: $id, agentId: $agentId) { id } }`;
-const REMOVE = `mutation RemoveMember($id: ID!, $memberId: ID!) { removeRoomMember(id: $id, memberId: $memberId) { id } }`;
+const AGENTS = graphql(`
+  query RoomAgents {
+    agents(first: 100) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
+    }
+  }
+`);
+const ADD = graphql(`
+  mutation AddMember($id: ID!, $agentId: ID!) {
+    addRoomMember(id: $id, agentId: $agentId) {
+      id
+    }
+  }
+`);
+const REMOVE = graphql(`
+  mutation RemoveMember($id: ID!, $memberId: ID!) {
+    removeRoomMember(id: $id, memberId: $memberId) {
+      id
+    }
+  }
+`);
 
-interface Member {
-  id: string;
-  agent: { id: string; name: string } | null;
-  kind: string;
-}
+/** What the editor reads of each member; the room's query spreads it. */
+export const RoomMemberFields = graphql(`
+  fragment RoomMemberFields on RoomMember {
+    id
+    kind
+    agent {
+      id
+      name
+    }
+  }
+`);
+type Member = FragmentOf<typeof RoomMemberFields>;
 
 export function RoomMembersEditor(p: { roomId: string; members: Member[]; onChanged: () => void }) {
   const { t } = useI18n();
   const canAct = useCan('operator');
-  const agents = nodes(useQuery<{ agents: Conn<Named> }>(AGENTS, {}, { skip: !canAct }).data?.agents);
+  const agents = nodes(useQuery(AGENTS, {}, { skip: !canAct }).data?.agents);
   const [pick, setPick] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const inRoom = new Set(p.members.map((m) => m.id));
   const left = agents.filter((a) => !inRoom.has(a.id));
-  const run = async (mutation: string, vars: Record<string, unknown>) => {
+  const run = async (mutation: () => Promise<unknown>) => {
     setBusy(true);
     setError(null);
     try {
-      await gql(mutation, { id: p.roomId, ...vars });
+      await mutation();
       setPick('');
       p.onChanged();
     } catch (e) {
@@ -51,7 +82,7 @@ export function RoomMembersEditor(p: { roomId: string; members: Member[]; onChan
               type="button"
               class="small danger"
               disabled={busy}
-              onClick={() => void run(REMOVE, { memberId: m.id })}
+              onClick={() => void run(() => gql(REMOVE, { id: p.roomId, memberId: m.id }))}
               aria-label={t('setup.rooms.removeNamed', { name: m.agent?.name ?? m.id })}
             >
               {t('setup.rooms.removeMember')}
@@ -69,7 +100,8 @@ export function RoomMembersEditor(p: { roomId: string; members: Member[]; onChan
           type="button"
           class="small"
           disabled={busy || left.length === 0}
-          onClick={() => void run(ADD, { agentId: pick || left[0]?.id })}
+          // Disabled while no agent is left to add, so there is one to fall back to.
+          onClick={() => void run(() => gql(ADD, { id: p.roomId, agentId: pick || left[0]!.id }))}
         >
           {t('setup.rooms.addMember')}
         </button>

@@ -5,14 +5,14 @@ import type { FormErrors } from '../../lib/formErrors.js';
 import { useI18n } from '../../lib/i18n.js';
 import type { OpsRole } from '../../lib/session.js';
 import { useCan } from '../../lib/viewerContext.js';
-import { ReadOnlyNote } from '../ui.js';
+import { CodedProblem, ReadOnlyNote } from '../ui.js';
 
 /** The error beside a field: the stable code first, so it reads the same in any language. */
 export function FieldError(p: { id: string; code: string | null; message: string | undefined }) {
   if (!p.message) return null;
   return (
     <div class="field-error" id={`${p.id}-error`} data-testid={`${p.id}-error`} role="alert">
-      {p.code && <code class="error-code">{p.code}</code>} {p.message}
+      <CodedProblem code={p.code} message={p.message} />
     </div>
   );
 }
@@ -61,7 +61,7 @@ export function SetupForm(p: {
         {p.children}
         {p.errors.other && (
           <div class="field-error" role="alert" data-testid="form-error">
-            {p.errors.code && <code class="error-code">{p.errors.code}</code>} {p.errors.other}
+            <CodedProblem code={p.errors.code} message={p.errors.other} />
           </div>
         )}
         <div class="row setup-actions">

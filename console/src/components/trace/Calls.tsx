@@ -1,6 +1,6 @@
 // A turn's model calls, tool calls and deliveries, as recorded in its trace.
 import type { EventView } from '../../lib/types.js';
-import { delivery, llmCall, toolCall } from '../../lib/trace.js';
+import { delivery, eventTopic, llmCall, toolCall } from '../../lib/trace.js';
 import { formatMs, formatNumber } from '../../lib/time.js';
 import { Badge, Collapsible, Json, Time } from '../ui.js';
 import { useI18n } from '../../lib/i18n.js';
@@ -165,12 +165,7 @@ export function OtherEvents(p: { events: EventView[] }) {
         <Collapsible
           summary={
             <>
-              <Badge tone={e.kind === 'warning' ? 'warn' : 'plain'}>{e.kind}</Badge>{' '}
-              {typeof e.data.task === 'string'
-                ? e.data.task
-                : typeof e.data.category === 'string'
-                  ? e.data.category
-                  : ''}{' '}
+              <Badge tone={e.kind === 'warning' ? 'warn' : 'plain'}>{e.kind}</Badge> {eventTopic(e)}{' '}
               <span class="muted small">
                 <Time at={e.at} />
               </span>

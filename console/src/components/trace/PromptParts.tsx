@@ -1,6 +1,6 @@
 // A context build's prompt: every part's size in tokens (a stacked bar and a table), the
 // totals and hashes, then the full prompt message by message.
-import { PART_LABELS, type ContextBuild } from '../../lib/trace.js';
+import { partLabel, type ContextBuild } from '../../lib/trace.js';
 import { formatMs, formatNumber } from '../../lib/time.js';
 import { Badge, Collapsible } from '../ui.js';
 import { useI18n } from '../../lib/i18n.js';
@@ -72,7 +72,7 @@ export function PromptParts(p: { ctx: ContextBuild }) {
             <tr class={x.tokens === 0 ? 'dim' : ''} data-testid="prompt-part">
               <td>
                 <i class="swatch" style={{ background: x.tokens ? COLORS[i % COLORS.length] : 'transparent' }} />
-                <span class="mono">{x.name}</span> <span class="muted small">{PART_LABELS[x.name] ?? ''}</span>
+                <span class="mono">{x.name}</span> <span class="muted small">{partLabel(t, x.name)}</span>
               </td>
               <td class="num">{formatNumber(x.tokens)}</td>
               <td class="num">{formatNumber(x.chars)}</td>

@@ -1,5 +1,6 @@
 // The memories recall put into a turn's prompt, in rank order, with their scores when the
 // event recorded them, and the queries recall searched with.
+import { graphql, type FragmentOf, type VariablesOf } from '../../lib/graphql.js';
 import { useQuery } from '../../lib/hooks.js';
 import type { ContextBuild } from '../../lib/trace.js';
 import { formatMs } from '../../lib/time.js';
@@ -9,37 +10,71 @@ import { Importance, MemoryStatus, Relevance } from '../MemoryScore.js';
 import { bestScore } from '../../lib/scores.js';
 import { useI18n } from '../../lib/i18n.js';
 
-interface MemoryRow {
-  id: string;
-  text: string;
-  kind: string;
-  importance: number;
-  status: string;
-  ownerId: string;
-  subjectId: string | null;
-}
+const RecalledMemory = graphql(`
+  fragment RecalledMemory on Memory {
+    id
+    text
+    kind
+    importance
+    status
+    ownerId
+    subjectId
+  }
+`);
+type MemoryRow = FragmentOf<typeof RecalledMemory>;
 
-// One aliased field per memory (the API has no list-by-ids); the alias limit is 15 per request.
-const CHUNK = 10;
-const queryFor = (n: number) =>
-  `query Recalled(${Array.from({ length: n }, (_, i) => `$m${i}: ID!`).join(', ')}) { ${Array.from(
-    { length: n },
-    (_, i) => `m${i}: memory(id: $m${i}) { id text kind importance status ownerId subjectId }`,
-  ).join(' ')} }`;
+// One aliased field per memory (the API has no list-by-ids; at most 15 aliases a request), ten a
+// request. A shorter chunk asks for its first memory again in the unused fields (the API's
+// loader reads it once), so the document stays one the schema checks.
+const RECALLED = graphql(
+  `
+    query Recalled($m0: ID!, $m1: ID!, $m2: ID!, $m3: ID!, $m4: ID!, $m5: ID!, $m6: ID!, $m7: ID!, $m8: ID!, $m9: ID!) {
+      m0: memory(id: $m0) {
+        ...RecalledMemory
+      }
+      m1: memory(id: $m1) {
+        ...RecalledMemory
+      }
+      m2: memory(id: $m2) {
+        ...RecalledMemory
+      }
+      m3: memory(id: $m3) {
+        ...RecalledMemory
+      }
+      m4: memory(id: $m4) {
+        ...RecalledMemory
+      }
+      m5: memory(id: $m5) {
+        ...RecalledMemory
+      }
+      m6: memory(id: $m6) {
+        ...RecalledMemory
+      }
+      m7: memory(id: $m7) {
+        ...RecalledMemory
+      }
+      m8: memory(id: $m8) {
+        ...RecalledMemory
+      }
+      m9: memory(id: $m9) {
+        ...RecalledMemory
+      }
+    }
+  `,
+  [RecalledMemory],
+);
+const KEYS = ['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9'] as const;
+const CHUNK = KEYS.length;
+
+const variablesFor = (ids: string[]) =>
+  // Every key gets an id (KEYS are the document's variables), which the record type cannot show.
+  Object.fromEntries(KEYS.map((k, i) => [k, ids[i] ?? ids[0] ?? ''])) as VariablesOf<typeof RECALLED>;
 
 function useMemories(ids: string[]): { rows: Array<MemoryRow | undefined>; error: unknown } {
   const chunks = [ids.slice(0, CHUNK), ids.slice(CHUNK, 2 * CHUNK)];
-  const a = useQuery<Record<string, MemoryRow>>(
-    queryFor(chunks[0]!.length),
-    Object.fromEntries(chunks[0]!.map((id, i) => [`m${i}`, id])),
-    { skip: chunks[0]!.length === 0 },
-  );
-  const b = useQuery<Record<string, MemoryRow>>(
-    queryFor(chunks[1]!.length),
-    Object.fromEntries(chunks[1]!.map((id, i) => [`m${i}`, id])),
-    { skip: chunks[1]!.length === 0 },
-  );
-  const rows = [...chunks[0]!.map((_, i) => a.data?.[`m${i}`]), ...chunks[1]!.map((_, i) => b.data?.[`m${i}`])];
+  const a = useQuery(RECALLED, variablesFor(chunks[0]!), { skip: chunks[0]!.length === 0 });
+  const b = useQuery(RECALLED, variablesFor(chunks[1]!), { skip: chunks[1]!.length === 0 });
+  const rows = [...chunks[0]!.map((_, i) => a.data?.[KEYS[i]!]), ...chunks[1]!.map((_, i) => b.data?.[KEYS[i]!])];
   return { rows, error: a.error ?? b.error };
 }
 
