@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { builder } from '../builder.js';
 import type { StatsBucket } from '../../src/stats/timeline.js';
 import { apiError } from '../errors.js';
-import { LATENCY_SAMPLE_MAX, type Stats, type TokenUse } from '../../src/store/collectStats.js';
+import { LATENCY_SAMPLE_MAX, type Stats, type TokenUse } from '../../src/stats/statsOf.js';
 import { statsWindow, STATS_DEFAULT_DAYS, STATS_MAX_DAYS } from '../../src/query/timeWindow.js';
 import { windowArgs } from './queryFilters.js';
 import { dialogueOrNotFound } from './queriesDialogue.js';

@@ -1,6 +1,7 @@
 // Operating statistics read from this store's own collections (the reads: collectStats.ts).
 import type { Collections } from './collections.js';
-import { collectStats, type Stats } from './collectStats.js';
+import { collectStats } from './collectStats.js';
+import type { Stats } from '../stats/statsOf.js';
 import { collectTimeline } from './statsTimeline.js';
 import type { StatsBucket } from '../stats/timeline.js';
 

@@ -3,7 +3,8 @@
 // latency sample of collectStats.ts. Each uses a time index (events.by_kind, turns.by_time,
 // reflections_by_time).
 import type { Collections } from './collections.js';
-import { LATENCY_SAMPLE_MAX, REFLECTION_RUNS_MAX } from './collectStats.js';
+import { REFLECTION_RUNS_MAX } from './collectStats.js';
+import { LATENCY_SAMPLE_MAX } from '../stats/statsOf.js';
 import { bucketize, type StatsBucket } from '../stats/timeline.js';
 import { runUsageOf, usageOf } from '../stats/tokenUsage.js';
 
