@@ -5,7 +5,7 @@ import { modelConfigured, NoModelClient } from '../src/llm/noModel.js';
 import { DEFAULT_OPENAI_BASE_URL } from '../src/config/env.js';
 import { builtinTools } from '../src/tools/builtins/index.js';
 import { ActiveReplies } from '../src/respond/activeReplies.js';
-import type { RespondDeps } from '../src/respond/respondToTurn.js';
+import type { RespondDeps } from '../src/respond/respondDeps.js';
 import { afterReply } from '../src/respond/afterReply.js';
 import { askDue } from '../src/rooms/roomFlow.js';
 import { notifyExternal, personaOf, roomFlowDeps } from './roomDeps.js';

@@ -19,7 +19,7 @@ import { memoryScopeIdOf, type MemoryScopeMark } from '../src/store/memoryScopes
 import { dialogueIdOf } from '../src/store/dialogues.js';
 import { humanIdOf } from '../src/store/participants.js';
 import { messageIdOf } from '../src/ingest/messageIds.js';
-import { replyIdOf } from '../src/respond/respondToTurn.js';
+import { replyIdOf } from '../src/domain/aiMessage.js';
 import { newId } from '../src/domain/ids.js';
 import { titleFromFirstMessage } from '../src/domain/title.js';
 import { benchMessage } from './context.js';

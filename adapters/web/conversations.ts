@@ -27,7 +27,7 @@ export interface MessageView {
   id: string;
   conversationId: string;
   role: 'user' | 'assistant' | 'system';
-  /** The agent that wrote an assistant message (a room's replies come from several). */
+  /** In a room's conversation, the agent that wrote an assistant message (replies come from several). */
   agentId?: string;
   content: string;
   /**
@@ -55,7 +55,8 @@ export function conversationView(d: Dialogue): ConversationView {
 
 const ROLES = { human: 'user', ai: 'assistant', system: 'system' } as const;
 
-export function messageView(m: Message, conversationId: string): MessageView {
+/** `inRoom`: the conversation is a room's, so each reply names its agent (seed 004's shape otherwise). */
+export function messageView(m: Message, conversationId: string, inRoom = false): MessageView {
   const ended = m.delivery && m.delivery.state !== 'streaming';
   const sources = m.sources?.map(({ documentId, documentName, content, relevanceScore }) => ({
     documentId,
@@ -67,7 +68,7 @@ export function messageView(m: Message, conversationId: string): MessageView {
     id: m._id,
     conversationId,
     role: ROLES[m.senderRole],
-    ...(m.senderRole === 'ai' ? { agentId: m.senderId } : {}),
+    ...(inRoom && m.senderRole === 'ai' ? { agentId: m.senderId } : {}),
     content: ended ? (m.delivery?.shown ?? m.content) : m.content,
     state: m.delivery?.state ?? 'complete',
     metadata: {

@@ -16,7 +16,7 @@ import { newId } from '../../src/domain/ids.js';
 import { humanIdOf } from '../../src/store/participants.js';
 import { openDialogue } from '../../src/ops/openDialogue.js';
 import type { LinkCodes } from '../../src/store/linkCodes.js';
-import { replyIdOf } from '../../src/respond/respondToTurn.js';
+import { replyIdOf } from '../../src/domain/aiMessage.js';
 import { WEB_PLATFORM } from './platform.js';
 import { requireCaller, type WebCaller } from './webAuth.js';
 import { sendCoded, sendError } from './httpErrors.js';
@@ -128,7 +128,7 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
         { createdAt: -1, _id: -1 },
         HISTORY_LIMIT,
       );
-      const messages = newestFirst.reverse().map((m) => messageView(m, d.chat.chatId));
+      const messages = newestFirst.reverse().map((m) => messageView(m, d.chat.chatId, !!d.roomId));
       return reply.send({ conversation: conversationView(d), messages });
     });
 

@@ -4,7 +4,7 @@
 // invalidate / noop (src/memory/reconcile.ts), then written with its vector. One run per turn:
 // the run ends with an `llm_call` event (task extract_memories) that marks the turn as done.
 import { isSaid } from '../domain/conversation.js';
-import type { MemoryEmbedding, MemoryEntry, MemoryOrigin, Message, Turn } from '../domain/model.js';
+import type { MemoryOrigin, Message, Turn } from '../domain/model.js';
 import { homeOf, originOf } from '../domain/memoryOrigin.js';
 import { renderMessage } from '../context/renderMessage.js';
 import { runJsonTask } from '../llm/jsonTask.js';
@@ -12,7 +12,6 @@ import type { Usage } from '../llm/types.js';
 import type { Store } from '../store/store.js';
 import { derivedId } from '../domain/ids.js';
 import type { OwnerScope } from '../store/memories.js';
-import { embedTexts, findSimilar } from './similar.js';
 import { clampMemoryText, dedupeKeyOf } from './normalize.js';
 import {
   EXTRACT_MEMORIES_INSTRUCTIONS,
@@ -21,21 +20,12 @@ import {
   parseExtraction,
   reconcileOutputSchema,
   renderExtractionInput,
-  renderReconcileInput,
   type TranscriptLine,
 } from './extractionPrompt.js';
-import {
-  askedCandidates,
-  decide,
-  planCandidates,
-  DEFAULT_RECONCILE_OPTIONS,
-  type Candidate,
-  type CandidatePlan,
-  type PlanOptions,
-  type SimilarHit,
-} from './reconcile.js';
+import { DEFAULT_RECONCILE_OPTIONS, type Candidate, type PlanOptions } from './reconcile.js';
+import { planMemoryWrite, type AskReconcile } from './writeStep.js';
 import type { MemoryTaskDeps } from './taskDeps.js';
-import { applyDecisions, emptyWriteSummary, textsToEmbed, type WriteSummary } from './writeMemories.js';
+import { applyDecisions, emptyWriteSummary, type WriteSummary } from './writeMemories.js';
 import { turnAgentId, turnHumanId } from '../domain/turnRules.js';
 
 export interface MemoryWriteDeps extends MemoryTaskDeps {
@@ -165,169 +155,146 @@ export async function extractTurnMemories(
     await record({ skipped: 'no_participants' });
     return { ...empty, skipped: 'no_participants' };
   }
-  const turnRef = { _id: turnId, ...found };
-  const scope = { ownerId: turnRef.ownerId, subjectId: turnRef.subjectId };
-  const [messages, config] = await Promise.all([store.history.ofTurn(turnRef), deps.config()]);
-  const { agentName } = turnRef;
-  const said = messages.filter(
-    (m) =>
-      isSaid(m) &&
-      ((m.senderRole === 'human' && m.senderId === scope.subjectId) ||
-        (m.senderRole === 'ai' && m.senderId === scope.ownerId)),
-  );
-  const humanMessages = said.filter((m) => m.senderRole === 'human');
-  if (humanMessages.length === 0) {
+  const turn: TurnRef = { _id: turnId, ...found };
+  const [messages, config] = await Promise.all([store.history.ofTurn(turn), deps.config()]);
+  const said = saidBetweenThem(messages, turn);
+  if (!said.some((m) => m.senderRole === 'human')) {
     await record({ skipped: 'nothing_said' });
     return { ...empty, skipped: 'nothing_said' };
   }
+  const maxChars = config.limits.memory_max_chars;
+  const extracted = await extractCandidates(deps, turn, said, maxChars);
+  const written =
+    extracted.candidates.length > 0
+      ? await writeCandidates(deps, { turn, said, candidates: extracted.candidates, now, maxChars })
+      : { summary: emptyWriteSummary(), info: {}, usage: undefined };
+  const usage = addUsage(extracted.usage, written.usage);
+  const { writtenIds, supersededIds: _superseded, ...counts } = written.summary;
+  const candidates = extracted.candidates.length;
+  await record({
+    candidates,
+    dropped: extracted.dropped,
+    ops: counts,
+    memoryIds: writtenIds,
+    ...written.info,
+    ...(usage ? { usage } : {}),
+    durationMs: Date.now() - started,
+  });
+  log.info({ turnId: turnId, ...counts, candidates }, 'memories extracted');
+  return { ...counts, candidates };
+}
+
+/** The turn with what the reply knew of it (TurnFacts). */
+type TurnRef = TurnFacts & { _id: string };
+
+/** What the turn's human and agent said to each other (nobody else's words become their memories). */
+function saidBetweenThem(messages: Message[], turn: TurnRef): Message[] {
+  return messages.filter(
+    (m) =>
+      isSaid(m) &&
+      ((m.senderRole === 'human' && m.senderId === turn.subjectId) ||
+        (m.senderRole === 'ai' && m.senderId === turn.ownerId)),
+  );
+}
+
+/** The model's memories of the turn as candidates, dated by the person's last message at the latest. */
+async function extractCandidates(
+  deps: MemoryWriteDeps,
+  turn: TurnRef,
+  said: Message[],
+  maxChars: number,
+): Promise<{ candidates: Candidate[]; dropped: number; usage: Usage | undefined }> {
+  const { agentName } = turn;
   const lines: TranscriptLine[] = said.map((m) => ({
     at: messageTime(m),
     role: m.senderRole === 'human' ? 'user' : 'assistant',
-    name: m.senderRole === 'human' ? (turnRef.userName ?? m.contentMeta?.senderName) : agentName,
-    text: renderMessage(m, { groupChat: turnRef.groupChat, agentName }),
+    name: m.senderRole === 'human' ? (turn.userName ?? m.contentMeta?.senderName) : agentName,
+    text: renderMessage(m, { groupChat: turn.groupChat, agentName }),
   }));
-  const lastHumanAt = messageTime(humanMessages[humanMessages.length - 1]!);
-
+  const lastHumanAt = messageTime(said.filter((m) => m.senderRole === 'human').at(-1)!);
   const extracted = await runJsonTask(deps.llm, {
     task: EXTRACT_TASK,
     model: deps.model,
     instructions: EXTRACT_MEMORIES_INSTRUCTIONS,
-    input: renderExtractionInput({
-      now: lastHumanAt,
-      ...(turnRef.userName ? { userName: turnRef.userName } : {}),
-      lines,
-    }),
+    input: renderExtractionInput({ now: lastHumanAt, ...(turn.userName ? { userName: turn.userName } : {}), lines }),
     schema: extractionOutputSchema,
     timeoutMs: deps.timeoutMs,
   });
   const parsed = parseExtraction(extracted.value.memories);
   if (parsed.dropped.length > 0)
-    log.warn({ turnId: turnId, dropped: parsed.dropped }, 'invalid memories from the model were dropped');
-
-  const maxChars = config.limits.memory_max_chars;
-  const candidates: Candidate[] = parsed.candidates.map((c) => {
+    deps.log.warn({ turnId: turn._id, dropped: parsed.dropped }, 'invalid memories from the model were dropped');
+  const candidates = parsed.candidates.map((c): Candidate => {
     const text = clampMemoryText(c.text, maxChars);
     return {
       kind: c.kind,
       text,
       importance: c.importance,
       occurredAt: c.occurredAt ?? lastHumanAt,
-      dedupeKey: dedupeKeyOf(scope.ownerId, scope.subjectId, text, turnRef.origin),
+      dedupeKey: dedupeKeyOf(turn.ownerId, turn.subjectId, text, turn.origin),
     };
   });
-
-  let usage = extracted.usage;
-  let summary: WriteSummary = emptyWriteSummary();
-  let reconcileInfo: Record<string, unknown> = {};
-  if (candidates.length > 0) {
-    const options = { ...DEFAULT_RECONCILE_OPTIONS, ...deps.reconcile };
-    const [existing, similar] = await Promise.all([
-      store.memories.findByDedupeKeys(candidates.map((c) => c.dedupeKey)),
-      similarEntries(deps, scope, candidates, options.topK, homeOf(turnRef.origin)),
-    ]);
-    const byKey = new Map(existing.filter((e) => e.ownerId === scope.ownerId).map((e) => [e.dedupeKey, e]));
-    const plans = planCandidates(candidates, byKey, similar.hits, options);
-    const asked = await askModel(deps, turnId, candidates, plans);
-    usage = addUsage(usage, asked.usage);
-    const { decisions, problems } = decide(candidates, plans, asked.ops);
-    if (problems.length > 0) log.warn({ turnId: turnId, problems }, 'memory reconcile operations ignored');
-    const embeddings = await embedForWrite(deps, textsToEmbed(candidates, decisions, maxChars));
-    const sources = {
-      dialogueId: turnRef.dialogueId,
-      sessionId: turnRef.sessionId,
-      turnIds: [turnId],
-      messageIds: said.map((m) => m._id),
-    };
-    // One writer per scope at a time: the writes read, check and write entries by _id.
-    summary = await store.memories.guarded(scope, () =>
-      applyDecisions(
-        store,
-        { scope, sources, origin: turnRef.origin, now, maxChars },
-        candidates,
-        decisions,
-        embeddings,
-        log,
-      ),
-    );
-    const changed = [...summary.writtenIds, ...summary.supersededIds];
-    if (changed.length > 0) await deps.cache.noteWritten(scope, changed);
-    reconcileInfo = {
-      asked: askedCandidates(plans).length,
-      fallback: asked.ops === 'unavailable',
-      similarUnavailable: similar.failed,
-      problems: problems.length,
-    };
-  }
-
-  const { writtenIds, supersededIds: _superseded, ...counts } = summary;
-  await record({
-    candidates: candidates.length,
-    dropped: parsed.dropped.length,
-    ops: counts,
-    memoryIds: writtenIds,
-    ...reconcileInfo,
-    ...(usage ? { usage } : {}),
-    durationMs: Date.now() - started,
-  });
-  log.info({ turnId: turnId, ...counts, candidates: candidates.length }, 'memories extracted');
-  return { ...counts, candidates: candidates.length };
+  return { candidates, dropped: parsed.dropped.length, usage: extracted.usage };
 }
 
-/** Active entries nearest to each candidate; none when the embeddings are unavailable (all get added). */
-async function similarEntries(
+/** The shared write step (writeStep.ts), then the decisions written under the scope's guard. */
+async function writeCandidates(
   deps: MemoryWriteDeps,
-  scope: OwnerScope,
-  candidates: Candidate[],
-  k: number,
-  home: string,
-): Promise<{ hits: SimilarHit[][]; failed: boolean }> {
-  try {
-    // Compared only with memories of the same place: an update never carries words across chats.
-    const found = await findSimilar(
-      { embedder: deps.embedder, cache: deps.cache },
-      scope,
-      candidates.map((c) => c.text),
-      k,
-      home,
-    );
-    const ids = [...new Set(found.flatMap((list) => list.map((h) => h.entry.id)))];
-    const full = new Map<string, MemoryEntry>((await deps.store.memories.getMany(ids)).map((e) => [e._id, e]));
-    return {
-      hits: found.map((list) =>
-        list.flatMap((h) => (full.has(h.entry.id) ? [{ entry: full.get(h.entry.id)!, score: h.score }] : [])),
-      ),
-      failed: false,
-    };
-  } catch (err) {
-    deps.log.warn({ err }, 'similar memories unavailable; new memories are added without comparison');
-    return { hits: candidates.map(() => []), failed: true };
-  }
+  o: { turn: TurnRef; said: Message[]; candidates: Candidate[]; now: Date; maxChars: number },
+): Promise<{ summary: WriteSummary; info: Record<string, unknown>; usage: Usage | undefined }> {
+  const { store, log } = deps;
+  const { turn, candidates, maxChars } = o;
+  const scope = { ownerId: turn.ownerId, subjectId: turn.subjectId };
+  let usage: Usage | undefined;
+  const ask: AskReconcile = async (input) => {
+    const asked = await askModel(deps, turn._id, input);
+    usage = asked.usage;
+    return asked.ops;
+  };
+  const planned = await planMemoryWrite(deps, {
+    scope,
+    candidates,
+    home: homeOf(turn.origin),
+    options: { ...DEFAULT_RECONCILE_OPTIONS, ...deps.reconcile },
+    maxChars,
+    ask,
+    writer: EXTRACT_TASK,
+  });
+  if (planned.problems.length > 0)
+    log.warn({ turnId: turn._id, problems: planned.problems }, 'memory reconcile operations ignored');
+  const sources = {
+    dialogueId: turn.dialogueId,
+    sessionId: turn.sessionId,
+    turnIds: [turn._id],
+    messageIds: o.said.map((m) => m._id),
+  };
+  // One writer per scope at a time: the writes read, check and write entries by _id.
+  const summary = await store.memories.guarded(scope, () =>
+    applyDecisions(
+      store,
+      { scope, sources, origin: turn.origin, now: o.now, maxChars },
+      candidates,
+      planned.decisions,
+      planned.embeddings,
+      log,
+    ),
+  );
+  const changed = [...summary.writtenIds, ...summary.supersededIds];
+  if (changed.length > 0) await deps.cache.noteWritten(scope, changed);
+  const info = {
+    asked: planned.asked,
+    fallback: planned.modelUnavailable,
+    similarUnavailable: planned.similarUnavailable,
+    problems: planned.problems.length,
+  };
+  return { summary, info, usage };
 }
 
+/** `reconcile_memories` with the memory model; a failure adds the candidates as they are. */
 async function askModel(
   deps: MemoryWriteDeps,
   turnId: string,
-  candidates: Candidate[],
-  plans: CandidatePlan[],
+  input: string,
 ): Promise<{ ops: unknown[] | 'unavailable'; usage?: Usage }> {
-  const asked = askedCandidates(plans);
-  if (asked.length === 0) return { ops: [] };
-  const input = renderReconcileInput(
-    asked.map((i) => {
-      const p = plans[i]!;
-      const similar = p.action === 'ask' || p.action === 'reactivate' ? p.similar : [];
-      return {
-        candidate: candidates[i]!,
-        similar: similar.map((h) => ({
-          id: h.entry._id,
-          kind: h.entry.kind,
-          text: h.entry.text,
-          occurredAt: h.entry.occurredAt,
-          score: h.score,
-        })),
-      };
-    }),
-  );
   try {
     const r = await runJsonTask(deps.llm, {
       task: 'reconcile_memories',
@@ -341,18 +308,5 @@ async function askModel(
   } catch (err) {
     deps.log.warn({ turnId, err }, 'reconcile_memories failed; new memories are added as they are');
     return { ops: 'unavailable' };
-  }
-}
-
-async function embedForWrite(deps: MemoryWriteDeps, texts: string[]): Promise<Map<string, MemoryEmbedding>> {
-  const unique = [...new Set(texts)];
-  if (unique.length === 0) return new Map();
-  try {
-    const vectors = await embedTexts(deps.embedder, unique);
-    return new Map(unique.map((t, i) => [t, vectors[i]!]));
-  } catch (err) {
-    // Stored without a vector: the index embeds entries that lack one when it loads them.
-    deps.log.warn({ err }, 'embedding new memories failed; stored without vectors');
-    return new Map();
   }
 }

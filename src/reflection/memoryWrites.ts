@@ -1,5 +1,5 @@
-// A step's proposed memories go through the same reconciliation as post-turn extraction
-// (src/memory/reconcile.ts + writeMemories.ts): exact duplicates settle without the model,
+// A step's proposed memories go through the same write step as post-turn extraction
+// (src/memory/writeStep.ts, then writeMemories.ts): exact duplicates settle without the model,
 // similar entries go to `reconcile_memories` (its call charged to the run's budget), a
 // contradicted entry is superseded, never deleted. Around the write, under the scope's state
 // guard, every entry the write can touch is read before and after: the difference is the
@@ -10,23 +10,10 @@ import { GatewayError } from '../errors.js';
 import { memoryIdOf, type OwnerScope } from '../store/memories.js';
 import { clampMemoryText, dedupeKeyOf } from '../memory/normalize.js';
 import { PRIVATE_HOME } from '../domain/memoryOrigin.js';
-import { embedTexts, findSimilar } from '../memory/similar.js';
-import {
-  askedCandidates,
-  decide,
-  planCandidates,
-  DEFAULT_RECONCILE_OPTIONS,
-  type Candidate,
-  type CandidatePlan,
-  type Decision,
-  type SimilarHit,
-} from '../memory/reconcile.js';
-import { applyDecisions, textsToEmbed, type WriteSummary } from '../memory/writeMemories.js';
-import {
-  RECONCILE_MEMORIES_INSTRUCTIONS,
-  reconcileOutputSchema,
-  renderReconcileInput,
-} from '../memory/extractionPrompt.js';
+import { DEFAULT_RECONCILE_OPTIONS, type Candidate, type Decision } from '../memory/reconcile.js';
+import { applyDecisions, type WriteSummary } from '../memory/writeMemories.js';
+import { planMemoryWrite } from '../memory/writeStep.js';
+import { RECONCILE_MEMORIES_INSTRUCTIONS, reconcileOutputSchema } from '../memory/extractionPrompt.js';
 import type { Proposal } from './prompts.js';
 import type { RunContext } from './runContext.js';
 
@@ -49,17 +36,21 @@ export async function writeProposals(ctx: RunContext, turn: IntrospectionTurn, r
   const candidates = req.proposals.map((p, i) => toCandidate(ctx, turn, req, p, i, maxChars));
   const { deps } = ctx;
 
-  const options = DEFAULT_RECONCILE_OPTIONS;
-  const [existing, similar] = await Promise.all([
-    deps.store.memories.findByDedupeKeys(candidates.map((c) => c.dedupeKey)),
-    similarEntries(ctx, req.scope, candidates, options.topK),
-  ]);
-  const byKey = new Map(existing.filter((e) => e.ownerId === req.scope.ownerId).map((e) => [e.dedupeKey, e]));
-  const plans = planCandidates(candidates, byKey, similar, options);
-  const ops = await askModel(ctx, turn, candidates, plans);
-  const { decisions, problems } = decide(candidates, plans, ops);
-  turn.notes.push(...problems.map((p) => `reconcile: ${p}`));
-  const embeddings = await embedForWrite(ctx, textsToEmbed(candidates, decisions, maxChars));
+  const planned = await planMemoryWrite(
+    { store: deps.store, embedder: deps.embedder, cache: deps.cache, log: deps.log },
+    {
+      scope: req.scope,
+      candidates,
+      // A person's summaries are private (SPEC §13): compared only with their private memories.
+      home: req.scope.subjectId === undefined ? undefined : PRIVATE_HOME,
+      options: DEFAULT_RECONCILE_OPTIONS,
+      maxChars,
+      ask: (input) => askModel(ctx, turn, input),
+      writer: 'reflection',
+    },
+  );
+  turn.notes.push(...planned.problems.map((p) => `reconcile: ${p}`));
+  const { decisions, embeddings } = planned;
 
   const now = ctx.now();
   const { summary, changes } = await deps.store.memories.guarded(req.scope, () =>
@@ -195,59 +186,8 @@ async function addBasis(ctx: RunContext, req: WriteRequest, p: Planned, summary:
   }
 }
 
-/** Active entries nearest to each candidate; none when embeddings fail (all are added, as extraction does). */
-async function similarEntries(
-  ctx: RunContext,
-  scope: OwnerScope,
-  candidates: Candidate[],
-  k: number,
-): Promise<SimilarHit[][]> {
-  const { deps } = ctx;
-  try {
-    // A person's summaries are private (SPEC §13): compared only with their private memories.
-    const found = await findSimilar(
-      { embedder: deps.embedder, cache: deps.cache },
-      scope,
-      candidates.map((c) => c.text),
-      k,
-      scope.subjectId === undefined ? undefined : PRIVATE_HOME,
-    );
-    const ids = [...new Set(found.flatMap((list) => list.map((h) => h.entry.id)))];
-    const full = new Map((await deps.store.memories.getMany(ids)).map((e) => [e._id, e]));
-    return found.map((list) =>
-      list.flatMap((h) => (full.has(h.entry.id) ? [{ entry: full.get(h.entry.id)!, score: h.score }] : [])),
-    );
-  } catch (err) {
-    deps.log.warn({ err }, 'similar memories unavailable; reflection memories are added without comparison');
-    return candidates.map(() => []);
-  }
-}
-
 /** `reconcile_memories` within the run's budget; a model failure adds the candidates (extraction's rule). */
-async function askModel(
-  ctx: RunContext,
-  turn: IntrospectionTurn,
-  candidates: Candidate[],
-  plans: CandidatePlan[],
-): Promise<unknown[] | 'unavailable'> {
-  const asked = askedCandidates(plans);
-  if (asked.length === 0) return [];
-  const input = renderReconcileInput(
-    asked.map((i) => {
-      const p = plans[i]!;
-      const similar = p.action === 'ask' || p.action === 'reactivate' ? p.similar : [];
-      return {
-        candidate: candidates[i]!,
-        similar: similar.map((h) => ({
-          id: h.entry._id,
-          kind: h.entry.kind,
-          text: h.entry.text,
-          occurredAt: h.entry.occurredAt,
-          score: h.score,
-        })),
-      };
-    }),
-  );
+async function askModel(ctx: RunContext, turn: IntrospectionTurn, input: string): Promise<unknown[] | 'unavailable'> {
   try {
     const r = await ctx.spender.call(
       {
@@ -264,18 +204,5 @@ async function askModel(
     if (!(err instanceof GatewayError)) throw err; // a budget stop ends the step
     turn.notes.push(`reconcile: the model failed (${err.code}); new memories are added as they are`);
     return 'unavailable';
-  }
-}
-
-async function embedForWrite(ctx: RunContext, texts: string[]): Promise<Map<string, MemoryEmbedding>> {
-  const unique = [...new Set(texts)];
-  if (unique.length === 0) return new Map();
-  try {
-    const vectors = await embedTexts(ctx.deps.embedder, unique);
-    return new Map(unique.map((t, i) => [t, vectors[i]!]));
-  } catch (err) {
-    // Stored without a vector: the index embeds entries that lack one when it loads them.
-    ctx.deps.log.warn({ err }, 'embedding reflection memories failed; stored without vectors');
-    return new Map();
   }
 }

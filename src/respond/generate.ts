@@ -4,7 +4,7 @@
 // held is told `busy` and tries again later (the queues delay their job).
 import { respondToTurn, type RespondResult } from './respondToTurn.js';
 import type { ReplyHints } from '../domain/replyJob.js';
-import { proactiveCheckIn, type CheckInDeps, type CheckInResult } from '../lifecycle/checkIn.js';
+import { proactiveCheckIn, type CheckInDeps, type CheckInResult } from './checkIn.js';
 
 /** The dialogue's reply lease (jobs/dialogueLock.ts): a release function, or null while held. */
 export interface ReplyLease {

@@ -18,7 +18,7 @@ import type { Outbounds, SendOptions } from '../delivery/outbound.js';
 import { splitForPlatform } from '../delivery/split.js';
 import type { Seat } from '../store/seats.js';
 import { guardKeys } from '../store/stateGuard.js';
-import { replyIdOf } from '../respond/respondToTurn.js';
+import { replyIdOf } from '../domain/aiMessage.js';
 import { askAnswered, askSkipped, skipMessage, type RoomFlowDeps } from './roomFlow.js';
 import { passwordMatches } from './createRoom.js';
 import { recordRoomEvent } from './roomEvents.js';

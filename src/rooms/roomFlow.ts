@@ -211,8 +211,8 @@ export function askSkipped(
 /**
  * The ask's deadline passed (a delayed job). An agent that has not started answering is skipped
  * for it, with an invisible timeout message. One already answering is stopped (`stopping`): its
- * reply ends as that skip, keeping what people already saw (respondToTurn.ts). `force`: the
- * check after a stop that no process answered (the one generating died): skipped here.
+ * reply ends as that skip, keeping what people already saw (src/respond/generateText.ts).
+ * `force`: the check after a stop that no process answered (the one generating died): skipped here.
  */
 export async function askDue(
   deps: RoomFlowDeps,

@@ -1,6 +1,6 @@
 // seed 002 skip_response for internal agents: the agent asked in a room declines to speak. Only
 // offered in a room's ask; refused when the agent was @mentioned (it must answer). The reply
-// then ends without a word reaching the platform (src/respond/respondToTurn.ts).
+// then ends without a word reaching the platform (src/respond/replyDelivery.ts).
 import { z } from 'zod';
 import { defineTool } from '../tools/registry.js';
 import { GatewayError } from '../errors.js';

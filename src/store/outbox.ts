@@ -1,7 +1,7 @@
 // Platform message ids of the messages we sent, indexed by a derived `_id` (platform, chat,
 // platform message id → our message), so a user quoting or deleting one of our messages is
 // resolved by one point read instead of a query over the messages' delivery arrays. Documents
-// recorded before this index existed are indexed by a one-off backfill (src/store/backfills.ts);
+// recorded before this index existed are indexed by a one-off backfill (src/store/hotPathBackfills.ts);
 // until it has finished, a miss falls back to the query.
 import type { Collections } from './collections.js';
 import { derivedId } from '../domain/ids.js';

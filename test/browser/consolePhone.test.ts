@@ -260,7 +260,8 @@ describe('operator console on a phone and a desktop', () => {
       }
     }
     expect(low).toEqual([]);
-  });
+    // Every page twice, each title's pixels read back: about 20 s alone, more on a busy machine.
+  }, 90_000);
 
   it('collapses the menu on a phone behind a toggle a keyboard can work, and shows it on a desktop', async () => {
     await page.setViewportSize(PHONE);

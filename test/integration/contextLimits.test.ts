@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import { Store } from '../../src/store/store.js';
 import { RedisWriteMark } from '../../src/store/redisWriteMark.js';
 import { GatewayError } from '../../src/errors.js';
-import { replyIdOf } from '../../src/respond/respondToTurn.js';
+import { replyIdOf } from '../../src/domain/aiMessage.js';
 
 const CHAT = 779_001;
 

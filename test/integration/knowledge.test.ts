@@ -8,7 +8,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { startHarness, type Harness } from '../support/harness.js';
 import { eventually, TEST_OPERATOR_TOKEN, TEST_VIEWER_TOKEN } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
-import { replyIdOf } from '../../src/respond/respondToTurn.js';
+import { replyIdOf } from '../../src/domain/aiMessage.js';
 import { DEFAULT_AGENT_ID } from '../../src/store/participants.js';
 import { HEADERS } from '../../src/context/buildContext.js';
 import type { EventLog, Turn } from '../../src/domain/model.js';

@@ -75,7 +75,8 @@ describe('the first start on a development machine', () => {
     } finally {
       await second.run.stop();
     }
-  });
+    // Two gateway processes started one after the other: each takes seconds on a busy machine.
+  }, 90_000);
 
   it('makes nothing in production: the API refuses every request', async () => {
     rmSync(tokenFile, { force: true });

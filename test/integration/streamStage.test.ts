@@ -6,7 +6,7 @@ import { startHarness, type Harness } from '../support/harness.js';
 import { eventually } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
 import { markerStage } from '../../src/respond/streamStage.js';
-import { replyIdOf } from '../../src/respond/respondToTurn.js';
+import { replyIdOf } from '../../src/domain/aiMessage.js';
 
 const CHAT = 424_242;
 

@@ -104,6 +104,9 @@ describe('web rooms', () => {
     const created = await ada.createConversation({});
     const id = String(created.json!.id);
     expect((await ada.send(id, { content: 'just between us' })).status).toBe(200);
+    // A conversation with one agent keeps seed 004's message shape: no agent named on replies.
+    const own = (await ada.get(id)).json!.messages as Array<Record<string, unknown>>;
+    expect(own.find((m) => m.role === 'assistant')).not.toHaveProperty('agentId');
     const other = webApi(h.app.apiUrl!, await issueToken('Ben'));
     expect((await other.get(id)).status).toBe(404);
     expect((await webApi(h.app.apiUrl!, TEST_OPERATOR_TOKEN).get(id)).status).toBe(404);

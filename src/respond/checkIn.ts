@@ -1,16 +1,19 @@
 // Proactive check-in (SPEC §4.4): after a configured silence following an AI reply, the AI
 // opens a turn of its own (initiator ai, responder human) with a short message. Nothing
 // happens when the dialogue saw any activity since the reply. The turn is opened, and the
-// history read, under the dialogue's state guard, as ingest and replies do.
+// history read, under the dialogue's state guard, as ingest and replies do. It lives in respond/:
+// its AI message is produced as an answer's is, under generate's reply lease.
 import { derivedId } from '../domain/ids.js';
 import { newTurn, expiryCheckAt } from '../domain/turnRules.js';
 import type { Dialogue, Turn } from '../domain/model.js';
-import type { Scheduler } from './scheduler.js';
-import { openAiMessage, produceAiMessage, type RespondDeps } from '../respond/respondToTurn.js';
+import type { Scheduler } from '../lifecycle/scheduler.js';
+import { openAiMessage } from '../store/aiMessages.js';
+import { produceAiMessage } from './produceAiMessage.js';
+import type { RespondDeps } from './respondDeps.js';
 import type { ReplyRecord } from '../context/gatherContext.js';
 import { guardKeys } from '../store/stateGuard.js';
 import { latestTurnOf } from '../store/latestTurn.js';
-import { currentSessionFor } from './currentSession.js';
+import { currentSessionFor } from '../lifecycle/currentSession.js';
 
 export const CHECK_IN_INSTRUCTION =
   'The person has been quiet for a while since your last message. Send one short, warm check-in that fits the conversation so far. Do not repeat yourself.';
