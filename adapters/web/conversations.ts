@@ -2,6 +2,7 @@
 // conversation is a Dialogue on platform `web` whose chat id is the conversation id.
 import type { ChatRef, Dialogue, Message } from '../../src/domain/model.js';
 import { dialogueIdOf } from '../../src/store/dialogues.js';
+import { displayedText } from '../../src/domain/displayedText.js';
 import { WEB_PLATFORM } from './platform.js';
 import type { SourceReferenceData, TokenUsage } from './streamEvents.js';
 
@@ -57,7 +58,6 @@ const ROLES = { human: 'user', ai: 'assistant', system: 'system' } as const;
 
 /** `inRoom`: the conversation is a room's, so each reply names its agent (seed 004's shape otherwise). */
 export function messageView(m: Message, conversationId: string, inRoom = false): MessageView {
-  const ended = m.delivery && m.delivery.state !== 'streaming';
   const sources = m.sources?.map(({ documentId, documentName, content, relevanceScore }) => ({
     documentId,
     documentName,
@@ -69,7 +69,7 @@ export function messageView(m: Message, conversationId: string, inRoom = false):
     conversationId,
     role: ROLES[m.senderRole],
     ...(inRoom && m.senderRole === 'ai' ? { agentId: m.senderId } : {}),
-    content: ended ? (m.delivery?.shown ?? m.content) : m.content,
+    content: displayedText(m),
     state: m.delivery?.state ?? 'complete',
     metadata: {
       ...(sources?.length ? { sources } : {}),

@@ -4,6 +4,7 @@
 // wakes the follower; a slow poll covers a lost announcement (the feed is a hint).
 import type { Message } from '../../src/domain/model.js';
 import type { ErrorCode } from '../../src/errors.js';
+import { displayedText } from '../../src/domain/displayedText.js';
 import type { DialogueFeed } from './feedSubscriber.js';
 import { endEventIdOf, eventIdOf, type TokenUsage, type WebStreamEvent } from './streamEvents.js';
 
@@ -38,13 +39,9 @@ function failureOf(m: Message): { code: ErrorCode; message: string } | null {
   // Refusals that tell the person what to do keep their code and notice.
   const code = m.delivery?.error?.code;
   if (state === 'error' && (code === 'PROMPT_TOO_LONG' || code === 'MODEL_NOT_CONFIGURED'))
-    return { code, message: m.delivery?.shown ?? m.content };
+    return { code, message: displayedText(m) };
   return FAILURES[state];
 }
-
-/** What people see of the reply now: the streamed text, or once it ended what it was shown as. */
-const visibleText = (m: Message): string =>
-  m.delivery?.state === 'streaming' || !m.delivery ? m.content : (m.delivery.shown ?? m.content);
 
 const usageOf = (m: Message): TokenUsage => m.delivery?.usage ?? { inputTokens: 0, outputTokens: 0 };
 
@@ -95,7 +92,7 @@ export async function* followReply(o: FollowOptions): AsyncGenerator<WebStreamEv
       const ended = m?.delivery !== undefined && m.delivery.state !== 'streaming';
       const failure = m && ended ? failureOf(m) : null;
       // A failure's notice is not reply text: the client gets the error event instead.
-      const text = m ? (failure ? m.content : visibleText(m)) : '';
+      const text = m ? (failure ? m.content : displayedText(m)) : '';
       // A reply that failed before saying anything never started: its first event is the error.
       if (m && (text.length > sent || (ended && !failure))) {
         if (!started) yield { event: 'message_start', id: eventIdOf(o.replyId, sent), data: { messageId: o.replyId } };
