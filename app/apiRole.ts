@@ -53,7 +53,7 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
       memoryVersions: s.memoryVersions,
       scheduler: s.timers,
       enqueueReply: (job) => s.respondQueue.enqueue(job),
-      lockDialogue: (dialogueId) => s.dialogueLock.acquire(dialogueId),
+      replyLease: s.replyLease,
       accounts: s.accounts,
       knowledge: s.knowledge.deps,
       reflection: { lock: s.reflectionLock, queue: s.reflectionQueue, defaultTimezone: env.DISPLAY_TIMEZONE },

@@ -22,7 +22,7 @@ import { RespondQueue } from '../jobs/respondQueue.js';
 import { TimerQueue } from '../jobs/timers.js';
 import { InterruptBus } from '../jobs/interrupts.js';
 import { MemoryQueue } from '../jobs/memoryJobs.js';
-import { DialogueLock } from '../jobs/dialogueLock.js';
+import { RedisReplyLease } from '../jobs/replyLease.js';
 import { ReflectionQueue } from '../jobs/reflectionJobs.js';
 import { RedisReflectionLock } from '../jobs/reflectionLock.js';
 import { buildPlatforms, platformAccounts, type Platforms } from './platforms.js';
@@ -61,7 +61,7 @@ export interface Shared extends Platforms {
   /** Agents' documents: the per-agent index, retrieval for turns, adding and removing (src/knowledge). */
   knowledge: Knowledge;
   /** The dialogue lease replies hold; summaries and operator deletions take it too. */
-  dialogueLock: DialogueLock;
+  replyLease: RedisReplyLease;
   /** Self-reflection runs and the schedule's tick (jobs/reflectionJobs.ts). */
   reflectionQueue: ReflectionQueue;
   /** One reflection or rollback per agent at a time, across processes. */
@@ -178,7 +178,7 @@ export async function buildShared(
     metrics,
   });
   const knowledge = buildKnowledge({ env, redis, store, embedder, log });
-  const dialogueLock = new DialogueLock(redis, env.QUEUE_PREFIX, env.WORKER_LOCK_MS);
+  const replyLease = new RedisReplyLease(redis, env.QUEUE_PREFIX, env.WORKER_LOCK_MS);
   const reflectionQueue = new ReflectionQueue(redis, env.QUEUE_PREFIX);
   stops.push(() => reflectionQueue.close());
   // Long enough for a queued run to reach a worker; a running one renews it every third of it.
@@ -215,7 +215,7 @@ export async function buildShared(
     memoryCache,
     recall,
     knowledge,
-    dialogueLock,
+    replyLease,
     reflectionQueue,
     reflectionLock,
     agentOutbounds,

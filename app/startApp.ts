@@ -123,7 +123,7 @@ function buildInboundDeps(s: Shared): HandleInboundDeps {
     enqueueReply: (job) => s.respondQueue.enqueue(job),
     scheduler: s.timers,
     interrupt: (dialogueId) => s.interrupts.publish(dialogueId),
-    replyInProgress: (dialogueId) => s.dialogueLock.isHeld(dialogueId),
+    replyLease: s.replyLease,
     requestSummary: (sessionId, notify) => s.memoryQueue.summarize(sessionId, 'command', notify),
     async link(identity, code) {
       // A web identity is the one others link to, never linked itself.

@@ -32,15 +32,12 @@ export function mountWebChannel(
     handleInbound,
     linkCodes: s.linkCodes,
     async interrupt(dialogueId) {
-      if (!(await s.dialogueLock.isHeld(dialogueId))) return false;
+      if (!(await s.replyLease.isHeld(dialogueId))) return false;
       await s.interrupts.publish(dialogueId);
       return true;
     },
     async deleteDialogue(dialogueId) {
-      await deleteDialogueNow(
-        { store, log, lockDialogue: (id) => s.dialogueLock.acquire(id), memoryVersions: s.memoryVersions },
-        dialogueId,
-      );
+      await deleteDialogueNow({ store, log, replyLease: s.replyLease, memoryVersions: s.memoryVersions }, dialogueId);
     },
     // A reply may wait for the one before it, then take its own generation time (BR-004).
     maxWaitMs: 2 * env.LLM_TIMEOUT_MS + 30_000,

@@ -12,9 +12,6 @@ import { notifyExternal, personaOf, roomFlowDeps } from './roomDeps.js';
 import { generate, type GenerateDeps } from '../src/respond/generate.js';
 import { memoryJobHandlers, type MemoryWorkDeps } from '../src/lifecycle/memoryWork.js';
 import { TokenCounter } from '../src/context/tokens.js';
-import { citationStageFactory } from '../src/knowledge/citationStage.js';
-import { markerStage } from '../src/respond/streamStage.js';
-import { PROGRESS_MARKER } from '../src/domain/director.js';
 import { MediaProcessor } from '../src/media/processor.js';
 import { prepareMessagesMedia, type PrepareMediaDeps } from '../src/media/prepare.js';
 import { startRespondWorker } from '../jobs/respondWorker.js';
@@ -32,9 +29,6 @@ import type { Extensions } from './startApp.js';
 import { meteredLlm } from '../src/metrics/meteredLlm.js';
 import type { LlmClient } from '../src/llm/types.js';
 import { watchWorker } from './queueMetrics.js';
-
-/** Progress markers (seed 001) are taken out of what people see, whether or not the director is on. */
-const progressMarkerStage = () => markerStage({ names: [PROGRESS_MARKER] });
 
 export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions): Promise<void> {
   const { env, log, store, redis } = s;
@@ -69,7 +63,7 @@ export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions):
   // Answers and check-ins both go through generate(), under the dialogue's reply lease.
   const gen: GenerateDeps = {
     ...deps,
-    lease: s.dialogueLock,
+    replyLease: s.replyLease,
     enqueueReply: (job) => s.respondQueue.enqueue(job),
     scheduler: s.timers,
     sessionGapMs: env.SESSION_GAP_MS,
@@ -218,9 +212,8 @@ function buildRespondDeps(
     prepareMedia: (platform, messages) => prepareMessagesMedia(o.mediaDeps, messages, { platform }),
     onReplied: (turn, at, done) => afterReply(after, turn, at, done),
     metrics: s.metrics,
-    // The deployment's stages, then citations checked against the reply's passages (src/knowledge).
-    // Progress markers never reach people, director on or off (seed 001); citations are checked last.
-    streamStages: [progressMarkerStage, ...(o.streamStages ?? []), citationStageFactory],
+    // The deployment's own stages; respond/ places them between the required ones.
+    ...(o.streamStages ? { streamStages: o.streamStages } : {}),
   };
 }
 
@@ -248,7 +241,7 @@ function buildMemoryDeps(s: Shared): MemoryWorkDeps {
     embedder: s.embedder,
     cache: s.memoryCache,
     config: async () => (await store.config.get()).config,
-    lockDialogue: (dialogueId) => s.dialogueLock.acquire(dialogueId),
+    replyLease: s.replyLease,
     scheduleIdleCheck: (sessionId, lastActivityAt) =>
       s.timers.checkSessionAt(sessionId, new Date(lastActivityAt.getTime() + env.SESSION_GAP_MS)),
   };

@@ -15,6 +15,7 @@ import { endCurrentRound } from '../rooms/roomOps.js';
 import { runBackgroundCommand } from '../ops/backgroundCommand.js';
 import { runAgentCommand } from '../ops/agentCommand.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { ReplyLease } from '../domain/replyLease.js';
 
 export interface HandleInboundDeps extends IngestDeps {
   store: Store;
@@ -26,7 +27,7 @@ export interface HandleInboundDeps extends IngestDeps {
   /** Tells the worker generating this dialogue's reply to stop (BR-005). */
   interrupt(dialogueId: string): Promise<void>;
   /** Whether a worker holds the dialogue's reply lease now (a reply is being generated). */
-  replyInProgress(dialogueId: string): Promise<boolean>;
+  replyLease: Pick<ReplyLease, 'isHeld'>;
   /** `/link CODE`: links the sender's identity to the web user who was given the code; false when the code is no good. */
   link?(identity: PlatformIdentity, code: string): Promise<boolean>;
   /** Queues the summarise action for a session (`/summary`); the worker answers when done. */
@@ -71,7 +72,7 @@ async function runCommand(
     case 'stop': {
       // In a room, /stop also ends the round, so no further agent is asked.
       const roundEnded = await endCurrentRound(deps.store, r.dialogueId, new Date());
-      if (await deps.replyInProgress(r.dialogueId)) await deps.interrupt(r.dialogueId);
+      if (await deps.replyLease.isHeld(r.dialogueId)) await deps.interrupt(r.dialogueId);
       else if (!roundEnded) await say('NOTHING_TO_STOP');
       return;
     }

@@ -17,6 +17,7 @@ import { summarizeClosedSession } from '../summary/closeSummary.js';
 import { isSaid } from '../domain/conversation.js';
 import { evolvePersona, shouldEvolve } from '../persona/evolvePersona.js';
 import { turnAgentId } from '../domain/turnRules.js';
+import type { ReplyLease } from '../domain/replyLease.js';
 
 export interface NoticeTarget {
   messageId: string;
@@ -30,8 +31,8 @@ export interface MemoryWorkDeps extends MemoryWriteDeps, SummarizeDeps {
   store: Store;
   outbounds: Outbounds;
   log: Logger;
-  /** One reply or summary per dialogue at a time (jobs/dialogueLock.ts); null → busy. */
-  lockDialogue(dialogueId: string): Promise<(() => Promise<void>) | null>;
+  /** One reply or summary per dialogue at a time (jobs/replyLease.ts); null → busy. */
+  replyLease: Pick<ReplyLease, 'acquire'>;
 }
 
 /** Where post-turn work goes (jobs/memoryJobs.ts MemoryQueue). */
@@ -70,7 +71,7 @@ async function summarizeOnRequest(
 ): Promise<unknown> {
   const session = await deps.store.sessions.get(sessionId);
   if (!session) throw new GatewayError('NOT_FOUND', `session ${sessionId} not found`);
-  const release = await deps.lockDialogue(session.dialogueId);
+  const release = await deps.replyLease.acquire(session.dialogueId);
   if (!release) return 'busy';
   // Read under the lock, so no reply adds to the session while it is summarised.
   const material = await loadSessionMaterial(deps, sessionId).catch(async (err: unknown) => {

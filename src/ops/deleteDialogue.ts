@@ -12,17 +12,17 @@ export const LEASE_WAIT_MS = 10_000;
 const RETRY_MS = 200;
 
 export async function deleteDialogueNow(
-  deps: Pick<OpsDeps, 'store' | 'lockDialogue' | 'log' | 'memoryVersions'>,
+  deps: Pick<OpsDeps, 'store' | 'replyLease' | 'log' | 'memoryVersions'>,
   dialogueId: string,
   o: { waitMs?: number } = {},
 ): Promise<DialogueDeletion> {
   if (!(await deps.store.dialogues.get(dialogueId)))
     throw new GatewayError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
   const until = Date.now() + (o.waitMs ?? LEASE_WAIT_MS);
-  let release = await deps.lockDialogue(dialogueId);
+  let release = await deps.replyLease.acquire(dialogueId);
   while (!release && Date.now() < until) {
     await new Promise((r) => setTimeout(r, RETRY_MS));
-    release = await deps.lockDialogue(dialogueId);
+    release = await deps.replyLease.acquire(dialogueId);
   }
   if (!release)
     throw new GatewayError(

@@ -16,7 +16,7 @@ import { scrubPeople } from '../persona/personaScrub.js';
 import { deleteDialogueNow } from './deleteDialogue.js';
 import type { OpsDeps } from './opsDeps.js';
 
-type Deps = Pick<OpsDeps, 'store' | 'lockDialogue' | 'log' | 'memoryVersions'>;
+type Deps = Pick<OpsDeps, 'store' | 'replyLease' | 'log' | 'memoryVersions'>;
 
 export interface PersonDeletion {
   /** The person's record and their linked identities'. */

@@ -13,6 +13,7 @@ import type { KnowledgeDeps } from '../knowledge/documents.js';
 import type { ReflectionOps } from '../reflection/deps.js';
 import type { ExportLinks } from './exportLinks.js';
 import type { HealthProbes } from '../health/health.js';
+import type { ReplyLease } from '../domain/replyLease.js';
 
 export interface OpsDeps {
   store: Store;
@@ -31,8 +32,8 @@ export interface OpsDeps {
   scheduler: Scheduler;
   /** Queue the AI's reply to a turn (the respond queue; the job id is the turn id, so once). */
   enqueueReply(job: { turnId: string; dialogueId: string }): Promise<void>;
-  /** The dialogue's reply lease (jobs/dialogueLock.ts): null while a reply or summary holds it. */
-  lockDialogue(dialogueId: string): Promise<(() => Promise<void>) | null>;
+  /** The dialogue's reply lease (jobs/replyLease.ts): null while a reply or summary holds it. */
+  replyLease: Pick<ReplyLease, 'acquire'>;
   /** Which account a bot token belongs to (registering an agent's own bot). */
   accounts: PlatformAccounts;
   /** Agents' knowledge documents: upload and delete (absent: those mutations are refused). */

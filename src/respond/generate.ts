@@ -4,15 +4,11 @@
 // held is told `busy` and tries again later (the queues delay their job).
 import { respondToTurn, type RespondResult } from './respondToTurn.js';
 import type { ReplyHints } from '../domain/replyJob.js';
+import type { ReplyLease } from '../domain/replyLease.js';
 import { proactiveCheckIn, type CheckInDeps, type CheckInResult } from './checkIn.js';
 
-/** The dialogue's reply lease (jobs/dialogueLock.ts): a release function, or null while held. */
-export interface ReplyLease {
-  acquire(dialogueId: string): Promise<(() => Promise<void>) | null>;
-}
-
 export type GenerateDeps = CheckInDeps & {
-  lease: ReplyLease;
+  replyLease: Pick<ReplyLease, 'acquire'>;
   /** Queues a room's next ask (after the lease is released, so it does not find it busy). */
   enqueueReply(job: { turnId: string; dialogueId: string }): Promise<void>;
 };
@@ -25,7 +21,7 @@ export type Generated =
   { kind: 'busy' } | { kind: 'answer'; result: RespondResult } | { kind: 'check-in'; result: CheckInResult };
 
 export async function generate(deps: GenerateDeps, g: Generation): Promise<Generated> {
-  const release = await deps.lease.acquire(g.dialogueId);
+  const release = await deps.replyLease.acquire(g.dialogueId);
   if (!release) return { kind: 'busy' };
   let done: Generated;
   try {

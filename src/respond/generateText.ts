@@ -14,6 +14,7 @@ import { composeStages } from './streamStage.js';
 import type { RoomAsk } from './roomAsk.js';
 import type { RespondDeps } from './respondDeps.js';
 import type { Outcome } from './replyOutcome.js';
+import { withRequiredStages } from './requiredStages.js';
 
 /** What the model's text is generated from and streamed into. */
 export interface TextRequest {
@@ -36,7 +37,7 @@ export interface TextRequest {
  */
 export async function generateText(deps: RespondDeps, o: TextRequest): Promise<Outcome> {
   const reply = { sources: o.gathered.knowledge?.sources ?? [] };
-  const stage = composeStages((deps.streamStages ?? []).map((make) => make(reply)));
+  const stage = composeStages(withRequiredStages(deps.streamStages).map((make) => make(reply)));
   let shownSoFar = '';
   const show = (text: string) => {
     if (!text) return;

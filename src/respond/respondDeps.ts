@@ -49,7 +49,7 @@ export interface RespondDeps {
   personaOf?(agent: Agent, chat: ChatRef): Persona | undefined;
   /** Turns pending attachments of these messages into text (src/media); absent → used as stored. */
   prepareMedia?(platform: Platform, messages: Message[]): Promise<Message[]>;
-  /** Stages between the model and what is shown (src/respond/streamStage.ts); none: shown as said. */
+  /** The deployment's own stages between the model and what is shown, placed between REQUIRED_STAGES. */
   streamStages?: readonly StreamStageFactory[];
   /** Called after a turn is closed by a reply (post-turn jobs hang off this); may name a room's next ask. */
   onReplied?(turn: Turn, at: Date, after: AfterReply): Promise<NextAsk | undefined>;

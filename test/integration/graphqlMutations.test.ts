@@ -10,7 +10,7 @@ import { privateText } from '../fixtures/telegramUpdates.js';
 import type { Message, Session, Turn } from '../../src/domain/model.js';
 import { DEFAULT_AGENT_ID } from '../../src/store/participants.js';
 import { successorIdOf } from '../../src/store/sessions.js';
-import { DialogueLock } from '../../jobs/dialogueLock.js';
+import { RedisReplyLease } from '../../jobs/replyLease.js';
 
 type Gql = Awaited<ReturnType<Harness['gql']>>;
 const codeOf = (r: Gql) => r.body.errors?.[0]?.extensions?.code;
@@ -469,7 +469,7 @@ describe('GraphQL mutations', () => {
 
     // A reply holds the dialogue's lease: the deletion waits for it instead of racing it.
     const redis = new Redis(h.env.REDIS_URL, { maxRetriesPerRequest: null });
-    const release = await new DialogueLock(redis, h.env.QUEUE_PREFIX, 30_000).acquire(dialogueId);
+    const release = await new RedisReplyLease(redis, h.env.QUEUE_PREFIX, 30_000).acquire(dialogueId);
     expect(release).not.toBeNull();
     const pending = h.gql<{ deleteDialogue: { found: boolean; deleted: Record<string, number> } }>(
       `mutation ($id: ID!) { deleteDialogue(id: $id) { found deleted { messages archivedMessages turns sessions events memories } } }`,
@@ -498,7 +498,7 @@ describe('GraphQL mutations', () => {
   it('gives up with DIALOGUE_BUSY when a reply keeps the lease, deleting nothing', async () => {
     const { dialogueId, sessionId } = await seedDialogue('dlg_busy');
     const redis = new Redis(h.env.REDIS_URL, { maxRetriesPerRequest: null });
-    const release = await new DialogueLock(redis, h.env.QUEUE_PREFIX, 30_000).acquire(dialogueId);
+    const release = await new RedisReplyLease(redis, h.env.QUEUE_PREFIX, 30_000).acquire(dialogueId);
     try {
       const started = Date.now();
       const r = await h.gql(`mutation { deleteDialogue(id: "${dialogueId}") { found } }`);

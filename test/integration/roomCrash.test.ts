@@ -13,7 +13,7 @@ import { eventually, rawTestEnv } from '../support/testEnv.js';
 import { runMain, type Child } from '../support/childProcess.js';
 import { PLACES, textUpdate } from '../fixtures/telegramUpdates.js';
 import { createRoom } from '../../src/rooms/createRoom.js';
-import { DialogueLock } from '../../jobs/dialogueLock.js';
+import { RedisReplyLease } from '../../jobs/replyLease.js';
 import type { Room, RoomRound } from '../../src/domain/room.js';
 
 const GROUP = PLACES.group.chatId;
@@ -132,7 +132,7 @@ describe('rooms: a worker killed mid-round', () => {
     await gateway.store.config.update({ thresholds: { room_answer_timeout_seconds: 5 } }, new Date());
     // Another reply holds the room's floor, so Aria's ask cannot start.
     const redis = new Redis(raw.REDIS_URL!, { maxRetriesPerRequest: null });
-    const lock = new DialogueLock(redis, raw.QUEUE_PREFIX!, 60_000);
+    const lock = new RedisReplyLease(redis, raw.QUEUE_PREFIX!, 60_000);
     const release = (await lock.acquire(room.dialogueId))!;
     const first = worker();
     tg.pushUpdate(textUpdate({ updateId: 2, place: PLACES.group, userId: 4242, firstName: 'Lin', text: 'Who?' }));

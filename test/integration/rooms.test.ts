@@ -8,7 +8,7 @@ import { startHarness, type Harness } from '../support/harness.js';
 import { eventually } from '../support/testEnv.js';
 import { PLACES, textUpdate } from '../fixtures/telegramUpdates.js';
 import { createRoom } from '../../src/rooms/createRoom.js';
-import { DialogueLock } from '../../jobs/dialogueLock.js';
+import { RedisReplyLease } from '../../jobs/replyLease.js';
 import type { Room, RoomRound } from '../../src/domain/room.js';
 import type { Message } from '../../src/domain/model.js';
 import type { RoomMode } from '../../src/domain/roundRules.js';
@@ -175,7 +175,7 @@ describe('rooms: several agents in one Telegram group', () => {
     current = await open();
     // Another reply of this room holds the floor, so Aria's ask cannot start in time.
     const redis = new Redis(h.env.REDIS_URL, { maxRetriesPerRequest: null });
-    const lock = new DialogueLock(redis, h.env.QUEUE_PREFIX, 30_000);
+    const lock = new RedisReplyLease(redis, h.env.QUEUE_PREFIX, 30_000);
     const release = (await lock.acquire(current.dialogueId))!;
     h.llm.enqueue({ kind: 'reply', chunks: ['Bo here.'] }, { kind: 'reply', chunks: ['Cy here.'] });
     say('Anyone up for Sunday?');

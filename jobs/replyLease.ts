@@ -3,12 +3,12 @@
 // that dies stops renewing, so its lease lapses within one lease period.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { ReplyLease } from '../src/respond/generate.js';
+import type { ReplyLease } from '../src/domain/replyLease.js';
 
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
-export class DialogueLock implements ReplyLease {
+export class RedisReplyLease implements ReplyLease {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
