@@ -16,7 +16,6 @@ export const graphql = initGraphQLTada<{
 }>();
 
 export type { FragmentOf, ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
-export { readFragment } from 'gql.tada';
 
 /**
  * A query built at run time from the API's own data (the config page asks for the fields
