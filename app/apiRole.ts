@@ -1,6 +1,6 @@
 // The api role: the GraphQL operations API (queries, mutations, live subscriptions), mounted on
 // the process's HTTP server (app/http/).
-import { startSearchIndexer } from '../src/search/indexer.js';
+import { startSearchIndexer } from '../src/store/searchIndexer.js';
 import { createApiServer } from '../graphql/server.js';
 import { createGatewayPubSub } from '../graphql/pubsub.js';
 import { DEFAULT_LIMITS } from '../graphql/limits.js';
@@ -8,8 +8,7 @@ import { mountGraphQL } from './http/graphql.js';
 import { mountConsole } from './http/console.js';
 import { mountExportDownloads } from './http/exports.js';
 import { exportLinkKey } from '../src/export/linkKey.js';
-import { mcpRoutes } from '../adapters/mcp/server.js';
-import { seatRestRoutes } from '../adapters/mcp/seatRest.js';
+import { mcpRoutes, seatRestRoutes } from '../adapters/mcp/index.js';
 import { seatDeps } from './roomDeps.js';
 import type { HttpServer } from './http/server.js';
 import type { Shared } from './shared.js';
@@ -23,7 +22,7 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
     log.warn('OPS_TOKENS is empty: every GraphQL request will be rejected (UNAUTHENTICATED)');
   const subscriber = redis.duplicate();
   stops.push(() => subscriber.quit());
-  // Message search's index (src/search/indexer.ts): folds the journal of written messages into
+  // Message search's index (src/store/searchIndexer.ts): folds the journal of written messages into
   // postings, and backfills messages stored before the index (resumable, progress logged). One
   // tick at a time across every api process, under the indexer's lease.
   const indexer = startSearchIndexer({ store, log });

@@ -1,16 +1,16 @@
-// The gateway role: the platform adapters, which turn platform updates into inbound events.
+// The gateway role: the platform adapters' inbound sides, which turn platform updates into
+// inbound events — each registered adapter's (app/platforms.ts), started in order.
 import type { Env } from '../src/config/env.js';
+import type { Platform } from '../src/domain/model.js';
 import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
-import { TelegramGateway } from '../adapters/telegram/bot.js';
-import { DiscordGateway } from '../adapters/discord/gateway.js';
-import { AgentGateways } from './agentGateways.js';
+import { ADAPTERS } from './platforms.js';
 import type { HttpServer } from './http/server.js';
 import type { Shared } from './shared.js';
 import type { Stops } from './stops.js';
 
 export interface GatewayRole {
-  /** Where this process serves Telegram webhook updates (webhook mode). */
-  telegramWebhookUrl?: string;
+  /** Where this process serves each platform's webhook updates (webhook mode), by platform. */
+  webhookUrls?: Partial<Record<Platform, string>>;
 }
 
 /** The gateway role in two steps: mounted (routes added to the HTTP server), then started once it listens. */
@@ -19,91 +19,33 @@ export interface MountedGatewayRole {
   start(serverUrl: string | undefined): Promise<GatewayRole>;
 }
 
-/** Whether the gateway role serves HTTP: the Telegram webhook, in webhook mode. */
+/** Whether the gateway role serves HTTP: some adapter's webhook (Telegram's, in webhook mode). */
 export function gatewayServesHttp(env: Env): boolean {
-  return Boolean(env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_MODE === 'webhook' && env.TELEGRAM_WEBHOOK_SECRET);
+  return ADAPTERS.some((a) => a.inbound?.servesHttp(env));
 }
 
-/** Builds the adapters and mounts the Telegram webhook route (webhook mode; needs `http`). */
+/** Builds every adapter's inbound side and mounts its webhook routes (needs `http` for those). */
 export function mountGatewayRole(
   s: Shared,
   ingest: (event: InboundEventInput) => Promise<unknown>,
   stops: Stops,
   http: HttpServer | undefined,
 ): MountedGatewayRole {
-  const { env, log } = s;
+  const { env, log, store } = s;
   const onInbound = async (event: InboundEventInput) => {
     await ingest(event);
   };
-  let telegram: TelegramGateway | undefined;
-  if (env.TELEGRAM_BOT_TOKEN) {
-    const webhook =
-      gatewayServesHttp(env) && env.TELEGRAM_WEBHOOK_SECRET
-        ? {
-            ...(env.TELEGRAM_WEBHOOK_URL ? { url: env.TELEGRAM_WEBHOOK_URL } : {}),
-            secret: env.TELEGRAM_WEBHOOK_SECRET,
-          }
-        : undefined;
-    telegram = new TelegramGateway({
-      token: env.TELEGRAM_BOT_TOKEN,
-      apiRoot: env.TELEGRAM_API_ROOT,
-      log,
-      mode: env.TELEGRAM_MODE,
-      ...(webhook ? { webhook } : {}),
-      onInbound,
-    });
-    if (telegram.mode === 'webhook') {
-      if (!http) throw new Error('the Telegram webhook needs the HTTP server');
-      void http.app.register(telegram.webhookRoutes());
-    }
-  }
-  // The agents' own bots (rooms), beside the deployment's, in the same mode.
-  const agentWebhooks =
-    gatewayServesHttp(env) && env.TELEGRAM_WEBHOOK_SECRET
-      ? {
-          secret: env.TELEGRAM_WEBHOOK_SECRET,
-          ...(env.TELEGRAM_WEBHOOK_URL ? { publicBase: new URL(env.TELEGRAM_WEBHOOK_URL).origin } : {}),
-        }
-      : undefined;
-  const agentBots = new AgentGateways({
-    store: s.store,
-    apiRoot: env.TELEGRAM_API_ROOT,
-    log,
-    refreshMs: env.AGENT_BOTS_REFRESH_MS,
-    onInbound,
-    ...(agentWebhooks ? { webhooks: agentWebhooks } : {}),
-  });
-  if (agentWebhooks) {
-    if (!http) throw new Error('the agents’ Telegram webhooks need the HTTP server');
-    void http.app.register(agentBots.routes());
-  }
+  const mounted = ADAPTERS.flatMap((a) =>
+    a.inbound ? [{ id: a.platform.id, inbound: a.inbound.mount({ env, log, store, onInbound, http: http?.app }) }] : [],
+  );
   return {
     async start(serverUrl) {
-      let telegramWebhookUrl: string | undefined;
-      if (telegram) {
-        const t = telegram;
-        await t.start(serverUrl ? { serverUrl } : {});
-        stops.push(() => t.stop());
-        telegramWebhookUrl = t.webhookListenUrl;
-        log.info({ mode: t.mode, listen: t.webhookListenUrl }, 'Telegram adapter started');
+      const webhookUrls: Partial<Record<Platform, string>> = {};
+      for (const { id, inbound } of mounted) {
+        const { webhookUrl } = await inbound.start(serverUrl, (step) => stops.push(step));
+        if (webhookUrl) webhookUrls[id] = webhookUrl;
       }
-      await agentBots.start(serverUrl);
-      stops.push(() => agentBots.stop());
-      if (env.DISCORD_BOT_TOKEN) {
-        // Our own posts and their streaming edits come back from the gateway; the core would
-        // ignore them too, but dropping them here saves a store lookup per edit.
-        const discord = new DiscordGateway({
-          token: env.DISCORD_BOT_TOKEN,
-          apiRoot: env.DISCORD_API_ROOT,
-          log,
-          dropOwnEchoes: true,
-          onInbound,
-        });
-        await discord.start();
-        stops.push(() => discord.stop());
-        log.info('Discord adapter connected to the gateway');
-      }
-      return telegramWebhookUrl ? { telegramWebhookUrl } : {};
+      return Object.keys(webhookUrls).length > 0 ? { webhookUrls } : {};
     },
   };
 }

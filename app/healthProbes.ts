@@ -8,6 +8,7 @@ import type { HealthProbes, PlatformHealth, QueueHealth } from '../src/health/he
 import type { Store } from '../src/store/store.js';
 import type { Redis } from 'ioredis';
 import type { HealthMarks } from './healthMarks.js';
+import { ADAPTERS } from './platforms.js';
 
 /** A probe never holds the page on a stuck connection (the shared one retries forever). */
 const PROBE_TIMEOUT_MS = 1_000;
@@ -25,18 +26,11 @@ export function healthProbes(o: {
     model: env.LLM_MODEL,
     async platforms() {
       const last = await withTimeout(o.marks.lastInbound()).catch(() => new Map<string, Date>());
-      const platform = (id: string, on: boolean, mode: string): PlatformHealth => ({
-        id,
-        on,
-        mode: on ? mode : null,
-        lastInboundAt: last.get(id) ?? null,
+      return ADAPTERS.map((a): PlatformHealth => {
+        const { on, mode } = a.health(env);
+        const id = a.platform.id;
+        return { id, on, mode: on ? mode : null, lastInboundAt: last.get(id) ?? null };
       });
-      return [
-        platform('telegram', Boolean(env.TELEGRAM_BOT_TOKEN), env.TELEGRAM_MODE),
-        platform('discord', Boolean(env.DISCORD_BOT_TOKEN), 'gateway'),
-        // Served by every api process (this one answers the query).
-        platform('web', true, 'http'),
-      ];
     },
     async services() {
       const check = async (name: string, probe: () => Promise<boolean>) => ({

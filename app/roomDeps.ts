@@ -7,6 +7,7 @@ import type { RoomFlowDeps } from '../src/rooms/roomFlow.js';
 import type { SeatDeps } from '../src/rooms/externalSeat.js';
 import { agentTurnEvent, SIGNATURE_HEADER, signatureOf } from '../src/rooms/agentTurnEvent.js';
 import type { Shared } from './shared.js';
+import { adapterOf } from './platforms.js';
 
 export function roomFlowDeps(s: Shared): RoomFlowDeps {
   return {
@@ -32,9 +33,9 @@ export function seatDeps(s: Shared): SeatDeps & { timezone: string } {
   };
 }
 
-/** Discord persona webhooks, when switched on: the agent's name and avatar on its posts. */
+/** Persona posts where the platform has them switched on (Discord's webhooks): the agent's name and avatar. */
 export function personaOf(s: Shared, agent: Agent, chat: ChatRef): Persona | undefined {
-  if (chat.platform !== 'discord' || s.env.DISCORD_PERSONAS !== 'on') return undefined;
+  if (!adapterOf(chat.platform)?.personas?.(s.env)) return undefined;
   const avatarUrl = agent.avatarUrl ?? (agent.isDefault ? s.env.AGENT_AVATAR_URL : undefined);
   return { name: agent.name, ...(avatarUrl ? { avatarUrl } : {}) };
 }

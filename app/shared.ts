@@ -25,14 +25,18 @@ import { MemoryQueue } from '../jobs/memoryJobs.js';
 import { RedisReplyLease } from '../jobs/replyLease.js';
 import { ReflectionQueue } from '../jobs/reflectionJobs.js';
 import { RedisReflectionLock } from '../jobs/reflectionLock.js';
-import { buildPlatforms, platformAccounts, type Platforms } from './platforms.js';
+import {
+  ADAPTERS,
+  buildPlatforms,
+  deploymentLimits,
+  PLATFORMS,
+  platformAccounts,
+  routeAgentBots,
+  type Platforms,
+} from './platforms.js';
 import { AgentOutbounds } from './agentOutbounds.js';
-import { BotRoutedOutbound } from './botRoutedOutbound.js';
-import { TELEGRAM_MAX_MESSAGE_CHARS } from '../adapters/telegram/outbound.js';
 import type { PlatformAccounts } from '../src/ops/agentBots.js';
 import { PlatformRegistry } from '../src/platforms/platform.js';
-import { PLATFORMS } from '../adapters/platforms.js';
-import { telegramLimits } from '../adapters/telegram/platform.js';
 import type { Stops } from './stops.js';
 import type { Platform } from '../src/domain/model.js';
 import type { PlatformLimits } from '../src/platforms/platform.js';
@@ -70,7 +74,7 @@ export interface Shared extends Platforms {
   agentOutbounds: AgentOutbounds;
   /** Which account a bot token belongs to (registering an agent's bot). */
   accounts: PlatformAccounts;
-  /** Every adapter's descriptor (adapters/platforms.ts). */
+  /** Every adapter's descriptor (app/platforms.ts). */
   platformRegistry: PlatformRegistry;
   /** Codes that link a platform identity to a web user (`/link`). */
   linkCodes: RedisLinkCodes;
@@ -140,7 +144,7 @@ export async function buildShared(
   const budget = new RedisChatBudget(redis, {
     prefix: env.QUEUE_PREFIX,
     platforms: platformRegistry,
-    limits: { telegram: telegramLimits(env.TELEGRAM_GLOBAL_PER_SECOND), ...o.platformLimits },
+    limits: { ...deploymentLimits(env), ...o.platformLimits },
   });
   const platforms = buildPlatforms(env, { budget, log, metrics });
 
@@ -183,20 +187,9 @@ export async function buildShared(
   stops.push(() => reflectionQueue.close());
   // Long enough for a queued run to reach a worker; a running one renews it every third of it.
   const reflectionLock = new RedisReflectionLock(redis, env.QUEUE_PREFIX, REFLECTION_LOCK_MS);
-  const agentOutbounds = new AgentOutbounds({
-    store,
-    budget,
-    log,
-    telegramApiRoot: env.TELEGRAM_API_ROOT,
-    drafts: env.TELEGRAM_DRAFTS === 'on',
-    metrics,
-  });
+  const agentOutbounds = new AgentOutbounds({ store, budget, log, env, adapters: ADAPTERS, metrics });
   // A private chat with an agent's own bot is written to through that bot (notices too).
-  platforms.outbounds.telegram = new BotRoutedOutbound(platforms.outbounds.telegram, agentOutbounds, {
-    platform: 'telegram',
-    maxMessageChars: TELEGRAM_MAX_MESSAGE_CHARS,
-    drafts: env.TELEGRAM_DRAFTS === 'on',
-  });
+  routeAgentBots(env, platforms.outbounds, agentOutbounds);
 
   return {
     env,

@@ -8,15 +8,15 @@ import type { Logger } from '../src/log.js';
 import type { Store } from '../src/store/store.js';
 import type { Platform } from '../src/domain/model.js';
 import type { PlatformLimits } from '../src/platforms/platform.js';
-import type { StreamStageFactory } from '../src/respond/streamStage.js';
-import { handleInbound, type HandleInboundDeps } from '../src/gateway/handleInbound.js';
+import type { StreamStageFactory } from '../src/delivery/streamStage.js';
+import { handleInbound, type HandleInboundDeps } from '../src/inbound/handleInbound.js';
 import { linkIdentity } from '../src/ops/linkIdentity.js';
-import { WEB_PLATFORM } from '../adapters/web/platform.js';
 import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
 import type { IngestResult } from '../src/ingest/ingest.js';
 import { buildShared, type Shared } from './shared.js';
 import { startWorkerRole } from './workerRole.js';
 import { gatewayServesHttp, mountGatewayRole } from './gatewayRole.js';
+import { adapterOf } from './platforms.js';
 import { mountApiRole } from './apiRole.js';
 import { mountWebChannel } from './webChannel.js';
 import { createHttpServer } from './http/server.js';
@@ -33,8 +33,8 @@ export interface RunningApp {
   apiUrl?: string;
   /** Where this process serves Prometheus metrics (whenever it serves HTTP and METRICS is not off). */
   metricsUrl?: string;
-  /** Where this process serves Telegram webhook updates (webhook mode, gateway role), on the same server. */
-  telegramWebhookUrl?: string;
+  /** Where this process serves webhook updates, by platform (webhook mode, gateway role), on the same server. */
+  webhookUrls?: Partial<Record<Platform, string>>;
   /** Resolves when the one-off backfills of the hot path's indexes are done (src/store/hotPathBackfills.ts). */
   backfilled: Promise<void>;
   /** Ingests one inbound event as an adapter would deliver it (any role). */
@@ -46,7 +46,7 @@ export interface RunningApp {
 export interface Extensions {
   /** Sending limits other than the platforms' own (a deployment the platform allows more; the bench). */
   platformLimits?: Partial<Record<Platform, PlatformLimits>>;
-  /** Stages between the model and what people see, in order (src/respond/streamStage.ts). */
+  /** Stages between the model and what people see, in order (src/delivery/streamStage.ts). */
   streamStages?: readonly StreamStageFactory[];
 }
 
@@ -126,8 +126,8 @@ function buildInboundDeps(s: Shared): HandleInboundDeps {
     replyLease: s.replyLease,
     requestSummary: (sessionId, notify) => s.memoryQueue.summarize(sessionId, 'command', notify),
     async link(identity, code) {
-      // A web identity is the one others link to, never linked itself.
-      if (identity.platform === WEB_PLATFORM) return false;
+      // A web identity is the one others link to, never linked itself (PlatformAdapter.linkTarget).
+      if (adapterOf(identity.platform)?.linkTarget) return false;
       const into = await s.linkCodes.redeem(code);
       if (!into) return false;
       await linkIdentity({ store: s.store, memoryVersions: s.memoryVersions }, { identity, into, at: new Date() });

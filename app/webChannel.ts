@@ -4,10 +4,7 @@
 import type { InboundEventInput } from '../src/ingest/inboundEvent.js';
 import type { IngestResult } from '../src/ingest/ingest.js';
 import { deleteDialogueNow } from '../src/ops/deleteDialogue.js';
-import { webApiRoutes } from '../adapters/web/routes.js';
-import { RedisDialogueFeed } from '../adapters/web/feedSubscriber.js';
-import { documentRoutes } from '../adapters/web/documentRoutes.js';
-import { notFound } from '../adapters/web/httpErrors.js';
+import { documentRoutes, notFound, RedisDialogueFeed, webApiRoutes } from '../adapters/web/index.js';
 import type { HttpServer } from './http/server.js';
 import type { Shared } from './shared.js';
 import type { Stops } from './stops.js';

@@ -11,7 +11,7 @@ import { askDue } from '../src/rooms/roomFlow.js';
 import { notifyExternal, personaOf, roomFlowDeps } from './roomDeps.js';
 import { generate, type GenerateDeps } from '../src/respond/generate.js';
 import { memoryJobHandlers, type MemoryWorkDeps } from '../src/lifecycle/memoryWork.js';
-import { TokenCounter } from '../src/context/tokens.js';
+import { TokenCounter } from '../src/llm/tokens.js';
 import { MediaProcessor } from '../src/media/processor.js';
 import { prepareMessagesMedia, type PrepareMediaDeps } from '../src/media/prepare.js';
 import { startRespondWorker } from '../jobs/respondWorker.js';

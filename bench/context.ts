@@ -8,7 +8,7 @@
 import { MongoClient, type Db } from 'mongodb';
 import { Redis } from 'ioredis';
 import { MemoryQueue } from '../jobs/memoryJobs.js';
-import { TokenCounter } from '../src/context/tokens.js';
+import { TokenCounter } from '../src/llm/tokens.js';
 import type { Message } from '../src/domain/model.js';
 import { startPipeline } from './pipeline.js';
 import { percentile } from './stats.js';

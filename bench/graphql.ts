@@ -3,13 +3,13 @@
 //    to 50) over HTTP through yoga, auth, limits and the batching loaders, next to the driver
 //    queries that return the same documents (sessions, their turns, the turns' messages);
 //  - a message search over 100 000 stored messages (first page of 20, newest first), next to the
-//    core's index search (src/search/indexSearch.ts) called directly.
+//    core's index search (src/store/indexSearch.ts) called directly.
 import { loadEnv } from '../src/config/env.js';
 import { createLogger } from '../src/log.js';
 import { startApp, type RunningApp } from '../app/startApp.js';
 import type { Dialogue, Message, Session, Turn } from '../src/domain/model.js';
-import { indexUntilCaughtUp } from '../src/search/indexer.js';
-import { searchMessages } from '../src/search/indexSearch.js';
+import { indexUntilCaughtUp } from '../src/store/searchIndexer.js';
+import { searchMessages } from '../src/store/indexSearch.js';
 import { planMessageSearch } from '../src/search/messageSearch.js';
 import { percentile } from './stats.js';
 import { fmt, table } from './report.js';

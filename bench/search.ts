@@ -9,9 +9,9 @@
 // BENCH_SEARCH_SIZE (default 100 000) and BENCH_SEARCH_SAMPLES (default 15 per query).
 import { Store } from '../src/store/store.js';
 import type { Message } from '../src/domain/model.js';
-import { indexUntilCaughtUp } from '../src/search/indexer.js';
+import { indexUntilCaughtUp } from '../src/store/searchIndexer.js';
 import { planMessageSearch } from '../src/search/messageSearch.js';
-import { searchMessages } from '../src/search/indexSearch.js';
+import { searchMessages } from '../src/store/indexSearch.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { searchMessagesTool } from '../src/tools/builtins/searchMessages.js';
 import { intFromEnv } from './config.js';

@@ -15,3 +15,25 @@ export function apiError(code: ErrorCode, message: string): GraphQLError {
   const status = HTTP_STATUS[code];
   return createGraphQLError(message, { extensions: { code, ...(status ? { http: { status } } : {}) } });
 }
+
+/** What a lookup by id can miss, and the code each miss carries (seed 004's codes where they exist). */
+const NOT_FOUND_CODES = {
+  dialogue: 'CONVERSATION_NOT_FOUND',
+  message: 'MESSAGE_NOT_FOUND',
+  room: 'ROOM_NOT_FOUND',
+} as const satisfies Partial<Record<string, ErrorCode>>;
+
+const notFoundCode = (what: string): ErrorCode =>
+  (NOT_FOUND_CODES as Partial<Record<string, ErrorCode>>)[what] ?? 'NOT_FOUND';
+
+/** The record read by id, or the not-found error naming what and which id: one wording for every lookup. */
+export function found<T>(value: T | null | undefined, what: string, id: unknown): T {
+  if (value !== null && value !== undefined) return value;
+  throw apiError(notFoundCode(what), `no ${what} with id ${String(id)}`);
+}
+
+/** A record a live update announced, read again: gone since (deleted with its dialogue), the event says so. */
+export function stillThere<T>(value: T | null | undefined, what: string, id: string): T {
+  if (value !== null && value !== undefined) return value;
+  throw apiError(notFoundCode(what), `${what} ${id} no longer exists`);
+}

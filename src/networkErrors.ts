@@ -1,6 +1,6 @@
 // Network failures any remote call can meet — a reset, a refused connection, a timeout — by the
 // Node/undici error code anywhere in the error's cause chain. Delivery (src/delivery/
-// deliveryErrors.ts) and ingest (src/gateway/handleInbound.ts) both retry them.
+// deliveryErrors.ts) and ingest (src/inbound/handleInbound.ts) both retry them.
 const NETWORK_CODES = new Set([
   'ECONNRESET',
   'ECONNREFUSED',

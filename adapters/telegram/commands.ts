@@ -1,52 +1,41 @@
-// The command menus Telegram shows users (setMyCommands), in English and Chinese. What the
-// commands do is decided in the core; this is only their label in Telegram's UI. Each bot shows
+// The command menus Telegram shows users (setMyCommands), in English and Chinese, built from the
+// command registry (src/domain/commandRegistry.ts: which menus list a command, and its label);
+// what the commands do is decided in the core. Each bot shows
 // what makes sense where it is: the deployment's bot lets a private chat choose its agent; an
 // agent's own bot talks as that agent only, and in a group only stops itself.
 import type { BotCommand } from 'grammy/types';
+import { COMMANDS, commandsIn, type BotRole, type MenuSlot } from '../../src/domain/commandRegistry.js';
+import type { Locale } from '../../src/i18n/texts.js';
 
 type Lang = 'en' | 'zh';
-type Labelled = Record<Lang, string>;
-
-const LABELS = {
-  start: { en: 'Start talking', zh: '开始聊天' },
-  stop: { en: 'Stop the reply being written', zh: '停止正在生成的回复' },
-  new: { en: 'Start a new conversation session', zh: '开始新的对话' },
-  summary: { en: 'Summarise and continue from the summary', zh: '汇总对话并从摘要继续' },
-  background: { en: 'See or switch the story’s background', zh: '查看或切换故事背景' },
-  agents: { en: 'See whom you can talk to', zh: '查看可以聊天的角色' },
-  agent: { en: 'Talk to someone else: /agent NAME', zh: '切换聊天角色：/agent 名字' },
-  help: { en: 'What I can do', zh: '使用帮助' },
-} satisfies Record<string, Labelled>;
-
-type Command = keyof typeof LABELS;
 
 /** Which bot a menu is for. */
-export type BotRole = 'deployment' | 'agent';
+export type { BotRole } from '../../src/domain/commandRegistry.js';
 
 /** Where a menu applies (Telegram's BotCommandScope types we use). */
 export type MenuScope = 'default' | 'all_private_chats' | 'all_group_chats';
 
-const MENUS: Record<BotRole, Partial<Record<MenuScope, Command[]>>> = {
-  deployment: {
-    default: ['start', 'stop', 'new', 'summary', 'background', 'help'],
-    all_private_chats: ['start', 'stop', 'new', 'summary', 'background', 'agents', 'agent', 'help'],
-  },
-  agent: {
-    default: ['start', 'stop', 'new', 'summary', 'background', 'help'],
-    // In a room the deployment's bot answers for the room; an agent's bot only stops itself.
-    all_group_chats: ['stop'],
-  },
-};
+/** Why a table: the registry's menu slots in Telegram's terms, in the order the menus are published. */
+const SCOPES: ReadonlyArray<{ scope: MenuScope; slot: (role: BotRole) => MenuSlot }> = [
+  { scope: 'default', slot: (role) => role },
+  { scope: 'all_private_chats', slot: (role) => `${role}:private` },
+  { scope: 'all_group_chats', slot: (role) => `${role}:group` },
+];
 
-/** The menus one bot publishes: scope → language → commands. */
+/** Why a map: Telegram's language_code is ISO 639-1, the registry's labels are by locale. */
+const LOCALE_OF: Record<Lang, Locale> = { en: 'en', zh: 'zh-CN' };
+
+/** The menus one bot publishes, built from the command registry: scope → language → commands. */
 export function menusOf(role: BotRole): Array<{ scope: MenuScope; lang: Lang; commands: BotCommand[] }> {
-  return Object.entries(MENUS[role]).flatMap(([scope, names]) =>
-    (['en', 'zh'] as const).map((lang) => ({
-      scope: scope as MenuScope,
+  return SCOPES.flatMap(({ scope, slot }) => {
+    const names = commandsIn(slot(role));
+    if (names.length === 0) return [];
+    return (['en', 'zh'] as const).map((lang) => ({
+      scope,
       lang,
-      commands: names.map((command) => ({ command, description: LABELS[command][lang] })),
-    })),
-  );
+      commands: names.map((command) => ({ command, description: COMMANDS[command].label[LOCALE_OF[lang]] })),
+    }));
+  });
 }
 
 /** The deployment bot's default menu (what most chats show). */

@@ -31,7 +31,7 @@ export interface WebApiDeps {
   opsTokens: OpsToken[];
   log: Logger;
   feed: DialogueFeed;
-  /** The gateway's one way in (src/gateway/handleInbound.ts). */
+  /** The gateway's one way in (src/inbound/handleInbound.ts). */
   handleInbound(event: InboundEventInput): Promise<IngestResult>;
   /** Codes a web user sends as `/link CODE` to the bot, to be one person on both (SPEC §12). */
   linkCodes: Pick<LinkCodes, 'issue'>;

@@ -8,7 +8,7 @@ import { EXPORT_LINK_PATH, verifyExportLink } from '../../src/export/downloadLin
 import { attachmentDisposition } from '../../src/export/contentDisposition.js';
 import { exportDialogue } from '../../src/ops/exportDialogue.js';
 import type { OpsDeps } from '../../src/ops/opsDeps.js';
-import { sendCoded } from '../../adapters/web/httpErrors.js';
+import { sendCoded } from '../../adapters/web/index.js';
 
 export interface ExportDownloadOptions {
   deps: Pick<OpsDeps, 'store' | 'timezone'>;

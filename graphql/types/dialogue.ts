@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import type { ChatRef, Dialogue, Session } from '../../src/domain/model.js';
 import { childConnection, keysetConnection } from '../pagination.js';
-import { apiError } from '../errors.js';
+import { recordById } from '../byId.js';
 import { DialogueStatusEnum, DialogueTypeEnum, PlatformEnum } from './enums.js';
 import { dialogueFilter, dialogueFilterArgs, sessionFilter, sessionFilterArgs } from './queryFilters.js';
 import { SessionType } from './session.js';
@@ -56,22 +56,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) =>
       keysetConnection(ctx.store.pages.of('dialogues'), dialogueFilter(args), 'lastActivityAt', -1, args),
   }),
-  dialogue: t.field({
-    type: DialogueType,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, { id }, ctx) => {
-      const d = await ctx.store.dialogues.get(String(id));
-      if (!d) throw apiError('CONVERSATION_NOT_FOUND', `no dialogue with id ${String(id)}`);
-      return d;
-    },
-  }),
-  message: t.field({
-    type: MessageType,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, { id }, ctx) => {
-      const m = await ctx.store.messages.get(String(id));
-      if (!m) throw apiError('MESSAGE_NOT_FOUND', `no message with id ${String(id)}`);
-      return m;
-    },
-  }),
 }));
+
+recordById('dialogue', DialogueType, (ctx, id) => ctx.store.dialogues.get(id));
+recordById('message', MessageType, (ctx, id) => ctx.store.messages.get(id));

@@ -1,5 +1,5 @@
 import { builder } from '../builder.js';
-import { PLATFORMS } from '../../adapters/platforms.js';
+import { PLATFORM_NAMES } from '../../src/domain/platformNames.js';
 import { CONTENT_TYPES, MEMORY_KINDS } from '../../src/domain/model.js';
 
 export const DialogueTypeEnum = builder.enumType('DialogueType', {
@@ -13,8 +13,8 @@ export const ContentTypeEnum = builder.enumType('ContentType', { values: CONTENT
 export const DeliveryStateEnum = builder.enumType('DeliveryState', {
   values: ['streaming', 'complete', 'interrupted', 'empty', 'error', 'timeout'] as const,
 });
-// One value per registered adapter (adapters/platforms.ts).
-export const PlatformEnum = builder.enumType('Platform', { values: PLATFORMS.map((p) => p.id) });
+// One value per registered adapter (src/domain/platformNames.ts).
+export const PlatformEnum = builder.enumType('Platform', { values: PLATFORM_NAMES });
 export const DialogueStatusEnum = builder.enumType('DialogueStatus', { values: ['active', 'archived'] as const });
 export const SessionKindEnum = builder.enumType('SessionKind', { values: ['dialogue', 'self_reflection'] as const });
 export const SessionStatusEnum = builder.enumType('SessionStatus', { values: ['open', 'closed'] as const });

@@ -7,6 +7,7 @@ import { MEMORY_KINDS, type MemoryEntry, type MemoryOrigin } from '../../src/dom
 import type { GraphQLContext } from '../context.js';
 import { keysetConnection } from '../pagination.js';
 import { apiError } from '../errors.js';
+import { recordById } from '../byId.js';
 import { MemoryKindEnum, MemoryStatusEnum } from './enums.js';
 import { AgentType, HumanType } from './participants.js';
 import { DialogueType } from './dialogue.js';
@@ -232,15 +233,6 @@ builder.queryFields((t) => ({
       return keysetConnection<MemoryEntry>(ctx.store.pages.of('memories'), filter, 'updatedAt', -1, args);
     },
   }),
-  memory: t.field({
-    type: MemoryType,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, { id }, ctx) => {
-      const m = await ctx.loaders.memory.load(String(id));
-      if (!m) throw apiError('NOT_FOUND', `no memory with id ${String(id)}`);
-      return m;
-    },
-  }),
   searchMemories: t.field({
     type: MemorySearchType,
     description: `Semantic search of an agent's active memories (about one human when subjectId is given), at most ${MEMORY_SEARCH_MAX} hits.`,
@@ -281,3 +273,5 @@ builder.queryFields((t) => ({
     },
   }),
 }));
+
+recordById('memory', MemoryType, (ctx, id) => ctx.loaders.memory.load(id));

@@ -19,7 +19,8 @@ import { renderPersonaCard } from '../../src/persona/userPersonaCard.js';
 import { currentPersonaCard } from '../../src/persona/currentPersonaCard.js';
 import { childConnection, keysetConnection } from '../pagination.js';
 import { AGENT_SESSION_DIALOGUES } from '../loaders.js';
-import { apiError } from '../errors.js';
+import { found } from '../errors.js';
+import { recordById } from '../byId.js';
 import { PlatformEnum } from './enums.js';
 import { DialogueType } from './dialogue.js';
 import { SessionType } from './session.js';
@@ -120,7 +121,7 @@ export const HumanType = builder.objectRef<Human>('Human').implement({
       args: { agentId: t.arg.id({ description: 'The agent whose view of the human (default: the default agent).' }) },
       resolve: async (h, { agentId }, ctx) => {
         const id = agentId ? String(agentId) : DEFAULT_AGENT_ID;
-        if (!(await ctx.loaders.agent.load(id))) throw apiError('NOT_FOUND', `no agent with id ${id}`);
+        found(await ctx.loaders.agent.load(id), 'agent', id);
         return currentPersonaCard(ctx.store, h, id);
       },
     }),
@@ -222,27 +223,12 @@ builder.queryFields((t) => ({
         args,
       ),
   }),
-  human: t.field({
-    type: HumanType,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, { id }, ctx) => {
-      const h = await ctx.loaders.human.load(String(id));
-      if (!h) throw apiError('NOT_FOUND', `no human with id ${String(id)}`);
-      return h;
-    },
-  }),
   agents: t.connection({
     type: AgentType,
     description: 'Agents, oldest first.',
     resolve: (_r, args, ctx) => keysetConnection<Agent>(ctx.store.pages.of('agents'), {}, 'createdAt', 1, args),
   }),
-  agent: t.field({
-    type: AgentType,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, { id }, ctx) => {
-      const a = await ctx.loaders.agent.load(String(id));
-      if (!a) throw apiError('NOT_FOUND', `no agent with id ${String(id)}`);
-      return a;
-    },
-  }),
 }));
+
+recordById('human', HumanType, (ctx, id) => ctx.loaders.human.load(id));
+recordById('agent', AgentType, (ctx, id) => ctx.loaders.agent.load(id));

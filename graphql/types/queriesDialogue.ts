@@ -4,15 +4,13 @@ import { builder } from '../builder.js';
 import type { Dialogue, Turn } from '../../src/domain/model.js';
 import type { GraphQLContext } from '../context.js';
 import { keysetConnection } from '../pagination.js';
-import { apiError } from '../errors.js';
+import { found } from '../errors.js';
 import { SessionType } from './session.js';
 import { TurnType } from './turn.js';
 import { latestSessionOf } from './relations.js';
 
 export async function dialogueOrNotFound(ctx: GraphQLContext, id: string): Promise<Dialogue> {
-  const d = await ctx.loaders.dialogue.load(id);
-  if (!d) throw apiError('CONVERSATION_NOT_FOUND', `no dialogue with id ${id}`);
-  return d;
+  return found(await ctx.loaders.dialogue.load(id), 'dialogue', id);
 }
 
 builder.queryFields((t) => ({

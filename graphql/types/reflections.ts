@@ -6,7 +6,8 @@
 import DataLoader from 'dataloader';
 import { filter, pipe } from 'graphql-yoga';
 import { builder, type GraphQLContext } from '../builder.js';
-import { apiError } from '../errors.js';
+import { apiError, found, stillThere } from '../errors.js';
+import { recordById } from '../byId.js';
 import { keysetConnection } from '../pagination.js';
 import type { FeedChange } from '../../src/feed/changeFeed.js';
 import type { MemoryEntry } from '../../src/domain/model.js';
@@ -323,7 +324,7 @@ const ReflectionSettingsInput = builder.inputType('ReflectionSettingsInput', {
 // ---------------------------------------------------------------- queries, mutations, subscription
 
 async function requireAgent(ctx: GraphQLContext, agentId: string): Promise<void> {
-  if (!(await ctx.loaders.agent.load(agentId))) throw apiError('NOT_FOUND', `no agent with id ${agentId}`);
+  found(await ctx.loaders.agent.load(agentId), 'agent', agentId);
 }
 
 function reflectionOps(ctx: GraphQLContext): ReflectionOps {
@@ -341,15 +342,6 @@ builder.queryFields((t) => ({
       await requireAgent(ctx, agentId);
       const where = { agentId, ...(args.status ? { status: args.status } : {}) };
       return keysetConnection<ReflectionRun>(ctx.store.reflections.page, where, 'queuedAt', -1, args);
-    },
-  }),
-  reflection: t.field({
-    type: ReflectionType,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, { id }, ctx) => {
-      const run = await ctx.store.reflections.get(String(id));
-      if (!run) throw apiError('NOT_FOUND', `no reflection with id ${String(id)}`);
-      return run;
     },
   }),
   reflectionState: t.field({
@@ -454,8 +446,9 @@ builder.subscriptionFields((t) => ({
         ctx.store.reflections.get(change.reflectionId),
         change.turnId ? ctx.store.reflections.turn(change.turnId) : Promise.resolve(null),
       ]);
-      if (!reflection) throw apiError('NOT_FOUND', `reflection ${change.reflectionId} no longer exists`);
-      return { change: change.change, reflection, turn };
+      return { change: change.change, reflection: stillThere(reflection, 'reflection', change.reflectionId), turn };
     },
   }),
 }));
+
+recordById('reflection', ReflectionType, (ctx, id) => ctx.store.reflections.get(id));

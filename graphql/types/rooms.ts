@@ -27,6 +27,7 @@ import {
   TEMPERATURE_RANGE,
 } from '../../src/domain/agentModel.js';
 import { apiError } from '../errors.js';
+import { recordById } from '../byId.js';
 import { PlatformEnum } from './enums.js';
 import { AgentType } from './participants.js';
 import { DialogueType } from './dialogue.js';
@@ -215,15 +216,6 @@ builder.queryFields((t) => ({
     type: [RoomType],
     description: 'Rooms, newest first (at most 200).',
     resolve: (_r, _a, ctx) => ctx.store.rooms.list(200),
-  }),
-  room: t.field({
-    type: RoomType,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, { id }, ctx) => {
-      const room = await ctx.store.rooms.get(String(id));
-      if (!room) throw apiError('ROOM_NOT_FOUND', `no room with id ${String(id)}`);
-      return room;
-    },
   }),
 }));
 
@@ -448,3 +440,5 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => setRoomHost(ctx.store, String(a.id), String(a.memberId), new Date()),
   }),
 }));
+
+recordById('room', RoomType, (ctx, id) => ctx.store.rooms.get(id));

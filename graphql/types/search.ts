@@ -1,11 +1,11 @@
 // Message search over the live record (Chinese and English, case-insensitive, literal text):
 // the project's own index narrows by bigrams, the candidates' text confirms
-// (src/search/messageSearch.ts, src/search/indexSearch.ts). Pages are keyed by (createdAt, id).
+// (src/search/messageSearch.ts, src/store/indexSearch.ts). Pages are keyed by (createdAt, id).
 import { resolveCursorConnection, type ResolveCursorConnectionArgs } from '@pothos/plugin-relay';
 import { builder } from '../builder.js';
 import type { Message } from '../../src/domain/model.js';
 import { planMessageSearch, SEARCH_TEXT_MAX, UNINDEXED_WINDOW_DAYS } from '../../src/search/messageSearch.js';
-import { searchMessages, type SearchCursor } from '../../src/search/indexSearch.js';
+import { searchMessages, type SearchCursor } from '../../src/store/indexSearch.js';
 import { decodeCursor, encodeCursor, PAGE_DEFAULT, PAGE_MAX } from '../pagination.js';
 import { apiError } from '../errors.js';
 import { MessageType } from './message.js';

@@ -9,7 +9,7 @@ import { filter, pipe } from 'graphql-yoga';
 import { builder, type GraphQLContext } from '../builder.js';
 import type { Message } from '../../src/domain/model.js';
 import type { FeedChange } from '../../src/feed/changeFeed.js';
-import { apiError } from '../errors.js';
+import { found, stillThere } from '../errors.js';
 import { MessageType } from './message.js';
 import { TurnType } from './turn.js';
 import { EventType } from './trace.js';
@@ -21,6 +21,7 @@ type EventChange = Extract<FeedChange, { kind: 'event' }>;
 const isMessageChange = (c: FeedChange): c is MessageChange => c.kind === 'message';
 const isTurnChange = (c: FeedChange): c is TurnChange => c.kind === 'turn';
 const isEventChange = (c: FeedChange): c is EventChange => c.kind === 'event';
+const isDirectorEvent = (c: FeedChange): c is EventChange => isEventChange(c) && c.eventKind === 'director';
 
 // Subscriptions need the viewer role, checked once when they start (authorizeOnSubscribe).
 builder.subscriptionType({ authScopes: { viewer: true } });
@@ -43,16 +44,20 @@ const MessageUpdateType = builder.objectRef<MessageUpdate>('MessageUpdate').impl
   }),
 });
 
-async function requireDialogue(ctx: GraphQLContext, dialogueId: string): Promise<void> {
-  if (!(await ctx.store.dialogues.get(dialogueId)))
-    throw apiError('CONVERSATION_NOT_FOUND', `no dialogue with id ${dialogueId}`);
+/** A dialogue's changes on one topic, kept to those `keep` accepts; an unknown dialogue is refused first. */
+async function dialogueFeed<C extends FeedChange>(
+  ctx: GraphQLContext,
+  dialogueId: string | number,
+  topic: string,
+  keep: (c: FeedChange) => c is C,
+) {
+  const id = String(dialogueId);
+  found(await ctx.store.dialogues.get(id), 'dialogue', id);
+  return pipe(ctx.pubsub.subscribe(topic, id), filter(keep));
 }
 
-async function readEvent(change: EventChange, _args: unknown, ctx: GraphQLContext) {
-  const event = await ctx.store.events.get(change.eventId);
-  if (!event) throw apiError('NOT_FOUND', `event ${change.eventId} no longer exists`);
-  return event;
-}
+const readEvent = async (change: EventChange, _args: unknown, ctx: GraphQLContext) =>
+  stillThere(await ctx.store.events.get(change.eventId), 'event', change.eventId);
 
 builder.subscriptionFields((t) => ({
   messageUpdates: t.field({
@@ -60,15 +65,9 @@ builder.subscriptionFields((t) => ({
     description:
       "New and changed messages of a dialogue, including every stored step of an AI reply's stream (delivery.state streaming → its outcome).",
     args: { dialogueId: t.arg.id({ required: true }) },
-    subscribe: async (_root, args, ctx) => {
-      const dialogueId = String(args.dialogueId);
-      await requireDialogue(ctx, dialogueId);
-      return pipe(ctx.pubsub.subscribe(ctx.pubsub.topics.messages, dialogueId), filter(isMessageChange));
-    },
+    subscribe: (_root, args, ctx) => dialogueFeed(ctx, args.dialogueId, ctx.pubsub.topics.messages, isMessageChange),
     resolve: async (change, _args, ctx) => {
-      const message = await ctx.store.messages.get(change.messageId);
-      // Gone since the announcement (the dialogue was deleted): this event says so.
-      if (!message) throw apiError('MESSAGE_NOT_FOUND', `message ${change.messageId} no longer exists`);
+      const message = stillThere(await ctx.store.messages.get(change.messageId), 'message', change.messageId);
       return { change: change.change, message };
     },
   }),
@@ -76,30 +75,15 @@ builder.subscriptionFields((t) => ({
     type: TurnType,
     description: 'Turns of a dialogue as they open and change status (pending → responded | unresponded).',
     args: { dialogueId: t.arg.id({ required: true }) },
-    subscribe: async (_root, args, ctx) => {
-      const dialogueId = String(args.dialogueId);
-      await requireDialogue(ctx, dialogueId);
-      return pipe(ctx.pubsub.subscribe(ctx.pubsub.topics.turns, dialogueId), filter(isTurnChange));
-    },
-    resolve: async (change, _args, ctx) => {
-      const turn = await ctx.store.turns.get(change.turnId);
-      if (!turn) throw apiError('NOT_FOUND', `turn ${change.turnId} no longer exists`);
-      return turn;
-    },
+    subscribe: (_root, args, ctx) => dialogueFeed(ctx, args.dialogueId, ctx.pubsub.topics.turns, isTurnChange),
+    resolve: async (change, _args, ctx) => stillThere(await ctx.store.turns.get(change.turnId), 'turn', change.turnId),
   }),
   storyEvents: t.field({
     type: EventType,
     description:
       "A dialogue's director decisions as they are recorded (seed 001): each reply's markers applied or refused, replies without progress and the reminder falling due, an operator's beat changes and background switches.",
     args: { dialogueId: t.arg.id({ required: true }) },
-    subscribe: async (_root, args, ctx) => {
-      const dialogueId = String(args.dialogueId);
-      await requireDialogue(ctx, dialogueId);
-      return pipe(
-        ctx.pubsub.subscribe(ctx.pubsub.topics.events, dialogueId),
-        filter((c: FeedChange): c is EventChange => isEventChange(c) && c.eventKind === 'director'),
-      );
-    },
+    subscribe: (_root, args, ctx) => dialogueFeed(ctx, args.dialogueId, ctx.pubsub.topics.events, isDirectorEvent),
     resolve: readEvent,
   }),
   turnEvents: t.field({
@@ -108,7 +92,7 @@ builder.subscriptionFields((t) => ({
     args: { turnId: t.arg.id({ required: true }) },
     subscribe: async (_root, args, ctx) => {
       const turnId = String(args.turnId);
-      if (!(await ctx.store.turns.get(turnId))) throw apiError('NOT_FOUND', `no turn with id ${turnId}`);
+      found(await ctx.store.turns.get(turnId), 'turn', turnId);
       return pipe(ctx.pubsub.subscribe(ctx.pubsub.topics.events, turnId), filter(isEventChange));
     },
     resolve: readEvent,

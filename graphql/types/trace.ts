@@ -1,7 +1,7 @@
 import { builder } from '../builder.js';
 import type { EventLog } from '../../src/domain/model.js';
 import { dialogueTurnView, type DialogueTurnView } from '../../src/trace/dialogueTurnView.js';
-import { apiError } from '../errors.js';
+import { found } from '../errors.js';
 import { MessageType } from './message.js';
 import { TurnType } from './turn.js';
 
@@ -34,10 +34,6 @@ builder.queryFields((t) => ({
   turnTrace: t.field({
     type: TurnTraceType,
     args: { turnId: t.arg.id({ required: true }) },
-    resolve: async (_root, { turnId }, ctx) => {
-      const view = await dialogueTurnView(ctx.store, String(turnId));
-      if (!view) throw apiError('NOT_FOUND', `no turn with id ${String(turnId)}`);
-      return view;
-    },
+    resolve: async (_root, { turnId }, ctx) => found(await dialogueTurnView(ctx.store, String(turnId)), 'turn', turnId),
   }),
 }));

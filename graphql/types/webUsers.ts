@@ -2,7 +2,7 @@
 import { builder } from '../builder.js';
 import type { WebUser } from '../../src/store/webUsers.js';
 import { parseInput } from '../../src/ops/input.js';
-import { apiError } from '../errors.js';
+import { found } from '../errors.js';
 import { z } from 'zod';
 
 const WebUserType = builder.objectRef<WebUser>('WebUser').implement({
@@ -52,21 +52,13 @@ builder.mutationFields((t) => ({
     authScopes: { operator: true },
     description: 'A new token for a web user; the old one stops working.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, a, ctx) => {
-      const issued = await ctx.store.webUsers.reissue(String(a.id), new Date());
-      if (!issued) throw apiError('NOT_FOUND', `no web user with id ${String(a.id)}`);
-      return issued;
-    },
+    resolve: async (_r, a, ctx) => found(await ctx.store.webUsers.reissue(String(a.id), new Date()), 'web user', a.id),
   }),
   revokeWebToken: t.field({
     type: WebUserType,
     authScopes: { operator: true },
     description: 'The web user can no longer sign in (their conversations stay).',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, a, ctx) => {
-      const user = await ctx.store.webUsers.revoke(String(a.id), new Date());
-      if (!user) throw apiError('NOT_FOUND', `no web user with id ${String(a.id)}`);
-      return user;
-    },
+    resolve: async (_r, a, ctx) => found(await ctx.store.webUsers.revoke(String(a.id), new Date()), 'web user', a.id),
   }),
 }));

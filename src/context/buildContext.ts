@@ -14,8 +14,8 @@ import { renderPersonaCard, type UserPersonaCard } from '../persona/userPersonaC
 import { promptLanguage } from '../persona/communicationStyle.js';
 import type { PromptLanguage, ToneGuidance } from '../tone/templates.js';
 import { middleSectionWarning, type PromptLimits, type PromptWarning } from './promptBudget.js';
-import { isOwnMessage, renderMessage, type RenderOptions } from './renderMessage.js';
-import { REPLY_PRIMING_TOKENS, type TokenCounter } from './tokens.js';
+import { isOwnMessage, renderMessage, type RenderOptions } from '../transcript/renderMessage.js';
+import { REPLY_PRIMING_TOKENS, type TokenCounter } from '../llm/tokens.js';
 import { carryOverEnd, carryOverIntro, type CarryOver } from './carryOver.js';
 
 export interface RecalledMemory {

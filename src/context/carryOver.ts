@@ -5,7 +5,7 @@
 import { isSaid } from '../domain/conversation.js';
 import type { Message } from '../domain/model.js';
 import type { PromptLanguage } from '../tone/templates.js';
-import { groupByTurn } from './historyWindow.js';
+import { groupByTurn } from '../domain/historyWindow.js';
 import { localTime } from '../domain/wallClock.js';
 
 export interface CarryOver {

@@ -5,7 +5,7 @@
 import type { DirectorContext } from './buildContext.js';
 import type { Story } from '../store/stories.js';
 import type { RecallPlace } from '../domain/memoryOrigin.js';
-import type { ContextDeps } from './gatherContext.js';
+import type { ContextDeps } from './contextReads.js';
 import { currentBeat, fallbackDue, outlineText, PROGRESS_INSTRUCTION, reminderText } from '../domain/director.js';
 import { gatherFallback, type FallbackEvidence } from './storyFallback.js';
 

@@ -8,7 +8,7 @@ import type { RecallPlace } from '../domain/memoryOrigin.js';
 import { beatEvidence, storySoFar, withoutMarkers, type ReminderEvidence } from '../domain/director.js';
 import type { Beat } from '../domain/story.js';
 import type { Story } from '../store/stories.js';
-import type { ContextDeps } from './gatherContext.js';
+import type { ContextDeps } from './contextReads.js';
 
 /** What this story's own record contributes, and how many other storylines are quoted. */
 const OWN_REPLIES = 4;
@@ -32,6 +32,7 @@ export async function gatherFallback(
     recallEvents(deps, o),
     otherStorylines(deps, o),
   ]);
+  // Replies are quoted as people saw them: markers out, by the director's one grammar (withoutMarkers).
   return {
     happened: [...own.map((m) => withoutMarkers(m.content)), ...recalled.map((m) => m.text)],
     elsewhere: elsewhere.messages.map((m) => withoutMarkers(m.content)),

@@ -2,14 +2,8 @@
 // client's errors into PlatformRateLimitedError and PlatformCallError), a generic HTTP status,
 // or a network failure anywhere in the cause chain.
 import { PlatformCallError, PlatformRateLimitedError } from './outbound.js';
+import type { DeliveryFailure } from '../domain/deliveryFailure.js';
 import { causeChain, fieldOf as field, isNetworkFailure } from '../networkErrors.js';
-
-export type DeliveryFailure =
-  | { kind: 'rate_limited'; retryAfterMs: number; global: boolean }
-  /** Worth retrying: the platform or the network had a moment (5xx, 408, reset, refused…). */
-  | { kind: 'transient' }
-  /** The platform refused the request (400s): retrying cannot help. */
-  | { kind: 'permanent' };
 
 /** An HTTP status a client put on its error (`status` / `statusCode`), for errors not from an adapter. */
 function statusOf(err: unknown): number | undefined {

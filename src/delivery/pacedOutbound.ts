@@ -5,10 +5,14 @@
 // PlatformRateLimitedError.
 import type { Logger } from 'pino';
 import type { ChatRef } from '../domain/model.js';
+import type { DeliveryFailure } from '../domain/deliveryFailure.js';
 import type { BudgetAccount, ChatBudget } from './chatBudget.js';
 import { classifyDeliveryError } from './deliveryErrors.js';
 import type { OutboundChannel, SendOptions } from './outbound.js';
 import type { Metrics } from '../metrics/metrics.js';
+
+/** The failure a 429 is: how long to wait, and whether the limit is the platform's as a whole. */
+type RateLimited = Extract<DeliveryFailure, { kind: 'rate_limited' }>;
 
 /**
  * An outbound that can skip a call when the chat has no budget right now. Intermediate pushes of
@@ -96,16 +100,8 @@ export class PacedOutbound implements SkippableOutbound {
         this.o.metrics?.deliveryFailure(this.platform, failure);
         if (failure.kind === 'rate_limited' && rateLimited < (this.o.maxRateLimitRetries ?? 8)) {
           rateLimited += 1;
-          this.o.log?.info(
-            { platform: this.platform, chatId: chat.chatId, what, retryAfterMs: failure.retryAfterMs },
-            'platform rate limit: backing off',
-          );
           // The next take() waits out the block, as does every other process sending there.
-          await this.o.budget.block(
-            failure.global ? { platform: this.platform, global: true } : chat,
-            failure.retryAfterMs,
-            this.o.account,
-          );
+          await this.blockFor(chat, what, failure, 'backing off');
           continue;
         }
         if (failure.kind === 'transient' && retryTransient && transient < (this.o.maxTransientRetries ?? 4)) {
@@ -133,17 +129,25 @@ export class PacedOutbound implements SkippableOutbound {
       const failure = classifyDeliveryError(err);
       this.o.metrics?.deliveryFailure(this.platform, failure);
       if (failure.kind !== 'rate_limited') throw err;
-      this.o.log?.info(
-        { platform: this.platform, chatId: chat.chatId, what, retryAfterMs: failure.retryAfterMs },
-        'platform rate limit: skipping',
-      );
-      await this.o.budget.block(
-        failure.global ? { platform: this.platform, global: true } : chat,
-        failure.retryAfterMs,
-        this.o.account,
-      );
+      await this.blockFor(chat, what, failure, 'skipping');
       return false;
     }
+  }
+
+  /**
+   * A 429 blocks where the platform said, for every process: the whole platform when the limit is
+   * global, else the chat; logged with what hit it and what the caller does next.
+   */
+  private async blockFor(chat: ChatRef, what: string, limited: RateLimited, next: string): Promise<void> {
+    this.o.log?.info(
+      { platform: this.platform, chatId: chat.chatId, what, retryAfterMs: limited.retryAfterMs },
+      `platform rate limit: ${next}`,
+    );
+    await this.o.budget.block(
+      limited.global ? { platform: this.platform, global: true } : chat,
+      limited.retryAfterMs,
+      this.o.account,
+    );
   }
 
   /** Exponential with "equal jitter": half fixed, half random, so retries spread out. */

@@ -27,10 +27,51 @@ export const outlineText = (background: Background, plot: PlotState): string =>
 
 export type ParsedMarker = { n: number; status: BeatStatus } | { malformed: string };
 
-const MARKER = /\[PROGRESS:([^\]\n]{0,40})\]/g;
+// The marker grammar, written once: the stream stage hides what it matches from people, the
+// director parses it, and quotes of past replies (withoutMarkers, src/context/storyFallback.ts)
+// strip it. A marker is `[NAME:` then anything but `]` or a line break, then `]`, all of it at
+// most MARKER_MAX_CHARS long; anything else — unclosed, broken by a line, or longer — is text.
 
-/** A reply's text as people saw it: every marker out (and the space after it). */
-export const withoutMarkers = (text: string): string => text.replace(/\s?\[PROGRESS:[^\]\n]{0,40}\]/g, '').trim();
+/** What every progress marker opens with. */
+export const PROGRESS_OPEN = `[${PROGRESS_MARKER}:`;
+
+/**
+ * The longest marker, brackets included. The longest well-formed one, `[PROGRESS:30:in_progress]`
+ * (STORY_LIMITS.beats is 30), is 25 characters; 64 leaves room for the malformed variants models
+ * write (`[PROGRESS: beat 3 : completed]`), which are still hidden and refused as MALFORMED rather
+ * than shown. Longer is prose that happens to start like a marker: it is shown, never parsed. The
+ * stream holds text back while it may still be a marker, so the limit also bounds that wait: an
+ * opened, never-closed `[PROGRESS:` delays at most 64 characters of the reply.
+ */
+export const MARKER_MAX_CHARS = 64;
+
+/** One progress marker; group 1 is what it says between `[PROGRESS:` and `]`. Not global: safe to share. */
+export const PROGRESS_PATTERN = new RegExp(
+  `\\[${PROGRESS_MARKER}:([^\\]\\n]{0,${MARKER_MAX_CHARS - PROGRESS_OPEN.length - 1}})\\]`,
+);
+
+/** What a text starting with `[` holds at its start: a whole marker, the start of one, or text. */
+export type MarkerScan = { kind: 'marker'; length: number } | { kind: 'partial' } | { kind: 'text' };
+
+/**
+ * The grammar for text that is still arriving (the stream stage): whether `text`, which starts
+ * with `[`, starts with a whole marker opening with `open`, may still become one once more text
+ * comes (`partial`), or cannot (`text`). Agrees with PROGRESS_PATTERN for the progress marker.
+ */
+export function scanMarker(text: string, open: string = PROGRESS_OPEN, max: number = MARKER_MAX_CHARS): MarkerScan {
+  if (text.length < open.length) return open.startsWith(text) ? { kind: 'partial' } : { kind: 'text' };
+  if (!text.startsWith(open)) return { kind: 'text' };
+  const close = text.search(/[\]\n]/);
+  if (close < 0) return text.length < max ? { kind: 'partial' } : { kind: 'text' };
+  return text[close] === ']' && close < max ? { kind: 'marker', length: close + 1 } : { kind: 'text' };
+}
+
+/** Every progress marker of a text, in order (a fresh global copy of the pattern per use). */
+const allMarkers = (): RegExp => new RegExp(PROGRESS_PATTERN.source, 'g');
+
+/** A reply's text as people saw it: every marker out (and the space before it). */
+export const withoutMarkers = (text: string): string =>
+  text.replace(new RegExp(`\\s?${PROGRESS_PATTERN.source}`, 'g'), '').trim();
 
 /** Seed 001's own status words (`[PROGRESS:3:in_progress]`), read as the statuses they mean. */
 const STATUS_WORDS: Readonly<Record<string, BeatStatus>> = {
@@ -41,7 +82,7 @@ const STATUS_WORDS: Readonly<Record<string, BeatStatus>> = {
 
 /** Every `[PROGRESS:…]` marker of a reply, well-formed or not, in order. */
 export function parseProgressMarkers(text: string): ParsedMarker[] {
-  return [...text.matchAll(MARKER)].map((m) => {
+  return [...text.matchAll(allMarkers())].map((m) => {
     const [n, word, ...rest] = (m[1] ?? '').split(':').map((x) => x.trim());
     const num = Number(n);
     const status = STATUS_WORDS[(word ?? '').toLowerCase()];

@@ -1,7 +1,7 @@
 // The conversation record (SPEC §3), as plain data. Collections store exactly these shapes;
 // ids are strings, times are UTC Dates.
 
-/** A chat platform's id, as its adapter registers it (adapters/platforms.ts): 'telegram', 'discord', … */
+/** A chat platform's id, as its adapter registers it (app/platforms.ts): 'telegram', 'discord', … */
 export type Platform = string;
 export type Role = 'human' | 'ai' | 'system';
 

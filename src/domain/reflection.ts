@@ -227,15 +227,7 @@ export function checkBeforeCall(
   promptTokens: number,
   at: Pick<PlannedStep, 'seq' | 'step'>,
 ): BudgetHit | undefined {
-  if (used.tokens + promptTokens <= b.maxTokens) return undefined;
-  return {
-    resource: 'tokens',
-    limit: b.maxTokens,
-    used: used.tokens,
-    wanted: promptTokens,
-    ...at,
-    when: 'before_call',
-  };
+  return overBudget(b, used, { resource: 'tokens', wanted: promptTokens, ...at, when: 'before_call' });
 }
 
 /** Charges a finished call; over the limit its output is not applied and the run stops. */
@@ -246,11 +238,8 @@ export function chargeCall(
   at: Pick<PlannedStep, 'seq' | 'step'>,
 ): { used: BudgetUse; hit?: BudgetHit } {
   const next = { ...used, tokens: used.tokens + tokens, calls: used.calls + 1 };
-  if (next.tokens <= b.maxTokens) return { used: next };
-  return {
-    used: next,
-    hit: { resource: 'tokens', limit: b.maxTokens, used: used.tokens, wanted: tokens, ...at, when: 'after_call' },
-  };
+  const hit = overBudget(b, used, { resource: 'tokens', wanted: tokens, ...at, when: 'after_call' });
+  return hit ? { used: next, hit } : { used: next };
 }
 
 /** A step's memories are written all or none: a step that would pass the limit writes none. */
@@ -260,15 +249,22 @@ export function checkMemories(
   proposed: number,
   at: Pick<PlannedStep, 'seq' | 'step'>,
 ): BudgetHit | undefined {
-  if (used.memories + proposed <= b.maxMemories) return undefined;
-  return {
-    resource: 'memories',
-    limit: b.maxMemories,
-    used: used.memories,
-    wanted: proposed,
-    ...at,
-    when: 'before_write',
-  };
+  return overBudget(b, used, { resource: 'memories', wanted: proposed, ...at, when: 'before_write' });
+}
+
+/**
+ * The one budget rule behind the three checks: what a step wants fits while the resource's use
+ * plus it stays within the limit; past it, the hit records the limit and the use before the step.
+ */
+function overBudget(
+  b: ReflectionBudget,
+  used: BudgetUse,
+  want: Omit<BudgetHit, 'limit' | 'used'>,
+): BudgetHit | undefined {
+  const { resource, wanted, ...where } = want;
+  const limit = resource === 'tokens' ? b.maxTokens : b.maxMemories;
+  if (used[resource] + wanted <= limit) return undefined;
+  return { resource, limit, used: used[resource], wanted, ...where };
 }
 
 // ---------------------------------------------------------------- values and mood

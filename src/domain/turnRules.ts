@@ -1,6 +1,34 @@
 // Turn lifecycle (SPEC §3, seed 000): consecutive initiator messages join the open turn until
 // the responder starts answering; the responder's message closes it as responded.
-import type { Role, Turn } from './model.js';
+import type { Role, Session, SessionWindow, Turn } from './model.js';
+
+/**
+ * The turn a new message of this session may join or answer: the dialogue's latest turn, when it
+ * is this session's. A new session starts afresh (its first message always opens a turn).
+ */
+export function openTurnFor(
+  latestTurn: Turn | null,
+  session: Pick<Session, '_id'>,
+  sessionOpened: boolean,
+): Turn | null {
+  return !sessionOpened && latestTurn?.sessionId === session._id ? latestTurn : null;
+}
+
+/**
+ * Whether `sender`'s message joins this turn rather than opening the next: the turn is still
+ * pending, its reply has not started (that mark closes the turn to newcomers: beginReply.ts),
+ * and the sender is the one who opened it. Ordinary turns and a room's asks alike.
+ */
+export function joinsTurn(
+  turn: Pick<Turn, 'status' | 'initiatorRole' | 'initiatorId' | 'replyStartedAt'>,
+  sender: { role: Role; id: string },
+): boolean {
+  return turn.status === 'pending' && !turn.replyStartedAt && isInitiator(turn, sender);
+}
+
+/** Whether `sender` opened this turn. */
+const isInitiator = (turn: Pick<Turn, 'initiatorRole' | 'initiatorId'>, sender: { role: Role; id: string }) =>
+  turn.initiatorRole === sender.role && turn.initiatorId === sender.id;
 
 /**
  * Where a new message of `sender` goes. `respondsTo` names a pending turn that this message
@@ -20,10 +48,9 @@ export function placeInitiatorMessage(
   sender: { role: Role; id: string },
 ): TurnPlacement {
   if (!openTurn || openTurn.status !== 'pending') return { action: 'open' };
-  if (openTurn.initiatorRole === sender.role && openTurn.initiatorId === sender.id) {
-    // A message that arrives while the reply is being generated is folded into the next turn.
-    return openTurn.replyStartedAt ? { action: 'open', after: openTurn._id } : { action: 'join', turnId: openTurn._id };
-  }
+  if (joinsTurn(openTurn, sender)) return { action: 'join', turnId: openTurn._id };
+  // A message that arrives while the reply is being generated is folded into the next turn.
+  if (isInitiator(openTurn, sender)) return { action: 'open', after: openTurn._id };
   if (openTurn.responderRole === sender.role && openTurn.responderId === sender.id) {
     return { action: 'open', respondsTo: openTurn._id };
   }
@@ -37,6 +64,33 @@ export function placeInitiatorMessage(
  */
 export function missedByReply(turn: Pick<Turn, 'replyStartedAt' | 'heard'>, messageId: string): boolean {
   return turn.replyStartedAt !== undefined && turn.heard !== undefined && !turn.heard.includes(messageId);
+}
+
+/**
+ * Whether a stored message must be placed again, as if new (ingest's orphan rule): its turn was
+ * never stored (`null`), or its turn's reply started without it (`missedByReply`). `undefined`:
+ * it names no turn, and stays where it is.
+ */
+export function placedAgain(
+  turn: Pick<Turn, 'replyStartedAt' | 'heard'> | null | undefined,
+  messageId: string,
+): boolean {
+  if (turn === null) return true;
+  return turn !== undefined && missedByReply(turn, messageId);
+}
+
+/**
+ * The turn's messages a reply's read holds (Turn.heard, which `missedByReply` checks): the
+ * window's entries of this turn. A room's ask reads a round, not a turn: undefined.
+ */
+export function heardIn(
+  window: Pick<SessionWindow, 'entries'>,
+  turn: Pick<Turn, '_id' | 'round'>,
+): string[] | undefined {
+  if (turn.round) return undefined;
+  return Object.values(window.entries)
+    .filter((e) => e.turnId === turn._id)
+    .map((e) => e._id);
 }
 
 /**

@@ -2,7 +2,7 @@
 // sender line, text, quote, media and marks), shared by the Markdown and the PDF renderers so both
 // say the same thing. Times are shown in the configured time zone (storage is UTC). Pure.
 import type { ChatRef, DialogueType, Message, Role, Session } from '../domain/model.js';
-import { quoteBody, renderAttachment } from '../context/renderMessage.js';
+import { quoteBody, renderAttachment } from '../transcript/renderMessage.js';
 
 export type Block =
   | { kind: 'title'; text: string }

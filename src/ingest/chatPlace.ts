@@ -34,18 +34,18 @@ export interface LocateDeps extends SessionDeps {
   pointerHints?: PointerHints;
 }
 
-/** `replacing`: the message is known to be stored and is being placed again (no dedupe read). */
-export async function locate(
-  deps: LocateDeps,
-  o: {
-    chat: ChatRef;
-    identity: PlatformIdentity;
-    type: DialogueType;
-    messageId: string;
-    now: Date;
-    replacing?: boolean;
-  },
-): Promise<Located> {
+/** What `locate` looks for: the message's chat, sender and id. */
+export interface LocateQuery {
+  chat: ChatRef;
+  identity: PlatformIdentity;
+  type: DialogueType;
+  messageId: string;
+  now: Date;
+  /** The message is known to be stored and is being placed again (no dedupe read). */
+  replacing?: boolean;
+}
+
+export async function locate(deps: LocateDeps, o: LocateQuery): Promise<Located> {
   const { store } = deps;
   const dialogueId = dialogueIdOf(o.chat);
   const hint = deps.pointerHints?.get(dialogueId);

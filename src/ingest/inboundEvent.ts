@@ -165,7 +165,7 @@ const recipientSchema = z.object({
 });
 
 const base = {
-  // A registered platform's id (adapters/platforms.ts); the adapter sets it, never the sender.
+  // A registered platform's id (app/platforms.ts); the adapter sets it, never the sender.
   platform: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/),
   chat: chatSchema,
   platformMessageId: z.string().min(1),

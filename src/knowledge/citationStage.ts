@@ -1,12 +1,12 @@
-// The citation stage (src/respond/streamStage.ts): every [n] the model writes is checked against
+// The citation stage (src/delivery/streamStage.ts): every [n] the model writes is checked against
 // the passages retrieved for this reply before anyone sees it. A valid one passes; an invalid one
 // — a number the prompt never showed — is taken out with the spaces before it ("text [9]." →
 // "text."). However the model's chunks cut a marker ("[", "1", "2]"), only the possible marker
 // is held back until it is decided; spaces at the end of a push wait too, so a dropped marker can
 // take them along. With no passages the stage lets everything through: nothing was asked to be
 // cited, so brackets are just text.
-import type { StreamStage, StreamStageContext, StreamStageFactory } from '../respond/streamStage.js';
-import { isValidCitation, newScanState, scanCitations, type NumberedSource, type Piece } from './citations.js';
+import type { StreamStage, StreamStageContext, StreamStageFactory } from '../delivery/streamStage.js';
+import { isValidCitation, newScanState, scanCitations, type NumberedSource, type Piece } from '../domain/citations.js';
 
 const TRAILING_SPACE = /[ \t]+$/;
 

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Embedder } from '../memory/embedder.js';
 import type { MemoryVersions } from '../memory/versions.js';
 import { fromMemoryEmbedding, toMemoryEmbedding } from '../memory/vectors.js';
+import { touchLru } from '../memory/lru.js';
 import type { KnowledgeRepo } from '../store/knowledge.js';
 import type { KnowledgeChunk } from '../domain/knowledge.js';
 import { chunkSearchText, KnowledgeIndex, type IndexedChunk } from './knowledgeIndex.js';
@@ -128,13 +129,7 @@ export class KnowledgeCache {
   }
 
   private touch(agentId: string, c: Cached): void {
-    this.lru.delete(agentId);
-    this.lru.set(agentId, c);
-    while (this.lru.size > this.maxAgents) {
-      const oldest = this.lru.keys().next().value;
-      if (oldest === undefined) break;
-      this.lru.delete(oldest);
-    }
+    touchLru(this.lru, agentId, c, this.maxAgents);
   }
 }
 

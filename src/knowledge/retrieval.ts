@@ -13,7 +13,7 @@ import { synthesizeQueries } from '../memory/recallQueries.js';
 import { rankFused, reciprocalRankFusion, RRF_K } from '../memory/rrf.js';
 import { embedQueries } from '../memory/queryEmbeddings.js';
 import { PreparedChecks } from '../memory/preparedChecks.js';
-import type { NumberedSource } from './citations.js';
+import type { NumberedSource } from '../domain/citations.js';
 import type { KnowledgeCache } from './knowledgeCache.js';
 import type { ChunkHit, IndexedChunk, KnowledgeIndex } from './knowledgeIndex.js';
 

@@ -1,26 +1,15 @@
 // Chat Completions, streaming, with tool calls accumulated from their deltas.
 import type OpenAI from 'openai';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
-import { GatewayError } from '../errors.js';
-import {
-  LlmFailure,
-  toLlmFailure,
-  type CompletionRequest,
-  type CompletionResult,
-  type LlmClient,
-  type ToolCall,
-  type Usage,
-} from './types.js';
-import { describeApiError } from './describeError.js';
+import { type CompletionRequest, type CompletionResult, type LlmClient, type ToolCall, type Usage } from './types.js';
+import { StreamProgress } from './streamProgress.js';
 
 export class ChatCompletionsClient implements LlmClient {
   readonly api = 'chat' as const;
   constructor(private readonly client: OpenAI) {}
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
-    const started = performance.now();
-    let text = '';
-    let ttftMs: number | undefined;
+    const got = new StreamProgress();
     let finishReason: string | null = null;
     let usage: Usage | undefined;
     const calls = new Map<number, ToolCall>();
@@ -58,7 +47,7 @@ export class ChatCompletionsClient implements LlmClient {
         if (!choice) continue;
         if (choice.finish_reason) finishReason = choice.finish_reason;
         for (const d of choice.delta?.tool_calls ?? []) {
-          ttftMs ??= performance.now() - started;
+          got.token();
           const call = calls.get(d.index) ?? { id: '', name: '', arguments: '' };
           if (d.id) call.id = d.id;
           if (d.function?.name) call.name += d.function.name;
@@ -67,34 +56,23 @@ export class ChatCompletionsClient implements LlmClient {
         }
         const delta = choice.delta?.content;
         if (delta) {
-          ttftMs ??= performance.now() - started;
-          text += delta;
+          got.append(delta);
           req.onDelta(delta);
         }
       }
     } catch (err) {
-      throw toLlmFailure(err, req.signal, { text, ttftMs, durationMs: performance.now() - started }, describeApiError);
+      throw got.failed(err, req.signal);
     }
-    if (req.signal.aborted) {
-      // Some servers end the stream cleanly when the client aborts; still an abort.
-      throw toLlmFailure(
-        new Error('aborted'),
-        req.signal,
-        { text, ttftMs, durationMs: performance.now() - started },
-        describeApiError,
-      );
-    }
+    got.throwIfAborted(req.signal);
     const toolCalls = [...calls.entries()]
       .sort(([a], [b]) => a - b)
       .map(([i, c]) => ({ ...c, id: c.id || `call_${i}` }));
-    if (finishReason === null && toolCalls.length === 0 && text.length > 0) {
-      // The stream ended without a finish reason: the connection broke mid-reply.
-      throw new LlmFailure(
-        new GatewayError('LLM_SERVICE_ERROR', 'the LLM stream ended before the reply was finished'),
-        { text, ttftMs, durationMs: performance.now() - started },
-      );
+    if (finishReason === null && toolCalls.length === 0 && got.text.length > 0) {
+      // The stream ended without a finish reason.
+      throw got.brokeOff('the LLM stream ended before the reply was finished');
     }
     const truncated = finishReason === 'length';
-    return { text, toolCalls, finishReason, truncated, usage, ttftMs, durationMs: performance.now() - started };
+    const { text, ttftMs } = got;
+    return { text, toolCalls, finishReason, truncated, usage, ttftMs, durationMs: got.elapsedMs() };
   }
 }

@@ -13,7 +13,7 @@ export const JSON_TASKS = [
   'evolve_persona',
   'relationship_note',
   'consolidate_memories',
-  // Self-reflection's steps (src/reflection/prompts.ts).
+  // Self-reflection's steps (src/reflection/reflectionPrompts.ts).
   'reflect_summarize_human',
   'reflect_evaluate_persona',
   'reflect_adjust_values',

@@ -2,10 +2,7 @@
 // whole conversation is sent each call, converted from Chat Completions messages.
 import type OpenAI from 'openai';
 import type { ResponseInputItem, FunctionTool } from 'openai/resources/responses/responses';
-import { GatewayError } from '../errors.js';
 import {
-  LlmFailure,
-  toLlmFailure,
   type CompletionRequest,
   type CompletionResult,
   type LlmClient,
@@ -13,7 +10,7 @@ import {
   type ToolCall,
   type Usage,
 } from './types.js';
-import { describeApiError } from './describeError.js';
+import { StreamProgress } from './streamProgress.js';
 
 const textOf = (content: unknown): string =>
   typeof content === 'string'
@@ -64,9 +61,7 @@ export class ResponsesClient implements LlmClient {
   constructor(private readonly client: OpenAI) {}
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
-    const started = performance.now();
-    let text = '';
-    let ttftMs: number | undefined;
+    const got = new StreamProgress();
     let usage: Usage | undefined;
     let status: string | null = null;
     let truncated = false;
@@ -98,12 +93,11 @@ export class ResponsesClient implements LlmClient {
       for await (const event of stream) {
         switch (event.type) {
           case 'response.output_text.delta':
-            ttftMs ??= performance.now() - started;
-            text += event.delta;
+            got.append(event.delta);
             req.onDelta(event.delta);
             break;
           case 'response.function_call_arguments.delta':
-            ttftMs ??= performance.now() - started;
+            got.token();
             break;
           case 'response.output_item.done':
             if (event.item.type === 'function_call') {
@@ -128,22 +122,11 @@ export class ResponsesClient implements LlmClient {
         }
       }
     } catch (err) {
-      throw toLlmFailure(err, req.signal, { text, ttftMs, durationMs: performance.now() - started }, describeApiError);
+      throw got.failed(err, req.signal);
     }
-    if (req.signal.aborted) {
-      throw toLlmFailure(
-        new Error('aborted'),
-        req.signal,
-        { text, ttftMs, durationMs: performance.now() - started },
-        describeApiError,
-      );
-    }
-    if (status === null) {
-      throw new LlmFailure(
-        new GatewayError('LLM_SERVICE_ERROR', 'the LLM stream ended before the response completed'),
-        { text, ttftMs, durationMs: performance.now() - started },
-      );
-    }
-    return { text, toolCalls, finishReason: status, truncated, usage, ttftMs, durationMs: performance.now() - started };
+    got.throwIfAborted(req.signal);
+    if (status === null) throw got.brokeOff('the LLM stream ended before the response completed');
+    const { text, ttftMs } = got;
+    return { text, toolCalls, finishReason: status, truncated, usage, ttftMs, durationMs: got.elapsedMs() };
   }
 }

@@ -6,7 +6,7 @@
 import { isSaid } from '../domain/conversation.js';
 import type { MemoryOrigin, Message, Turn } from '../domain/model.js';
 import { homeOf, originOf } from '../domain/memoryOrigin.js';
-import { renderMessage } from '../context/renderMessage.js';
+import { renderMessage } from '../transcript/renderMessage.js';
 import { runJsonTask } from '../llm/jsonTask.js';
 import type { Usage } from '../llm/types.js';
 import type { Store } from '../store/store.js';

@@ -40,6 +40,17 @@ export function renderTranscriptLine(l: TranscriptLine): string {
   return `[${l.at.toISOString()}] ${who}: ${l.text.trim().replace(/\n/g, '\n    ')}`;
 }
 
+/** One dialogue's transcript lines under its label, as the reflection and persona prompts show conversations. */
+export interface ConversationBlock {
+  /** The dialogue's title or chat name, to tell conversations apart. */
+  label: string;
+  lines: TranscriptLine[];
+}
+
+/** Transcript lines grouped per dialogue under `-- <label>`, in the order given (oldest dialogue first). */
+export const renderConversations = (blocks: readonly ConversationBlock[]): string =>
+  blocks.map((b) => [`-- ${b.label}`, ...b.lines.map(renderTranscriptLine)].join('\n')).join('\n\n');
+
 export function renderExtractionInput(o: { now: Date; userName?: string; lines: TranscriptLine[] }): string {
   return [
     `Date: ${o.now.toISOString().slice(0, 10)} (UTC)`,
@@ -52,13 +63,16 @@ export function renderExtractionInput(o: { now: Date; userName?: string; lines: 
 /** The envelope only; each entry is checked on its own with `memoryCandidateSchema`. */
 export const extractionOutputSchema = z.object({ memories: z.array(z.unknown()) });
 
+/** A proposed memory's importance: clamped to 0..1, and 0.5 when it is missing or not a number. */
+export const importanceSchema = z
+  .number()
+  .transform((v) => Math.min(1, Math.max(0, v)))
+  .catch(0.5);
+
 export const memoryCandidateSchema = z.object({
   kind: z.enum(EXTRACTABLE_KINDS),
   text: z.string().trim().min(1),
-  importance: z
-    .number()
-    .transform((v) => Math.min(1, Math.max(0, v)))
-    .catch(0.5),
+  importance: importanceSchema,
   occurredAt: z.iso.datetime({ offset: true }).optional().catch(undefined),
 });
 export type MemoryCandidateOutput = z.infer<typeof memoryCandidateSchema>;

@@ -15,6 +15,7 @@ import type { MemoryRepo } from '../store/memories.js';
 import type { Embedder } from './embedder.js';
 import { MemoryIndex, type IndexEntry } from './memoryIndex.js';
 import { fromMemoryEmbedding, toMemoryEmbedding } from './vectors.js';
+import { touchLru } from './lru.js';
 import { scopeKey, type MemoryScope, type MemoryVersions } from './versions.js';
 import type { MemoryScopeRepo } from '../store/memoryScopes.js';
 import { capture, packCaptured, readSnapshot, whyUnusable, type SnapshotPort } from './indexSnapshot.js';
@@ -412,13 +413,7 @@ export class IndexCache {
   }
 
   private touch(key: string, c: Cached): void {
-    this.lru.delete(key);
-    this.lru.set(key, c);
-    while (this.lru.size > this.maxScopes) {
-      const oldest = this.lru.keys().next().value;
-      if (oldest === undefined) break;
-      this.lru.delete(oldest);
-    }
+    touchLru(this.lru, key, c, this.maxScopes);
   }
 
   /** Runs loads and refreshes of one scope one at a time (concurrent recalls share one load). */

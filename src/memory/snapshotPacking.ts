@@ -296,27 +296,25 @@ class Reader {
   private need(n: number): void {
     if (this.at + n > this.buf.length) bad('truncated');
   }
+  /** Claims the next `n` bytes (checked against the end) and returns where they start. */
+  private take(n: number): number {
+    this.need(n);
+    const start = this.at;
+    this.at += n;
+    return start;
+  }
   u8(): number {
     this.need(1);
     return this.buf[this.at++]!;
   }
   u16(): number {
-    this.need(2);
-    const v = this.view.getUint16(this.at, true);
-    this.at += 2;
-    return v;
+    return this.view.getUint16(this.take(2), true);
   }
   u32(): number {
-    this.need(4);
-    const v = this.view.getUint32(this.at, true);
-    this.at += 4;
-    return v;
+    return this.view.getUint32(this.take(4), true);
   }
   f64(): number {
-    this.need(8);
-    const v = this.view.getFloat64(this.at, true);
-    this.at += 8;
-    return v;
+    return this.view.getFloat64(this.take(8), true);
   }
   varint(): number {
     let v = 0;
@@ -330,10 +328,8 @@ class Reader {
     return bad('varint too long');
   }
   bytes(n: number): Uint8Array {
-    this.need(n);
-    const out = this.buf.subarray(this.at, this.at + n);
-    this.at += n;
-    return out;
+    const start = this.take(n);
+    return this.buf.subarray(start, start + n);
   }
   align4(): void {
     while (this.at % 4 !== 0) this.u8();

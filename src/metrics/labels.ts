@@ -1,9 +1,12 @@
 // The label values metrics may carry: fixed lists, so every series set stays bounded. Anything
 // not listed (a new platform, an unexpected code) is counted as "other" rather than minting a
 // series per value; ids of dialogues, users or turns are never labels.
+import { PLATFORM_NAMES } from '../domain/platformNames.js';
+
 export const OTHER = 'other';
 
-export const PLATFORM_LABELS = ['telegram', 'discord', 'web'] as const;
+/** The platforms with an adapter: one list for the API's enum and the metrics' labels. */
+export const PLATFORM_LABELS = PLATFORM_NAMES;
 export const INBOUND_KIND_LABELS = ['message', 'edit', 'delete'] as const;
 /** IngestResult kinds (src/ingest/ingest.ts). */
 export const INGEST_RESULT_LABELS = [
@@ -30,7 +33,7 @@ export const LLM_OUTCOME_LABELS = [
   'LLM_SERVICE_ERROR',
   'MODEL_NOT_CONFIGURED',
 ] as const;
-/** DeliveryFailure kinds (src/delivery/deliveryErrors.ts). */
+/** DeliveryFailure kinds (src/domain/deliveryFailure.ts). */
 export const DELIVERY_CODE_LABELS = ['rate_limited', 'transient', 'permanent'] as const;
 /** Memory job names (jobs/memoryJobs.ts). */
 export const MEMORY_JOB_LABELS = ['extract', 'rolling-summary', 'summarize', 'evolve', 'consolidate'] as const;

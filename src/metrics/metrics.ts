@@ -1,7 +1,7 @@
 // The metrics port: what the core observes, as named and typed calls. The core only reports;
 // app/metrics.ts turns the calls into Prometheus series (labels bounded by ./labels.ts). The
 // default is noMetrics, so code and tests that do not care pass nothing.
-import type { DeliveryFailure } from '../delivery/deliveryErrors.js';
+import type { DeliveryFailure } from '../domain/deliveryFailure.js';
 
 export type ReplyStage = 'queue' | 'context' | 'model' | 'delivery';
 export type LlmKind = 'reply' | 'background';

@@ -9,12 +9,12 @@ import { dialogueIdOf } from '../store/dialogues.js';
 
 type Listed = Pick<Agent, '_id' | 'name' | 'aliases' | 'introduction' | 'isDefault'>;
 
+/** `/agents` or `/agent NAME` in a private chat (the registry refuses them in a group). */
 export interface AgentCommand {
-  name: 'agents' | 'agent';
-  args: string;
+  /** The agent asked for, as the registry parsed it; empty: the list. */
+  wanted: string;
   /** The chat the command was sent in, as the record names it (with its chosen agent, if any). */
   chat: ChatRef;
-  groupChat: boolean;
 }
 
 /** What the chat answers: the text and its notice code. */
@@ -30,11 +30,10 @@ export async function runAgentCommand(
   now: Date,
 ): Promise<AgentCommandAnswer> {
   const say = (code: TextKey, vars?: Record<string, string | number>) => ({ shown: text(code, locale, vars), code });
-  if (c.groupChat) return say('AGENT_PRIVATE_ONLY');
   if (c.chat.bot) return say('AGENT_OWN_BOT', { name: (await store.participants.getAgent(c.chat.bot))?.name ?? '' });
   const agents = await store.participants.privateChatAgents();
   const current = agents.find((a) => (c.chat.agentId ? a._id === c.chat.agentId : a.isDefault));
-  const wanted = c.name === 'agent' ? c.args.trim().replace(/^@/, '') : '';
+  const wanted = c.wanted;
   if (!wanted) {
     const list = agents.map((a, i) => `${i + 1}. ${a.name}${a.introduction ? ` — ${a.introduction}` : ''}`).join('\n');
     return say('AGENT_LIST', { list, current: current?.name ?? '—' });

@@ -2,7 +2,7 @@
 // `/background 2` (or a name) switches to one, `/background off` leaves the story. Each
 // background keeps its plot state in this dialogue, so switching back resumes it. The list is
 // a query over the (short) background library: a command, not a turn, so off the hot path.
-import { backgroundRequest } from '../domain/commands.js';
+import type { BackgroundRequest } from '../domain/commands.js';
 import { currentBeat } from '../domain/director.js';
 import { text, type Locale } from '../i18n/texts.js';
 import type { Store } from '../store/store.js';
@@ -13,7 +13,7 @@ export const LISTED_BACKGROUNDS = 20;
 
 export async function runBackgroundCommand(
   store: Store,
-  c: { dialogueId: string; args: string },
+  c: { dialogueId: string; request: BackgroundRequest },
   locale: Locale,
   now: Date,
 ): Promise<string> {
@@ -23,7 +23,7 @@ export async function runBackgroundCommand(
   ]);
   // Oldest first, so a background keeps its number as new ones are added.
   const backgrounds = library.slice().reverse();
-  const request = backgroundRequest(c.args);
+  const request = c.request;
   if (request.kind === 'off') {
     await switchBackground(store, c.dialogueId, null, now);
     return text('BACKGROUND_OFF', locale);

@@ -6,14 +6,14 @@ import { GatewayError } from '../errors.js';
 import { startNewSession } from '../lifecycle/currentSession.js';
 import type { OpsDeps } from './opsDeps.js';
 
-type SessionDeps = Pick<OpsDeps, 'store' | 'scheduler' | 'sessionGapMs'>;
+type SessionOpsDeps = Pick<OpsDeps, 'store' | 'scheduler' | 'sessionGapMs'>;
 
 /**
  * A dialogue session closes the dialogue's open dialogue session (manual) and becomes its current
  * session. A self-reflection session stands beside it: the conversation carries on where it was.
  */
 export async function createSession(
-  deps: SessionDeps,
+  deps: SessionOpsDeps,
   dialogueId: string,
   kind: SessionKind,
   now: Date,

@@ -13,7 +13,7 @@ import { runJsonTask } from '../llm/jsonTask.js';
 import type { Store } from '../store/store.js';
 import type { AgentEvolution } from '../store/participants.js';
 import type { MemoryTaskDeps } from '../memory/taskDeps.js';
-import { transcriptOf } from '../summary/prompts.js';
+import { transcriptOf } from '../summary/summaryPrompts.js';
 import { isSaid } from '../domain/conversation.js';
 import { renderOptionsFor } from '../summary/rollingSummary.js';
 import {
@@ -23,8 +23,8 @@ import {
   relationshipNoteOutputSchema,
   renderEvolveInput,
   renderRelationshipInput,
-  type EvolveConversation,
 } from './evolvePrompt.js';
+import type { ConversationBlock } from '../memory/extractionPrompt.js';
 
 export type EvolveDeps = Pick<MemoryTaskDeps, 'store' | 'llm' | 'model' | 'timeoutMs' | 'log'>;
 
@@ -58,7 +58,7 @@ async function recentTurnsOf(store: Store, agent: AgentEvolution & { _id: string
 }
 
 /** One dialogue's part of the recent turns: what was said, and who the dialogue is with. */
-interface RecentConversation extends EvolveConversation {
+interface RecentConversation extends ConversationBlock {
   dialogue: Dialogue | null;
   humanTexts: string[];
 }

@@ -5,8 +5,8 @@
 // person, shown only in their private chats. Input sections use `### <title>` headers; the
 // conversation is transcript lines grouped per dialogue. The fake task brain parses this layout.
 import { z } from 'zod';
-import { renderTranscriptLine, type TranscriptLine } from '../memory/extractionPrompt.js';
-import { section } from '../summary/prompts.js';
+import { renderConversations, type ConversationBlock } from '../memory/extractionPrompt.js';
+import { section } from '../summary/summaryPrompts.js';
 
 export const EVOLVE_PERSONA_INSTRUCTIONS = `You keep the character of an AI companion alive over time.
 You get its base persona (fixed: who it fundamentally is), its current evolved persona (how it has grown so far, or "(none)"), and its most recent conversations, oldest first.
@@ -25,17 +25,11 @@ Rules:
 Answer with one JSON object and nothing else:
 {"evolvedPersona":"..."}`;
 
-export interface EvolveConversation {
-  /** The dialogue's title or chat name, to tell conversations apart. */
-  label: string;
-  lines: TranscriptLine[];
-}
-
 export function renderEvolveInput(o: {
   name: string;
   basePersona: string;
   evolvedPersona?: string;
-  conversations: readonly EvolveConversation[];
+  conversations: readonly ConversationBlock[];
 }): string {
   return [
     `Character: ${o.name}`,
@@ -43,11 +37,6 @@ export function renderEvolveInput(o: {
     section('Current evolved persona', o.evolvedPersona),
     section('Recent conversations', renderConversations(o.conversations)),
   ].join('\n\n');
-}
-
-/** Transcript lines grouped per dialogue under `-- <label>`, oldest dialogue first. */
-function renderConversations(conversations: readonly EvolveConversation[]): string {
-  return conversations.map((c) => [`-- ${c.label}`, ...c.lines.map(renderTranscriptLine)].join('\n')).join('\n\n');
 }
 
 export const evolvePersonaOutputSchema = z.object({ evolvedPersona: z.string().trim().min(1) });
@@ -72,7 +61,7 @@ export function renderRelationshipInput(o: {
   basePersona: string;
   person: string;
   note?: string;
-  conversations: readonly EvolveConversation[];
+  conversations: readonly ConversationBlock[];
 }): string {
   return [
     `Character: ${o.name}`,

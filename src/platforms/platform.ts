@@ -1,5 +1,5 @@
 // What the core knows about a chat platform, told by its adapter: each adapter package exports
-// one descriptor (adapters/platforms.ts lists them) and the composition root registers them. The
+// one descriptor (app/platforms.ts lists them) and the composition root registers them. The
 // core names no platform; delivery asks the descriptor instead.
 import type { ChatRef } from '../domain/model.js';
 
@@ -54,7 +54,7 @@ export class PlatformRegistry {
   /** The descriptor of a registered platform; an unknown one is a wiring mistake. */
   get(id: string): PlatformDescriptor {
     const d = this.byId.get(id);
-    if (!d) throw new Error(`platform ${id} is not registered (adapters/platforms.ts)`);
+    if (!d) throw new Error(`platform ${id} is not registered (app/platforms.ts)`);
     return d;
   }
 }

@@ -14,7 +14,7 @@ import { DEFAULT_RECONCILE_OPTIONS, type Candidate, type Decision } from '../mem
 import { applyDecisions, type WriteSummary } from '../memory/writeMemories.js';
 import { planMemoryWrite } from '../memory/writeStep.js';
 import { RECONCILE_MEMORIES_INSTRUCTIONS, reconcileOutputSchema } from '../memory/extractionPrompt.js';
-import type { Proposal } from './prompts.js';
+import type { Proposal } from './reflectionPrompts.js';
 import type { RunContext } from './runContext.js';
 
 export interface WriteRequest {

@@ -4,7 +4,7 @@
 // stores the running total on the run; memory writes are charged all or none per step. A hit
 // throws BudgetStop: the runner records it on the turn and the run, and stops (never truncates).
 import type { z } from 'zod';
-import { TokenCounter, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS } from '../context/tokens.js';
+import { TokenCounter, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS } from '../llm/tokens.js';
 import {
   chargeCall,
   checkBeforeCall,

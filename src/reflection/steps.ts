@@ -13,8 +13,8 @@ import {
   type IntrospectionTurn,
   type PlannedStep,
 } from '../domain/reflection.js';
-import { transcriptOf } from '../summary/prompts.js';
-import type { TranscriptLine } from '../memory/extractionPrompt.js';
+import { transcriptOf } from '../summary/summaryPrompts.js';
+import type { ConversationBlock, TranscriptLine } from '../memory/extractionPrompt.js';
 import {
   ADJUST_VALUES_INSTRUCTIONS,
   EVALUATE_PERSONA_INSTRUCTIONS,
@@ -29,8 +29,9 @@ import {
   renderSummarizeHumanInput,
   summarizeHumanSchema,
   writeReportSchema,
-  type ConversationBlock,
-} from './prompts.js';
+  type Proposal,
+} from './reflectionPrompts.js';
+import type { CallRequest } from './spend.js';
 import { writeProposals } from './memoryWrites.js';
 import type { RunContext } from './runContext.js';
 
@@ -56,6 +57,26 @@ export interface Recent {
 }
 
 const at = (turn: IntrospectionTurn) => ({ seq: turn.seq, step: turn.step });
+
+/**
+ * A step's model call, recorded on its turn as it goes: what was sent, the model, the tokens and
+ * the answer. One place, so every step's trace carries the same fields whatever the step asks.
+ */
+async function callTool<T>(ctx: RunContext, turn: IntrospectionTurn, req: CallRequest<T>): Promise<T> {
+  turn.toolInput = req.input;
+  turn.model = ctx.deps.model;
+  const r = await ctx.spender.call(req, at(turn));
+  turn.tokens += r.tokens;
+  turn.toolOutput = r.value;
+  return r.value;
+}
+
+/** The answer's valid memory proposals; each dropped one is noted on the turn (never dropped silently). */
+function validProposals(turn: IntrospectionTurn, raw: unknown[], about: 'human' | 'self'): Proposal[] {
+  const { proposals, dropped } = parseProposals(raw, about);
+  turn.notes.push(...dropped);
+  return proposals;
+}
 
 // ---------------------------------------------------------------- search_memories
 
@@ -146,6 +167,17 @@ interface Shown {
   lastAt?: Date;
 }
 
+/** What a step read of the conversations shown to it, with the messages the bound left out counted. */
+function readContext(shown: Shown, memoryIds: string[], humanIds: string[]): IntrospectionTurn['inputContext'] {
+  return {
+    memoryIds,
+    messageIds: shown.messageIds,
+    turnIds: shown.turnIds,
+    humanIds,
+    ...(shown.omittedMessages > 0 ? { omitted: { messages: shown.omittedMessages } } : {}),
+  };
+}
+
 /** The newest of the turns' messages that fit in `maxChars`, grouped per dialogue, oldest first. */
 function conversations(ctx: RunContext, recent: Recent, turns: Turn[], maxChars: number): Shown {
   const picked: Array<{ turn: Turn; message: Message; line: TranscriptLine }> = [];
@@ -198,43 +230,32 @@ export async function summarizeHuman(
     recent.turns.filter((t) => turnHumanId(t) === humanId && recent.privateDialogues.has(t.dialogueId)),
     TRANSCRIPT_CHARS_PER_HUMAN,
   );
-  turn.inputContext = {
-    memoryIds: memories.map((m) => m._id),
-    messageIds: shown.messageIds,
-    turnIds: shown.turnIds,
-    humanIds: [humanId],
-    ...(shown.omittedMessages > 0 ? { omitted: { messages: shown.omittedMessages } } : {}),
-  };
+  turn.inputContext = readContext(
+    shown,
+    memories.map((m) => m._id),
+    [humanId],
+  );
   const input = renderSummarizeHumanInput({
     agentName: ctx.agent.name,
     humanName: name,
     memories,
     conversations: shown.blocks,
   });
-  turn.toolInput = input;
-  turn.model = ctx.deps.model;
-  const r = await ctx.spender.call(
-    {
-      task: 'reflect_summarize_human',
-      instructions: SUMMARIZE_HUMAN_INSTRUCTIONS,
-      input,
-      schema: summarizeHumanSchema,
-    },
-    at(turn),
-  );
-  turn.tokens += r.tokens;
-  turn.toolOutput = r.value;
-  const { proposals, dropped } = parseProposals(r.value.memories, 'human');
-  turn.notes.push(...dropped);
+  const answer = await callTool(ctx, turn, {
+    task: 'reflect_summarize_human',
+    instructions: SUMMARIZE_HUMAN_INSTRUCTIONS,
+    input,
+    schema: summarizeHumanSchema,
+  });
   const from = shown.dialogueIds[0];
   await writeProposals(ctx, turn, {
     scope: { ownerId: ctx.agent._id, subjectId: humanId },
-    proposals,
+    proposals: validProposals(turn, answer.memories, 'human'),
     shown: { memoryIds: turn.inputContext.memoryIds, ...shown },
     occurredAt: shown.lastAt ?? ctx.now(),
     ...(from ? { origin: { dialogueId: from, scope: 'private' } } : {}),
   });
-  return { name, summary: r.value.summary };
+  return { name, summary: answer.summary };
 }
 
 /** Seed 000's "总结与X的交流情感": the purpose names the person. */
@@ -254,13 +275,11 @@ export async function evaluatePersona(
   summaries: ReadonlyArray<{ name: string; summary: string }>,
 ): Promise<string> {
   const shown = conversations(ctx, recent, recent.turns, TRANSCRIPT_CHARS_PERSONA);
-  turn.inputContext = {
-    memoryIds: [...ctx.generated],
-    messageIds: shown.messageIds,
-    turnIds: shown.turnIds,
-    humanIds: [...new Set(recent.turns.flatMap((t) => turnHumanId(t) ?? []))],
-    ...(shown.omittedMessages > 0 ? { omitted: { messages: shown.omittedMessages } } : {}),
-  };
+  turn.inputContext = readContext(
+    shown,
+    [...ctx.generated],
+    [...new Set(recent.turns.flatMap((t) => turnHumanId(t) ?? []))],
+  );
   const input = renderEvaluatePersonaInput({
     agentName: ctx.agent.name,
     basePersona: ctx.agent.basePersona,
@@ -270,28 +289,19 @@ export async function evaluatePersona(
     summaries,
     conversations: shown.blocks,
   });
-  turn.toolInput = input;
-  turn.model = ctx.deps.model;
-  const r = await ctx.spender.call(
-    {
-      task: 'reflect_evaluate_persona',
-      instructions: EVALUATE_PERSONA_INSTRUCTIONS,
-      input,
-      schema: evaluatePersonaSchema,
-    },
-    at(turn),
-  );
-  turn.tokens += r.tokens;
-  turn.toolOutput = r.value;
-  const { proposals, dropped } = parseProposals(r.value.memories, 'self');
-  turn.notes.push(...dropped);
+  const answer = await callTool(ctx, turn, {
+    task: 'reflect_evaluate_persona',
+    instructions: EVALUATE_PERSONA_INSTRUCTIONS,
+    input,
+    schema: evaluatePersonaSchema,
+  });
   await writeProposals(ctx, turn, {
     scope: { ownerId: ctx.agent._id },
-    proposals,
+    proposals: validProposals(turn, answer.memories, 'self'),
     shown: { memoryIds: turn.inputContext.memoryIds, ...shown },
     occurredAt: ctx.now(),
   });
-  return r.value.evaluation;
+  return answer.evaluation;
 }
 
 // ---------------------------------------------------------------- adjust_values
@@ -303,17 +313,14 @@ export async function adjustValuesAndMood(
 ): Promise<string> {
   const before = { values: { ...ctx.state.values }, mood: { ...ctx.state.mood } };
   turn.inputContext = { memoryIds: [], messageIds: [], turnIds: [], humanIds: [] };
-  const input = renderAdjustValuesInput({ ...before, evaluation });
-  turn.toolInput = input;
-  turn.model = ctx.deps.model;
-  const r = await ctx.spender.call(
-    { task: 'reflect_adjust_values', instructions: ADJUST_VALUES_INSTRUCTIONS, input, schema: adjustValuesSchema },
-    at(turn),
-  );
-  turn.tokens += r.tokens;
-  turn.toolOutput = r.value;
-  const { values, changes, refused } = adjustValues(before.values, r.value.values);
-  const mood = normalizeMood(r.value.mood);
+  const answer = await callTool(ctx, turn, {
+    task: 'reflect_adjust_values',
+    instructions: ADJUST_VALUES_INSTRUCTIONS,
+    input: renderAdjustValuesInput({ ...before, evaluation }),
+    schema: adjustValuesSchema,
+  });
+  const { values, changes, refused } = adjustValues(before.values, answer.values);
+  const mood = normalizeMood(answer.mood);
   if (refused.length > 0) turn.notes.push(`new values not taken (at most 12): ${refused.join(', ')}`);
   for (const c of changes.filter((c) => c.limited))
     turn.notes.push(`${c.name}: proposed ${c.proposed}, moved to ${c.after} (at most 0.2 per reflection)`);
@@ -341,22 +348,17 @@ export async function writeReport(
   done: ReadonlyArray<{ purpose: string; outcome: string }>,
 ): Promise<string> {
   turn.inputContext = { memoryIds: [...ctx.generated], messageIds: [], turnIds: [], humanIds: [] };
-  const input = renderReportInput({ agentName: ctx.agent.name, steps: done });
-  turn.toolInput = input;
-  turn.model = ctx.deps.model;
-  const r = await ctx.spender.call(
-    { task: 'reflect_write_report', instructions: WRITE_REPORT_INSTRUCTIONS, input, schema: writeReportSchema },
-    at(turn),
-  );
-  turn.tokens += r.tokens;
-  turn.toolOutput = r.value;
-  const { proposals, dropped } = parseProposals(r.value.memories, 'self');
-  turn.notes.push(...dropped);
+  const answer = await callTool(ctx, turn, {
+    task: 'reflect_write_report',
+    instructions: WRITE_REPORT_INSTRUCTIONS,
+    input: renderReportInput({ agentName: ctx.agent.name, steps: done }),
+    schema: writeReportSchema,
+  });
   await writeProposals(ctx, turn, {
     scope: { ownerId: ctx.agent._id },
-    proposals,
+    proposals: validProposals(turn, answer.memories, 'self'),
     shown: { memoryIds: turn.inputContext.memoryIds, messageIds: [], turnIds: [], dialogueIds: [] },
     occurredAt: ctx.now(),
   });
-  return r.value.report;
+  return answer.report;
 }

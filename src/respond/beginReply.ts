@@ -10,8 +10,9 @@
 import type { Dialogue, Session, SessionWindow, Turn } from '../domain/model.js';
 import type { Store } from '../store/store.js';
 import { windowWith } from '../domain/windowRules.js';
+import { heardIn } from '../domain/turnRules.js';
 import { guardKeys, outsideGuards, type GuardHold } from '../store/stateGuard.js';
-import type { ReplyRecord } from '../context/gatherContext.js';
+import type { ReplyRecord } from '../context/contextReads.js';
 
 export type BegunReply =
   | {
@@ -108,14 +109,6 @@ async function guardedBegin(
   begun(reply);
   await writes;
   return reply;
-}
-
-/** The turn's messages this read holds (Turn.heard); a room's ask reads a round, not a turn. */
-function heardIn(window: SessionWindow, turn: Turn): string[] | undefined {
-  if (turn.round) return undefined;
-  return Object.values(window.entries)
-    .filter((e) => e.turnId === turn._id)
-    .map((e) => e._id);
 }
 
 /**

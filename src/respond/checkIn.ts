@@ -10,7 +10,7 @@ import type { Scheduler } from '../lifecycle/scheduler.js';
 import { openAiMessage } from '../store/aiMessages.js';
 import { produceAiMessage } from './produceAiMessage.js';
 import type { RespondDeps } from './respondDeps.js';
-import type { ReplyRecord } from '../context/gatherContext.js';
+import type { ReplyRecord } from '../context/contextReads.js';
 import { guardKeys } from '../store/stateGuard.js';
 import { latestTurnOf } from '../store/latestTurn.js';
 import { currentSessionFor } from '../lifecycle/currentSession.js';

@@ -10,7 +10,7 @@ import { text as notice } from '../i18n/texts.js';
 import type { TurnTrace } from '../trace/turnTrace.js';
 import { ROOM_TIMEOUT_TEXT } from '../rooms/roomFlow.js';
 import { runToolLoop } from './toolLoop.js';
-import { composeStages } from './streamStage.js';
+import { composeStages } from '../delivery/streamStage.js';
 import type { RoomAsk } from './roomAsk.js';
 import type { RespondDeps } from './respondDeps.js';
 import type { Outcome } from './replyOutcome.js';

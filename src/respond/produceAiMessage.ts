@@ -2,15 +2,8 @@
 // and traced, the model's text streamed to people, the outcome stored and applied, the final
 // push. Shared by answers (respondToTurn.ts) and AI-initiated check-ins (checkIn.ts).
 import type { Dialogue, Message, Turn } from '../domain/model.js';
-import {
-  gatherContext,
-  isPromptTooLong,
-  type ContextDeps,
-  type ContextInputs,
-  type GatheredContext,
-  type ReplyRecord,
-  type TooLongContext,
-} from '../context/gatherContext.js';
+import { gatherContext, isPromptTooLong, type GatheredContext, type TooLongContext } from '../context/gatherContext.js';
+import type { ContextDeps, ContextInputs, ReplyRecord } from '../context/contextReads.js';
 import type { PromptTooLongError } from '../context/promptBudget.js';
 import { text as notice } from '../i18n/texts.js';
 import type { ReplyStreamer } from '../delivery/replyStreamer.js';

@@ -8,8 +8,8 @@ import type { DeliveryState, Dialogue, Message, SourceReference, Turn } from '..
 import { originOf } from '../domain/memoryOrigin.js';
 import { mentionedAgents } from '../domain/roomMentions.js';
 import type { GatheredContext } from '../context/gatherContext.js';
-import { turnsToFold } from '../context/historyWindow.js';
-import type { TokenCounter } from '../context/tokens.js';
+import { turnsToFold } from '../domain/historyWindow.js';
+import type { TokenCounter } from '../llm/tokens.js';
 import { turnFactsOf } from '../memory/extraction.js';
 import type { TurnTrace } from '../trace/turnTrace.js';
 import { directAfterReply } from './directorStep.js';

@@ -3,7 +3,7 @@
 // `sourcesAsEvents` on their descriptor) what people see ends with short footnotes. A skipped,
 // empty or failed reply cites nothing visible, so it gets no footnotes.
 import type { DeliveryState, SourceReference } from '../domain/model.js';
-import { citedSources, sourceFootnotes, type NumberedSource } from '../knowledge/citations.js';
+import { citedSources, sourceFootnotes, type NumberedSource } from '../domain/citations.js';
 
 interface Ended {
   state: Exclude<DeliveryState, 'streaming'>;

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { Outbounds, OutboundChannel, Persona } from '../delivery/outbound.js';
 import type { Agent, ChatRef, Message, Platform, Turn } from '../domain/model.js';
-import type { TokenCounter } from '../context/tokens.js';
+import type { TokenCounter } from '../llm/tokens.js';
 import type { PlatformRegistry } from '../platforms/platform.js';
 import type { MemoryRecall } from '../memory/recall.js';
 import type { KnowledgeRetrieval } from '../knowledge/retrieval.js';
@@ -13,7 +13,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Locale } from '../i18n/texts.js';
 import type { ActiveReplies } from './activeReplies.js';
 import type { AfterReply } from './afterReply.js';
-import type { StreamStageFactory } from './streamStage.js';
+import type { StreamStageFactory } from '../delivery/streamStage.js';
 import type { NextAsk } from '../rooms/roomFlow.js';
 import type { Metrics } from '../metrics/metrics.js';
 

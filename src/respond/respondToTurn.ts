@@ -11,7 +11,7 @@ import {
   readContextInputs,
   type ContextParties,
   type ContextInputs,
-} from '../context/gatherContext.js';
+} from '../context/contextReads.js';
 import { readsFirst } from './readsFirst.js';
 import { beginReply } from './beginReply.js';
 import type { ReplyHints } from '../domain/replyJob.js';

@@ -4,7 +4,7 @@
 // skip, a mentioned agent cannot skip, and the answer deadline skips it for them.
 import type { Agent, Dialogue, Message } from '../domain/model.js';
 import { planMessageSearch } from '../search/messageSearch.js';
-import { searchMessages } from '../search/indexSearch.js';
+import { searchMessages } from '../store/indexSearch.js';
 import { searchableTexts } from '../search/searchKeys.js';
 import type { Room, RoomRound } from '../domain/room.js';
 import { agentMembers, hostOf } from '../domain/room.js';

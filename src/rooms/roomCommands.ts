@@ -1,6 +1,7 @@
 // A room's chat commands (SPEC §8): /room shows the members, the mode and the round in
 // progress; /pause and /resume; /host @agent. Each answers with the text to show.
 import type { Agent, Platform } from '../domain/model.js';
+import type { RoomCommandName } from '../domain/commandRegistry.js';
 import type { Room } from '../domain/room.js';
 import { agentMembers, hostOf } from '../domain/room.js';
 import { nextAsk } from '../domain/roundRules.js';
@@ -9,12 +10,37 @@ import { text, type Locale } from '../i18n/texts.js';
 import type { Store } from '../store/store.js';
 import { setRoomHost, setRoomStatus } from './roomOps.js';
 
-export const ROOM_COMMANDS = ['room', 'pause', 'resume', 'host'] as const;
-export type RoomCommand = (typeof ROOM_COMMANDS)[number];
+/** What one room command does to the room it is sent in, and the text it answers with. */
+type RoomAction = (
+  store: Store,
+  c: { room: Room; agents: Agent[]; args: string; platform: Platform },
+  locale: Locale,
+  now: Date,
+) => Promise<string>;
+
+/** Why a map: the registry's room commands (`room: true`) each need one, checked by the type. */
+const ROOM_ACTIONS: Record<RoomCommandName, RoomAction> = {
+  room: (store, c, locale) => describe(store, c.room, c.agents, locale),
+  pause: async (store, c, locale, now) => {
+    await setRoomStatus(store, c.room._id, 'paused', now);
+    return text('ROOM_PAUSED', locale);
+  },
+  resume: async (store, c, locale, now) => {
+    await setRoomStatus(store, c.room._id, 'active', now);
+    return text('ROOM_RESUMED', locale);
+  },
+  host: async (store, c, locale, now) => {
+    const [id] = mentionedAgents({ platform: c.platform, text: c.args, mentions: [] }, c.agents);
+    const agent = c.agents.find((a) => a._id === id);
+    if (!agent) return text('ROOM_HOST_UNKNOWN', locale);
+    await setRoomHost(store, c.room._id, agent._id, now);
+    return text('ROOM_HOST_SET', locale, { name: agent.name });
+  },
+};
 
 export async function runRoomCommand(
   store: Store,
-  c: { name: RoomCommand; args: string; dialogueId: string; platform: Platform },
+  c: { name: RoomCommandName; args: string; dialogueId: string; platform: Platform },
   locale: Locale,
   now: Date,
 ): Promise<string> {
@@ -26,23 +52,7 @@ export async function runRoomCommand(
     return text('NOT_A_ROOM', locale, { platform: dialogue.chat.platform, chatId: dialogue.chat.chatId });
   }
   const agents = await agentsOf(store, room);
-  switch (c.name) {
-    case 'room':
-      return describe(store, room, agents, locale);
-    case 'pause':
-      await setRoomStatus(store, room._id, 'paused', now);
-      return text('ROOM_PAUSED', locale);
-    case 'resume':
-      await setRoomStatus(store, room._id, 'active', now);
-      return text('ROOM_RESUMED', locale);
-    case 'host': {
-      const [id] = mentionedAgents({ platform: c.platform, text: c.args, mentions: [] }, agents);
-      const agent = agents.find((a) => a._id === id);
-      if (!agent) return text('ROOM_HOST_UNKNOWN', locale);
-      await setRoomHost(store, room._id, agent._id, now);
-      return text('ROOM_HOST_SET', locale, { name: agent.name });
-    }
-  }
+  return ROOM_ACTIONS[c.name](store, { room, agents, args: c.args, platform: c.platform }, locale, now);
 }
 
 async function agentsOf(store: Store, room: Room): Promise<Agent[]> {

@@ -28,6 +28,9 @@ export interface RoomFlowDeps {
   interrupt?(dialogueId: string, why: Interrupt): Promise<void>;
 }
 
+/** What opening an ask needs: the store, the deadline scheduler and the answer window. */
+type AskDeps = Pick<RoomFlowDeps, 'store' | 'scheduler' | 'responseWindowMs'>;
+
 /** An ask opened: its turn and the writes that store it (sent with the caller's own writes). */
 export interface OpenedAsk {
   turn: Turn;
@@ -42,7 +45,7 @@ export interface OpenedAsk {
  * writes with the message, then queues the ask's reply.
  */
 export async function startRoomRound(
-  deps: Pick<RoomFlowDeps, 'store' | 'scheduler' | 'responseWindowMs'>,
+  deps: AskDeps,
   o: {
     room: Room;
     sessionId: string;
@@ -104,12 +107,7 @@ export async function startRoomRound(
 }
 
 /** The turn asking the round's next agent, and the writes that store it with its deadline. */
-async function openAsk(
-  deps: Pick<RoomFlowDeps, 'store' | 'scheduler' | 'responseWindowMs'>,
-  round: RoomRound,
-  sessionId: string,
-  now: Date,
-): Promise<OpenedAsk | undefined> {
+async function openAsk(deps: AskDeps, round: RoomRound, sessionId: string, now: Date): Promise<OpenedAsk | undefined> {
   const ask = nextAsk(round);
   if (!ask) return undefined;
   const [config, room] = await Promise.all([deps.store.config.get(), deps.store.rooms.get(round.roomId)]);
@@ -254,12 +252,7 @@ export async function askDue(
  * in which everyone skipped ends the conversation. Returns the next round's first ask; the
  * ended round is stored with its writes.
  */
-async function agentsGoOn(
-  deps: Pick<RoomFlowDeps, 'store' | 'scheduler' | 'responseWindowMs'>,
-  ended: RoomRound,
-  turn: Turn,
-  now: Date,
-): Promise<OpenedAsk | undefined> {
+async function agentsGoOn(deps: AskDeps, ended: RoomRound, turn: Turn, now: Date): Promise<OpenedAsk | undefined> {
   if (!ended.completed || ended.endedBy === 'superseded') return undefined;
   const [room, config] = await Promise.all([deps.store.rooms.get(ended.roomId), deps.store.config.get()]);
   const last = ended.answers.at(-1);

@@ -1,6 +1,6 @@
 // The plan of a message search (pure): which index lists to read and how a candidate is
 // confirmed. Every search — the model's tool, MCP's search_messages, GraphQL and the console —
-// goes through it and src/search/indexSearch.ts, so they agree. The index only narrows (every
+// goes through it and src/store/indexSearch.ts, so they agree. The index only narrows (every
 // query bigram, or the dialogue / the window's days for a one-character query); the match is
 // decided on the message itself: the literal text, case-insensitive, in its content, caption or
 // transcription, the filters, and never a deleted message.

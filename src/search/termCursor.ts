@@ -1,5 +1,5 @@
 // One term's postings across the generations of its bucket (src/store/searchPostings.ts),
-// walked newest first in time windows (src/search/indexSearch.ts). Each generation is its own
+// walked newest first in time windows (src/store/indexSearch.ts). Each generation is its own
 // sorted list; a window takes from every one of them, so generations may overlap in time (the
 // backfill folds old messages after new ones).
 import { PostingsCursor, type Posting } from './postings.js';

@@ -21,7 +21,7 @@ export class MessageRepo {
     private readonly windows: WindowRepo,
     private readonly outbox: OutboxRepo,
     private readonly guard: StateGuard,
-    /** Every write of a message's text notes the message here, for the search index (src/search/indexer.ts). */
+    /** Every write of a message's text notes the message here, for the search index (src/store/searchIndexer.ts). */
     private readonly journal: SearchJournalRepo,
     private readonly feed: ChangeFeed = silentFeed,
   ) {}

@@ -2,7 +2,7 @@
 // 2-second slot of wall time, one document per slot read and written by `_id` only. A message
 // write adds its id here — one small write beside the insert, not the dozens of postings
 // documents its terms touch — and is searchable at once: searches read the slots the indexer
-// has not folded yet (src/search/indexer.ts) and check those messages directly.
+// has not folded yet (src/store/searchIndexer.ts) and check those messages directly.
 //
 // FerretDB applies an update by rewriting the whole document, so two writers of one slot could
 // lose each other's ids: a process sends its ids one batch at a time (the ids arriving while a

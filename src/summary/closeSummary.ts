@@ -3,7 +3,7 @@
 // the next message opens one anyway. Every session with something said is summarised, one
 // exchange or fifty: the next session carries its summary (thresholds.carry_over_turns).
 // Idempotent: a session that already has a summary is skipped.
-import { groupByTurn } from '../context/historyWindow.js';
+import { groupByTurn } from '../domain/historyWindow.js';
 import { isSaid } from '../domain/conversation.js';
 import type { SummaryDeps } from './rollingSummary.js';
 import { askSessionSummary, loadSessionMaterial, noteLastTopic, writeSessionMemories } from './summarizeSession.js';

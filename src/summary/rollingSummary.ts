@@ -5,8 +5,8 @@
 // boundary, so a retried or concurrent run never folds the same messages twice; an LLM failure
 // throws (the job retries) and writes nothing.
 import type { Dialogue, Message, Session } from '../domain/model.js';
-import type { RenderOptions } from '../context/renderMessage.js';
-import { turnsToFold } from '../context/historyWindow.js';
+import type { RenderOptions } from '../transcript/renderMessage.js';
+import { turnsToFold } from '../domain/historyWindow.js';
 import { runJsonTask } from '../llm/jsonTask.js';
 import type { MemoryTaskDeps } from '../memory/taskDeps.js';
 import type { Store } from '../store/store.js';
@@ -15,7 +15,7 @@ import {
   renderRollingSummaryInput,
   rollingSummaryOutputSchema,
   transcriptOf,
-} from './prompts.js';
+} from './summaryPrompts.js';
 
 /** What the summary jobs need (the memory worker builds one). */
 export type SummaryDeps = MemoryTaskDeps;

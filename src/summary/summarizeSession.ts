@@ -8,7 +8,7 @@
 import type { Dialogue, MemoryEmbedding, MemoryEntry, Message, Session } from '../domain/model.js';
 import { toWindowEntry } from '../domain/windowRules.js';
 import { GatewayError } from '../errors.js';
-import { groupByTurn } from '../context/historyWindow.js';
+import { groupByTurn } from '../domain/historyWindow.js';
 import { runJsonTask } from '../llm/jsonTask.js';
 import { embedTexts } from '../memory/similar.js';
 import { clampMemoryText, dedupeKeyOf } from '../memory/normalize.js';
@@ -24,7 +24,7 @@ import {
   summarizeSessionOutputSchema,
   transcriptOf,
   type SessionSummaryOutput,
-} from './prompts.js';
+} from './summaryPrompts.js';
 import { renderOptionsFor, type SummaryDeps } from './rollingSummary.js';
 
 export interface SummarizeDeps extends SummaryDeps {

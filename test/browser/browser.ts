@@ -5,6 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildConsole } from '../../console/buildConsole.js';
+import { startHarness, type Harness } from '../support/harness.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(import.meta.dirname, '../../.local/screenshots');
@@ -50,4 +51,26 @@ export async function signIn(page: Page, token: string): Promise<void> {
   await page.goto('/');
   await page.getByLabel('Operator token').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** The gateway (startHarness with these arguments) and the browser, started side by side. */
+export async function startWithBrowser(
+  ...args: Parameters<typeof startHarness>
+): Promise<{ h: Harness; browser: Browser }> {
+  const [h, browser] = await Promise.all([startHarness(...args), launchBrowser()]);
+  return { h, browser };
+}
+
+/** Closes what startWithBrowser started; either is missing when the start failed. */
+export async function stopWithBrowser(h: Harness | undefined, browser: Browser | undefined): Promise<void> {
+  await browser?.close();
+  await h?.stop();
+}
+
+/** A new page signed in with this token, once the console has landed on its home page. */
+export async function signedInAtHome(browser: Browser, baseURL: string, token: string): Promise<Page> {
+  const page = await newPage(browser, baseURL);
+  await signIn(page, token);
+  await page.waitForURL(/\/home$/);
+  return page;
 }

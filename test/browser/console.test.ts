@@ -7,10 +7,10 @@
 // uploads a knowledge document. Each page is saved under .local/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startHarness, type Harness } from '../support/harness.js';
+import type { Harness } from '../support/harness.js';
 import { eventually, TEST_OPERATOR_TOKEN, TEST_OPS_TOKEN, TEST_VIEWER_TOKEN } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
-import { launchBrowser, newPage, pageErrors, screenshot, signIn } from './browser.js';
+import { newPage, pageErrors, screenshot, signIn, startWithBrowser, stopWithBrowser } from './browser.js';
 
 const CHAT = 880_001;
 const TITLE = 'Hi! I love green tea.';
@@ -22,9 +22,7 @@ describe('operator console', () => {
   let dialogueId: string;
 
   beforeAll(async () => {
-    const [harness, b] = await Promise.all([startHarness(), launchBrowser()]);
-    h = harness;
-    browser = b;
+    ({ h, browser } = await startWithBrowser());
     // Two turns of a Telegram DM: a plain answer, then one that calls a tool.
     h.llm.enqueue({ kind: 'reply', chunks: ['Hello Ada,', ' green tea is lovely.'] });
     h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, firstName: 'Ada', text: TITLE }));
@@ -44,10 +42,7 @@ describe('operator console', () => {
     page = await newPage(browser, h.app.apiUrl!);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await h?.stop();
-  });
+  afterAll(() => stopWithBrowser(h, browser));
 
   it('serves the console at / with a fallback for its paths, and leaves the API paths alone', async () => {
     const base = h.app.apiUrl!;

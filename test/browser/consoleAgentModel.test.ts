@@ -4,9 +4,9 @@
 // field and changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startHarness, type Harness } from '../support/harness.js';
+import type { Harness } from '../support/harness.js';
 import { TEST_OPS_TOKEN } from '../support/testEnv.js';
-import { launchBrowser, newPage, pageErrors, signIn } from './browser.js';
+import { pageErrors, signedInAtHome, startWithBrowser, stopWithBrowser } from './browser.js';
 
 const AGENT = 'agt_default';
 
@@ -16,18 +16,11 @@ describe('console: an agent’s model settings', () => {
   let page: Page;
 
   beforeAll(async () => {
-    const [harness, b] = await Promise.all([startHarness({ EMBEDDINGS: 'offline' }), launchBrowser()]);
-    h = harness;
-    browser = b;
-    page = await newPage(browser, h.app.apiUrl!);
-    await signIn(page, TEST_OPS_TOKEN);
-    await page.waitForURL(/\/home$/);
+    ({ h, browser } = await startWithBrowser({ EMBEDDINGS: 'offline' }));
+    page = await signedInAtHome(browser, h.app.apiUrl!, TEST_OPS_TOKEN);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await h?.stop();
-  });
+  afterAll(() => stopWithBrowser(h, browser));
 
   it('sets the model and temperature; a bad temperature is refused beside its field', async () => {
     await page.goto(`/setup/agents/${AGENT}`);

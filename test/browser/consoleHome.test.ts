@@ -5,10 +5,10 @@
 // at 1440×900 and 390×844 under .local/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startHarness, type Harness } from '../support/harness.js';
+import type { Harness } from '../support/harness.js';
 import { eventually, TEST_OPERATOR_TOKEN, TEST_OPS_TOKEN } from '../support/testEnv.js';
 import { webApi } from '../support/webClient.js';
-import { launchBrowser, newPage, pageErrors, screenshot, signIn } from './browser.js';
+import { newPage, pageErrors, screenshot, signIn, startWithBrowser, stopWithBrowser } from './browser.js';
 
 /** The home page's refresh (console/src/lib/health.ts), plus time to fetch and render. */
 const ONE_REFRESH_MS = 10_000 + 3_000;
@@ -21,26 +21,18 @@ describe('console home', () => {
   let failing = false;
 
   beforeAll(async () => {
-    const [harness, b] = await Promise.all([
-      startHarness({ TELEGRAM_BOT_TOKEN: '', LLM_TIMEOUT_MS: '3000' }, undefined, {
-        openai: {
-          defaultStep: () =>
-            failing
-              ? { kind: 'error', status: 500, message: 'upstream exploded' }
-              : { kind: 'reply', chunks: ['Hello.'] },
-        },
-      }),
-      launchBrowser(),
-    ]);
-    h = harness;
-    browser = b;
+    ({ h, browser } = await startWithBrowser({ TELEGRAM_BOT_TOKEN: '', LLM_TIMEOUT_MS: '3000' }, undefined, {
+      openai: {
+        defaultStep: () =>
+          failing
+            ? { kind: 'error', status: 500, message: 'upstream exploded' }
+            : { kind: 'reply', chunks: ['Hello.'] },
+      },
+    }));
     page = await newPage(browser, h.app.apiUrl!);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await h?.stop();
-  });
+  afterAll(() => stopWithBrowser(h, browser));
 
   it('lands on the home page after sign-in, with Telegram listed as off', async () => {
     await signIn(page, TEST_OPS_TOKEN);

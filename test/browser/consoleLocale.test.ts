@@ -7,9 +7,9 @@
 // .local/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startHarness, type Harness } from '../support/harness.js';
+import type { Harness } from '../support/harness.js';
 import { TEST_OPS_TOKEN } from '../support/testEnv.js';
-import { launchBrowser, newPage, pageErrors, screenshot } from './browser.js';
+import { newPage, pageErrors, screenshot, startWithBrowser, stopWithBrowser } from './browser.js';
 
 const PAGES = [
   { path: '/home', zh: '首页', en: 'Home' },
@@ -59,9 +59,7 @@ describe('console language', () => {
   const dialogs: string[] = [];
 
   beforeAll(async () => {
-    const [harness, b] = await Promise.all([startHarness(), launchBrowser()]);
-    h = harness;
-    browser = b;
+    ({ h, browser } = await startWithBrowser());
     page = await newPage(browser, h.app.apiUrl!, { locale: 'zh-CN' });
     // An alert() from a message would open a dialog: record it (and dismiss, so nothing hangs).
     page.on('dialog', (d) => {
@@ -70,10 +68,7 @@ describe('console language', () => {
     });
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await h?.stop();
-  });
+  afterAll(() => stopWithBrowser(h, browser));
 
   const title = () => page.locator('main h1').first().textContent();
   const open = async (label: string, expected: string) => {

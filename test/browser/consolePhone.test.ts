@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startHarness, type Harness } from '../support/harness.js';
+import type { Harness } from '../support/harness.js';
 import { eventually, TEST_OPS_TOKEN } from '../support/testEnv.js';
 import { webApi } from '../support/webClient.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
-import { launchBrowser, newPage, pageErrors, screenshot, SCREENSHOTS, signIn } from './browser.js';
+import { newPage, pageErrors, screenshot, SCREENSHOTS, signIn, startWithBrowser, stopWithBrowser } from './browser.js';
 
 const CHAT = 880_101;
 const TITLE = 'Hi! I love green tea.';
@@ -132,9 +132,7 @@ describe('operator console on a phone and a desktop', () => {
   let visits: Visit[];
 
   beforeAll(async () => {
-    const [harness, b] = await Promise.all([startHarness(), launchBrowser()]);
-    h = harness;
-    browser = b;
+    ({ h, browser } = await startWithBrowser());
     // A Telegram DM of two turns: a plain answer, then one that calls a tool.
     h.llm.enqueue({ kind: 'reply', chunks: ['Hello Ada,', ' green tea is lovely.'] });
     h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, firstName: 'Ada', text: TITLE }));
@@ -213,10 +211,7 @@ describe('operator console on a phone and a desktop', () => {
     await page.locator('main h1').waitFor();
   }, 90_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await h?.stop();
-  });
+  afterAll(() => stopWithBrowser(h, browser));
 
   it('visits a page for every route the console has', () => {
     const source = readFileSync(join(import.meta.dirname, '../../console/src/routes.tsx'), 'utf8');

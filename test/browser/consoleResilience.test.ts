@@ -6,10 +6,10 @@
 // signed-out tab signs in without a reload. Screenshots go under .local/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
-import { startHarness, type Harness } from '../support/harness.js';
+import type { Harness } from '../support/harness.js';
 import { eventually, TEST_OPERATOR_TOKEN, TEST_OPS_TOKEN } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
-import { launchBrowser, newPage, pageErrors, screenshot, signIn } from './browser.js';
+import { newPage, pageErrors, screenshot, signIn, startWithBrowser, stopWithBrowser } from './browser.js';
 
 const CHAT = 880_101;
 const TITLE = 'Hello from a flaky network';
@@ -30,9 +30,7 @@ describe('operator console resilience', () => {
   let dialogueId: string;
 
   beforeAll(async () => {
-    const [harness, b] = await Promise.all([startHarness(), launchBrowser()]);
-    h = harness;
-    browser = b;
+    ({ h, browser } = await startWithBrowser());
     h.llm.enqueue({ kind: 'reply', chunks: ['Hello,', ' the network is fine here.'] });
     h.tg.pushUpdate(privateText({ updateId: 1, chatId: CHAT, firstName: 'Ada', text: TITLE }));
     dialogueId = await eventually(
@@ -46,10 +44,7 @@ describe('operator console resilience', () => {
     );
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await h?.stop();
-  });
+  afterAll(() => stopWithBrowser(h, browser));
 
   it('keeps the operator signed in through refused requests while loading, under a reconnecting banner', async () => {
     const page = await signedInPage(browser, h.app.apiUrl!, TEST_OPS_TOKEN);

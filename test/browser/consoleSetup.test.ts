@@ -7,9 +7,9 @@
 // A viewer sees every form disabled. Screenshots go under .local/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startHarness, type Harness } from '../support/harness.js';
+import type { Harness } from '../support/harness.js';
 import { TEST_OPS_TOKEN, TEST_VIEWER_TOKEN } from '../support/testEnv.js';
-import { launchBrowser, newPage, pageErrors, screenshot, signIn } from './browser.js';
+import { pageErrors, screenshot, signedInAtHome, startWithBrowser, stopWithBrowser } from './browser.js';
 
 const MIRA_TOKEN = '700000201:MIRA-bot-token_abcdefghijklmnopqrstu';
 const BOTS = { [MIRA_TOKEN]: { id: 700_000_201, first_name: 'Mira', username: 'mira_setup_bot' } };
@@ -23,22 +23,14 @@ describe('console setup without GraphQL', () => {
   let roomId: string;
 
   beforeAll(async () => {
-    const [harness, b] = await Promise.all([
-      startHarness({ EMBEDDINGS: 'offline' }, ['gateway', 'worker', 'api'], { telegram: { bots: BOTS } }),
-      launchBrowser(),
-    ]);
-    h = harness;
-    browser = b;
-    page = await newPage(browser, h.app.apiUrl!);
+    ({ h, browser } = await startWithBrowser({ EMBEDDINGS: 'offline' }, ['gateway', 'worker', 'api'], {
+      telegram: { bots: BOTS },
+    }));
     // An admin: giving an agent its own bot needs that role (the rest needs an operator).
-    await signIn(page, TEST_OPS_TOKEN);
-    await page.waitForURL(/\/home$/);
+    page = await signedInAtHome(browser, h.app.apiUrl!, TEST_OPS_TOKEN);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await h?.stop();
-  });
+  afterAll(() => stopWithBrowser(h, browser));
 
   /** Creates an agent with the Agents page's form; resolves with its id (from the page it opens). */
   async function createAgent(name: string, persona: string, aliases = ''): Promise<string> {
@@ -260,9 +252,7 @@ describe('console setup without GraphQL', () => {
   });
 
   it('shows a viewer every form disabled', async () => {
-    const viewer = await newPage(browser, h.app.apiUrl!);
-    await signIn(viewer, TEST_VIEWER_TOKEN);
-    await viewer.waitForURL(/\/home$/);
+    const viewer = await signedInAtHome(browser, h.app.apiUrl!, TEST_VIEWER_TOKEN);
     for (const [path, form] of [
       ['/setup/agents', 'agent-create-form'],
       [`/setup/agents/${encodeURIComponent(miraId)}`, 'agent-bot-form'],

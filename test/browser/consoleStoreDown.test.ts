@@ -12,7 +12,7 @@ import { eventually, TEST_OPS_TOKEN } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
 import { projectRoot, startFerretDB, type RunningFerretDB } from '../../src/localServices/ferretdb.js';
 import { freePort } from '../../src/localServices/reachability.js';
-import { launchBrowser, newPage, pageErrors, screenshot, signIn } from './browser.js';
+import { launchBrowser, pageErrors, screenshot, signedInAtHome, stopWithBrowser } from './browser.js';
 
 const TITLE = 'Tea before the storm';
 const TOKEN_KEY = 'rainbow.console.token';
@@ -32,14 +32,11 @@ describe('console with MongoDB stopped', () => {
     h = await startHarness({ MONGODB_URI: ferret.uri });
     h.tg.pushUpdate(privateText({ updateId: 1, chatId: 4242, firstName: 'Ada', text: TITLE }));
     await eventually(async () => (await h.app.store.c.messages.countDocuments({})) >= 2, 20_000, 'the reply');
-    page = await newPage(browser, h.app.apiUrl!);
-    await signIn(page, TEST_OPS_TOKEN);
-    await page.waitForURL(/\/home$/);
+    page = await signedInAtHome(browser, h.app.apiUrl!, TEST_OPS_TOKEN);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await h?.stop();
+    await stopWithBrowser(h, browser);
     await ferret?.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });

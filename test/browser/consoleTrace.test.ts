@@ -3,10 +3,10 @@
 // gateway with the fake Telegram and OpenAI. Screenshots under .local/screenshots/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startHarness, type Harness } from '../support/harness.js';
+import type { Harness } from '../support/harness.js';
 import { eventually, TEST_OPS_TOKEN } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
-import { launchBrowser, newPage, pageErrors, screenshot, signIn } from './browser.js';
+import { newPage, pageErrors, screenshot, signIn, startWithBrowser, stopWithBrowser } from './browser.js';
 
 const CHAT = 880_101;
 const PERCENT = /^\d{1,3}\s?%$/;
@@ -18,9 +18,7 @@ describe('console: trace timeline, scores, wording, unsaved edits, config histor
   let toolTurnId: string;
 
   beforeAll(async () => {
-    const [harness, b] = await Promise.all([startHarness(), launchBrowser()]);
-    h = harness;
-    browser = b;
+    ({ h, browser } = await startWithBrowser());
     const priced = await h.gql(
       'mutation($p: ConfigPatchInput!) { updateConfig(patch: $p) { version } }',
       { p: { pricing: [{ model: 'gpt-4o-mini', promptPerMillion: 0.15, completionPerMillion: 0.6 }] } },
@@ -51,10 +49,7 @@ describe('console: trace timeline, scores, wording, unsaved edits, config histor
     await page.getByTestId('whoami').waitFor();
   }, 90_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await h?.stop();
-  });
+  afterAll(() => stopWithBrowser(h, browser));
 
   it('draws the turn on one time axis: context, recall, each model round with TTFT, the tool call, the delivery, with costs', async () => {
     await page.goto(`/turns/${toolTurnId}`);

@@ -1,6 +1,6 @@
 // Deterministic answers for the summary tasks (rolling_summary, summarize_session,
 // evolve_persona, relationship_note), computed from their inputs so tests through the real
-// pipeline can check content. Inputs follow src/summary/prompts.ts and src/persona/evolvePrompt.ts: `### <title>`
+// pipeline can check content. Inputs follow src/summary/summaryPrompts.ts and src/persona/evolvePrompt.ts: `### <title>`
 // sections, transcript lines `[<ISO>] user (<name>): <text>`, `assistant (<name>)`, `operator`
 // (continuations indented four spaces). Like a model following the summary prompts, the summaries
 // keep who said what: each speaker as the transcript names them, never one merged "assistant".

@@ -3,7 +3,7 @@
 // per-group and global limits with Telegram's own 429 answers. Two budget/outbound pairs on
 // separate Redis connections play two worker processes.
 import { PlatformRegistry } from '../../src/platforms/platform.js';
-import { PLATFORMS } from '../../adapters/platforms.js';
+import { PLATFORMS } from '../../app/platforms.js';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';

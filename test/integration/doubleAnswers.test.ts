@@ -7,7 +7,7 @@ import { ingest, type IngestDeps } from '../../src/ingest/ingest.js';
 import { beginReply } from '../../src/respond/beginReply.js';
 import { replyIdOf } from '../../src/domain/aiMessage.js';
 import { openAiMessage } from '../../src/store/aiMessages.js';
-import { splitAtTurn } from '../../src/context/historyWindow.js';
+import { splitAtTurn } from '../../src/domain/historyWindow.js';
 import { windowMessages } from '../../src/domain/windowRules.js';
 import type { Message } from '../../src/domain/model.js';
 import { noScheduler } from '../support/noScheduler.js';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { eventually } from '../support/testEnv.js';
 import { privateText } from '../fixtures/telegramUpdates.js';
-import { markerStage } from '../../src/respond/streamStage.js';
+import { markerStage } from '../../src/delivery/streamStage.js';
 import { replyIdOf } from '../../src/domain/aiMessage.js';
 
 const CHAT = 424_242;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { translateUpdate } from '../../adapters/telegram/translate.js';
 import { inboundEventSchema } from '../../src/ingest/inboundEvent.js';
-import { renderAttachment } from '../../src/context/renderMessage.js';
+import { renderAttachment } from '../../src/transcript/renderMessage.js';
 
 const capture = JSON.parse(
   readFileSync(new URL('../fixtures/captures/tg-pytba-json_message_audio.json', import.meta.url), 'utf8'),

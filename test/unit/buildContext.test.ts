@@ -7,7 +7,7 @@ import {
   type BuiltContext,
   type ContextInput,
 } from '../../src/context/buildContext.js';
-import { TokenCounter } from '../../src/context/tokens.js';
+import { TokenCounter } from '../../src/llm/tokens.js';
 import type { DeliveryState, Message, Role } from '../../src/domain/model.js';
 import { buildUserPersonaCard } from '../../src/persona/userPersonaCard.js';
 import { toneGuidance } from '../../src/tone/templates.js';

@@ -1,7 +1,7 @@
 // The per-chat budget on a real Redis. Two RedisChatBudget instances on separate connections act
 // as two worker processes sharing the same buckets.
 import { PlatformRegistry } from '../../src/platforms/platform.js';
-import { PLATFORMS } from '../../adapters/platforms.js';
+import { PLATFORMS } from '../../app/platforms.js';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, inject } from 'vitest';

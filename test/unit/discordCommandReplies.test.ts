@@ -4,7 +4,7 @@
 // system notices (a member joining, a pin…) are still ignored.
 import { MessageType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderMessage } from '../../src/context/renderMessage.js';
+import { renderMessage } from '../../src/transcript/renderMessage.js';
 import { activation } from '../../src/domain/activation.js';
 import type { Message } from '../../src/domain/model.js';
 import { addressCheck, isOwnEcho } from '../../src/ingest/addressing.js';

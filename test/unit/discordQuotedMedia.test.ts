@@ -3,7 +3,7 @@
 // the image, as a Telegram reply's does, instead of keeping only its text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { quoteBody, renderMessage } from '../../src/context/renderMessage.js';
+import { quoteBody, renderMessage } from '../../src/transcript/renderMessage.js';
 import type { Message, Quote } from '../../src/domain/model.js';
 import { resolveQuote } from '../../src/ingest/quote.js';
 import type { InboundMessage } from '../../src/ingest/inboundEvent.js';

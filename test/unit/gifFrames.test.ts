@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { translateUpdate } from '../../adapters/telegram/translate.js';
 import { inboundEventSchema, type InboundAttachment } from '../../src/ingest/inboundEvent.js';
 import { MediaProcessor } from '../../src/media/processor.js';
-import { renderAttachment } from '../../src/context/renderMessage.js';
+import { renderAttachment } from '../../src/transcript/renderMessage.js';
 import { createLogger } from '../../src/log.js';
 import type { Attachment } from '../../src/domain/model.js';
 import { describeFakeImage, startFakeOpenAI, type FakeOpenAI } from '../doubles/fakeOpenAI.js';

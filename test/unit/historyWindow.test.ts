@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupByTurn, selectHistory, splitAtTurn, turnsToFold } from '../../src/context/historyWindow.js';
+import { groupByTurn, selectHistory, splitAtTurn, turnsToFold } from '../../src/domain/historyWindow.js';
 import type { Message, Role } from '../../src/domain/model.js';
 
 const t0 = Date.parse('2024-05-01T10:00:00Z');

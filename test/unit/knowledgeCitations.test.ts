@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { citationsIn, citedSources, sourceFootnotes, type NumberedSource } from '../../src/knowledge/citations.js';
+import { citationsIn, citedSources, sourceFootnotes, type NumberedSource } from '../../src/domain/citations.js';
 import { citationStage, citationStageFactory } from '../../src/knowledge/citationStage.js';
-import { composeStages, markerStage, type StreamStage } from '../../src/respond/streamStage.js';
+import { composeStages, markerStage, type StreamStage } from '../../src/delivery/streamStage.js';
 import { withCitedSources } from '../../src/respond/replySources.js';
 
 const source = (n: number, documentName = `doc${n}.md`): NumberedSource => ({

@@ -10,7 +10,7 @@ import { chunkIdOf } from '../../src/knowledge/chunking.js';
 import type { KnowledgeChunk, KnowledgeDocument } from '../../src/domain/knowledge.js';
 import type { Embedder } from '../../src/memory/embedder.js';
 import { buildContext, HEADERS, PART_NAMES } from '../../src/context/buildContext.js';
-import { TokenCounter } from '../../src/context/tokens.js';
+import { TokenCounter } from '../../src/llm/tokens.js';
 
 const log = pino({ level: 'silent' });
 const embedder = new HashedNgramEmbedder(256);

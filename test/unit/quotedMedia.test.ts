@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { translateUpdate } from '../../adapters/telegram/translate.js';
 import { inboundEventSchema } from '../../src/ingest/inboundEvent.js';
-import { quoteBody, renderMessage } from '../../src/context/renderMessage.js';
+import { quoteBody, renderMessage } from '../../src/transcript/renderMessage.js';
 import type { Message, Quote } from '../../src/domain/model.js';
 
 const capture = JSON.parse(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderAttachment, renderMessage } from '../../src/context/renderMessage.js';
+import { renderAttachment, renderMessage } from '../../src/transcript/renderMessage.js';
 import type { Attachment, AttachmentProcessing, Message } from '../../src/domain/model.js';
 
 const at = new Date('2026-01-01T00:00:00Z');

@@ -1,8 +1,8 @@
-// A newest-first search walks its lists back in time windows (src/search/indexSearch.ts): the
+// A newest-first search walks its lists back in time windows (src/store/indexSearch.ts): the
 // windows together hold the intersection (and the messages not folded yet), newest first, each
 // once, and the first window decodes only the newest part of a long list.
 import { describe, expect, it } from 'vitest';
-import { candidateWindows } from '../../src/search/indexSearch.js';
+import { candidateWindows } from '../../src/store/indexSearch.js';
 import { comparePostings, packPostings, type Posting } from '../../src/search/postings.js';
 import { TermCursor } from '../../src/search/termCursor.js';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatAmount, renderSharedItem, textWithShared } from '../../src/domain/sharedContent.js';
 import { inboundEventSchema } from '../../src/ingest/inboundEvent.js';
-import { renderAttachment } from '../../src/context/renderMessage.js';
+import { renderAttachment } from '../../src/transcript/renderMessage.js';
 import { readableContent } from '../../adapters/discord/content.js';
 
 describe('shared content as the model reads it', () => {

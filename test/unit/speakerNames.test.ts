@@ -4,12 +4,12 @@
 // gateway's own notices stay out of both.
 import { describe, expect, it } from 'vitest';
 import { buildContext, renderConversation, type ContextInput } from '../../src/context/buildContext.js';
-import type { RenderOptions } from '../../src/context/renderMessage.js';
-import { TokenCounter } from '../../src/context/tokens.js';
+import type { RenderOptions } from '../../src/transcript/renderMessage.js';
+import { TokenCounter } from '../../src/llm/tokens.js';
 import { isShownToAgents } from '../../src/domain/conversation.js';
 import type { Message, Role } from '../../src/domain/model.js';
 import { renderTranscriptLine } from '../../src/memory/extractionPrompt.js';
-import { transcriptOf } from '../../src/summary/prompts.js';
+import { transcriptOf } from '../../src/summary/summaryPrompts.js';
 
 const T0 = Date.UTC(2026, 3, 4, 9, 0, 0);
 const AGENTS = { agt_aria: 'Aria', agt_bo: 'Bo', agt_cy: 'Cy' } as const;

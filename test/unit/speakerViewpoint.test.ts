@@ -2,7 +2,7 @@
 // as a named participant's — never as something it said itself.
 import { describe, expect, it } from 'vitest';
 import { buildContext, type ContextInput } from '../../src/context/buildContext.js';
-import { TokenCounter } from '../../src/context/tokens.js';
+import { TokenCounter } from '../../src/llm/tokens.js';
 import type { Message, Role } from '../../src/domain/model.js';
 
 const now = new Date('2024-05-01T10:00:00.000Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composeStages, markerStage, type StreamStage } from '../../src/respond/streamStage.js';
+import { composeStages, markerStage, type StreamStage } from '../../src/delivery/streamStage.js';
 
 /** Feeds the chunks through a stage and returns what was shown after each, and at the end. */
 function run(stage: StreamStage, chunks: string[]): { shown: string[]; final: string } {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countTokens, encode, encodeChat } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, TokenCounter } from '../../src/context/tokens.js';
+import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, TokenCounter } from '../../src/llm/tokens.js';
 
 type ChatInput = Parameters<typeof encodeChat>[0];
 

@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
   expiryCheckAt,
+  heardIn,
   isExpired,
+  joinsTurn,
   missedByReply,
+  openTurnFor,
+  placedAgain,
   mustAnswerFirst,
   newTurn,
   placeInitiatorMessage,
   pointerBehind,
   respondedFields,
 } from '../../src/domain/turnRules.js';
-import type { Turn } from '../../src/domain/model.js';
+import type { SessionWindow, Turn } from '../../src/domain/model.js';
 
 const THREE_HOURS = 3 * 60 * 60 * 1000;
 const startedAt = new Date('2024-05-01T10:00:00.000Z');
@@ -255,5 +259,39 @@ describe('expiryCheckAt', () => {
     const before = t.deadlineAt.getTime();
     expiryCheckAt(t);
     expect(t.deadlineAt.getTime()).toBe(before);
+  });
+});
+
+describe('the turn boundary shared by ingest, rooms and the reply', () => {
+  it('joinsTurn: the initiator joins a pending turn until its reply starts', () => {
+    expect(joinsTurn(turn(), human)).toBe(true);
+    expect(joinsTurn(turn({ replyStartedAt: startedAt }), human)).toBe(false);
+    expect(joinsTurn(turn({ status: 'responded' }), human)).toBe(false);
+    expect(joinsTurn(turn(), { role: 'human', id: 'h-2' })).toBe(false);
+    expect(joinsTurn(turn(), { role: 'ai', id: 'h-1' })).toBe(false);
+  });
+
+  it('openTurnFor: only the latest turn of this session, and never in a session the message opened', () => {
+    const latest = turn();
+    expect(openTurnFor(latest, { _id: 's-1' }, false)).toBe(latest);
+    expect(openTurnFor(latest, { _id: 's-2' }, false)).toBeNull();
+    expect(openTurnFor(latest, { _id: 's-1' }, true)).toBeNull();
+    expect(openTurnFor(null, { _id: 's-1' }, false)).toBeNull();
+  });
+
+  it('placedAgain: a message whose turn was never stored, or whose reply missed it', () => {
+    expect(placedAgain(null, 'm-1')).toBe(true);
+    expect(placedAgain(undefined, 'm-1')).toBe(false);
+    expect(placedAgain(turn({ replyStartedAt: startedAt, heard: ['m-0'] }), 'm-1')).toBe(true);
+    expect(placedAgain(turn({ replyStartedAt: startedAt, heard: ['m-1'] }), 'm-1')).toBe(false);
+    expect(placedAgain(turn(), 'm-1')).toBe(false);
+  });
+
+  it("heardIn: the window's entries of the turn; a room's ask hears a round instead", () => {
+    const entry = (id: string, turnId?: string) =>
+      ({ _id: id, ...(turnId ? { turnId } : {}) }) as unknown as SessionWindow['entries'][string];
+    const window = { entries: { a: entry('a', 't-1'), b: entry('b', 't-2'), c: entry('c'), d: entry('d', 't-1') } };
+    expect(heardIn(window, turn())).toEqual(['a', 'd']);
+    expect(heardIn(window, turn({ round: { roundId: 'r', fromMessageId: 'a', canSkip: false } }))).toBeUndefined();
   });
 });

@@ -5,11 +5,11 @@ import { useState } from 'preact/hooks';
 import { errorText } from '../lib/api.js';
 import { getConversation, postToRoom } from '../lib/chatApi.js';
 import { useI18n } from '../lib/i18n.js';
-import { isSendEnter } from '../lib/keys.js';
 import { useLoaded } from '../lib/loaded.js';
 import { useFollowNewest } from '../lib/scroll.js';
 import { useCan } from '../lib/viewerContext.js';
 import { ChatBubble } from './ChatBubble.js';
+import { MessageComposer } from './chat/MessageComposer.js';
 import { Empty, ErrorBox, Loading, Panel } from './ui.js';
 
 /** Often enough that a round's answers appear as they come, rarely enough for a phone. */
@@ -64,24 +64,17 @@ export function RoomWebView(p: { conversationId: string; names: Record<string, s
       )}
       <ErrorBox error={error} />
       {canAct && (
-        <form class="chat-input" onSubmit={(e) => void send(e)}>
-          <textarea
-            rows={2}
-            placeholder={t('room.webPlaceholder')}
-            value={text}
-            data-testid="room-web-input"
-            onInput={(e) => setText(e.currentTarget.value)}
-            onKeyDown={(e) => {
-              if (isSendEnter(e)) {
-                e.preventDefault();
-                e.currentTarget.form?.requestSubmit();
-              }
-            }}
-          />
+        <MessageComposer
+          value={text}
+          placeholder={t('room.webPlaceholder')}
+          testId="room-web-input"
+          onInput={setText}
+          onSubmit={(e) => void send(e)}
+        >
           <button type="submit" class="primary" disabled={!text.trim()} data-testid="room-web-send">
             {t('common.send')}
           </button>
-        </form>
+        </MessageComposer>
       )}
     </Panel>
   );

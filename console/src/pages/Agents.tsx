@@ -83,7 +83,7 @@ export function Agents() {
           {q.data ? <AgentTable agents={nodes(q.data.agents)} /> : <Loading />}
         </Panel>
         <Panel title={t('setup.agents.new')}>
-          <AgentForm onSaved={(a) => navigate(agentHref(a.id))} />
+          <AgentForm mode="create" onSaved={(a) => navigate(agentHref(a.id))} />
         </Panel>
       </div>
     </>
@@ -108,7 +108,7 @@ export function AgentPage(p: { id: string }) {
       />
       <div class="grid-2 setup-grid">
         <Panel title={t('setup.agents.edit')}>
-          <AgentForm key={a.id} agent={a} onSaved={() => void q.reload()} />
+          <AgentForm key={a.id} mode="edit" agent={a} onSaved={() => void q.reload()} />
         </Panel>
         <div>
           <Panel title={t('setup.bot.title')}>

@@ -20,20 +20,9 @@ import {
   Time,
 } from '../components/ui.js';
 import { useI18n } from '../lib/i18n.js';
+import { AGENTS } from '../lib/agentList.js';
 import { translate } from '../lib/locale.js';
 
-const AGENTS = graphql(`
-  query Agents {
-    agents(first: 100) {
-      edges {
-        node {
-          id
-          name
-        }
-      }
-    }
-  }
-`);
 const DOCUMENTS = graphql(`
   query Documents($agentId: ID!) {
     documents(agentId: $agentId) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../registry.js';
 import { planMessageSearch, SEARCH_TEXT_MAX } from '../../search/messageSearch.js';
-import { searchMessages } from '../../search/indexSearch.js';
+import { searchMessages } from '../../store/indexSearch.js';
 import { searchableTexts } from '../../search/searchKeys.js';
 
 export const searchMessagesTool = defineTool({

@@ -10,6 +10,7 @@ import { AgentName, nodes } from '../../lib/types.js';
 import { useSubmit } from '../../lib/useSubmit.js';
 import { Field, SetupForm } from './form.js';
 import { MemberOrder } from './MemberOrder.js';
+import { RoomFields, type RoomFieldValues } from './RoomFields.js';
 
 const AGENTS = graphql(
   `
@@ -34,7 +35,6 @@ const CREATE = graphql(`
 `);
 
 const PLATFORMS = ['telegram', 'discord', 'web'] as const;
-type Mode = 'DEFAULT' | 'HOST';
 
 const FIELDS = ['chatId', 'threadId', 'name', 'description', 'agentIds', 'hostId', 'answerTimeoutSeconds'];
 // Refusals that name no argument, by code: beside the input they are about.
@@ -47,10 +47,9 @@ export function NewRoomForm() {
   const [chatId, setChatId] = useState('');
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [mode, setMode] = useState<Mode>('DEFAULT');
   const [members, setMembers] = useState<string[]>([]);
-  const [hostId, setHostId] = useState('');
-  const [timeout, setTimeoutText] = useState('');
+  const [fields, setFields] = useState<RoomFieldValues>({ mode: 'DEFAULT', hostId: '', timeout: '' });
+  const { mode, hostId, timeout } = fields;
   const [people, setPeople] = useState(true);
   const submit = useSubmit(
     async () => {
@@ -130,39 +129,17 @@ export function NewRoomForm() {
       >
         <MemberOrder id="room-members" agents={agents} value={members} onChange={setMembers} />
       </Field>
-      <div class="setup-row">
-        <Field id="room-mode" name="mode" label={t('setup.rooms.mode')} errors={e}>
-          <select id="room-mode" value={mode} onChange={(ev) => setMode(ev.currentTarget.value as Mode)}>
-            <option value="DEFAULT">{t('setup.rooms.modeDefault')}</option>
-            <option value="HOST">{t('setup.rooms.modeHost')}</option>
-          </select>
-        </Field>
-        {mode === 'HOST' && (
-          <Field id="room-host" name="hostId" label={t('setup.rooms.host')} errors={e}>
-            <select id="room-host" value={hostId} onChange={(ev) => setHostId(ev.currentTarget.value)}>
-              <option value="">{t('setup.rooms.hostFirst')}</option>
-              {members.map((id) => (
-                <option value={id}>{names[id] ?? id}</option>
-              ))}
-            </select>
-          </Field>
-        )}
-        <Field
-          id="room-timeout"
-          name="answerTimeoutSeconds"
-          label={t('setup.rooms.timeout')}
-          hint={t('setup.rooms.timeoutHint')}
-          errors={e}
-        >
-          <input
-            id="room-timeout"
-            type="number"
-            inputMode="numeric"
-            value={timeout}
-            onInput={(ev) => setTimeoutText(ev.currentTarget.value)}
-          />
-        </Field>
-      </div>
+      <RoomFields
+        idPrefix="room"
+        errors={e}
+        value={fields}
+        onChange={(change) => setFields((f) => ({ ...f, ...change }))}
+        hosts={members.map((id) => ({ id, name: names[id] ?? id }))}
+        hostArg="hostId"
+        noHost={t('setup.rooms.hostFirst')}
+        hostInHostMode
+        timeoutHint={t('setup.rooms.timeoutHint')}
+      />
       <label class="inline-field">
         <input type="checkbox" checked={people} onChange={(ev) => setPeople(ev.currentTarget.checked)} />
         <span>{t('setup.rooms.people')}</span>

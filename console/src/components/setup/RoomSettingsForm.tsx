@@ -11,6 +11,7 @@ import { useLeaveGuard } from '../../lib/leaveGuard.js';
 import { useSubmit } from '../../lib/useSubmit.js';
 import { ErrorBox, Loading, Panel } from '../ui.js';
 import { Field, SetupForm } from './form.js';
+import { RoomFields, type RoomFieldValues } from './RoomFields.js';
 
 const ROOM = graphql(`
   query RoomSettings($id: ID!) {
@@ -46,14 +47,9 @@ const SET_HOST = graphql(`
   }
 `);
 
-type Mode = 'DEFAULT' | 'HOST';
-interface Draft {
+/** The host's id is the member's (blank while the room has none); a blank timeout leaves the deadline as it is. */
+interface Draft extends RoomFieldValues {
   name: string;
-  mode: Mode;
-  /** As typed: blank leaves the deadline as it is. */
-  timeout: string;
-  /** The host member's id; blank while the room has none. */
-  hostId: string;
 }
 
 // The API's argument names, which its BAD_REQUEST names; the host is setRoomHost's memberId.
@@ -151,51 +147,18 @@ export function RoomSettingsForm(p: { roomId: string; updatedAt: string; onSaved
             onInput={(ev) => set({ name: ev.currentTarget.value })}
           />
         </Field>
-        <div class="setup-row">
-          <Field id="room-settings-mode" name="mode" label={t('setup.rooms.mode')} errors={e}>
-            <select
-              id="room-settings-mode"
-              value={draft.mode}
-              onChange={(ev) => set({ mode: ev.currentTarget.value as Mode })}
-            >
-              <option value="DEFAULT">{t('setup.rooms.modeDefault')}</option>
-              <option value="HOST">{t('setup.rooms.modeHost')}</option>
-            </select>
-          </Field>
-          <Field
-            id="room-settings-host"
-            name="memberId"
-            label={t('setup.rooms.host')}
-            hint={t('setup.roomSettings.hostHint')}
-            errors={e}
-          >
-            <select
-              id="room-settings-host"
-              value={draft.hostId}
-              onChange={(ev) => set({ hostId: ev.currentTarget.value })}
-            >
-              {!stored?.hostId && <option value="">{t('setup.roomSettings.noHost')}</option>}
-              {room.members.map((m) => (
-                <option value={m.id}>{m.agent?.name ?? m.id}</option>
-              ))}
-            </select>
-          </Field>
-          <Field
-            id="room-settings-timeout"
-            name="answerTimeoutSeconds"
-            label={t('setup.rooms.timeout')}
-            hint={t('setup.roomSettings.timeoutHint')}
-            errors={e}
-          >
-            <input
-              id="room-settings-timeout"
-              type="number"
-              inputMode="numeric"
-              value={draft.timeout}
-              onInput={(ev) => set({ timeout: ev.currentTarget.value })}
-            />
-          </Field>
-        </div>
+        <RoomFields
+          idPrefix="room-settings"
+          errors={e}
+          value={draft}
+          onChange={set}
+          hosts={room.members.map((m) => ({ id: m.id, name: m.agent?.name ?? m.id }))}
+          hostArg="memberId"
+          hostHint={t('setup.roomSettings.hostHint')}
+          noHost={stored?.hostId ? undefined : t('setup.roomSettings.noHost')}
+          hostInHostMode={false}
+          timeoutHint={t('setup.roomSettings.timeoutHint')}
+        />
       </SetupForm>
     </Panel>
   );
