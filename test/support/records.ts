@@ -1,6 +1,6 @@
 // Plain records for tests that seed the store directly: the fields every dialogue and session
 // needs live here once, so each test states only what it is about.
-import type { Dialogue, Platform, Session } from '../../src/domain/model.js';
+import type { Dialogue, Platform, Session, Turn } from '../../src/domain/model.js';
 
 export function dialogueRecord(o: {
   id: string;
@@ -39,5 +39,27 @@ export function sessionRecord(o: { id: string; dialogueId: string; at: Date; sta
     startedAt: o.at,
     lastActivityAt: o.at,
     stats: { messageCount: 0, turnCount: 0 },
+  };
+}
+
+/**
+ * A pending dialogue turn of h-1 answered by a-1 (in d-1, session s-1), started at `startedAt`
+ * with a response window of `windowMs`; `overrides` says what the test is about.
+ */
+export function turnRecord(o: { startedAt: Date; windowMs: number }, overrides: Partial<Turn> = {}): Turn {
+  return {
+    _id: 't-1',
+    dialogueId: 'd-1',
+    sessionId: 's-1',
+    kind: 'dialogue',
+    initiatorRole: 'human',
+    initiatorId: 'h-1',
+    responderRole: 'ai',
+    responderId: 'a-1',
+    startedAt: o.startedAt,
+    responseWindowMs: o.windowMs,
+    deadlineAt: new Date(o.startedAt.getTime() + o.windowMs),
+    status: 'pending',
+    ...overrides,
   };
 }

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAP = readFileSync(new URL('../../ARCHITECTURE.md', import.meta.url), 'utf8');
-const MAX_LINES = 230;
+const MAX_LINES = 225;
 
 /** Backticked spans of the prose and tables (fenced blocks are drawings, not names). */
 function backticked(markdown: string): string[] {

@@ -2,6 +2,7 @@
 // plain data — no store, no network — they split the turn, derive the persona card and tone, build
 // the prompt and apply the budget.
 import { describe, expect, it } from 'vitest';
+import { turnRecord } from '../support/records.js';
 import {
   ADDRESSED_INSTRUCTION,
   agentNamesOf,
@@ -76,21 +77,7 @@ const human = (extra: Partial<Human> = {}): Human => ({
   ...extra,
 });
 
-const turn = (extra: Partial<Turn> = {}): Turn => ({
-  _id: 't-1',
-  dialogueId: 'd-1',
-  sessionId: 's-1',
-  kind: 'dialogue',
-  initiatorRole: 'human',
-  initiatorId: 'h-1',
-  responderRole: 'ai',
-  responderId: 'a-1',
-  startedAt: now,
-  responseWindowMs: 0,
-  deadlineAt: now,
-  status: 'pending',
-  ...extra,
-});
+const turn = (extra: Partial<Turn> = {}): Turn => turnRecord({ startedAt: now, windowMs: 0 }, extra);
 
 const dialogue = (extra: Partial<Dialogue> = {}): Dialogue => ({
   _id: 'd-1',

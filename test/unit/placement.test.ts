@@ -1,6 +1,7 @@
 // The pure placement of an inbound message (src/ingest/placement.ts): each kind it decides, and
 // the documents it carries for the writer, from plain data alone — no store, no queue.
 import { describe, expect, it } from 'vitest';
+import { turnRecord } from '../support/records.js';
 import { decidePlacement, type Placement, type PlacementInput } from '../../src/ingest/placement.js';
 import { inboundMessage } from '../../src/ingest/inboundMessage.js';
 import { newMessageSchema, type InboundMessage } from '../../src/ingest/inboundEvent.js';
@@ -33,23 +34,8 @@ function event(o: {
   });
 }
 
-function turn(overrides: Partial<Turn> = {}): Turn {
-  return {
-    _id: 't-open',
-    dialogueId: 'd-1',
-    sessionId: 's-1',
-    kind: 'dialogue',
-    initiatorRole: 'human',
-    initiatorId: 'h-1',
-    responderRole: 'ai',
-    responderId: 'a-1',
-    startedAt: new Date(now.getTime() - 1000),
-    responseWindowMs: WINDOW,
-    deadlineAt: new Date(now.getTime() - 1000 + WINDOW),
-    status: 'pending',
-    ...overrides,
-  };
-}
+const turn = (overrides: Partial<Turn> = {}): Turn =>
+  turnRecord({ startedAt: new Date(now.getTime() - 1000), windowMs: WINDOW }, { _id: 't-open', ...overrides });
 
 function input(ev: InboundMessage, o: Partial<PlacementInput> = {}): PlacementInput {
   const message = inboundMessage(ev, {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { turnRecord } from '../support/records.js';
 import {
   expiryCheckAt,
   heardIn,
@@ -20,23 +21,7 @@ const startedAt = new Date('2024-05-01T10:00:00.000Z');
 const human = { role: 'human' as const, id: 'h-1' };
 const agent = { role: 'ai' as const, id: 'a-1' };
 
-function turn(overrides: Partial<Turn> = {}): Turn {
-  return {
-    _id: 't-1',
-    dialogueId: 'd-1',
-    sessionId: 's-1',
-    kind: 'dialogue',
-    initiatorRole: 'human',
-    initiatorId: 'h-1',
-    responderRole: 'ai',
-    responderId: 'a-1',
-    startedAt,
-    responseWindowMs: THREE_HOURS,
-    deadlineAt: new Date(startedAt.getTime() + THREE_HOURS),
-    status: 'pending',
-    ...overrides,
-  };
-}
+const turn = (overrides: Partial<Turn> = {}): Turn => turnRecord({ startedAt, windowMs: THREE_HOURS }, overrides);
 
 describe('placeInitiatorMessage', () => {
   it('opens a turn when there is no open turn', () => {
