@@ -1,40 +1,12 @@
 // Rooms (several agents in one chat): their members, mode and the round in progress. The list
 // refreshes every few seconds; a room's page follows it live.
-import { graphql, type FragmentOf } from '../lib/graphql.js';
+import { graphql } from '../lib/graphql.js';
 import { useQuery } from '../lib/hooks.js';
 import { Link, navigate } from '../lib/router.js';
 import { Empty, ErrorBox, Loading, PageHeader, Panel, StatusBadge, Time } from '../components/ui.js';
-import { useI18n, type I18n } from '../lib/i18n.js';
-import { isMessageKey } from '../i18n/messages.js';
+import { useI18n } from '../lib/i18n.js';
 import { NewRoomForm } from '../components/setup/NewRoomForm.js';
-import { RoomMemberFields } from '../components/setup/RoomMembersEditor.js';
-
-export const RoomSummaryFields = graphql(
-  `
-    fragment RoomSummaryFields on Room {
-      id
-      name
-      platform
-      chatId
-      mode
-      status
-      userParticipation
-      updatedAt
-      members {
-        ...RoomMemberFields
-        isHost
-      }
-      currentRound {
-        seq
-        index
-        queue
-        completed
-      }
-    }
-  `,
-  [RoomMemberFields],
-);
-export type RoomSummary = FragmentOf<typeof RoomSummaryFields>;
+import { modeLabel, RoomSummaryFields } from '../components/room/roomSummary.js';
 
 const QUERY = graphql(
   `
@@ -46,12 +18,6 @@ const QUERY = graphql(
   `,
   [RoomSummaryFields],
 );
-
-/** A room's mode (DEFAULT, HOST) as a word; an unknown mode in lower case as before. */
-export function modeLabel(t: I18n['t'], mode: string): string {
-  const key = `rooms.mode.${mode.toLowerCase()}`;
-  return isMessageKey(key) ? t(key) : mode.toLowerCase();
-}
 
 export function Rooms() {
   const { t } = useI18n();
