@@ -43,7 +43,7 @@ const rest = (args: string): string => args;
 /** Menu placements shared by the commands every bot offers everywhere but an agent bot's group. */
 const EVERY_MENU: readonly MenuSlot[] = ['deployment', 'deployment:private', 'agent'];
 
-/** Why the declarations are one object: its key order is the menus' order, its keys the command names. */
+/** One object, so its keys are the command names and its key order is the menus' order. */
 const DECLARATIONS = {
   start: {
     parse: noArgs,

@@ -1,5 +1,5 @@
 // What the room list and a room's page both show of a room: its fields and its mode in words.
-import { graphql, type FragmentOf } from '../../lib/graphql.js';
+import { graphql } from '../../lib/graphql.js';
 import type { I18n } from '../../lib/i18n.js';
 import { isMessageKey } from '../../i18n/messages.js';
 import { RoomMemberFields } from '../setup/RoomMembersEditor.js';
@@ -29,7 +29,6 @@ export const RoomSummaryFields = graphql(
   `,
   [RoomMemberFields],
 );
-export type RoomSummary = FragmentOf<typeof RoomSummaryFields>;
 
 /** A room's mode (DEFAULT, HOST) as a word; an unknown mode in lower case as before. */
 export function modeLabel(t: I18n['t'], mode: string): string {
