@@ -57,6 +57,7 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
       knowledge: s.knowledge.deps,
       reflection: { lock: s.reflectionLock, queue: s.reflectionQueue, defaultTimezone: env.DISPLAY_TIMEZONE },
       ...(exportLinks ? { exportLinks } : {}),
+      inviteLink: inviteLinks(s),
       health: healthProbes({
         env,
         store,
@@ -87,4 +88,26 @@ export function mountApiRole(s: Shared, http: HttpServer, stops: Stops): void {
   const seats = seatDeps(s);
   void http.app.register(mcpRoutes({ deps: seats, log, allowedOrigins: env.MCP_ALLOWED_ORIGINS, exportLinks }));
   void http.app.register(seatRestRoutes({ deps: seats, log }));
+}
+
+/**
+ * Invite links: Telegram's deep link `t.me/<bot>?start=<code>` opens the deployment bot's chat
+ * with `/start <code>` typed. The bot's username is asked of Telegram once (getMe), then kept.
+ */
+function inviteLinks(s: Shared): (code: string) => Promise<string | null> {
+  const token = s.env.TELEGRAM_BOT_TOKEN;
+  let username: Promise<string | undefined> | undefined;
+  return async (code) => {
+    if (!token) return null;
+    username ??= s.accounts.whoIs('telegram', token).then(
+      (a) => a.username,
+      (err: unknown) => {
+        s.log.warn({ err }, 'invite links: the Telegram bot could not be asked its name; retried next time');
+        username = undefined;
+        return undefined;
+      },
+    );
+    const name = await username;
+    return name ? `https://t.me/${name}?start=${encodeURIComponent(code)}` : null;
+  };
 }

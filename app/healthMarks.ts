@@ -92,6 +92,8 @@ export function markingInbound(metrics: Metrics, marks: HealthMarks): Metrics {
     recall: (found) => metrics.recall(found),
     memoryJob: (name, result) => metrics.memoryJob(name, result),
     roomSkip: (reason) => metrics.roomSkip(reason),
+    refusal: (reason) => metrics.refusal(reason),
+    moderation: (direction, result) => metrics.moderation(direction, result),
     storeCommand: (command, ms) => metrics.storeCommand(command, ms),
   };
 }

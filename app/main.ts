@@ -1,7 +1,9 @@
-// Process entrypoint: `npm start [-- --role gateway|worker|api]`. Validates config, makes sure
-// MongoDB and Redis are reachable (starting local stand-ins in development), runs the roles.
+// Process entrypoint: `npm start [-- --role gateway|worker|api]`. Reads `.env` beside
+// package.json (the real environment wins), validates config, makes sure MongoDB and Redis are
+// reachable (starting local stand-ins in development), runs the roles.
 import { parseArgs } from 'node:util';
 import { loadEnv, ConfigError } from '../src/config/env.js';
+import { loadDotenv } from '../src/config/dotenv.js';
 import { createLogger } from '../src/log.js';
 import { ensureLocalServices } from '../src/localServices/index.js';
 import { ROLES, startApp, type ProcessRole } from './startApp.js';
@@ -23,7 +25,10 @@ function parseRoles(): Set<ProcessRole> {
 async function main(): Promise<void> {
   let env;
   let roles;
+  let fromFile: string[] | null;
   try {
+    // Before the environment is validated, so a setting kept in .env counts like any other.
+    fromFile = loadDotenv(join(projectRoot, '.env'));
     env = loadEnv();
     roles = parseRoles();
   } catch (err) {
@@ -34,6 +39,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(env.LOG_LEVEL);
+  // How many settings came from the file, never their values.
+  if (fromFile) log.info({ settings: fromFile.length }, 'read .env beside package.json (the environment wins)');
 
   let mongoUri = env.MONGODB_URI;
   let redisUrl = env.REDIS_URL;

@@ -16,6 +16,9 @@ import {
   QUEUE_LABELS,
   REPLY_STAGE_LABELS,
   ROOM_SKIP_LABELS,
+  REFUSAL_REASON_LABELS,
+  MODERATION_DIRECTION_LABELS,
+  MODERATION_RESULT_LABELS,
   STORE_COMMAND_LABELS,
 } from '../src/metrics/labels.js';
 
@@ -116,6 +119,18 @@ export function createPromMetrics(o: { defaultMetrics?: boolean } = {}): PromMet
     labelNames: ['reason'] as const,
     registers: r,
   });
+  const refusals = new Counter({
+    name: n('refusals_total'),
+    help: 'Messages that reached no model (SPEC §14), by reason: not_admitted, blocked, budget, moderation.',
+    labelNames: ['reason'] as const,
+    registers: r,
+  });
+  const moderation = new Counter({
+    name: n('moderation_checks_total'),
+    help: 'Moderation checks by direction (in: a message, out: a reply) and result: clean, flagged, unavailable (endpoint failed; let through).',
+    labelNames: ['direction', 'result'] as const,
+    registers: r,
+  });
   const askTimeouts = new Counter({
     name: n('room_ask_timeouts_total'),
     help: 'Rooms: asks nobody started answering before their deadline.',
@@ -170,6 +185,15 @@ export function createPromMetrics(o: { defaultMetrics?: boolean } = {}): PromMet
       const why = bounded(ROOM_SKIP_LABELS, reason);
       roomSkips.inc({ reason: why });
       if (why === 'timeout') askTimeouts.inc();
+    },
+    refusal(reason) {
+      refusals.inc({ reason: bounded(REFUSAL_REASON_LABELS, reason) });
+    },
+    moderation(direction, result) {
+      moderation.inc({
+        direction: bounded(MODERATION_DIRECTION_LABELS, direction),
+        result: bounded(MODERATION_RESULT_LABELS, result),
+      });
     },
     storeCommand(command, ms) {
       storeCommands.observe({ command: bounded(STORE_COMMAND_LABELS, command) }, seconds(ms));

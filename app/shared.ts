@@ -7,13 +7,16 @@ import type { Logger } from '../src/log.js';
 import { Store } from '../src/store/store.js';
 import { RedisWriteMark } from '../src/store/redisWriteMark.js';
 import { RedisLinkCodes } from '../src/store/linkCodes.js';
+import type { Moderator } from '../src/moderation/moderator.js';
+import { buildModerator } from './moderation.js';
+import { BudgetGate } from '../src/budget/budgetGate.js';
 import { RedisStateGuard } from '../src/store/stateGuard.js';
 import { holdLegacyPersonas } from '../src/store/personaSplit.js';
 import { runHotPathBackfills } from '../src/store/hotPathBackfills.js';
 import { RedisChangeFeed } from '../src/feed/changeFeed.js';
 import { RedisChatBudget } from '../src/delivery/chatBudget.js';
-import { SharedEmbeddings } from '../src/memory/sharedEmbeddings.js';
-import { createEmbedder, type Embedder } from '../src/memory/embedder.js';
+import type { Embedder } from '../src/memory/embedder.js';
+import { buildEmbedder } from './embedderSetup.js';
 import { IndexCache } from '../src/memory/indexCache.js';
 import { RedisMemoryVersions } from '../src/memory/versions.js';
 import { MemoryRecall } from '../src/memory/recall.js';
@@ -44,7 +47,7 @@ import type { Registry } from 'prom-client';
 import { noMetrics, type Metrics } from '../src/metrics/metrics.js';
 import { createPromMetrics } from './metrics.js';
 import { registerQueueDepth } from './queueMetrics.js';
-import { HealthMarks, markedEmbedder, markingInbound } from './healthMarks.js';
+import { HealthMarks, markingInbound } from './healthMarks.js';
 
 export interface Shared extends Platforms {
   env: Env;
@@ -78,6 +81,10 @@ export interface Shared extends Platforms {
   platformRegistry: PlatformRegistry;
   /** Codes that link a platform identity to a web user (`/link`). */
   linkCodes: RedisLinkCodes;
+  /** Keywords and the `/moderations` endpoint (SPEC §14): incoming messages at ingest, replies as a stream stage. */
+  moderator: Moderator;
+  /** Budgets before the call (SPEC §14), checked at ingest and before every model call. */
+  budget: BudgetGate;
   /** What the core observes (src/metrics); no-op with METRICS=off. */
   metrics: Metrics;
   /** This process's Prometheus series, served at /metrics (absent with METRICS=off). */
@@ -152,17 +159,8 @@ export async function buildShared(
   // recall and the API's memory search; other processes' writes reach the cache through
   // version counters in Redis. Nothing here connects until first used.
   const openai = new OpenAI({ apiKey: env.OPENAI_API_KEY ?? 'no-key', baseURL: env.OPENAI_BASE_URL });
-  const createdEmbedder = createEmbedder({
-    provider: env.EMBEDDINGS,
-    ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
-    ...(env.EMBEDDING_BASE_URL ? { baseUrl: env.EMBEDDING_BASE_URL } : {}),
-    openai,
-    model: env.EMBEDDING_MODEL,
-    dims: env.EMBEDDING_DIMS,
-  });
-  const created = createdEmbedder.lexical ? createdEmbedder : markedEmbedder(createdEmbedder, healthMarks);
-  // An embeddings API is called once per turn for recall and knowledge together.
-  const embedder = created.lexical ? created : new SharedEmbeddings(created);
+  // The embeddings API when configured, falling back to the offline embedder when it has none (app/embedderSetup.ts).
+  const embedder = buildEmbedder(env, { openai, marks: healthMarks, redis, log });
   log.info({ embedder: embedder.id }, 'memory and knowledge embedder');
   const memoryVersions = new RedisMemoryVersions(redis, `${env.QUEUE_PREFIX}:`);
   const memoryCache = new IndexCache({
@@ -215,6 +213,12 @@ export async function buildShared(
     accounts: platformAccounts(env),
     platformRegistry,
     linkCodes: new RedisLinkCodes(redis, env.QUEUE_PREFIX),
+    moderator: buildModerator(env, { store, log, metrics }),
+    budget: new BudgetGate({
+      store,
+      config: async () => (await store.config.get()).config,
+      timezone: env.DISPLAY_TIMEZONE,
+    }),
     metrics,
     ...(prom ? { metricsRegistry: prom.registry } : {}),
     healthMarks,

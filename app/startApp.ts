@@ -125,6 +125,11 @@ function buildInboundDeps(s: Shared): HandleInboundDeps {
     interrupt: (dialogueId) => s.interrupts.publish(dialogueId),
     replyLease: s.replyLease,
     requestSummary: (sessionId, notify) => s.memoryQueue.summarize(sessionId, 'command', notify),
+    budget: s.budget,
+    timezone: env.DISPLAY_TIMEZONE,
+    // SET NX: of every process that refuses the same person, only the first tells them.
+    claimNotice: async (key, ttlMs) =>
+      (await s.redis.set(`${env.QUEUE_PREFIX}:notice:${key}`, '1', 'PX', ttlMs, 'NX')) === 'OK',
     async link(identity, code) {
       // A web identity is the one others link to, never linked itself (PlatformAdapter.linkTarget).
       if (adapterOf(identity.platform)?.linkTarget) return false;

@@ -1,8 +1,9 @@
 // The worker role: replies (respond worker), delayed work (timers, check-ins), memory jobs,
 // media retries and the sweepers that recover lost jobs.
-import { createLlmClient } from '../src/llm/createClient.js';
-import { modelConfigured, NoModelClient } from '../src/llm/noModel.js';
-import { DEFAULT_OPENAI_BASE_URL } from '../src/config/env.js';
+import { NoModelClient } from '../src/llm/noModel.js';
+import { ChainLlmClient } from '../src/llm/chainClient.js';
+import { buildModelRoutes, type ModelRoutes } from './llmProviders.js';
+import { ProviderMarks } from './providerMarks.js';
 import { builtinTools } from '../src/tools/builtins/index.js';
 import { ActiveReplies } from '../src/respond/activeReplies.js';
 import type { RespondDeps } from '../src/respond/respondDeps.js';
@@ -28,7 +29,9 @@ import type { Stops } from './stops.js';
 import type { Extensions } from './startApp.js';
 import { meteredLlm } from '../src/metrics/meteredLlm.js';
 import type { LlmClient } from '../src/llm/types.js';
+import { budgetedLlm } from '../src/budget/budgetedLlm.js';
 import { watchWorker } from './queueMetrics.js';
+import { moderationStageFactory } from '../src/moderation/moderationStage.js';
 
 export async function startWorkerRole(s: Shared, stops: Stops, ext: Extensions): Promise<void> {
   const { env, log, store, redis } = s;
@@ -158,7 +161,8 @@ function buildMediaDeps(s: Shared, retries: MediaRetryQueue): PrepareMediaDeps {
   return {
     processor: new MediaProcessor({
       sources: s.mediaSources,
-      openai: s.openai,
+      openai: routesOf(s).transcription,
+      vision: routesOf(s).vision,
       visionModel: env.VISION_MODEL,
       ffmpeg: env.FFMPEG_PATH,
       transcribeModel: env.TRANSCRIBE_MODEL,
@@ -190,7 +194,7 @@ function buildRespondDeps(
   };
   return {
     store,
-    llm: meteredLlm(modelClient(s), s.metrics, 'reply'),
+    llm: meteredLlm(budgeted(s, modelClient(s)), s.metrics, 'reply'),
     tools: builtinTools(env),
     outbounds: s.outbounds,
     log,
@@ -212,21 +216,36 @@ function buildRespondDeps(
     prepareMedia: (platform, messages) => prepareMessagesMedia(o.mediaDeps, messages, { platform }),
     onReplied: (turn, at, done) => afterReply(after, turn, at, done),
     metrics: s.metrics,
-    // The deployment's own stages; respond/ places them between the required ones.
-    ...(o.streamStages ? { streamStages: o.streamStages } : {}),
+    // The deployment's own stages, then moderation's gate (SPEC §14); respond/ places them
+    // between the required ones, so markers are out before a reply is judged.
+    streamStages: [...(o.streamStages ?? []), moderationStageFactory(s.moderator, { locale: env.DEFAULT_LOCALE })],
   };
 }
 
-/** The model, or the client that says none is configured (every reply names the settings). */
+/**
+ * The chain of model providers (primary, then LLM_FALLBACKS), or the client that says none is
+ * configured (every reply names the settings). One chain per process: replies and background
+ * tasks share its cool-downs and what it learned of models that refuse tools.
+ */
 function modelClient(s: Shared): LlmClient {
-  const { env } = s;
-  const configured = modelConfigured({
-    apiKey: env.OPENAI_API_KEY,
-    baseUrl: env.OPENAI_BASE_URL,
-    defaultBaseUrl: DEFAULT_OPENAI_BASE_URL,
-  });
-  return configured ? createLlmClient(env.LLM_API, s.openai) : new NoModelClient();
+  const chat = routesOf(s).chat;
+  return chat ? new ChainLlmClient(chat) : new NoModelClient();
 }
+
+const routes = new WeakMap<Shared, ModelRoutes>();
+/** This process's providers, built once; their health is marked in Redis for the API's page. */
+function routesOf(s: Shared): ModelRoutes {
+  let r = routes.get(s);
+  if (!r) {
+    r = buildModelRoutes(s.env, new ProviderMarks(s.redis, s.env.QUEUE_PREFIX, s.log));
+    routes.set(s, r);
+  }
+  return r;
+}
+
+/** Every call under a payer (a reply, a person's background task) keeps the budgets (SPEC §14). */
+const budgeted = (s: Shared, llm: LlmClient): LlmClient =>
+  budgetedLlm(llm, { gate: s.budget, counter: new TokenCounter(), log: s.log });
 
 function buildMemoryDeps(s: Shared): MemoryWorkDeps {
   const { env, store } = s;
@@ -235,7 +254,7 @@ function buildMemoryDeps(s: Shared): MemoryWorkDeps {
     outbounds: s.outbounds,
     log: s.log,
     // Counted apart from replies: background tokens are a different budget.
-    llm: meteredLlm(modelClient(s), s.metrics, 'background'),
+    llm: meteredLlm(budgeted(s, modelClient(s)), s.metrics, 'background'),
     model: env.MEMORY_MODEL ?? env.LLM_MODEL,
     timeoutMs: env.MEMORY_TASK_TIMEOUT_MS,
     embedder: s.embedder,

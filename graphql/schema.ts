@@ -29,5 +29,6 @@ import './types/webUsers.js';
 import './types/stories.js';
 import './types/viewer.js';
 import './types/reflections.js';
+import './types/access.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -44,6 +44,21 @@ export const ERROR_CODES = [
   'EXPORT_LINK_INVALID',
   /** MongoDB or Redis is not answering (restarting, stopped): nothing was changed; try again. */
   'STORE_UNAVAILABLE',
+  /** SPEC §14: the person, chat or deployment spent today's budget; no model call was made. */
+  'BUDGET_EXCEEDED',
+  /** SPEC §14: the sender is not let in (allowlist) or is blocked; no model call was made. */
+  'ACCESS_DENIED',
+  /** SPEC §14: an invite code that does not exist, has expired, is used up or was withdrawn. */
+  'INVITE_UNKNOWN',
+  'INVITE_EXPIRED',
+  'INVITE_USED_UP',
+  'INVITE_REVOKED',
+  /** SPEC §14: moderation flagged the message (keywords or the moderation endpoint); not sent to the model. */
+  'MODERATION_FLAGGED',
+  /** SPEC §14: moderation flagged a reply; people were shown a notice instead (the text is in the trace). */
+  'REPLY_WITHHELD',
+  /** The moderation endpoint failed or timed out; the text passed unchecked by it (fail open). */
+  'MODERATION_UNAVAILABLE',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -79,6 +94,15 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   FORBIDDEN: 403,
   NOT_A_MEMBER: 403,
   EXPORT_LINK_INVALID: 403,
+  ACCESS_DENIED: 403,
+  INVITE_UNKNOWN: 404,
+  INVITE_EXPIRED: 410,
+  INVITE_USED_UP: 410,
+  INVITE_REVOKED: 410,
+  BUDGET_EXCEEDED: 429,
+  MODERATION_FLAGGED: 422,
+  REPLY_WITHHELD: 422,
+  MODERATION_UNAVAILABLE: 503,
   CONVERSATION_NOT_FOUND: 404,
   MESSAGE_NOT_FOUND: 404,
   NOT_FOUND: 404,

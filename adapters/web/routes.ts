@@ -207,6 +207,8 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
       sender: {
         userId: caller.identity.userId,
         isBot: false,
+        // The web channel's people hold a token an operator issued: that is their way in (SPEC §14).
+        vouched: true,
         ...(caller.identity.displayName ? { displayName: caller.identity.displayName } : {}),
       },
       text: check.text,
@@ -222,6 +224,8 @@ export function webApiRoutes(deps: WebApiDeps): FastifyPluginCallback {
         return replyOfStored(r.messageId);
       case 'rejected':
         throw fail(r.code, 'the message was refused');
+      case 'refused':
+        throw fail(r.code, `the message was recorded and not answered (${r.reason})`);
       case 'command':
         // Commands (/new, /summary, /stop …) are answered by a stored notice, not the model.
         return { answer: { command: r.name, messageId: r.messageId } };

@@ -6,8 +6,10 @@ import { CONFIG_FIELDS, configFieldInfo, type ConfigFieldInfo, type ConfigSectio
 import type { EffectiveConfig } from '../../src/store/config.js';
 import { ModelPriceInput, ModelPriceType } from './configPricing.js';
 
-type Field = { type: 'int' | 'bool' | 'enum'; doc: string };
-const scalarOf = (f: Field) => (f.type === 'int' ? 'Int' : f.type === 'bool' ? 'Boolean' : 'String');
+type Field = { type: 'int' | 'number' | 'bool' | 'enum' | 'list'; doc: string };
+// A list field (moderation keywords) is a list of strings; the rest are scalars.
+const SCALARS = { int: 'Int', number: 'Float', bool: 'Boolean', enum: 'String', list: ['String'] } as const;
+const scalarOf = (f: Field) => SCALARS[f.type] as 'Int' | 'Float' | 'Boolean' | 'String' | ['String'];
 const typeName = (s: string) => `Config${s[0]!.toUpperCase()}${s.slice(1)}`;
 const sections = Object.keys(CONFIG_FIELDS) as ConfigSection[];
 const fieldsOf = (s: ConfigSection) => Object.entries(CONFIG_FIELDS[s]) as Array<[string, Field]>;
@@ -69,6 +71,8 @@ const ConfigFieldInfoType = builder.objectRef<ConfigFieldInfo>('ConfigFieldInfo'
     min: t.exposeInt('min', { nullable: true }),
     max: t.exposeInt('max', { nullable: true }),
     values: t.stringList({ nullable: true, resolve: (f) => (f.values ? [...f.values] : null) }),
+    maxItems: t.exposeInt('maxItems', { nullable: true, description: 'A list: its most entries.' }),
+    maxLength: t.exposeInt('maxLength', { nullable: true, description: 'A list: most characters per entry.' }),
     default: t.field({ type: 'JSON', resolve: (f) => f.default }),
     doc: t.exposeString('doc'),
   }),

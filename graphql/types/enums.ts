@@ -32,5 +32,6 @@ export const EventKindEnum = builder.enumType('EventKind', {
     'delivery',
     'floor',
     'director',
+    'moderation',
   ] as const,
 });

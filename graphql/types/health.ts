@@ -24,6 +24,7 @@ const IncidentKindEnum = builder.enumType('IncidentKind', {
     'unanswered',
     'degraded_recall',
     'room_budget_stop',
+    'moderation',
   ] as const,
 });
 
@@ -93,10 +94,14 @@ const HealthType = builder.objectRef<Health>('Health').implement({
     incidents: t.field({
       type: [IncidentType],
       description:
-        'Model errors and timeouts, delivery failures, degraded recall, rooms stopped by their budget and unanswered turns of the window, newest first.',
+        'Model errors and timeouts, delivery failures, degraded recall, rooms stopped by their budget, moderation (flagged, withheld, unchecked) and unanswered turns of the window, newest first.',
       resolve: (h) => h.incidents,
     }),
     incidentWindowHours: t.exposeInt('incidentWindowHours'),
+    modelConfigured: t.exposeBoolean('modelConfigured', {
+      description:
+        'False when replies have no model (no OPENAI_API_KEY, no OPENAI_BASE_URL of its own, no LLM_FALLBACKS): every reply is a notice naming the settings.',
+    }),
     recordReadable: t.exposeBoolean('recordReadable', {
       description:
         "False when MongoDB did not answer: the model's calls and the incidents are then unknown, not absent.",

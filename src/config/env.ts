@@ -74,6 +74,51 @@ const opsTokens = z.preprocess(
 const url = z.string().url('must be a URL');
 const positiveMs = z.coerce.number().int().positive('must be a positive whole number of milliseconds');
 
+/** One model provider after the primary: an OpenAI-compatible server, its model and its key. */
+const fallbackEntry = z
+  .object({
+    baseUrl: url,
+    model: z.string().min(1, 'must name a model'),
+    apiKey: z.string().optional(),
+  })
+  .strict();
+export type LlmFallback = z.infer<typeof fallbackEntry>;
+
+/**
+ * LLM_FALLBACKS: a JSON array of `{ "baseUrl", "model", "apiKey" }`, tried in order after the
+ * primary. Problems name the entry and field only: the value holds keys and is never echoed.
+ */
+const llmFallbacks = z.preprocess(
+  (v, ctx) => {
+    if (isUnset(v)) return [];
+    if (typeof v !== 'string') return v;
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a JSON array of {"baseUrl","model","apiKey"} (not valid JSON)',
+      });
+      return z.NEVER;
+    }
+  },
+  z.unknown().transform((v, ctx): LlmFallback[] => {
+    if (!Array.isArray(v)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON array of {"baseUrl","model","apiKey"}' });
+      return z.NEVER;
+    }
+    const out: LlmFallback[] = [];
+    v.forEach((entry, i) => {
+      const checked = fallbackEntry.safeParse(entry);
+      if (checked.success) return void out.push(checked.data);
+      const issue = checked.error.issues[0];
+      const field = issue?.path.length ? `${String(issue.path[0])} ` : '';
+      ctx.addIssue({ code: 'custom', message: `entry ${i + 1}: ${field}${issue?.message ?? 'is invalid'}` });
+    });
+    return out;
+  }),
+);
+
 export const envSchema = z.object({
   NODE_ENV: withDefault(z.enum(['development', 'production', 'test']), 'development'),
   LOG_LEVEL: withDefault(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
@@ -115,6 +160,15 @@ export const envSchema = z.object({
   LLM_MODEL: withDefault(z.string().min(1), 'gpt-4o-mini'),
   /** BR-004: a streamed reply that takes longer than this ends as GENERATION_TIMEOUT. */
   LLM_TIMEOUT_MS: withDefault(positiveMs, 60_000),
+  /** Providers tried in order when the primary fails before its first token (src/llm/providerChain.ts). */
+  LLM_FALLBACKS: llmFallbacks,
+  /**
+   * A provider that sent no token this long is left for the next one (only while one is left to
+   * try). Unset: 20 s, at most half of LLM_TIMEOUT_MS (firstTokenTimeoutMs).
+   */
+  LLM_FIRST_TOKEN_TIMEOUT_MS: z.preprocess((v) => (isUnset(v) ? undefined : v), positiveMs.optional()),
+  /** A provider that failed (429, 5xx, timeout, refused connection) is skipped this long, then tried again. */
+  LLM_FALLBACK_COOLDOWN_MS: withDefault(positiveMs, 60_000),
   /** Model for background tasks: memory extraction, summaries, consolidation, persona evolution (default: LLM_MODEL). */
   MEMORY_MODEL: optionalString,
   /** One background LLM task (extraction, summary, consolidation of one cluster). */
@@ -127,6 +181,8 @@ export const envSchema = z.object({
   /** An embeddings server apart from the chat endpoint (Ollama, vLLM, TEI: `http://127.0.0.1:11434/v1`). */
   EMBEDDING_BASE_URL: z.preprocess((v) => (isUnset(v) ? undefined : v), url.optional()),
   EMBEDDING_MODEL: withDefault(z.string().min(1), 'text-embedding-3-small'),
+  /** Key of the embeddings server (default: OPENAI_API_KEY). */
+  EMBEDDING_API_KEY: optionalString,
   /** Vector size (the OpenAI `dimensions` parameter; the offline embedder's hash space). */
   EMBEDDING_DIMS: withDefault(z.coerce.number().int().min(32).max(3072), 256),
   /** Active recall waits this long for query embeddings, then falls back to keyword search. */
@@ -230,12 +286,28 @@ export const envSchema = z.object({
   MEDIA_RETRY_BASE_MS: withDefault(z.coerce.number().int().min(100).max(3_600_000), 30_000),
   /** Vision-capable chat model that captions images. */
   VISION_MODEL: withDefault(z.string().min(1), 'gpt-4o-mini'),
+  /** The vision model's server and key (default: the chat model's, OPENAI_BASE_URL and OPENAI_API_KEY). */
+  VISION_BASE_URL: z.preprocess((v) => (isUnset(v) ? undefined : v), url.optional()),
+  VISION_API_KEY: optionalString,
   /** ffmpeg, which takes a still frame of a GIF that came without a thumbnail, to describe it. */
   FFMPEG_PATH: withDefault(z.string().min(1), 'ffmpeg'),
   /** OpenAI audio model for voice/audio/video-note transcription. */
   TRANSCRIBE_MODEL: withDefault(z.string().min(1), 'whisper-1'),
+  /** The transcription server and key (default: the chat model's, OPENAI_BASE_URL and OPENAI_API_KEY). */
+  TRANSCRIBE_BASE_URL: z.preprocess((v) => (isUnset(v) ? undefined : v), url.optional()),
+  TRANSCRIBE_API_KEY: optionalString,
   /** Longest extracted document text kept for the context. */
   DOCUMENT_MAX_CHARS: withDefault(z.coerce.number().int().min(100).max(200_000), 8_000),
+  /**
+   * An OpenAI-compatible `/moderations` endpoint (SPEC §14), e.g. https://api.openai.com/v1;
+   * unset: only the config's keyword list moderates. An endpoint that fails lets text through.
+   */
+  MODERATION_BASE_URL: z.preprocess((v) => (isUnset(v) ? undefined : v), url.optional()),
+  /** The moderation endpoint's key (unset: none sent). */
+  MODERATION_API_KEY: optionalString,
+  MODERATION_MODEL: withDefault(z.string().min(1), 'omni-moderation-latest'),
+  /** A text the endpoint has not judged by then passes (fail open), with a warning. */
+  MODERATION_TIMEOUT_MS: withDefault(positiveMs, 5_000),
   /** A Telegram album arrives as several updates; the reply waits this long for the rest. */
   ALBUM_SETTLE_MS: withDefault(z.coerce.number().int().min(0).max(30_000), 1_500),
 
@@ -319,8 +391,20 @@ function checkCombinations(env: Env): string[] {
     if (!env.TELEGRAM_WEBHOOK_URL) problems.push('TELEGRAM_WEBHOOK_URL: required when TELEGRAM_MODE=webhook');
     if (!env.TELEGRAM_WEBHOOK_SECRET) problems.push('TELEGRAM_WEBHOOK_SECRET: required when TELEGRAM_MODE=webhook');
   }
+  if (env.LLM_FIRST_TOKEN_TIMEOUT_MS !== undefined && env.LLM_FIRST_TOKEN_TIMEOUT_MS >= env.LLM_TIMEOUT_MS)
+    problems.push('LLM_FIRST_TOKEN_TIMEOUT_MS: must be below LLM_TIMEOUT_MS (a fallback needs time to answer)');
   return problems;
 }
+
+/** Default wait for a provider's first token before the next one is tried. */
+export const DEFAULT_FIRST_TOKEN_TIMEOUT_MS = 20_000;
+
+/**
+ * The first-token wait in effect: the setting, else the default capped at half the reply's
+ * limit, so a fallback always has time left to answer within LLM_TIMEOUT_MS.
+ */
+export const firstTokenTimeoutMs = (env: Pick<Env, 'LLM_FIRST_TOKEN_TIMEOUT_MS' | 'LLM_TIMEOUT_MS'>): number =>
+  env.LLM_FIRST_TOKEN_TIMEOUT_MS ?? Math.min(DEFAULT_FIRST_TOKEN_TIMEOUT_MS, Math.floor(env.LLM_TIMEOUT_MS / 2));
 
 export class ConfigError extends Error {
   readonly code = 'CONFIG_INVALID';

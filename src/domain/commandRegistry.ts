@@ -46,7 +46,8 @@ const EVERY_MENU: readonly MenuSlot[] = ['deployment', 'deployment:private', 'ag
 /** One object, so its keys are the command names and its key order is the menus' order. */
 const DECLARATIONS = {
   start: {
-    parse: noArgs,
+    // An invite code, from the Telegram deep link `t.me/<bot>?start=<code>` or typed (SPEC §14).
+    parse: (args: string): string => args.trim(),
     chats: { only: 'any' },
     label: { 'zh-CN': '开始聊天', en: 'Start talking' },
     menus: EVERY_MENU,
@@ -109,6 +110,13 @@ const DECLARATIONS = {
     parse: rest,
     chats: { only: 'private', refusal: 'LINK_PRIVATE_ONLY' },
     label: { 'zh-CN': '关联网页账号：/link 验证码', en: 'Link your web account: /link CODE' },
+    menus: [],
+  },
+  allow: {
+    // A person let in lets the group in (SPEC §14): everyone there may then talk.
+    parse: noArgs,
+    chats: { only: 'group', refusal: 'GROUPS_ONLY' },
+    label: { 'zh-CN': '为本群开通聊天（需已开通）', en: 'Let this group in (if you are let in)' },
     menus: [],
   },
   room: {

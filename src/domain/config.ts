@@ -8,9 +8,13 @@ import { ANSWER_TIMEOUT_RANGE } from './room.js';
 import { parsePricing, type ModelPrice } from './configPricing.js';
 
 type IntField = { type: 'int'; min: number; max: number; default: number; doc: string };
+/** A decimal amount (money): finite, within its range. */
+type NumberField = { type: 'number'; min: number; max: number; default: number; doc: string };
 type BoolField = { type: 'bool'; default: boolean; doc: string };
 type EnumField<T extends string> = { type: 'enum'; values: readonly T[]; default: T; doc: string };
-type Field = IntField | BoolField | EnumField<string>;
+/** Short texts (moderation keywords): each non-empty once trimmed and at most maxLength characters. */
+type ListField = { type: 'list'; maxItems: number; maxLength: number; default: readonly string[]; doc: string };
+type Field = IntField | NumberField | BoolField | EnumField<string> | ListField;
 
 export const CONFIG_FIELDS = {
   thresholds: {
@@ -115,12 +119,47 @@ export const CONFIG_FIELDS = {
       default: 40_000,
       doc: 'self-reflection: tokens (prompts and answers) one run may spend; at the limit the run stops and says so',
     },
+    person_daily_tokens: {
+      type: 'int',
+      min: 0,
+      max: 1_000_000_000,
+      default: 0,
+      doc: 'tokens one person may cause per day (replies, tool rounds, their background tasks), counted in DISPLAY_TIMEZONE; past it no model call until midnight (0: no limit; a person\'s own quota wins)',
+    },
+    chat_daily_tokens: {
+      type: 'int',
+      min: 0,
+      max: 1_000_000_000,
+      default: 0,
+      doc: 'tokens one chat may spend per day, everyone in it together (0: no limit)',
+    },
+    deployment_daily_cost: {
+      type: 'number',
+      min: 0,
+      max: 1_000_000,
+      default: 0,
+      doc: 'what the whole deployment may spend per day, in the currency of pricing (needs pricing; 0: no limit)',
+    },
     reflection_max_memories: {
       type: 'int',
       min: 1,
       max: 200,
       default: 20,
       doc: 'self-reflection: memories one run may write; a step that would pass it writes none and the run stops',
+    },
+  },
+  access: {
+    mode: {
+      type: 'enum',
+      values: ['open', 'allowlist'],
+      default: 'open',
+      doc: 'who may talk: everyone (open), or only people and groups let in by an invite, an operator or an admitted group (allowlist)',
+    },
+    refusal: {
+      type: 'enum',
+      values: ['notice', 'silent'],
+      default: 'notice',
+      doc: 'a person not let in is told once how to get in (notice), or hears nothing (silent); their messages are recorded as refused either way',
     },
   },
   preferences: {
@@ -137,16 +176,32 @@ export const CONFIG_FIELDS = {
     },
     active_recall: { type: 'bool', default: true, doc: 'search memories for every message' },
   },
+  moderation: {
+    keywords: {
+      type: 'list',
+      maxItems: 500,
+      maxLength: 100,
+      default: [],
+      doc: 'words and phrases that flag a message (case-insensitive; Latin words match whole words, Chinese anywhere): a flagged message is not sent to the model and its sender is told',
+    },
+    check_replies: {
+      type: 'bool',
+      default: true,
+      doc: "check the agents' replies too (keywords, and MODERATION_BASE_URL when set): a reply is then shown only once complete, and a flagged one is withheld with a notice",
+    },
+  },
 } as const satisfies Record<string, Record<string, Field>>;
 
 type Fields = typeof CONFIG_FIELDS;
-type ValueOf<F> = F extends { type: 'int' }
+type ValueOf<F> = F extends { type: 'int' | 'number' }
   ? number
   : F extends { type: 'bool' }
     ? boolean
-    : F extends { values: readonly (infer V)[] }
-      ? V
-      : never;
+    : F extends { type: 'list' }
+      ? string[]
+      : F extends { values: readonly (infer V)[] }
+        ? V
+        : never;
 type SectionValues = {
   -readonly [S in keyof Fields]: { -readonly [K in keyof Fields[S]]: ValueOf<Fields[S][K]> };
 };
@@ -164,7 +219,10 @@ export interface ConfigFieldInfo {
   min?: number;
   max?: number;
   values?: readonly string[];
-  default: number | boolean | string;
+  /** A list's most entries, and most characters per entry. */
+  maxItems?: number;
+  maxLength?: number;
+  default: number | boolean | string | readonly string[];
   doc: string;
 }
 
@@ -174,7 +232,9 @@ const fieldsOf = (s: ConfigSection): Array<[string, Field]> =>
 
 export function defaultConfig(): GatewayConfig {
   const out: Record<string, Record<string, unknown>> = {};
-  for (const s of sections) out[s] = Object.fromEntries(fieldsOf(s).map(([k, f]) => [k, f.default]));
+  // Copied, so a caller changing its config's list never changes the table's default.
+  for (const s of sections)
+    out[s] = Object.fromEntries(fieldsOf(s).map(([k, f]) => [k, Array.isArray(f.default) ? [...f.default] : f.default]));
   return out as SectionValues;
 }
 
@@ -184,8 +244,9 @@ export function configFieldInfo(): ConfigFieldInfo[] {
     fieldsOf(s).map(([k, f]) => ({
       path: `${s}.${k}`,
       type: f.type,
-      ...(f.type === 'int' ? { min: f.min, max: f.max } : {}),
+      ...(f.type === 'int' || f.type === 'number' ? { min: f.min, max: f.max } : {}),
       ...(f.type === 'enum' ? { values: f.values } : {}),
+      ...(f.type === 'list' ? { maxItems: f.maxItems, maxLength: f.maxLength } : {}),
       default: f.default,
       doc: f.doc,
     })),
@@ -194,15 +255,38 @@ export function configFieldInfo(): ConfigFieldInfo[] {
 
 function describeRange(f: Field): string {
   if (f.type === 'int') return `an integer between ${f.min} and ${f.max}`;
+  if (f.type === 'number') return `a number between ${f.min} and ${f.max}`;
   if (f.type === 'bool') return 'true or false';
+  if (f.type === 'list') return `a list of at most ${f.maxItems} texts, each 1 to ${f.maxLength} characters`;
   return `one of ${f.values.join(', ')}`;
 }
 
+/** What is wrong with a list value (a long list is not echoed whole), or undefined. */
+function listProblem(f: ListField, v: unknown): string | undefined {
+  if (!Array.isArray(v)) return `got ${JSON.stringify(v) ?? 'nothing'}`;
+  if (v.length > f.maxItems) return `got ${v.length} entries`;
+  const bad = v.findIndex((e) => typeof e !== 'string' || e.trim() === '' || e.trim().length > f.maxLength);
+  if (bad < 0) return undefined;
+  const e: unknown = v[bad];
+  const what = typeof e !== 'string' ? JSON.stringify(e) : e.trim() === '' ? 'empty' : `${e.trim().length} characters`;
+  return `entry ${bad + 1} is ${what}`;
+}
+
+/** A valid value as stored: list entries trimmed (a keyword's edge spaces are typing, not meaning). */
+const storedValue = (f: Field, v: unknown): unknown =>
+  f.type === 'list' ? (v as string[]).map((e) => e.trim()) : v;
+
 function checkField(path: string, f: Field, v: unknown): string | undefined {
+  if (f.type === 'list') {
+    const problem = listProblem(f, v);
+    return problem ? `${path} must be ${describeRange(f)} (${problem})` : undefined;
+  }
   const ok =
     f.type === 'int'
       ? typeof v === 'number' && Number.isInteger(v) && v >= f.min && v <= f.max
-      : f.type === 'bool'
+      : f.type === 'number'
+        ? typeof v === 'number' && Number.isFinite(v) && v >= f.min && v <= f.max
+        : f.type === 'bool'
         ? typeof v === 'boolean'
         : typeof v === 'string' && f.values.includes(v);
   return ok ? undefined : `${path} must be ${describeRange(f)} (got ${JSON.stringify(v) ?? 'nothing'})`;
@@ -244,7 +328,7 @@ export function applyConfigPatch(base: GatewayConfig, patch: unknown): GatewayCo
       if (v === undefined) continue;
       const problem = checkField(`${s}.${k}`, f, v);
       if (problem) problems.push(problem);
-      else next[s]![k] = v;
+      else next[s]![k] = storedValue(f, v);
     }
   }
   const merged: GatewayConfig = { ...(next as SectionValues), ...(pricing?.length ? { pricing } : {}) };
@@ -281,14 +365,15 @@ export function readStoredConfig(stored: unknown): { config: GatewayConfig; igno
     for (const [k, f] of fieldsOf(s)) {
       if (!(k in values)) continue;
       if (checkField(`${s}.${k}`, f, values[k])) ignored.push(`${s}.${k}`);
-      else config[s]![k] = values[k];
+      else config[s]![k] = storedValue(f, values[k]);
     }
   }
   const typed: GatewayConfig = config as SectionValues;
   if ('pricing' in doc && doc.pricing !== undefined) {
     const r = parsePricing(doc.pricing);
-    if (r.ok && r.value.length) typed.pricing = r.value;
-    else ignored.push('pricing');
+    // An empty list is how a write stores "no prices": valid, not ignored.
+    if (!r.ok) ignored.push('pricing');
+    else if (r.value.length) typed.pricing = r.value;
   }
   if (crossFieldProblems(typed).length > 0) {
     ignored.push('thresholds.recent_turns/summary_threshold_turns or limits (inconsistent pair)');

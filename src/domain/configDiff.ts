@@ -1,9 +1,15 @@
 // What a config write changed, field by field, for the config history. Prices are compared per
 // model (`pricing.<model>`), so adding one model's price does not list every other model.
-import type { GatewayConfig } from './config.js';
+import { CONFIG_FIELDS, type ConfigSection, type GatewayConfig } from './config.js';
 import type { ModelPrice } from './configPricing.js';
 
-export type ConfigValue = number | boolean | string | { promptPerMillion: number; completionPerMillion: number } | null;
+export type ConfigValue =
+  | number
+  | boolean
+  | string
+  | string[]
+  | { promptPerMillion: number; completionPerMillion: number }
+  | null;
 
 export interface ConfigChange {
   path: string;
@@ -11,7 +17,11 @@ export interface ConfigChange {
   to: ConfigValue;
 }
 
-const SECTIONS = ['thresholds', 'limits', 'preferences'] as const satisfies ReadonlyArray<keyof GatewayConfig>;
+// Every section of the table, so a section added there has its history too.
+const SECTIONS = Object.keys(CONFIG_FIELDS) as ConfigSection[];
+/** Equal values; lists (moderation keywords) by their entries. */
+const same = (a: ConfigValue | undefined, b: ConfigValue | undefined): boolean =>
+  Array.isArray(a) || Array.isArray(b) ? JSON.stringify(a) === JSON.stringify(b) : a === b;
 
 function prices(list: readonly ModelPrice[] | undefined): Map<string, ConfigValue> {
   return new Map(
@@ -28,7 +38,7 @@ export function configChanges(before: GatewayConfig, after: GatewayConfig): Conf
     const a = before[s] as Record<string, ConfigValue>;
     const b = after[s] as Record<string, ConfigValue>;
     for (const k of Object.keys(b))
-      if (a[k] !== b[k]) out.push({ path: `${s}.${k}`, from: a[k] ?? null, to: b[k] ?? null });
+      if (!same(a[k], b[k])) out.push({ path: `${s}.${k}`, from: a[k] ?? null, to: b[k] ?? null });
   }
   const was = prices(before.pricing);
   const now = prices(after.pricing);

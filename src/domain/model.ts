@@ -2,6 +2,7 @@
 // ids are strings, times are UTC Dates.
 
 /** A chat platform's id, as its adapter registers it (app/platforms.ts): 'telegram', 'discord', … */
+import type { AccessStanding, RefusalReason } from './access.js';
 export type Platform = string;
 export type Role = 'human' | 'ai' | 'system';
 
@@ -56,6 +57,8 @@ export interface Dialogue {
   };
   /** The background (seed 001) its story follows now; each background keeps its own plot state. */
   backgroundId?: string;
+  /** A group let in under an allowlist, or shut (SPEC §14); absent: the access mode decides. */
+  access?: AccessStanding;
   lastActivityAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -317,8 +320,12 @@ export interface Message {
   visible: boolean;
   platformRef?: PlatformRef;
   delivery?: Delivery;
-  /** Set when ingest refused the content (BR-001); the message is kept, not answered. */
-  rejected?: { code: string };
+  /**
+   * Set when ingest refused the message: its content (BR-001), or its sender (SPEC §14: not let
+   * in, blocked, past a budget, moderation — `reason` says which). Kept for the record, never
+   * answered, and out of every prompt, memory and summary (conversation.ts).
+   */
+  rejected?: { code: string; reason?: RefusalReason };
   /** When the platform says the message was sent (createdAt is when we received it). */
   sentAt?: Date;
   /** Earlier versions, oldest first; `content` is always the latest (edits open no turn). */
@@ -377,7 +384,9 @@ export type EventKind =
   /** A room's floor decision (SPEC §8): who was asked and why, a skip and its reason, a round's end. */
   | 'floor'
   /** The director's reading of a reply (seed 001): markers applied or refused, turns without progress. */
-  | 'director';
+  | 'director'
+  /** SPEC §14: a message or reply moderation flagged (or could not check): verdict, and the text for operators. */
+  | 'moderation';
 
 export interface EventLog {
   _id: string;
@@ -415,6 +424,10 @@ export interface Human {
    * an agent missing here is counted from the record on first touch.
    */
   visits?: Record<string, Visits>;
+  /** An operator's word on who may talk (SPEC §14); absent: the deployment's access mode decides. */
+  access?: AccessStanding;
+  /** Tokens this person may cause per day, over `limits.person_daily_tokens` (SPEC §14). */
+  dailyTokens?: number;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -4,12 +4,14 @@
 import type { Store } from '../store/store.js';
 import { callHealth, countCalls, type CallSample } from './callHealth.js';
 import type { Health, HealthProbes } from './health.js';
+import { healthWarnings, providerHealth } from './providerHealth.js';
 import {
   budgetStopIncident,
   callIncident,
   degradedRecallIncident,
   deliveryIncident,
   mergeIncidents,
+  moderationIncident,
   unansweredIncident,
 } from './incidents.js';
 
@@ -30,6 +32,12 @@ export async function collectHealth(store: Store, probes: HealthProbes, now: Dat
     });
   const callsSince = new Date(now.getTime() - CALL_WINDOW_MINUTES * 60_000);
   const incidentsSince = new Date(now.getTime() - INCIDENT_WINDOW_HOURS * 3_600_000);
+  // Marks in Redis, read beside the rest: a probe that fails lists nothing rather than failing the page.
+  const marks = Promise.all([
+    probes.providers?.().catch(() => []) ?? [],
+    probes.embeddingsFallback?.().catch(() => null) ?? null,
+  ]);
+  const moderated = orNone(store.health.moderations(incidentsSince, INCIDENTS_MAX));
   // The record's reads fail when MongoDB is away: the page still answers, its readiness says why.
   const [platforms, services, queue, embeddings, calls, incidentCalls, deliveries, unanswered, degraded, stops] =
     await Promise.all([
@@ -44,6 +52,8 @@ export async function collectHealth(store: Store, probes: HealthProbes, now: Dat
       orNone(store.health.degradedRecalls(incidentsSince, INCIDENTS_MAX)),
       orNone(store.health.budgetStops(incidentsSince, INCIDENTS_MAX)),
     ]);
+  const [providerMarks, fallback] = await marks;
+  const providers = providerMarks.map((r) => providerHealth(r, now));
   // A record of work not done (an extraction skipped for want of participants) is no call.
   const samples: CallSample[] = calls
     .filter((e) => e.data.skipped === undefined)
@@ -70,10 +80,14 @@ export async function collectHealth(store: Store, probes: HealthProbes, now: Dat
         unanswered.map(unansweredIncident),
         degraded.map(degradedRecallIncident),
         stops.map(budgetStopIncident),
+        (await moderated).map(moderationIncident),
       ],
       INCIDENTS_MAX,
     ),
     incidentWindowHours: INCIDENT_WINDOW_HOURS,
+    modelConfigured: probes.modelConfigured,
+    providers,
+    warnings: healthWarnings(providers, fallback),
     recordReadable,
   };
 }

@@ -2,6 +2,7 @@
 // port through which the composition root answers what only it can see (platform settings,
 // readiness probes, queue counts, signals kept in Redis). Every part is cheap: counters, one
 // small Redis round trip, or a bounded read by an index.
+import type { EmbeddingsFallbackMark, HealthWarning, ProviderHealth, ProviderRecord } from './providerHealth.js';
 
 export interface PlatformHealth {
   id: string;
@@ -55,7 +56,9 @@ export type IncidentKind =
   /** Memory recall or knowledge search fell back to keywords (embeddings away, index loading). */
   | 'degraded_recall'
   /** A room's agents stopped talking among themselves: the round or token budget was used up. */
-  | 'room_budget_stop';
+  | 'room_budget_stop'
+  /** SPEC §14: a message refused or a reply withheld by moderation, or a text its endpoint could not check. */
+  | 'moderation';
 
 export interface Incident {
   id: string;
@@ -78,6 +81,12 @@ export interface Health {
   repliesInProgress: number | null;
   incidents: Incident[];
   incidentWindowHours: number;
+  /** False when replies have no model at all (no key, no server of its own, no fallback): every reply is a notice. */
+  modelConfigured: boolean;
+  /** Every model provider of the chain (primary, LLM_FALLBACKS, vision's own), as the workers last saw it. */
+  providers: ProviderHealth[];
+  /** What to act on that is no failure: a model answering without tools, the offline embedder, a provider resting. */
+  warnings: HealthWarning[];
   /** False when MongoDB did not answer: the model's calls and the incidents are unknown, not absent. */
   recordReadable: boolean;
 }
@@ -91,4 +100,10 @@ export interface HealthProbes {
   embeddings(windowMinutes: number): Promise<{ target: string; remote: boolean; counts: CallCounts }>;
   /** The reply model's name. */
   readonly model: string;
+  /** Whether a model service is configured for replies (src/llm/noModel.ts). */
+  readonly modelConfigured: boolean;
+  /** The model providers' marks; absent: none listed. */
+  providers?(): Promise<ProviderRecord[]>;
+  /** The embeddings' switch to the offline embedder, when a process made it (and marked it lately). */
+  embeddingsFallback?(): Promise<EmbeddingsFallbackMark | null>;
 }

@@ -1,7 +1,7 @@
 // The incidents feed (pure): model errors and timeouts from failed llm_call events, delivery
 // failures from delivery events, degraded recall from context builds, rooms' budget stops from
-// floor events, and turns that closed unanswered, newest first, each naming its turn so the
-// console can link to the trace.
+// floor events, moderation events (SPEC §14), and turns that closed unanswered, newest first,
+// each naming its turn so the console can link to the trace.
 import type { EventLog, Turn } from '../domain/model.js';
 import type { Incident } from './health.js';
 
@@ -56,6 +56,24 @@ export function budgetStopIncident(e: IncidentEvent): Incident {
   const why = str(e.data.why) ?? 'budget';
   const tokens = typeof e.data.tokens === 'number' ? `, ${e.data.tokens} tokens spent` : '';
   return eventIncident(e, 'room_budget_stop', `the agents' own rounds stopped: ${why} budget used up${tokens}`);
+}
+
+/** SPEC §14: what moderation did (or could not do) to a message or a reply; the text is in the trace. */
+export function moderationIncident(e: IncidentEvent): Incident {
+  const what = e.data.direction === 'out' ? 'reply' : 'incoming message';
+  const categories = Array.isArray(e.data.categories) ? e.data.categories.filter((c) => typeof c === 'string') : [];
+  const by =
+    e.data.by === 'keyword'
+      ? `keyword "${str(e.data.matched) ?? ''}"`
+      : `endpoint${categories.length ? `: ${categories.join(', ')}` : ''}`;
+  if (e.data.flagged !== true)
+    return eventIncident(
+      e,
+      'moderation',
+      `moderation endpoint failed (${str(e.data.endpointFailed) ?? 'unknown error'}): the ${what} passed unchecked by it`,
+    );
+  const done = e.data.direction === 'out' ? 'withheld, a notice shown instead' : 'not sent to the model';
+  return eventIncident(e, 'moderation', `${what} flagged by ${by}: ${done}`);
 }
 
 export function unansweredIncident(t: Pick<Turn, '_id' | 'dialogueId' | 'startedAt' | 'closedAt'>): Incident {

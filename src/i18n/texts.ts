@@ -169,6 +169,72 @@ const TEXTS = {
     'zh-CN': '抱歉，汇总失败了，请稍后再试。',
     en: 'Sorry, the summary failed. Please try again later.',
   },
+  ACCESS_NOT_ADMITTED: {
+    'zh-CN': '这个机器人目前只对受邀的人开放。如果你有邀请码，请发送 /start 邀请码；也可以请管理员为你开通。',
+    en: 'This bot is open to invited people only. If you have an invite code, send /start CODE; or ask the operator to let you in.',
+  },
+  ACCESS_BLOCKED: {
+    'zh-CN': '你已无法在这里和我聊天。如有疑问，请联系管理员。',
+    en: 'You can no longer talk to me here. Please contact the operator if you think this is a mistake.',
+  },
+  ACCESS_GROUP_NOT_ADMITTED: {
+    'zh-CN': '这个群还没有开通。已开通的成员可以在群里发送 /allow 开通，或请管理员开通。',
+    en: 'This group is not let in yet. A member who is let in can send /allow here, or ask the operator.',
+  },
+  INVITE_ACCEPTED: {
+    'zh-CN': '欢迎！邀请码有效，现在可以和我聊天了。',
+    en: 'Welcome! Your invite code worked: you can talk to me now.',
+  },
+  INVITE_UNKNOWN: {
+    'zh-CN': '这个邀请码不存在，请检查后再发送 /start 邀请码。',
+    en: 'That invite code does not exist. Please check it and send /start CODE again.',
+  },
+  INVITE_EXPIRED: {
+    'zh-CN': '这个邀请码已过期，请向管理员索取新的邀请码。',
+    en: 'That invite code has expired. Please ask the operator for a new one.',
+  },
+  INVITE_USED_UP: {
+    'zh-CN': '这个邀请码已被用完，请向管理员索取新的邀请码。',
+    en: 'That invite code has been used up. Please ask the operator for a new one.',
+  },
+  INVITE_REVOKED: {
+    'zh-CN': '这个邀请码已被撤销，请向管理员索取新的邀请码。',
+    en: 'That invite code was withdrawn. Please ask the operator for a new one.',
+  },
+  GROUP_ALLOWED: {
+    'zh-CN': '好的，这个群已开通，群里的每个人都可以和我聊天了。',
+    en: 'Done: this group is let in, and everyone here can talk to me.',
+  },
+  GROUP_ALLOW_DENIED: {
+    'zh-CN': '只有已开通的成员才能开通这个群。',
+    en: 'Only someone who is let in can let this group in.',
+  },
+  BUDGET_PERSON: {
+    'zh-CN': '你今天的对话额度已用完，将在 {resetAt} 恢复。在此之前的消息我会记下，但不会回复。',
+    en: 'You have used up today’s allowance. It resets at {resetAt}; until then I keep your messages but cannot answer.',
+  },
+  BUDGET_CHAT: {
+    'zh-CN': '这个聊天今天的对话额度已用完，将在 {resetAt} 恢复。在此之前的消息我会记下，但不会回复。',
+    en: 'This chat has used up today’s allowance. It resets at {resetAt}; until then I keep messages but cannot answer.',
+  },
+  BUDGET_DEPLOYMENT: {
+    'zh-CN': '今天的服务额度已用完，将在 {resetAt} 恢复。在此之前的消息我会记下，但不会回复。',
+    en: 'Today’s service allowance is used up. It resets at {resetAt}; until then I keep messages but cannot answer.',
+  },
+  BUDGET_EXCEEDED: {
+    'zh-CN': '今天的对话额度已用完，请明天再来。',
+    en: 'Today’s allowance is used up. Please come back tomorrow.',
+  },
+  /** SPEC §14: moderation flagged the person's message; it was kept but not sent to the model. */
+  MODERATION_REFUSED_IN: {
+    'zh-CN': '抱歉，这条消息没有通过内容审核，没有发给 AI。请换个说法再试。',
+    en: 'Sorry, this message did not pass content moderation and was not sent to the AI. Please try rephrasing it.',
+  },
+  /** SPEC §14: moderation flagged the reply; people see this instead of it. */
+  MODERATION_WITHHELD: {
+    'zh-CN': '抱歉，这条回复没有通过内容审核，已被拦下。',
+    en: 'Sorry, this reply did not pass content moderation and was withheld.',
+  },
 } satisfies Record<string, Record<Locale, string>>;
 
 export type TextKey = keyof typeof TEXTS;

@@ -16,6 +16,7 @@ import { runRoomCommand } from '../rooms/roomCommands.js';
 import { endCurrentRound } from '../rooms/roomOps.js';
 import { runBackgroundCommand } from '../ops/backgroundCommand.js';
 import { runAgentCommand } from '../ops/agentCommand.js';
+import { runAllowCommand, runStartCommand } from '../ops/accessCommands.js';
 import type { HandleInboundDeps } from './handleInbound.js';
 
 /** One recorded command as its handler sees it, with the two ways it answers the chat. */
@@ -53,7 +54,15 @@ const agentHandler: CommandHandler<string> = async (c, wanted) => {
 
 /** Why a map and not a switch: the type demands a handler for every registered command. */
 export const COMMAND_HANDLERS: { readonly [N in CommandName]: CommandHandler<CommandArgs[N]> } = {
-  start: (c) => c.say('START'),
+  start: async (c, code) => {
+    const { r } = c;
+    const asked = { humanId: r.humanId, code, admitted: r.admitted };
+    return c.say(await runStartCommand(c.deps.store, asked, new Date()));
+  },
+  allow: async (c) => {
+    const { r } = c;
+    return c.say(await runAllowCommand(c.deps.store, { humanId: r.humanId, dialogueId: r.dialogueId }, new Date()));
+  },
   stop: async (c) => {
     const { deps, r } = c;
     // In a room, /stop also ends the round, so no further agent is asked.

@@ -26,6 +26,13 @@ export interface HandleInboundDeps extends IngestDeps {
   replyLease: Pick<ReplyLease, 'isHeld'>;
   /** `/link CODE`: links the sender's identity to the web user who was given the code; false when the code is no good. */
   link?(identity: PlatformIdentity, code: string): Promise<boolean>;
+  /**
+   * Claims a notice that is to be sent once in a while (`key` not claimed in the last `ttlMs`):
+   * true for the first caller only. Refusals are told once, not on every message (SPEC §14).
+   */
+  claimNotice?(key: string, ttlMs: number): Promise<boolean>;
+  /** DISPLAY_TIMEZONE: how a budget's reset time is shown. */
+  timezone?: string;
   /** Queues the summarise action for a session (`/summary`); the worker answers when done. */
   requestSummary?(
     sessionId: string,
@@ -42,6 +49,10 @@ export async function handleInbound(deps: HandleInboundDeps, raw: InboundEventIn
   const replyTo = ev.chat.kind === 'group' ? ev.platformMessageId : undefined;
   if (result.kind === 'rejected') await sendNotice(deps, result, text(result.code, locale), result.code, replyTo);
   if (result.kind === 'command') await answerCommand(deps, result, locale, replyTo, ev);
+  if (result.kind === 'refused') {
+    deps.metrics?.refusal(result.reason);
+    if (result.addressed) await tellRefused(deps, result, { locale, replyTo, groupChat: ev.chat.kind === 'group' });
+  }
   if (result.kind !== 'accepted')
     deps.log.info(
       {
@@ -53,6 +64,66 @@ export async function handleInbound(deps: HandleInboundDeps, raw: InboundEventIn
       'inbound not answered by the model',
     );
   return result;
+}
+
+/** How long a refusal stays told: a person not let in hears it again a day later; a blocked one hardly ever. */
+const TOLD_FOR_MS = { not_admitted: 24 * 3_600_000, blocked: 30 * 24 * 3_600_000 } as const;
+
+/**
+ * Tells a refused sender why, once per window: access once a day (blocked: once a month), a
+ * spent budget once until it resets, flagged content every time (each message is its own).
+ */
+async function tellRefused(
+  deps: HandleInboundDeps,
+  r: Extract<IngestResult, { kind: 'refused' }>,
+  o: { locale: Locale; replyTo: string | undefined; groupChat: boolean },
+): Promise<void> {
+  const told = refusalNotice(r, o.groupChat);
+  const shown = text(told.key, o.locale, r.spent ? { resetAt: resetTime(r.spent.resetAt, deps.timezone) } : {});
+  const window =
+    r.reason === 'budget' && r.spent
+      ? { key: `budget:${r.humanId}:${r.spent.resetAt.toISOString()}`, ttlMs: r.spent.resetAt.getTime() - Date.now() }
+      : r.reason === 'not_admitted' || r.reason === 'blocked'
+        ? { key: `${r.reason}:${r.humanId}:${r.dialogueId}`, ttlMs: TOLD_FOR_MS[r.reason] }
+        : undefined;
+  const claim = window && deps.claimNotice;
+  if (claim && !(await claim(`refusal:${window.key}`, Math.max(1_000, window.ttlMs)))) return;
+  await sendNotice(deps, r, shown, r.code, o.replyTo);
+}
+
+/** Which notice a refusal gets. */
+function refusalNotice(r: Extract<IngestResult, { kind: 'refused' }>, groupChat: boolean): { key: TextKey } {
+  switch (r.reason) {
+    case 'blocked':
+      return { key: 'ACCESS_BLOCKED' };
+    case 'not_admitted':
+      return { key: groupChat ? 'ACCESS_GROUP_NOT_ADMITTED' : 'ACCESS_NOT_ADMITTED' };
+    case 'moderation':
+      return { key: 'MODERATION_REFUSED_IN' };
+    case 'budget':
+      return {
+        key:
+          r.spent?.cap === 'chat'
+            ? 'BUDGET_CHAT'
+            : r.spent?.cap === 'deployment'
+              ? 'BUDGET_DEPLOYMENT'
+              : 'BUDGET_PERSON',
+      };
+  }
+}
+
+/** A reset time as people read it: `2026-12-02 00:00 (Asia/Shanghai)`. */
+function resetTime(at: Date, timeZone = 'UTC'): string {
+  const wall = new Intl.DateTimeFormat('sv-SE', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
+  return `${wall} (${timeZone})`;
 }
 
 /** What a command does beyond being recorded: its handler, looked up by name (commandHandlers.ts). */

@@ -62,6 +62,11 @@ const senderSchema = z.object({
   webhookId: z.string().optional(),
   /** Discord: the application that owns the webhook or interaction (ours → an echo of our own post). */
   applicationId: z.string().optional(),
+  /**
+   * The channel itself let this sender in by a credential an operator issued (the web channel's
+   * token), so an allowlist admits them as it would an invited person (SPEC §14).
+   */
+  vouched: z.boolean().optional(),
 });
 
 const coordinate = z.number().finite();

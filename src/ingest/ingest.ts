@@ -23,9 +23,12 @@ import { readRoom } from './roomIngest.js';
 import type { PointerHints } from './pointerHints.js';
 import { inboundMessage } from './inboundMessage.js';
 import { ingestKnown, locateMessage } from './storedMessage.js';
-import { decidePlacement, type PlacementInput } from './placement.js';
+import { decidePlacement, type PlacementInput, type RefusalCode, type SpentBudget } from './placement.js';
+import type { RefusalReason } from '../domain/access.js';
 import { writePlacement } from './writePlacement.js';
 import type { ReplyJob } from '../domain/replyJob.js';
+import type { BudgetGate } from '../budget/budgetGate.js';
+import { senderGate } from './senderGate.js';
 
 export type { ReplyJob } from '../domain/replyJob.js';
 
@@ -37,6 +40,10 @@ export interface IngestDeps {
   responseWindowMs: number;
   /** How long the reply to a Telegram album waits for the album's other items. */
   albumSettleMs?: number;
+  /** Budgets before the call (SPEC §14): a sender past a cap is recorded, not answered. */
+  budget?: BudgetGate;
+  /** Moderation of incoming text (SPEC §14): true when flagged. Checked before the dialogue's guard. */
+  moderate?(text: string): Promise<boolean>;
   /** This process's last view of each chat's pointers: a known chat's reads go out in one round trip. */
   pointerHints?: PointerHints;
   now?: () => Date;
@@ -52,8 +59,27 @@ interface Placed {
 export type IngestResult =
   | ({ kind: 'accepted'; turnId: string } & Placed)
   | { kind: 'duplicate'; messageId: string }
-  | ({ kind: 'command'; name: CommandName; args: string; groupChat: boolean } & Placed)
+  | ({
+      kind: 'command';
+      name: CommandName;
+      args: string;
+      groupChat: boolean;
+      /** The sender, and whether they are let in (false: knocking with `/start CODE`). */
+      humanId: string;
+      admitted: boolean;
+    } & Placed)
   | ({ kind: 'rejected'; code: 'MESSAGE_CONTENT_REQUIRED' | 'MESSAGE_TOO_LONG' } & Placed)
+  /** A sender SPEC §14 refuses (not let in, blocked, past a budget, flagged): recorded, never answered. */
+  | ({
+      kind: 'refused';
+      reason: RefusalReason;
+      code: RefusalCode;
+      /** Someone was asked: the sender may be told why (once per window). */
+      addressed: boolean;
+      humanId: string;
+      /** A spent budget: whose, and when it resets. */
+      spent?: SpentBudget;
+    } & Placed)
   /** Stored as group context; nobody was addressed, so nobody answers. */
   | ({ kind: 'context' } & Placed)
   /** A later item of a Telegram album, added to the album's message. */
@@ -79,6 +105,8 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
   // Deduplicating and placing the message (session, turn, pointers, window) is one decision
   // under the dialogue's state guard: a redelivery racing the original sees it stored, and a
   // reply that starts meanwhile either sees this message or it opens the next turn.
+  // A moderation endpoint may take a while: asked before the guard, never under it.
+  const flagged = ev.text && !ev.sender.isBot && deps.moderate ? await deps.moderate(ev.text) : false;
   const jobs: ReplyJob[] = [];
   const collecting: IngestDeps = { ...deps, enqueueReply: (job) => Promise.resolve(void jobs.push(job)) };
   const result = await deps.store.guard.run(guardKeys.dialogue(dialogueIdOf(chat)), (hold) =>
@@ -86,6 +114,7 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
       chat,
       messageId,
       albumId,
+      flagged,
       // Read under the guard: the chat's messages and replies are then dated in the order they
       // were placed and read, so a reply sorts after every message its prompt held (issue 35).
       now: deps.now?.() ?? new Date(),
@@ -107,7 +136,14 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
 async function placeMessage(
   deps: IngestDeps,
   ev: InboundMessage,
-  o: { chat: ChatRef; messageId: string; albumId: string | undefined; now: Date; generation?: number },
+  o: {
+    chat: ChatRef;
+    messageId: string;
+    albumId: string | undefined;
+    flagged: boolean;
+    now: Date;
+    generation?: number;
+  },
 ): Promise<IngestResult> {
   const { store } = deps;
   const { chat, messageId, albumId, now } = o;
@@ -122,9 +158,13 @@ async function placeMessage(
   if (found.kind === 'known') return ingestKnown(deps, ev, found, { albumId, now });
   const { place, orphan } = found;
   const { human, dialogue, session } = place;
-  const agent = await dialogueAgent(store, dialogue, place.defaultAgent);
-  const quote = await resolveQuote(store, chat, dialogue._id, ev);
-  const room = await readRoom(store, dialogue);
+  const [agent, quote, room, { config }] = await Promise.all([
+    dialogueAgent(store, dialogue, place.defaultAgent),
+    resolveQuote(store, chat, dialogue._id, ev),
+    readRoom(store, dialogue),
+    store.config.get(),
+  ]);
+  const gate = await senderGate({ ev, human, dialogue, config, flagged: o.flagged, budget: deps.budget, now });
   const message = inboundMessage(ev, {
     messageId,
     dialogueId: dialogue._id,
@@ -146,6 +186,7 @@ async function placeMessage(
     room,
     newTurnId: newId('trn', now),
     responseWindowMs: deps.responseWindowMs,
+    gate,
     now,
   };
   const writing = { deps, place, chat, messageId, orphan, albumId, generation: o.generation, now };

@@ -12,6 +12,34 @@ import { titleFromFirstMessage } from '../domain/title.js';
 import { newTurn, openTurnFor, placeInitiatorMessage } from '../domain/turnRules.js';
 import type { InboundMessage } from './inboundEvent.js';
 import { roomPlacement, type RoomView } from './roomIngest.js';
+import type { RefusalReason } from '../domain/access.js';
+
+/**
+ * What SPEC §14 says of a human sender, read before deciding (senderGate.ts): let in, or
+ * refused and why. `scope`: `all` refuses every message (not let in, blocked, flagged content:
+ * none of it may reach a prompt); `answer` only the ones someone must answer (a spent budget:
+ * what they say as group context is still said).
+ */
+export type SenderGate =
+  | { pass: true }
+  | {
+      pass: false;
+      reason: RefusalReason;
+      code: RefusalCode;
+      scope: 'all' | 'answer';
+      spent?: SpentBudget;
+      /** `access.refusal: silent`: the sender is never told. */
+      silent?: true;
+    };
+
+/** A spent budget: whose, and when it resets (told to the person). */
+export interface SpentBudget {
+  cap: 'person' | 'chat' | 'deployment';
+  resetAt: Date;
+}
+
+/** The stable code a refused sender's message is marked with, by reason. */
+export type RefusalCode = 'ACCESS_DENIED' | 'BUDGET_EXCEEDED' | 'MODERATION_FLAGGED';
 
 /** Everything the decision reads, already read: plain data, no store. */
 export interface PlacementInput {
@@ -34,6 +62,8 @@ export interface PlacementInput {
   /** The id a new turn takes (minted by the caller, so the decision stays pure). */
   newTurnId: string;
   responseWindowMs: number;
+  /** SPEC §14's word on the sender (always pass for bots and the gateway's own). */
+  gate: SenderGate;
   now: Date;
 }
 
@@ -46,17 +76,34 @@ export type Placement =
       name: CommandName;
       args: string;
       groupChat: boolean;
+      /** false: a sender not let in, knocking with `/start CODE`. */
+      admitted: boolean;
     }
   /** Kept as context: nobody was addressed, or nothing can be said back. Refused content is marked. */
   | { kind: 'context_only'; message: Message }
   /** Refused input someone was asked: kept for the record, opening no turn, reaching no LLM. */
   | { kind: 'rejected'; message: Message; code: Extract<ContentCheck, { ok: false }>['code'] }
+  /**
+   * A sender SPEC §14 refuses: kept for the record, reaching no model, prompt or memory.
+   * `addressed`: someone was asked, so the sender may be told (once per window, by the caller).
+   */
+  | {
+      kind: 'refused';
+      message: Message;
+      reason: RefusalReason;
+      code: RefusalCode;
+      addressed: boolean;
+      spent?: SpentBudget;
+    }
   /** A post of one of the room's own agents coming back: not stored. */
   | { kind: 'own_echo' }
   /** Starts a room's round; `message` takes the round's first ask as its turn (roomFlow.ts). */
   | { kind: 'room'; room: Room; message: Message; title?: string; mentions: string[] }
   /** A message of a turn: joining it, or opening `opens` (and closing `closes`, the AI's turn it answers). */
   | { kind: 'turn'; message: Message; title?: string; opens?: Turn; closes?: Turn };
+
+/** The commands a sender not let in may still give: they ask to be let in. */
+const KNOCKS: ReadonlySet<CommandName> = new Set(['start', 'allow']);
 
 /** BR-001 applies to the text; a media message may come without any. */
 function checkContent(ev: InboundMessage): ContentCheck {
@@ -66,13 +113,29 @@ function checkContent(ev: InboundMessage): ContentCheck {
 
 /** What the message is, and what is to be stored for it. */
 export function decidePlacement(i: PlacementInput): Placement {
-  const { ev, message } = i;
+  const { ev, message, gate } = i;
   if (i.command && !ev.sender.isBot && ev.answerable !== false) {
     const { name, args } = i.command;
+    // Someone not let in may still knock (`/start CODE`, `/allow`, whose handlers check their
+    // standing themselves); nothing else of theirs is acted on.
+    const knocking = !gate.pass && gate.reason === 'not_admitted' && KNOCKS.has(name);
+    if (!gate.pass && gate.scope === 'all' && !knocking) return refused(message, gate, true);
     const command = { ...message, contentType: 'command' as const };
-    return { kind: 'command', message: command, name, args, groupChat: ev.chat.kind === 'group' };
+    const groupChat = ev.chat.kind === 'group';
+    return { kind: 'command', message: command, name, args, groupChat, admitted: !knocking };
   }
   const check = checkContent(ev);
+  if (!gate.pass && gate.scope === 'all' && ev.answerable !== false) return refused(message, gate, addressed(i, check));
+  const placement = placeAdmitted(i, check);
+  // A spent budget refuses what would be answered; what nobody must answer stays context.
+  const answered = placement.kind === 'turn' || placement.kind === 'room';
+  if (!gate.pass && answered) return refused(message, gate, true);
+  return placement;
+}
+
+/** Where a let-in sender's message goes (or anyone's, when the gate does not apply). */
+function placeAdmitted(i: PlacementInput, check: ContentCheck): Placement {
+  const { ev, message } = i;
   // Nothing can be said back through the ordinary path (a guest query): kept as context only.
   if (ev.answerable === false) return outsideTurn(message, check, false);
   const openTurn = openTurnFor(i.latestTurn, i.session, i.sessionOpened);
@@ -86,6 +149,20 @@ export function decidePlacement(i: PlacementInput): Placement {
   // Refused input is kept for the record (nothing is lost), but it opens no turn and reaches no LLM.
   if (!check.ok) return outsideTurn(message, check, true);
   return inTurn(i, check.text, openTurn, speaker.agentId);
+}
+
+/** Whether the message asks something of us: it would open or join a turn, start a round, or be refused content. */
+function addressed(i: PlacementInput, check: ContentCheck): boolean {
+  const kind = placeAdmitted(i, check).kind;
+  return kind === 'turn' || kind === 'room' || kind === 'rejected';
+}
+
+/** A refused sender's message: marked with the code and reason, outside any turn. */
+function refused(base: Message, gate: Extract<SenderGate, { pass: false }>, addressed: boolean): Placement {
+  const message = { ...base, rejected: { code: gate.code, reason: gate.reason } };
+  const spent = gate.spent ? { spent: gate.spent } : {};
+  const told = addressed && !gate.silent;
+  return { kind: 'refused', message, reason: gate.reason, code: gate.code, addressed: told, ...spent };
 }
 
 /** Kept outside any turn; refused content is marked so (`answered`: someone was asked, so say it was refused). */

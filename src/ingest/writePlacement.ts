@@ -44,6 +44,11 @@ export async function writePlacement(w: Writing, p: Placement): Promise<IngestRe
       return (await storeOutsideTurn(w, p.message)) ? { kind: 'context', ...placed(w) } : duplicate(w);
     case 'rejected':
       return (await storeOutsideTurn(w, p.message)) ? { kind: 'rejected', code: p.code, ...placed(w) } : duplicate(w);
+    case 'refused': {
+      const { reason, code, addressed } = p;
+      const told = { reason, code, addressed, humanId: w.place.human._id, ...(p.spent ? { spent: p.spent } : {}) };
+      return (await storeOutsideTurn(w, p.message)) ? { kind: 'refused', ...told, ...placed(w) } : duplicate(w);
+    }
     case 'room':
       return writeRound(w, p);
     case 'turn':
@@ -68,7 +73,8 @@ async function writeCommand(w: Writing, p: Extract<Placement, { kind: 'command' 
   if (!(await storeOutsideTurn(w, p.message))) return duplicate(w);
   const call = { deps, dialogueId: place.dialogue._id, session: place.session, groupChat: p.groupChat, now };
   await actOnCommandAtIngest(call, p.name, p.args);
-  return { kind: 'command', name: p.name, args: p.args, groupChat: p.groupChat, ...placed(w) };
+  const who = { humanId: place.human._id, admitted: p.admitted };
+  return { kind: 'command', name: p.name, args: p.args, groupChat: p.groupChat, ...who, ...placed(w) };
 }
 
 /** A room's new round: its first ask is the message's turn; no round can start, it is context. */

@@ -29,6 +29,8 @@ interface Cached {
   index: KnowledgeIndex;
   /** Unknown when Redis could not be read: such an entry is reloaded on the next use. */
   version: string | undefined;
+  /** The embedder whose vectors it holds: another one's (the embeddings fell back) means a reload. */
+  embedderId: string;
 }
 
 const scope = (agentId: string) => ({ ownerId: agentId });
@@ -49,7 +51,7 @@ export class KnowledgeCache {
   /** The agent's index, up to date with every process's writes (concurrent calls share one load). */
   async get(agentId: string, o: { justChecked?: boolean } = {}): Promise<KnowledgeIndex> {
     // `justChecked`: the caller's own prepare read the version moments ago (PreparedChecks).
-    const held = o.justChecked ? this.lru.get(agentId) : undefined;
+    const held = o.justChecked ? this.current(agentId) : undefined;
     if (held) {
       this.touch(agentId, held);
       return held.index;
@@ -58,7 +60,7 @@ export class KnowledgeCache {
       this.d.log.warn({ err, agentId }, 'knowledge version unreadable; reloading from the store');
       return undefined;
     });
-    const cached = this.lru.get(agentId);
+    const cached = this.current(agentId);
     if (cached && version !== undefined && cached.version === version) {
       this.touch(agentId, cached);
       return cached.index;
@@ -79,10 +81,17 @@ export class KnowledgeCache {
     this.lru.delete(agentId);
   }
 
+  /** The agent's index as held, unless its vectors are another embedder's (then it is loaded again). */
+  private current(agentId: string): Cached | undefined {
+    const c = this.lru.get(agentId);
+    return c && c.embedderId === this.d.embedder.id ? c : undefined;
+  }
+
   private async load(agentId: string, version: string | undefined): Promise<Cached> {
     const { embedder } = this.d;
+    const embedderId = embedder.id;
     if (!(await this.d.store.knowledge.mayHaveDocuments(agentId)))
-      return { index: new KnowledgeIndex(embedder.dims, 1), version };
+      return { index: new KnowledgeIndex(embedder.dims, 1), version, embedderId };
     const { documents, chunks } = await this.d.store.knowledge.loadAgent(agentId);
     const byId = new Map(documents.map((d) => [d._id, d]));
     const index = new KnowledgeIndex(embedder.dims, chunks.length + 1);
@@ -96,7 +105,7 @@ export class KnowledgeCache {
       if (!index.hasVectorFor(chunk.id)) missing.push(chunk);
     }
     if (missing.length > 0) void this.embedMissing(index, missing);
-    return { index, version };
+    return { index, version, embedderId };
   }
 
   /** Vectors for chunks stored without one this embedder made; failures leave them keyword-only. */

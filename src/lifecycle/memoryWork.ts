@@ -10,6 +10,7 @@ import { GatewayError } from '../errors.js';
 import { sendNotice } from '../delivery/notice.js';
 import { groupByTurn } from '../domain/historyWindow.js';
 import { extractTurnMemories, type MemoryWriteDeps, type TurnFacts } from '../memory/extraction.js';
+import { spendingFor } from '../budget/payer.js';
 import { consolidateAll } from '../memory/consolidation.js';
 import { updateRollingSummary } from '../summary/rollingSummary.js';
 import { loadSessionMaterial, summarizeSession, type SummarizeDeps } from '../summary/summarizeSession.js';
@@ -47,7 +48,11 @@ export interface MemoryScheduler {
 
 export function memoryJobHandlers(deps: MemoryWorkDeps) {
   return {
-    extract: (turnId: string, facts?: TurnFacts) => extractTurnMemories(deps, { turnId, ...(facts ? { facts } : {}) }),
+    // A person's extraction is their share of the turn's cost (SPEC §14): spent for them and the chat.
+    extract: (turnId: string, facts?: TurnFacts) =>
+      spendingFor(facts ? { humanId: facts.subjectId, dialogueId: facts.dialogueId } : {}, () =>
+        extractTurnMemories(deps, { turnId, ...(facts ? { facts } : {}) }),
+      ),
     rollingSummary: (sessionId: string) => updateRollingSummary(deps, { sessionId, now: new Date() }),
     evolve: (agentId: string) => evolvePersona(deps, { agentId, now: new Date() }),
     consolidate: (scope: { ownerId?: string; subjectId?: string }) => consolidateAll(deps, scope),

@@ -9,7 +9,7 @@ export class ChatCompletionsClient implements LlmClient {
   constructor(private readonly client: OpenAI) {}
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
-    const got = new StreamProgress();
+    const got = new StreamProgress(() => req.onFirstToken?.());
     let finishReason: string | null = null;
     let usage: Usage | undefined;
     const calls = new Map<number, ToolCall>();

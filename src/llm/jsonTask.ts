@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { GatewayError } from '../errors.js';
 import { LlmFailure, type LlmClient, type Usage } from './types.js';
+import { routeData, type ProviderSkip } from './route.js';
 
 export const JSON_TASKS = [
   'extract_memories',
@@ -36,6 +37,9 @@ export interface JsonTaskResult<T> {
   value: T;
   usage?: Usage;
   durationMs: number;
+  /** The provider that answered and those passed over (the provider chain's calls), for the trace. */
+  provider?: string;
+  skipped?: ProviderSkip[];
 }
 
 /** Runs the task; a model that answers with invalid JSON gets one more try before it fails. */
@@ -62,7 +66,12 @@ export async function runJsonTask<T>(llm: LlmClient, req: JsonTaskRequest<T>): P
     const parsed = parseJsonObject(result.text);
     const checked = parsed === undefined ? undefined : req.schema.safeParse(parsed);
     if (checked?.success)
-      return { value: checked.data, ...(result.usage ? { usage: result.usage } : {}), durationMs: result.durationMs };
+      return {
+        value: checked.data,
+        ...(result.usage ? { usage: result.usage } : {}),
+        durationMs: result.durationMs,
+        ...routeData(result),
+      };
     lastProblem = parsed === undefined ? 'not JSON' : (checked?.error.issues[0]?.message ?? 'wrong shape');
   }
   throw new GatewayError('LLM_SERVICE_ERROR', `${req.task}: the model returned unusable output (${lastProblem})`);

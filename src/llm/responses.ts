@@ -61,7 +61,7 @@ export class ResponsesClient implements LlmClient {
   constructor(private readonly client: OpenAI) {}
 
   async complete(req: CompletionRequest): Promise<CompletionResult> {
-    const got = new StreamProgress();
+    const got = new StreamProgress(() => req.onFirstToken?.());
     let usage: Usage | undefined;
     let status: string | null = null;
     let truncated = false;

@@ -11,9 +11,14 @@ export class StreamProgress {
   ttftMs: number | undefined;
   private readonly started = performance.now();
 
+  /** `onFirstToken`: told once, when the first token arrives (the provider chain stops its wait). */
+  constructor(private readonly onFirstToken?: () => void) {}
+
   /** A token arrived (text or a tool call's): the first one sets the time to first token. */
   token(): void {
-    this.ttftMs ??= performance.now() - this.started;
+    if (this.ttftMs !== undefined) return;
+    this.ttftMs = performance.now() - this.started;
+    this.onFirstToken?.();
   }
 
   /** Text streamed in: kept, and counted as a token. */

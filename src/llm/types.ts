@@ -2,6 +2,7 @@
 // denominator of OpenAI-compatible servers); the Responses client converts it.
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { GatewayError } from '../errors.js';
+import type { ProviderSkip, Route } from './route.js';
 
 export type LlmMessage = ChatCompletionMessageParam;
 
@@ -28,6 +29,8 @@ export interface CompletionRequest {
   onDelta(delta: string): void;
   /** The model accepted the request: its response began (not called when the call fails first). */
   onOpen?(): void;
+  /** The first token (text or a tool call's) arrived: from here a failure is not tried elsewhere. */
+  onFirstToken?(): void;
   /** Ask for a JSON object (background tasks: memory extraction, summaries, consolidation). */
   json?: boolean;
   /** Longest answer, in tokens (`max_tokens` / `max_output_tokens`); absent: the server's own limit. */
@@ -52,6 +55,12 @@ export interface CompletionResult {
   /** Milliseconds from request to the first streamed token; undefined when none came. */
   ttftMs?: number;
   durationMs: number;
+  /** Which provider answered (host of its server and model, no secrets); set by the provider chain. */
+  provider?: string;
+  /** Providers passed over before it, and why. */
+  skipped?: ProviderSkip[];
+  /** Tools were left out: this model refuses them (remembered per provider and model). */
+  toolsOmitted?: boolean;
 }
 
 export interface LlmClient {
@@ -69,6 +78,8 @@ export class LlmFailure extends Error {
     readonly partial: { text: string; ttftMs?: number; durationMs: number },
     /** Set when we stopped the call ourselves rather than the service failing. */
     readonly aborted?: AbortReason,
+    /** Which provider failed last and which were passed over (the provider chain's calls). */
+    readonly route?: Route,
   ) {
     super(error.message);
     this.name = 'LlmFailure';

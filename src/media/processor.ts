@@ -8,7 +8,8 @@ import type { Attachment, AttachmentProcessing, AttachmentState, Platform } from
 import { MediaTooLargeError, type FetchedMedia, type MediaSources } from './mediaSource.js';
 import { MediaError, describeError, type MediaErrorCode } from './errors.js';
 import { audioUploadName, documentReader, imageMime } from './formats.js';
-import { describeImage } from './vision.js';
+import { describeImage, describeImageVia } from './vision.js';
+import type { ProviderChain } from '../llm/providerChain.js';
 import { stillFrame } from './frame.js';
 import { transcribe } from './transcribe.js';
 import { readDocument } from './documents.js';
@@ -21,7 +22,10 @@ export interface AttachmentProcessor {
 
 export interface MediaProcessorOptions {
   sources: MediaSources;
+  /** Transcription's server (TRANSCRIBE_BASE_URL), and vision's when no chain is given. */
   openai: OpenAI;
+  /** Vision's providers: VISION_BASE_URL (or the chat model's server), then LLM_FALLBACKS. */
+  vision?: ProviderChain;
   visionModel: string;
   /** The ffmpeg binary that takes a GIF's frame when the platform sent no thumbnail. */
   ffmpeg: string;
@@ -119,7 +123,8 @@ export class MediaProcessor implements AttachmentProcessor {
 
   private async describe(image: { data: Buffer; mime: string }, attempt: Attempt): Promise<Outcome> {
     attempt.step = 'VISION_FAILED';
-    const text = await describeImage(this.o.openai, { model: this.o.visionModel, ...image, signal: attempt.signal });
+    const ask = { model: this.o.visionModel, ...image, signal: attempt.signal };
+    const text = this.o.vision ? await describeImageVia(this.o.vision, ask) : await describeImage(this.o.openai, ask);
     return { state: 'done', text, via: 'vision' };
   }
 

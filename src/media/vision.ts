@@ -1,6 +1,7 @@
 // Image → text: one non-streaming Chat Completions call to a vision-capable model with the
 // image inline as a data URL (the platform's file URL may carry a token or expire).
 import type OpenAI from 'openai';
+import type { ProviderChain } from '../llm/providerChain.js';
 import { MediaError, describeError } from './errors.js';
 
 const INSTRUCTION = [
@@ -10,9 +11,31 @@ const INSTRUCTION = [
   'Describe only what is visible; do not guess names of people.',
 ].join(' ');
 
+/**
+ * The description from the first provider of the vision chain that answers: a 429, a 5xx or a
+ * refused connection passes to the next (the fallbacks of LLM_FALLBACKS, each with its model);
+ * a model that cannot see answers 400, which is the attempt's failure, retried later as before.
+ */
+export async function describeImageVia(
+  chain: ProviderChain,
+  o: { model: string; data: Buffer; mime: string; signal: AbortSignal },
+): Promise<string> {
+  const routed = await chain.run(
+    o.model,
+    o.signal,
+    // With a provider to go to, a 503 moves on at once instead of the client's own retries.
+    ({ provider, model }, signal) =>
+      describeImage(provider.openai, { ...o, model, signal, ...(chain.entries.length > 1 ? { maxRetries: 0 } : {}) }),
+    // One non-streaming answer: there is no first token to wait for apart from the whole.
+    { waitForFirstToken: false },
+  );
+  if (routed.ok) return routed.value;
+  throw routed.error;
+}
+
 export async function describeImage(
   openai: OpenAI,
-  o: { model: string; data: Buffer; mime: string; signal: AbortSignal },
+  o: { model: string; data: Buffer; mime: string; signal: AbortSignal; maxRetries?: number },
 ): Promise<string> {
   let completion: OpenAI.Chat.Completions.ChatCompletion;
   try {
@@ -30,7 +53,7 @@ export async function describeImage(
           },
         ],
       },
-      { signal: o.signal },
+      { signal: o.signal, ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}) },
     );
   } catch (err) {
     throw new MediaError('VISION_FAILED', describeError(err), { cause: err });

@@ -29,6 +29,8 @@ export interface EmbedderOptions {
   openai?: OpenAI;
   model: string;
   dims: number;
+  /** The HTTP fetch of clients made here (openAiShapedErrors: servers' error bodies read as OpenAI's). */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -42,7 +44,7 @@ export function createEmbedder(o: EmbedderOptions): Embedder {
   if (!useOpenAi) return new HashedNgramEmbedder(o.dims);
   const client = o.baseUrl
     ? // Local servers take any key; the client library insists on one.
-      new OpenAI({ apiKey: o.apiKey || 'no-key', baseURL: o.baseUrl })
+      new OpenAI({ apiKey: o.apiKey || 'no-key', baseURL: o.baseUrl, ...(o.fetch ? { fetch: o.fetch } : {}) })
     : (o.openai ?? new OpenAI({ apiKey: o.apiKey }));
   return new OpenAiEmbedder(client, o.model, o.dims);
 }

@@ -8,6 +8,7 @@ import type { MemoryOrigin, Message, Turn } from '../domain/model.js';
 import { homeOf, originOf } from '../domain/memoryOrigin.js';
 import { renderMessage } from '../transcript/renderMessage.js';
 import { runJsonTask } from '../llm/jsonTask.js';
+import { routeData } from '../llm/route.js';
 import type { Usage } from '../llm/types.js';
 import type { Store } from '../store/store.js';
 import { derivedId } from '../domain/ids.js';
@@ -178,6 +179,8 @@ export async function extractTurnMemories(
     memoryIds: writtenIds,
     ...written.info,
     ...(usage ? { usage } : {}),
+    // Which provider extracted them (the provider chain), and which it passed over.
+    ...extracted.route,
     durationMs: Date.now() - started,
   });
   log.info({ turnId: turnId, ...counts, candidates }, 'memories extracted');
@@ -203,7 +206,12 @@ async function extractCandidates(
   turn: TurnRef,
   said: Message[],
   maxChars: number,
-): Promise<{ candidates: Candidate[]; dropped: number; usage: Usage | undefined }> {
+): Promise<{
+  candidates: Candidate[];
+  dropped: number;
+  usage: Usage | undefined;
+  route: ReturnType<typeof routeData>;
+}> {
   const { agentName } = turn;
   const lines: TranscriptLine[] = said.map((m) => ({
     at: messageTime(m),
@@ -233,7 +241,7 @@ async function extractCandidates(
       dedupeKey: dedupeKeyOf(turn.ownerId, turn.subjectId, text, turn.origin),
     };
   });
-  return { candidates, dropped: parsed.dropped.length, usage: extracted.usage };
+  return { candidates, dropped: parsed.dropped.length, usage: extracted.usage, route: routeData(extracted) };
 }
 
 /** The shared write step (writeStep.ts), then the decisions written under the scope's guard. */

@@ -46,6 +46,8 @@ interface Cached {
   /** Version read before the entries were listed; unknown when Redis could not be read. */
   version: string | undefined;
   lastVectorRetry: number;
+  /** The embedder whose vectors it holds: another one's (the embeddings fell back) means a reload. */
+  embedderId: string;
   /** Vectors being computed for entries that lack one; runs are chained, one at a time. */
   embedding?: Promise<void>;
   /** Version of the stored snapshot this index knows of; undefined: none usable (write one). */
@@ -109,7 +111,7 @@ export class IndexCache {
     const key = scopeKey(scope);
     // `justChecked`: the caller's own prepare read the version moments ago (PreparedChecks); a
     // second GET would only add a round trip. A scope evicted since is refreshed as usual.
-    const held = o.justChecked ? this.lru.get(key) : undefined;
+    const held = o.justChecked ? this.held(key) : undefined;
     const c = held ?? (await this.serial(key, () => this.refresh(scope, key)));
     this.touch(key, c);
     this.retryMissingVectors(c);
@@ -129,7 +131,7 @@ export class IndexCache {
       this.d.log.warn({ err, scope }, 'memory version unreadable; refreshing the index from the store');
       return undefined;
     });
-    let c = this.lru.get(key);
+    let c = this.held(key);
     if (!c) {
       c = await this.loadCold(scope, version);
     } else if (version === undefined || c.version !== version) {
@@ -146,7 +148,7 @@ export class IndexCache {
     const key = scopeKey(scope);
     const version = await this.d.versions.bump(scope, ids);
     const c = await this.serial(key, async () => {
-      const c = this.lru.get(key);
+      const c = this.held(key);
       if (!c) return undefined;
       // Other processes' writes may be behind this version too: catch up on all of them.
       await this.catchUp(scope, c, version);
@@ -168,17 +170,31 @@ export class IndexCache {
     return this.lru.get(scopeKey(scope))?.index.size;
   }
 
+  /**
+   * The scope as held, unless it holds another embedder's vectors (the embeddings fell back to
+   * the offline embedder): then it is dropped, and loaded again with this one's.
+   */
+  private held(key: string): Cached | undefined {
+    const c = this.lru.get(key);
+    if (c && c.embedderId !== this.d.embedder.id) {
+      this.lru.delete(key);
+      return undefined;
+    }
+    return c;
+  }
+
   forget(scope: MemoryScope): void {
     this.lru.delete(scopeKey(scope));
   }
 
   /** A scope this process does not hold: from its snapshot and the change log, else from the store. */
   private async loadCold(scope: MemoryScope, version: string | undefined): Promise<Cached> {
+    const embedderId = this.d.embedder.id;
     const mayHave = (await this.d.store.memoryScopes?.mayHaveEntries(scope)) ?? true;
     const fromSnapshot = mayHave && version !== undefined ? await this.fromSnapshot(scope, version) : undefined;
     if (fromSnapshot) return fromSnapshot;
     const { index, missing } = await this.load(scope, mayHave);
-    const c: Cached = { index, version, lastVectorRetry: Date.now(), snapshotRefused: true };
+    const c: Cached = { index, version, lastVectorRetry: Date.now(), snapshotRefused: true, embedderId };
     this.embedInBackground(c, missing);
     return c;
   }
@@ -187,6 +203,7 @@ export class IndexCache {
   private async fromSnapshot(scope: MemoryScope, version: string): Promise<Cached | undefined> {
     const port = this.d.store.memorySnapshots;
     if (!port) return undefined;
+    const embedderId = this.d.embedder.id;
     const fallback = (reason: string, err?: unknown) => {
       this.d.log.info({ scope, reason, err }, 'memory index listed from the store (its snapshot is not usable)');
       return undefined;
@@ -200,7 +217,13 @@ export class IndexCache {
     if (Number(read.version) > Number(version)) return fallback(`snapshot at ${read.version}, scope at ${version}`);
     const changes = read.version === version ? [] : await this.d.versions.changes(scope, read.version, version);
     if (changes === 'reload') return fallback('the change log no longer reaches back to the snapshot');
-    const c: Cached = { index: read.index, version, snapshotVersion: read.version, lastVectorRetry: Date.now() };
+    const c: Cached = {
+      index: read.index,
+      version,
+      snapshotVersion: read.version,
+      lastVectorRetry: Date.now(),
+      embedderId,
+    };
     await this.applyChanges(c, changes);
     const lacking = read.index.idsWithoutVector().map((id) => ({ _id: id, text: read.index.get(id)!.text }));
     this.embedInBackground(c, lacking);
@@ -228,8 +251,10 @@ export class IndexCache {
         : 'reload';
     if (changes === 'reload') {
       this.d.log.debug({ scope }, 'memory index reloaded (changes since its version unknown)');
+      const embedderId = this.d.embedder.id;
       const { index, missing } = await this.load(scope);
       c.index = index;
+      c.embedderId = embedderId;
       c.snapshotVersion = undefined; // the log says the snapshot is behind a bulk change: write a new one
       this.embedInBackground(c, missing);
     } else {

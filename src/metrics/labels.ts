@@ -14,6 +14,7 @@ export const INGEST_RESULT_LABELS = [
   'duplicate',
   'command',
   'rejected',
+  'refused',
   'context',
   'album_item',
   'edited',
@@ -32,6 +33,7 @@ export const LLM_OUTCOME_LABELS = [
   'GENERATION_ABORTED',
   'LLM_SERVICE_ERROR',
   'MODEL_NOT_CONFIGURED',
+  'BUDGET_EXCEEDED',
 ] as const;
 /** DeliveryFailure kinds (src/domain/deliveryFailure.ts). */
 export const DELIVERY_CODE_LABELS = ['rate_limited', 'transient', 'permanent'] as const;
@@ -50,6 +52,12 @@ export const STORE_COMMAND_LABELS = [
   'aggregate',
   'count',
 ] as const;
+/** RefusalReason (src/domain/access.ts): why a message reached no model (SPEC §14). */
+export const REFUSAL_REASON_LABELS = ['not_admitted', 'blocked', 'budget', 'moderation'] as const;
+/** Moderation (src/moderation/): a person's message (in) or a reply (out). */
+export const MODERATION_DIRECTION_LABELS = ['in', 'out'] as const;
+/** How a check ended: clean, flagged, or let through because the endpoint failed (fail open). */
+export const MODERATION_RESULT_LABELS = ['clean', 'flagged', 'unavailable'] as const;
 /** SkipReason (src/domain/roundRules.ts). */
 export const ROOM_SKIP_LABELS = ['chose', 'timeout', 'left', 'failed'] as const;
 

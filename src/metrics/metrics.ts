@@ -23,6 +23,10 @@ export interface Metrics {
   memoryJob(name: string, result: string): void;
   /** A room's ask was skipped (by choice, timeout, a member leaving, a failed reply). */
   roomSkip(reason: string): void;
+  /** A message reached no model (SPEC §14): not let in, blocked, past a budget, flagged. */
+  refusal(reason: string): void;
+  /** A moderation check of a message (in) or a reply (out): clean, flagged, or unavailable (the endpoint failed; let through). */
+  moderation(direction: 'in' | 'out', result: 'clean' | 'flagged' | 'unavailable'): void;
   /** One store command answered (or failed) after this long: the store's latency as the process sees it. */
   storeCommand(command: string, ms: number): void;
 }
@@ -38,6 +42,8 @@ export const noMetrics: Metrics = {
   recall: nothing,
   memoryJob: nothing,
   roomSkip: nothing,
+  refusal: nothing,
+  moderation: nothing,
   storeCommand: nothing,
 };
 

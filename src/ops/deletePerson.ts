@@ -68,6 +68,8 @@ export async function deletePerson(deps: Deps, id: string, now: Date): Promise<P
   for (const subjectId of ids) {
     counts.memories += await deleteMemoriesAbout(deps, subjectId);
     counts.relationshipNotes += await store.relationships.deleteAboutHuman(subjectId);
+    // What they spent is about them too (their chats' and the deployment's totals stay).
+    await store.spend.deletePerson(subjectId);
   }
 
   const names = namesOf(people);

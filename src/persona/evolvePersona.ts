@@ -10,6 +10,7 @@ import { scrubPeople, type KnownPeople } from './personaScrub.js';
 import { calledNames } from '../domain/calledName.js';
 import { GatewayError } from '../errors.js';
 import { runJsonTask } from '../llm/jsonTask.js';
+import { routeData } from '../llm/route.js';
 import type { Store } from '../store/store.js';
 import type { AgentEvolution } from '../store/participants.js';
 import type { MemoryTaskDeps } from '../memory/taskDeps.js';
@@ -153,6 +154,7 @@ export async function evolvePersona(
         after: after ?? null,
         scrubbedSentences: scrubbed.dropped,
         ...(r.usage ? { usage: r.usage } : {}),
+        ...routeData(r),
       },
     })
     .catch((err: unknown) => deps.log.warn({ err }, 'recording the persona evolution call failed'));

@@ -3,6 +3,7 @@
 // once more without tools so the model must answer in words. An answer cut at the output limit
 // ends the loop: it is the reply as far as it got, and tool calls it was writing are not run.
 import { LlmFailure, type LlmClient, type LlmMessage, type ToolCall, type Usage } from '../llm/types.js';
+import { routeData } from '../llm/route.js';
 import type { ToolContext, ToolRegistry } from '../tools/registry.js';
 import type { TurnTrace } from '../trace/turnTrace.js';
 
@@ -77,6 +78,8 @@ export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
           // The stable code, so the health page tells a timeout from other failures.
           errorCode: err instanceof LlmFailure ? err.error.code : null,
           partial: text,
+          // Which provider failed last and which were passed over (the provider chain).
+          ...routeData(err instanceof LlmFailure ? err.route : undefined),
         }),
       );
       throw err;
@@ -92,6 +95,9 @@ export async function runToolLoop(o: ToolLoopInput): Promise<ToolLoopResult> {
         ttftMs: result.ttftMs ?? null,
         durationMs: result.durationMs,
         error: null,
+        // Which provider answered, which were passed over and why, and whether tools were left out.
+        ...routeData(result),
+        ...(result.toolsOmitted ? { toolsOmitted: true } : {}),
       }),
     );
     usage = addUsage(usage, result.usage);

@@ -26,6 +26,8 @@ import type { Room, RoomRound } from '../domain/room.js';
 import type { AgentBot } from './agentBots.js';
 import type { Seat } from './seats.js';
 import type { WebUser } from './webUsers.js';
+import type { Invite } from '../domain/access.js';
+import type { SpendDay } from '../domain/spend.js';
 import type { Background, PlotState, StoryInstances } from '../domain/story.js';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeMark } from '../domain/knowledge.js';
 import type {
@@ -67,6 +69,10 @@ export interface Collections {
   agentBots: Collection<AgentBot>;
   seats: Collection<Seat>;
   webUsers: Collection<WebUser>;
+  /** Invite codes (SPEC §14), keyed by the code: redeemed by `_id` under the invite's guard. */
+  invites: Collection<Invite>;
+  /** Each day's spend per person, chat, agent and the deployment (SPEC §14); written and checked by `_id`. */
+  spend: Collection<SpendDay>;
   /** Seed 001: backgrounds (world setting + story outline) and each dialogue's plot state per background. */
   backgrounds: Collection<Background>;
   plots: Collection<PlotState>;
@@ -111,6 +117,8 @@ export function collections(db: Db): Collections {
     agentBots: db.collection<AgentBot>('agentBots'),
     seats: db.collection<Seat>('seats'),
     webUsers: db.collection<WebUser>('webUsers'),
+    invites: db.collection<Invite>('invites'),
+    spend: db.collection<SpendDay>('spend'),
     backgrounds: db.collection<Background>('backgrounds'),
     plots: db.collection<PlotState>('plots'),
     storyInstances: db.collection<StoryInstances>('storyInstances'),
@@ -204,6 +212,9 @@ const INDEXES: { [K in keyof Collections]: IndexDescription[] } = {
   agentBots: [{ key: { platform: 1 }, name: 'agent_bots_by_platform' }],
   seats: [],
   webUsers: [],
+  invites: [],
+  // The console lists a day's spend (off the hot path, which reads by `_id`).
+  spend: [{ key: { day: 1, scope: 1 }, name: 'spend_by_day' }],
   backgrounds: [],
   plots: [],
   storyInstances: [],

@@ -17,6 +17,7 @@ export interface ConfigDocument {
   thresholds?: Record<string, unknown>;
   limits?: Record<string, unknown>;
   preferences?: Record<string, unknown>;
+  moderation?: Record<string, unknown>;
   /** Model prices (src/domain/configPricing.ts); empty when none are set. */
   pricing?: unknown;
 }

@@ -51,6 +51,15 @@ export class HealthReads {
     );
   }
 
+  /** Messages and replies moderation flagged, or its endpoint could not check, since `since` (SPEC §14). */
+  moderations(since: Date, limit: number): Promise<EventHead[]> {
+    return this.newestEvents(
+      { kind: 'moderation', at: { $gte: since } },
+      ['direction', 'flagged', 'by', 'matched', 'categories', 'endpointFailed'],
+      limit,
+    );
+  }
+
   /** Turns started since `since` that closed without a reply, newest first. */
   unansweredTurns(since: Date, limit: number): Promise<TurnHead[]> {
     return this.c.turns

@@ -22,6 +22,8 @@ import { RoomRepo } from './rooms.js';
 import { AgentBotRepo } from './agentBots.js';
 import { SeatRepo } from './seats.js';
 import { WebUserRepo } from './webUsers.js';
+import { AccessRepo } from './access.js';
+import { SpendRepo } from './spend.js';
 import { StoryRepo } from './stories.js';
 import { KnowledgeRepo } from './knowledge.js';
 import { ReflectionRepo } from './reflections.js';
@@ -87,6 +89,10 @@ export class Store {
   readonly seats: SeatRepo;
   /** People of the web channel and their bearer tokens (hashed). */
   readonly webUsers: WebUserRepo;
+  /** Invites and the operator's word on people and chats (SPEC §14). */
+  readonly access: AccessRepo;
+  /** Each day's spend per person, chat, agent and deployment (SPEC §14). */
+  readonly spend: SpendRepo;
   /** Backgrounds and plot states (seed 001). */
   readonly stories: StoryRepo;
   /** Agents' knowledge documents and their chunks (seed 004 FR-004). */
@@ -139,6 +145,8 @@ export class Store {
     this.agentBots = new AgentBotRepo(this.c);
     this.seats = new SeatRepo(this.c);
     this.webUsers = new WebUserRepo(this.c);
+    this.access = new AccessRepo(this.c, this.guard);
+    this.spend = new SpendRepo(this.c);
     this.stories = new StoryRepo(this.c, this.guard);
     this.knowledge = new KnowledgeRepo(this.c);
     this.reflections = new ReflectionRepo(this.c, announce, this.guard, () => this.participants.agentsWritten());

@@ -8,6 +8,7 @@ import type { Dialogue, Message, Session } from '../domain/model.js';
 import type { RenderOptions } from '../transcript/renderMessage.js';
 import { turnsToFold } from '../domain/historyWindow.js';
 import { runJsonTask } from '../llm/jsonTask.js';
+import { routeData } from '../llm/route.js';
 import type { MemoryTaskDeps } from '../memory/taskDeps.js';
 import type { Store } from '../store/store.js';
 import {
@@ -128,6 +129,7 @@ async function foldIntoSummary(
         durationMs: r.durationMs,
         messages: lines.length,
         ...(r.usage ? { usage: r.usage } : {}),
+        ...routeData(r),
       },
     })
     .catch((err: unknown) => deps.log.warn({ err }, 'recording the rolling summary call failed'));

@@ -10,6 +10,7 @@ import { toWindowEntry } from '../domain/windowRules.js';
 import { GatewayError } from '../errors.js';
 import { groupByTurn } from '../domain/historyWindow.js';
 import { runJsonTask } from '../llm/jsonTask.js';
+import { routeData } from '../llm/route.js';
 import { embedTexts } from '../memory/similar.js';
 import { clampMemoryText, dedupeKeyOf } from '../memory/normalize.js';
 import type { OwnerScope } from '../store/memories.js';
@@ -95,6 +96,7 @@ export async function askSessionSummary(deps: SummaryDeps, m: SessionMaterial): 
         plotPoints: r.value.plotPoints.length,
         details: r.value.details.length,
         ...(r.usage ? { usage: r.usage } : {}),
+        ...routeData(r),
       },
     })
     .catch((err: unknown) => deps.log.warn({ err }, 'recording the session summary call failed'));

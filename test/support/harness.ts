@@ -2,7 +2,7 @@
 // OpenAI, on the shared real MongoDB-wire server and Redis.
 import { MongoClient } from 'mongodb';
 import { ClientError, GraphQLClient } from 'graphql-request';
-import { createLogger } from '../../src/log.js';
+import { createLogger, type Logger } from '../../src/log.js';
 import { startApp, type Extensions, type RunningApp, type ProcessRole } from '../../app/startApp.js';
 import type { Env } from '../../src/config/env.js';
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from '../doubles/fakeOpenAI.js';
@@ -69,6 +69,8 @@ export async function startHarness(
   roles: ProcessRole[] = ['gateway', 'worker', 'api'],
   fakes: { telegram?: FakeTelegramOptions; openai?: FakeOpenAIOptions } = {},
   extensions: Extensions = {},
+  /** A logger of the test's own (to read what was logged); default: one at env.LOG_LEVEL. */
+  o: { log?: Logger } = {},
 ): Promise<Harness> {
   const tg = await startFakeTelegram(fakes.telegram);
   const llm = await startFakeOpenAI(fakes.openai);
@@ -80,7 +82,7 @@ export async function startHarness(
     WEATHER_FORECAST_URL: weather.url,
     ...overrides,
   });
-  const log = createLogger(env.LOG_LEVEL);
+  const log = o.log ?? createLogger(env.LOG_LEVEL);
   const app = await startApp(env, {
     roles: new Set(roles),
     log,

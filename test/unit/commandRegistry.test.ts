@@ -29,6 +29,8 @@ const TODAYS_COMMANDS = [
   'pause',
   'resume',
   'host',
+  // SPEC §14: a person let in lets a group in.
+  'allow',
 ];
 
 /** Telegram's labels before the registry (adapters/telegram/commands.ts `LABELS`). */

@@ -110,6 +110,50 @@ describe('config document', () => {
       type: 'enum',
       values: ['summary_first', 'last_n_first'],
     });
-    expect(info.length).toBe(20);
+    expect(info.find((f) => f.path === 'moderation.keywords')).toMatchObject({
+      type: 'list',
+      maxItems: 500,
+      maxLength: 100,
+      default: [],
+    });
+    expect(info.length).toBe(27);
+  });
+});
+
+describe('config list fields (moderation.keywords)', () => {
+  it('defaults to no keywords with replies checked, and a fresh list each time', () => {
+    const c = defaultConfig();
+    expect(c.moderation).toEqual({ keywords: [], check_replies: true });
+    c.moderation.keywords.push('mutated');
+    expect(defaultConfig().moderation.keywords).toEqual([]);
+  });
+
+  it('stores a valid list with each entry trimmed, other fields untouched', () => {
+    const next = applyConfigPatch(defaultConfig(), { moderation: { keywords: [' spam ', '赌博', 'buy now'] } });
+    expect(next.moderation.keywords).toEqual(['spam', '赌博', 'buy now']);
+    expect(next.moderation.check_replies).toBe(true);
+    expect(applyConfigPatch(next, { moderation: { keywords: [] } }).moderation.keywords).toEqual([]);
+  });
+
+  it('names the bad entry, the limits, and never echoes a long list whole', () => {
+    const range = 'moderation.keywords must be a list of at most 500 texts, each 1 to 100 characters';
+    expect(invalid({ moderation: { keywords: 'spam' } })).toBe(`${range} (got "spam")`);
+    expect(invalid({ moderation: { keywords: ['ok', '  '] } })).toBe(`${range} (entry 2 is empty)`);
+    expect(invalid({ moderation: { keywords: ['x'.repeat(101)] } })).toBe(`${range} (entry 1 is 101 characters)`);
+    expect(invalid({ moderation: { keywords: ['ok', 7] } })).toBe(`${range} (entry 2 is 7)`);
+    const many = invalid({ moderation: { keywords: Array.from({ length: 501 }, (_, i) => `w${i}`) } });
+    expect(many).toBe(`${range} (got 501 entries)`);
+    // The limits themselves are accepted.
+    const full = Array.from({ length: 500 }, (_, i) => `${i}`.padEnd(100, 'x'));
+    expect(applyConfigPatch(defaultConfig(), { moderation: { keywords: full } }).moderation.keywords).toHaveLength(500);
+  });
+
+  it('reads a bad stored list as the default and reports it', () => {
+    const r = readStoredConfig({ moderation: { keywords: ['fine', ''], check_replies: false } });
+    expect(r.config.moderation).toEqual({ keywords: [], check_replies: false });
+    expect(r.ignored).toEqual(['moderation.keywords']);
+    expect(readStoredConfig({ moderation: { keywords: [' a '] } }).config.moderation.keywords).toEqual(['a']);
+    // A write stores "no prices" as an empty list: nothing was replaced by a default.
+    expect(readStoredConfig({ pricing: [] })).toEqual({ config: defaultConfig(), ignored: [] });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, listenHost, loadEnv } from '../../src/config/env.js';
+import { ConfigError, firstTokenTimeoutMs, listenHost, loadEnv } from '../../src/config/env.js';
 
 const GOOD_BOT_TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
 const TOKEN_A = 'viewer-token-0123456789';
@@ -170,5 +170,58 @@ describe('MCP_ALLOWED_ORIGINS', () => {
   it('refuses what is not an origin, naming the setting', () => {
     for (const bad of ['https://a.example.com/mcp', 'agents.example.com', '*'])
       expect(configError({ MCP_ALLOWED_ORIGINS: bad }).message).toContain('MCP_ALLOWED_ORIGINS');
+  });
+});
+
+describe('LLM_FALLBACKS and the chain settings', () => {
+  const KEY = 'sk-fallback-secret-123456';
+
+  it('reads a JSON array of providers, keys included; unset is none', () => {
+    expect(loadEnv({}).LLM_FALLBACKS).toEqual([]);
+    const env = loadEnv({
+      LLM_FALLBACKS: JSON.stringify([
+        { baseUrl: 'https://api.deepseek.com/v1', model: 'deepseek-chat', apiKey: KEY },
+        { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b' },
+      ]),
+    });
+    expect(env.LLM_FALLBACKS).toEqual([
+      { baseUrl: 'https://api.deepseek.com/v1', model: 'deepseek-chat', apiKey: KEY },
+      { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:7b' },
+    ]);
+  });
+
+  it('refuses a value that is not valid JSON at start, naming LLM_FALLBACKS and never echoing the value', () => {
+    const err = configError({ LLM_FALLBACKS: `[{"baseUrl":"https://api.deepseek.com/v1","apiKey":"${KEY}"` });
+    expect(err.code).toBe('CONFIG_INVALID');
+    expect(err.message).toContain('LLM_FALLBACKS');
+    expect(err.message).toContain('not valid JSON');
+    expect(err.message).not.toContain(KEY);
+  });
+
+  it('refuses the wrong shape, naming the entry and field, not the key', () => {
+    const notArray = configError({ LLM_FALLBACKS: JSON.stringify({ baseUrl: 'https://a.example/v1', model: 'm' }) });
+    expect(notArray.message).toContain('LLM_FALLBACKS: must be a JSON array');
+    const badUrl = configError({
+      LLM_FALLBACKS: JSON.stringify([
+        { baseUrl: 'https://ok.example/v1', model: 'm' },
+        { baseUrl: 'not a url', model: 'm', apiKey: KEY },
+      ]),
+    });
+    expect(badUrl.message).toContain('LLM_FALLBACKS: entry 2: baseUrl must be a URL');
+    expect(badUrl.message).not.toContain(KEY);
+    const noModel = configError({ LLM_FALLBACKS: JSON.stringify([{ baseUrl: 'https://ok.example/v1', apiKey: KEY }]) });
+    expect(noModel.message).toContain('LLM_FALLBACKS: entry 1: model');
+    expect(noModel.message).not.toContain(KEY);
+  });
+
+  it('keeps the first-token wait below the reply limit', () => {
+    expect(firstTokenTimeoutMs(loadEnv({}))).toBe(20_000);
+    // Unset: capped at half a short reply limit, so a fallback has time to answer.
+    expect(firstTokenTimeoutMs(loadEnv({ LLM_TIMEOUT_MS: '8000' }))).toBe(4_000);
+    expect(firstTokenTimeoutMs(loadEnv({ LLM_FIRST_TOKEN_TIMEOUT_MS: '5000' }))).toBe(5_000);
+    expect(configError({ LLM_FIRST_TOKEN_TIMEOUT_MS: '60000' }).message).toContain(
+      'LLM_FIRST_TOKEN_TIMEOUT_MS: must be below LLM_TIMEOUT_MS',
+    );
+    expect(loadEnv({}).LLM_FALLBACK_COOLDOWN_MS).toBe(60_000);
   });
 });

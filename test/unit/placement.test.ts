@@ -59,6 +59,7 @@ function input(ev: InboundMessage, o: Partial<PlacementInput> = {}): PlacementIn
     room: null,
     newTurnId: 't-new',
     responseWindowMs: WINDOW,
+    gate: { pass: true },
     now,
     ...o,
   };
@@ -255,5 +256,75 @@ describe('decidePlacement: rooms', () => {
       input(event({ text: 'also this', kind: 'group' }), { room: room(), latestTurn: ask({ replyStartedAt: now }) }),
     );
     expect(started.kind).toBe('room');
+  });
+});
+
+describe('decidePlacement: senders SPEC §14 refuses', () => {
+  const notAdmitted = { pass: false, reason: 'not_admitted', code: 'ACCESS_DENIED', scope: 'all' } as const;
+  const spent = {
+    pass: false,
+    reason: 'budget',
+    code: 'BUDGET_EXCEEDED',
+    scope: 'answer',
+    spent: { cap: 'person', resetAt: new Date('2024-05-02T00:00:00Z') },
+  } as const;
+
+  it('refuses a stranger who addresses the agent, marked, outside any turn; let in, the same message opens a turn', () => {
+    const ev = event({ text: 'hello' });
+    const p = placed(decidePlacement(input(ev, { gate: notAdmitted })), 'refused');
+    expect(p.message.rejected).toEqual({ code: 'ACCESS_DENIED', reason: 'not_admitted' });
+    expect(p.message.turnId).toBeUndefined();
+    expect(p.addressed).toBe(true);
+    // Positive control: the gate is what refused it.
+    placed(decidePlacement(input(ev)), 'turn');
+  });
+
+  it("refuses a stranger's group context silently, so none of it reaches a prompt", () => {
+    const ev = event({ text: 'chatting', kind: 'group' });
+    const p = placed(decidePlacement(input(ev, { gate: notAdmitted, activation: UNADDRESSED })), 'refused');
+    expect(p.addressed).toBe(false);
+    placed(decidePlacement(input(ev, { activation: UNADDRESSED })), 'context_only');
+  });
+
+  it('never tells a sender under access.refusal: silent', () => {
+    const p = placed(
+      decidePlacement(input(event({ text: 'hi' }), { gate: { ...notAdmitted, silent: true } })),
+      'refused',
+    );
+    expect(p.addressed).toBe(false);
+  });
+
+  it('lets a stranger knock with /start CODE, and nothing else', () => {
+    const start = placed(
+      decidePlacement(
+        input(event({ text: '/start abc' }), { gate: notAdmitted, command: { name: 'start', args: 'abc' } }),
+      ),
+      'command',
+    );
+    expect(start.admitted).toBe(false);
+    placed(
+      decidePlacement(
+        input(event({ text: '/summary' }), { gate: notAdmitted, command: { name: 'summary', args: '' } }),
+      ),
+      'refused',
+    );
+    const blocked = { ...notAdmitted, reason: 'blocked' } as const;
+    placed(
+      decidePlacement(input(event({ text: '/start abc' }), { gate: blocked, command: { name: 'start', args: 'abc' } })),
+      'refused',
+    );
+  });
+
+  it('refuses what a person past their budget asks, with the reset time; their group context stays context', () => {
+    const p = placed(decidePlacement(input(event({ text: 'one more?' }), { gate: spent })), 'refused');
+    expect(p.spent?.cap).toBe('person');
+    expect(p.message.rejected?.code).toBe('BUDGET_EXCEEDED');
+    const ev = event({ text: 'fyi', kind: 'group' });
+    placed(decidePlacement(input(ev, { gate: spent, activation: UNADDRESSED })), 'context_only');
+    // Commands still work past a budget (they are not answered by the model).
+    placed(
+      decidePlacement(input(event({ text: '/help' }), { gate: spent, command: { name: 'help', args: '' } })),
+      'command',
+    );
   });
 });

@@ -6,7 +6,7 @@ import { Badge, Empty, Time } from './ui.js';
 import { useI18n } from '../lib/i18n.js';
 
 /** Worth a look, not a failure: the gateway went on as designed. */
-const WARN_ONLY = new Set<IncidentView['kind']>(['unanswered', 'degraded_recall', 'room_budget_stop']);
+const WARN_ONLY = new Set<IncidentView['kind']>(['unanswered', 'degraded_recall', 'room_budget_stop', 'moderation']);
 
 export function Incidents(p: { list: IncidentView[]; hours: number; readable: boolean }) {
   const { t } = useI18n();

@@ -44,6 +44,8 @@ export const errorsEn = {
   'error.code.REFLECTION_ROLLBACK_CONFLICT': 'Cannot roll back: a later reflection changed the same memories',
   'error.code.EXPORT_LINK_EXPIRED': 'The download link has expired: export again',
   'error.code.EXPORT_LINK_INVALID': 'The download link is not valid',
+  'error.code.REPLY_WITHHELD': 'Moderation withheld the reply; people saw a notice (the text is in the trace)',
+  'error.code.MODERATION_UNAVAILABLE': 'The moderation service did not answer; the text passed unchecked by it',
   'error.code.INTERNAL': 'Internal error in the gateway',
 } as const;
 
@@ -88,5 +90,7 @@ export const errorsZhCN: Record<keyof typeof errorsEn, string> = {
   'error.code.REFLECTION_ROLLBACK_CONFLICT': '无法回滚：之后的反思改动了同样的记忆，请先回滚较新的反思',
   'error.code.EXPORT_LINK_EXPIRED': '下载链接已过期，请重新导出',
   'error.code.EXPORT_LINK_INVALID': '下载链接无效',
+  'error.code.REPLY_WITHHELD': '内容审核拦下了这条回复，用户只看到了提示（原文见追踪记录）',
+  'error.code.MODERATION_UNAVAILABLE': '内容审核服务未响应，这段文字未经其审核便放行了',
   'error.code.INTERNAL': '网关内部错误',
 };

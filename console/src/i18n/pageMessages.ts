@@ -100,6 +100,8 @@ export const pagesEn = {
   'health.degraded': '{name} ({target}) is degraded: {pct} % of recent calls failed',
   'health.notReady': '{name} is not ready',
   'health.recordUnreadable': 'The record cannot be read: model calls and incidents are unknown until MongoDB answers',
+  'health.noModel':
+    'No model is configured: every reply is a notice. Set OPENAI_API_KEY (OpenAI), or OPENAI_BASE_URL to an OpenAI-compatible server such as Ollama or vLLM (with LLM_MODEL), in .env or the environment, then restart.',
   'incidents.unreadable': 'Incidents cannot be read while MongoDB is not answering.',
   'incident.model_error': 'model error',
   'incident.model_timeout': 'model timeout',
@@ -107,6 +109,7 @@ export const pagesEn = {
   'incident.unanswered': 'unanswered',
   'incident.degraded_recall': 'recall degraded',
   'incident.room_budget_stop': 'room budget stop',
+  'incident.moderation': 'moderation',
   'incidents.none': 'No incidents in the last {n} hours.',
   'incidents.what': 'What happened',
   'incidents.trace': 'Trace',
@@ -357,6 +360,11 @@ export const pagesEn = {
   'config.section.thresholds': 'Thresholds',
   'config.section.limits': 'Limits',
   'config.section.preferences': 'Preferences',
+  'config.section.access': 'Who may talk',
+  'config.section.moderation': 'Moderation',
+  'config.listRange': 'at most {items} entries, one per line, each up to {length} characters',
+  'config.listEmpty': 'none',
+  'config.number': '{path} must be a number ({range})',
   'config.wholeNumber': '{path} must be a whole number ({range})',
   'config.savedOne': 'Saved {n} field; the next turn uses them.',
   'config.savedMany': 'Saved {n} fields; the next turn uses them.',
@@ -391,10 +399,23 @@ export const pagesEn = {
     'self-reflection: tokens (prompts and answers) one run may spend; at the limit the run stops and says so',
   'config.field.limits.reflection_max_memories':
     'self-reflection: memories one run may write; a step that would pass it writes none and the run stops',
+  'config.field.limits.person_daily_tokens':
+    "tokens one person may cause per day (replies, tool rounds, their background tasks), counted in DISPLAY_TIMEZONE; past it no model call until midnight (0: no limit; a person's own quota wins)",
+  'config.field.limits.chat_daily_tokens': 'tokens one chat may spend per day, everyone in it together (0: no limit)',
+  'config.field.limits.deployment_daily_cost':
+    'what the whole deployment may spend per day, in the currency of pricing (needs pricing; 0: no limit)',
+  'config.field.access.mode':
+    'who may talk: everyone (open), or only people and groups let in by an invite, an operator or an admitted group (allowlist)',
+  'config.field.access.refusal':
+    'a person not let in is told once how to get in (notice), or hears nothing (silent); their messages are recorded as refused either way',
   'config.field.preferences.summary_order': 'order of summary and last turns in a summarised session',
   'config.field.preferences.conversation_load_all':
     "whole-session mode: the session's whole history goes into the prompt (a summary is suggested past conversation_max_tokens) instead of the rolling summary",
   'config.field.preferences.active_recall': 'search memories for every message',
+  'config.field.moderation.keywords':
+    'words and phrases that flag a message (case-insensitive; Latin words match whole words, Chinese anywhere): a flagged message is not sent to the model and its sender is told',
+  'config.field.moderation.check_replies':
+    "check the agents' replies too (keywords, and MODERATION_BASE_URL when set): a reply is then shown only once complete, and a flagged one is withheld with a notice",
 } as const;
 
 export const pagesZhCN: Record<keyof typeof pagesEn, string> = {
@@ -495,6 +516,8 @@ export const pagesZhCN: Record<keyof typeof pagesEn, string> = {
   'health.degraded': '{name}（{target}）性能降级：最近 {pct} % 的调用失败',
   'health.notReady': '{name} 未就绪',
   'health.recordUnreadable': '无法读取记录：在 MongoDB 恢复响应前，模型调用和异常事件情况未知',
+  'health.noModel':
+    '尚未配置模型：所有回复都只会是一条提示。请在 .env 或环境变量中设置 OPENAI_API_KEY（OpenAI），或把 OPENAI_BASE_URL 指向 Ollama、vLLM 等 OpenAI 兼容服务（并设置 LLM_MODEL），然后重启。',
   'incidents.unreadable': 'MongoDB 未响应，暂时无法读取异常事件。',
   'incident.model_error': '模型错误',
   'incident.model_timeout': '模型超时',
@@ -502,6 +525,7 @@ export const pagesZhCN: Record<keyof typeof pagesEn, string> = {
   'incident.unanswered': '未回复',
   'incident.degraded_recall': '记忆检索降级',
   'incident.room_budget_stop': '聊天室预算用尽',
+  'incident.moderation': '内容审核',
   'incidents.none': '最近 {n} 小时内没有事件。',
   'incidents.what': '发生了什么',
   'incidents.trace': '追踪',
@@ -750,6 +774,11 @@ export const pagesZhCN: Record<keyof typeof pagesEn, string> = {
   'config.section.thresholds': '阈值',
   'config.section.limits': '上限',
   'config.section.preferences': '偏好',
+  'config.section.access': '谁可以聊天',
+  'config.section.moderation': '内容审核',
+  'config.listRange': '最多 {items} 条，每行一条，每条不超过 {length} 个字符',
+  'config.listEmpty': '无',
+  'config.number': '{path} 必须是数字（{range}）',
   'config.wholeNumber': '{path} 必须是整数（{range}）',
   'config.savedOne': '已保存 {n} 个字段；下一轮起生效。',
   'config.savedMany': '已保存 {n} 个字段；下一轮起生效。',
@@ -778,8 +807,18 @@ export const pagesZhCN: Record<keyof typeof pagesEn, string> = {
     '自我反思：单次运行可消耗的 token（提示与回答）；达到上限时运行停止并予以说明',
   'config.field.limits.reflection_max_memories':
     '自我反思：单次运行可写入的记忆条数；会超出上限的步骤不写入任何记忆，运行随即停止',
+  'config.field.limits.person_daily_tokens':
+    '每人每天可触发的 token（回复、工具轮次及其后台任务），按 DISPLAY_TIMEZONE 计日；超出后当天不再调用模型（0：不限；个人额度优先）',
+  'config.field.limits.chat_daily_tokens': '每个聊天每天可消耗的 token，聊天中所有人合计（0：不限）',
+  'config.field.limits.deployment_daily_cost': '整个部署每天可花费的金额，币种同价格表（需先设置价格；0：不限）',
+  'config.field.access.mode': '谁可以聊天：所有人（open），或仅限通过邀请码、运营者或已准入群组进入的人和群（allowlist）',
+  'config.field.access.refusal': '未准入的人：告知一次如何进入（notice），或不作任何回应（silent）；两种方式下其消息都会记录为已拒绝',
   'config.field.preferences.summary_order': '已总结会话中摘要与最近轮次的先后顺序',
   'config.field.preferences.conversation_load_all':
     '整会话模式：将会话的全部历史放入提示（超过 conversation_max_tokens 时建议总结），而不使用滚动摘要',
   'config.field.preferences.active_recall': '为每条消息检索记忆',
+  'config.field.moderation.keywords':
+    '会触发审核的词语（不区分大小写；英文等按整词匹配，中文在任意位置匹配）：被标记的消息不会发给模型，并告知发送者',
+  'config.field.moderation.check_replies':
+    '同时审核智能体的回复（关键词，以及设置了 MODERATION_BASE_URL 时的审核服务）：回复会在完整生成后才显示，被标记的回复会被拦下并显示提示',
 };

@@ -12,13 +12,15 @@ export const FIELDS = graphql(`
       min
       max
       values
+      maxItems
+      maxLength
       default
       doc
     }
   }
 `);
 
-/** One field: `type` is int, bool or enum. */
+/** One field: `type` is int, number, bool, enum or list (of strings). */
 export type FieldInfo = ResultOf<typeof FIELDS>['configFields'][number];
 export type Sections = Record<string, Record<string, unknown>>;
 /** The config as the runtime query asks for it: fixed fields, then a section per field path. */
@@ -45,8 +47,10 @@ export const valueAt = (c: ConfigData | undefined, path: string): unknown => {
 };
 
 export function rangeText(f: FieldInfo, t: I18n['t']): string {
-  if (f.type === 'int') return `${f.min?.toLocaleString('en-US')} – ${f.max?.toLocaleString('en-US')}`;
+  if (f.type === 'int' || f.type === 'number')
+    return `${f.min?.toLocaleString('en-US')} – ${f.max?.toLocaleString('en-US')}`;
   if (f.type === 'bool') return t('config.onOff');
+  if (f.type === 'list') return t('config.listRange', { items: f.maxItems ?? '?', length: f.maxLength ?? '?' });
   return (f.values ?? []).join(' | ');
 }
 
@@ -58,14 +62,23 @@ export function sectionTitle(s: string, t: I18n['t']): string {
 
 export type Draft = Record<string, string | boolean>;
 
-/** The stored values as the form edits them: a bool as a boolean, the rest as text. */
+/** A stored value as the form edits it: a bool as a boolean, a list one entry per line, the rest as text. */
+export function asDraft(f: Pick<FieldInfo, 'type'>, v: unknown): string | boolean {
+  if (f.type === 'bool') return Boolean(v);
+  if (f.type === 'list') return Array.isArray(v) ? v.map(String).join('\n') : '';
+  return String(v);
+}
+
+/** The stored values as the form edits them. */
 export const draftOf = (fields: FieldInfo[], current: ConfigData): Draft =>
-  Object.fromEntries(
-    fields.map((f) => [
-      f.path,
-      f.type === 'bool' ? Boolean(valueAt(current, f.path)) : String(valueAt(current, f.path)),
-    ]),
-  );
+  Object.fromEntries(fields.map((f) => [f.path, asDraft(f, valueAt(current, f.path))]));
+
+/** A list's lines as its entries: trimmed, blank lines left out (the API checks the rest). */
+const listOf = (raw: string | boolean | undefined): string[] =>
+  String(raw ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 /** The changed fields as an updateConfig patch, and the local problems (an int that is no Int). */
 export function patchOf(changed: FieldInfo[], draft: Draft, t: I18n['t']) {
@@ -79,6 +92,14 @@ export function patchOf(changed: FieldInfo[], draft: Draft, t: I18n['t']) {
       // Only what cannot be sent as a GraphQL Int is caught here; ranges are the API's to check.
       if (String(raw).trim() === '' || !Number.isSafeInteger(v) || Math.abs(v as number) > 2 ** 31 - 1) {
         local[f.path] = t('config.wholeNumber', { path: f.path, range: rangeText(f, t) });
+        continue;
+      }
+    }
+    if (f.type === 'list') v = listOf(raw);
+    if (f.type === 'number') {
+      v = Number(String(raw).trim());
+      if (String(raw).trim() === '' || !Number.isFinite(v)) {
+        local[f.path] = t('config.number', { path: f.path, range: rangeText(f, t) });
         continue;
       }
     }

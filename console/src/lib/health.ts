@@ -56,6 +56,7 @@ export const HEALTH_QUERY = graphql(
           message
         }
         incidentWindowHours
+        modelConfigured
         recordReadable
       }
     }
@@ -88,6 +89,11 @@ export function problemsOf(h: HealthView, t: Translate = translate): string[] {
   return out;
 }
 
+/** What needs attention but is no failure: no model configured (every reply is a notice). */
+export function warningsOf(h: Pick<HealthView, 'modelConfigured'>, t: Translate = translate): string[] {
+  return h.modelConfigured ? [] : [t('health.noModel')];
+}
+
 /** A service's name as people write it. */
 export const serviceName = (name: string): string =>
   name === 'mongodb' ? 'MongoDB' : name === 'redis' ? 'Redis' : name;
@@ -100,4 +106,5 @@ export const INCIDENT_LABELS: Record<IncidentView['kind'], MessageKey> = {
   unanswered: 'incident.unanswered',
   degraded_recall: 'incident.degraded_recall',
   room_budget_stop: 'incident.room_budget_stop',
+  moderation: 'incident.moderation',
 };

@@ -29,10 +29,11 @@ const obj = (v: unknown): Record<string, unknown> =>
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-/** What any other event is about: its payload's task (a background task) or category (a warning). */
+/** What any other event is about: its payload's task (a background task), category (a warning) or a moderation's direction and verdict. */
 export function eventTopic(e: EventView): string {
   const d = obj(e.data);
-  return str(d.task) ?? str(d.category) ?? '';
+  const moderation = str(d.direction) && `${str(d.direction)} ${d.flagged === true ? 'flagged' : 'unchecked'}`;
+  return str(d.task) ?? str(d.category) ?? (moderation || '');
 }
 
 export interface PromptMessage {

@@ -2,7 +2,14 @@
 // and the embeddings, MongoDB and Redis, the respond queue — and the incidents feed.
 import { useQuery } from '../lib/hooks.js';
 import { formatMs, formatNumber } from '../lib/time.js';
-import { HEALTH_POLL_MS, HEALTH_QUERY, problemsOf, serviceName, type CallHealthView } from '../lib/health.js';
+import {
+  HEALTH_POLL_MS,
+  HEALTH_QUERY,
+  problemsOf,
+  serviceName,
+  warningsOf,
+  type CallHealthView,
+} from '../lib/health.js';
 import { Incidents } from '../components/Incidents.js';
 import { Badge, ErrorBox, Loading, PageHeader, Panel, Stat, StatusBadge, Time } from '../components/ui.js';
 import { useI18n } from '../lib/i18n.js';
@@ -48,6 +55,10 @@ export function Home() {
   const q = useQuery(HEALTH_QUERY, {}, { pollMs: HEALTH_POLL_MS });
   const h = q.data?.health;
   const problems = h ? problemsOf(h, t) : [];
+  // Warnings (no model configured) are no failure, but never "all systems answering" either.
+  const warnings = h ? warningsOf(h, t) : [];
+  const attention = [...problems, ...warnings];
+  const tone = problems.length > 0 ? 'bad' : warnings.length > 0 ? 'warn' : 'ok';
   return (
     <>
       <PageHeader title={t('home.title')} sub={t('home.sub', { s: HEALTH_POLL_MS / 1000 })} />
@@ -56,14 +67,10 @@ export function Home() {
         <Loading what="health" />
       ) : (
         <>
-          <div
-            class={`health-summary ${problems.length > 0 ? 'bad' : 'ok'}`}
-            data-testid="health-summary"
-            role="status"
-          >
-            {problems.length > 0 ? (
+          <div class={`health-summary ${tone}`} data-testid="health-summary" data-tone={tone} role="status">
+            {attention.length > 0 ? (
               <ul>
-                {problems.map((s) => (
+                {attention.map((s) => (
                   <li>{s}</li>
                 ))}
               </ul>

@@ -3,7 +3,7 @@ import { graphql } from '../lib/graphql.js';
 import { useQuery } from '../lib/hooks.js';
 import { Link } from '../lib/router.js';
 import { nodes } from '../lib/types.js';
-import { HEALTH_POLL_MS, HEALTH_QUERY, problemsOf } from '../lib/health.js';
+import { HEALTH_POLL_MS, HEALTH_QUERY, problemsOf, warningsOf } from '../lib/health.js';
 import { Incidents } from '../components/Incidents.js';
 import { Badge, Empty, ErrorBox, Json, Loading, PageHeader, Panel, Time } from '../components/ui.js';
 import { useI18n } from '../lib/i18n.js';
@@ -39,7 +39,7 @@ export function Warnings() {
   // no dialogue raised a warning.
   const hq = useQuery(HEALTH_QUERY, {}, { pollMs: HEALTH_POLL_MS });
   const h = hq.data?.health;
-  const problems = h ? problemsOf(h, t) : [];
+  const problems = h ? [...problemsOf(h, t), ...warningsOf(h, t)] : [];
   const calm = h !== undefined && problems.length === 0 && h.incidents.length === 0;
   return (
     <>

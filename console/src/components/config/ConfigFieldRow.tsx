@@ -1,4 +1,4 @@
-// One config field: its key and help, the input its type takes (checkbox, select, number), its
+// One config field: its key and help, the input its type takes (checkbox, select, lines, number), its
 // range and default, and the API's problem with it.
 import { rangeText, type FieldInfo } from '../../lib/configDraft.js';
 import { useI18n } from '../../lib/i18n.js';
@@ -31,7 +31,7 @@ export function ConfigFieldRow(p: FieldProps & { changed: boolean; errorCode: st
       <div class="config-input">
         <ConfigInput {...p} />
         <span class="range">
-          {rangeText(f, t)} · {t('config.default', { v: String(f.default) })}
+          {rangeText(f, t)} · {t('config.default', { v: defaultText(f, t) })}
         </span>
       </div>
       {p.error && (
@@ -43,9 +43,24 @@ export function ConfigFieldRow(p: FieldProps & { changed: boolean; errorCode: st
   );
 }
 
-/** The input for the field's type: a checkbox (bool), a select (enum), else a number. */
+/** A default as text: a list's entries, or that it has none. */
+const defaultText = (f: FieldInfo, t: (key: 'config.listEmpty') => string): string =>
+  Array.isArray(f.default) ? f.default.join(', ') || t('config.listEmpty') : String(f.default);
+
+/** The input for the field's type: a checkbox (bool), a select (enum), lines (list), else a number. */
 function ConfigInput(p: FieldProps) {
   const { field: f, value } = p;
+  if (f.type === 'list')
+    return (
+      <textarea
+        id={f.path}
+        rows={4}
+        value={String(value ?? '')}
+        disabled={!p.canEdit}
+        aria-invalid={p.error ? 'true' : undefined}
+        onInput={(e) => p.onChange(e.currentTarget.value)}
+      />
+    );
   if (f.type === 'bool')
     return (
       <input

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, errorText, gql } from '../../lib/api.js';
 import { fieldErrors } from '../../lib/configErrors.js';
 import {
+  asDraft,
   configSelection,
   draftOf,
   FIELDS,
@@ -58,7 +59,9 @@ export function useConfigForm() {
   useEffect(() => {
     if (current) setDraft(draftOf(fields, current));
   }, [current]);
-  const changed = fields.filter((f) => current && String(draft[f.path]) !== String(valueAt(current, f.path)));
+  const changed = fields.filter(
+    (f) => current && String(draft[f.path]) !== String(asDraft(f, valueAt(current, f.path))),
+  );
 
   const busyWhile = async (fn: () => Promise<void>, onError: (err: unknown) => void) => {
     setBusy(true);

@@ -165,7 +165,8 @@ export function OtherEvents(p: { events: EventView[] }) {
         <Collapsible
           summary={
             <>
-              <Badge tone={e.kind === 'warning' ? 'warn' : 'plain'}>{e.kind}</Badge> {eventTopic(e)}{' '}
+              <Badge tone={e.kind === 'warning' || e.kind === 'moderation' ? 'warn' : 'plain'}>{e.kind}</Badge>{' '}
+              {eventTopic(e)}{' '}
               <span class="muted small">
                 <Time at={e.at} />
               </span>
