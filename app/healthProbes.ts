@@ -18,8 +18,11 @@ import { providerList } from './llmProviders.js';
  * LLM_FALLBACKS lists one — as app/llmProviders.ts builds the chain; else NoModelClient answers.
  */
 export const replyModelConfigured = (env: Pick<Env, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'LLM_FALLBACKS'>): boolean =>
-  modelConfigured({ apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, defaultBaseUrl: DEFAULT_OPENAI_BASE_URL }) ||
-  env.LLM_FALLBACKS.length > 0;
+  modelConfigured({
+    apiKey: env.OPENAI_API_KEY,
+    baseUrl: env.OPENAI_BASE_URL,
+    defaultBaseUrl: DEFAULT_OPENAI_BASE_URL,
+  }) || env.LLM_FALLBACKS.length > 0;
 
 /** A probe never holds the page on a stuck connection (the shared one retries forever). */
 const PROBE_TIMEOUT_MS = 1_000;

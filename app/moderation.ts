@@ -9,9 +9,15 @@ import type { Store } from '../src/store/store.js';
 import { OpenAiModerationEndpoint } from '../src/moderation/endpoint.js';
 import { Moderator } from '../src/moderation/moderator.js';
 
-type ModerationEnv = Pick<Env, 'MODERATION_BASE_URL' | 'MODERATION_API_KEY' | 'MODERATION_MODEL' | 'MODERATION_TIMEOUT_MS'>;
+type ModerationEnv = Pick<
+  Env,
+  'MODERATION_BASE_URL' | 'MODERATION_API_KEY' | 'MODERATION_MODEL' | 'MODERATION_TIMEOUT_MS'
+>;
 
-export function buildModerator(env: ModerationEnv, o: { store: Pick<Store, 'config'>; log: Logger; metrics: Metrics }): Moderator {
+export function buildModerator(
+  env: ModerationEnv,
+  o: { store: Pick<Store, 'config'>; log: Logger; metrics: Metrics },
+): Moderator {
   const endpoint = env.MODERATION_BASE_URL
     ? new OpenAiModerationEndpoint(
         new OpenAI({

@@ -18,6 +18,7 @@ import { Home } from './pages/Home.js';
 import { AgentPage, Agents } from './pages/Agents.js';
 import { Backgrounds } from './pages/Backgrounds.js';
 import { WebUsers } from './pages/WebUsers.js';
+import { AccessPage } from './pages/Access.js';
 import { Empty } from './components/ui.js';
 
 export type Section =
@@ -34,6 +35,7 @@ export type Section =
   | 'agents'
   | 'backgrounds'
   | 'webUsers'
+  | 'access'
   | 'none';
 
 interface Route {
@@ -65,6 +67,7 @@ const ROUTES: Route[] = [
   { pattern: '/setup/agents/:id', section: 'agents', render: (p) => <AgentPage id={p.id!} /> },
   { pattern: '/backgrounds', section: 'backgrounds', render: () => <Backgrounds /> },
   { pattern: '/web-users', section: 'webUsers', render: () => <WebUsers /> },
+  { pattern: '/access', section: 'access', render: () => <AccessPage /> },
   { pattern: '/chat/:id', section: 'chat', render: (p) => <Chat id={p.id} /> },
 ];
 

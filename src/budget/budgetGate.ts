@@ -16,18 +16,36 @@ export interface BudgetGateDeps {
   timezone: string;
 }
 
+/**
+ * How long a person's own quota is kept between reads: a reply's tool rounds and its extraction
+ * read it once, and an operator's change applies within this time.
+ */
+const QUOTA_TTL_MS = 10_000;
+const QUOTAS_KEPT = 10_000;
+
 export class BudgetGate {
+  private readonly quotas = new Map<string, { quota: number | undefined; until: number }>();
+
   constructor(private readonly deps: BudgetGateDeps) {}
+
+  /** The person's own quota, read by `_id` at most once per QUOTA_TTL_MS (or taken from a person just read). */
+  private async quotaOf(humanId: string, known: Human | null | undefined, now: number): Promise<number | undefined> {
+    const kept = this.quotas.get(humanId);
+    if (known === undefined && kept && kept.until > now) return kept.quota;
+    const human = known !== undefined ? known : await this.deps.store.participants.getHuman(humanId);
+    if (this.quotas.size >= QUOTAS_KEPT) this.quotas.clear();
+    this.quotas.set(humanId, { quota: human?.dailyTokens, until: now + QUOTA_TTL_MS });
+    return human?.dailyTokens;
+  }
 
   /** Whether a call for `payer` may be made now; only the counters a cap in force needs are read. */
   async check(payer: Payer, at: Date, known: { human?: Human | null } = {}): Promise<BudgetVerdict> {
     const { store, timezone } = this.deps;
     const { limits } = await this.deps.config();
     const day = dayOf(at, timezone);
-    const human =
-      known.human !== undefined ? known.human : payer.humanId ? await store.participants.getHuman(payer.humanId) : null;
+    const quota = payer.humanId ? await this.quotaOf(payer.humanId, known.human, at.getTime()) : undefined;
     const caps = {
-      personTokens: payer.humanId ? personCap(human ? human.dailyTokens : undefined, limits.person_daily_tokens) : 0,
+      personTokens: payer.humanId ? personCap(quota, limits.person_daily_tokens) : 0,
       chatTokens: payer.dialogueId ? limits.chat_daily_tokens : 0,
       deploymentCost: limits.deployment_daily_cost,
     };

@@ -26,7 +26,7 @@ export interface StreamStage {
    * Only a gate has this: a stage that must judge the whole reply before any of it shows. It
    * gives '' from push() and end(), and here, awaited once the model is done, what may be shown.
    */
-  release?(): Promise<Released>;
+  release?: () => Promise<Released>;
 }
 
 /** What a stage may know of the reply it filters. */
@@ -75,7 +75,7 @@ export function composeStages(stages: readonly StreamStage[]): StreamStage {
   return {
     push: (delta) => stages.reduce((text, s) => (text ? s.push(text) : ''), delta),
     end: () => endFrom(stages, ''),
-    ...(stages.some((s) => s.release) ? { release } : {}),
+    ...(stages.some((s) => s.release !== undefined) ? { release } : {}),
   };
 }
 

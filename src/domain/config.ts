@@ -234,7 +234,7 @@ export function defaultConfig(): GatewayConfig {
   const out: Record<string, Record<string, unknown>> = {};
   // Copied, so a caller changing its config's list never changes the table's default.
   for (const s of sections)
-    out[s] = Object.fromEntries(fieldsOf(s).map(([k, f]) => [k, Array.isArray(f.default) ? [...f.default] : f.default]));
+    out[s] = Object.fromEntries(fieldsOf(s).map(([k, f]) => [k, f.type === 'list' ? [...f.default] : f.default]));
   return out as SectionValues;
 }
 
@@ -273,8 +273,7 @@ function listProblem(f: ListField, v: unknown): string | undefined {
 }
 
 /** A valid value as stored: list entries trimmed (a keyword's edge spaces are typing, not meaning). */
-const storedValue = (f: Field, v: unknown): unknown =>
-  f.type === 'list' ? (v as string[]).map((e) => e.trim()) : v;
+const storedValue = (f: Field, v: unknown): unknown => (f.type === 'list' ? (v as string[]).map((e) => e.trim()) : v);
 
 function checkField(path: string, f: Field, v: unknown): string | undefined {
   if (f.type === 'list') {

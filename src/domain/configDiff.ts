@@ -4,12 +4,7 @@ import { CONFIG_FIELDS, type ConfigSection, type GatewayConfig } from './config.
 import type { ModelPrice } from './configPricing.js';
 
 export type ConfigValue =
-  | number
-  | boolean
-  | string
-  | string[]
-  | { promptPerMillion: number; completionPerMillion: number }
-  | null;
+  number | boolean | string | string[] | { promptPerMillion: number; completionPerMillion: number } | null;
 
 export interface ConfigChange {
   path: string;

@@ -19,7 +19,8 @@ export const CLEAN: ModerationVerdict = Object.freeze({ flagged: false });
 // Letters and digits of scripts that separate words with spaces: a keyword edge made of these
 // needs a word boundary there ("ass" must not flag "class"). Han, kana and Hangul are written
 // without spaces, so a keyword in them matches anywhere (substring), as people expect in Chinese.
-const SPACED_WORD_CHAR = /^(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{L}\p{N}\p{M}]$/u;
+const SPACED_WORD_CHAR =
+  /^(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{L}\p{N}\p{M}]$/u;
 // Invisible format characters (zero-width space, joiner, soft hyphen) are dropped so they cannot
 // split a keyword; runs of white space count as one space.
 const INVISIBLE = /\p{Cf}/gu;

@@ -39,7 +39,7 @@ export interface JsonTaskResult<T> {
   durationMs: number;
   /** The provider that answered and those passed over (the provider chain's calls), for the trace. */
   provider?: string;
-  skipped?: ProviderSkip[];
+  providersSkipped?: ProviderSkip[];
 }
 
 /** Runs the task; a model that answers with invalid JSON gets one more try before it fails. */

@@ -65,7 +65,7 @@ export class ProviderChain {
     const resting = targets.filter((t) => t.provider.cooling(at));
     // Every provider resting: better to try them all again than to answer nothing.
     const order = resting.length < targets.length ? targets.filter((t) => !resting.includes(t)) : targets;
-    const skipped: ProviderSkip[] =
+    const providersSkipped: ProviderSkip[] =
       order === targets
         ? []
         : resting.map((t) => ({ provider: t.provider.label(t.model), reason: 'cooling_down' as const }));
@@ -76,7 +76,7 @@ export class ProviderChain {
       const tried = await tryOnce(target, signal, attempt, wait);
       if (tried.ok) {
         target.provider.answered(target.model, now());
-        return { ok: true, value: tried.value, route: { provider: label, skipped } };
+        return { ok: true, value: tried.value, route: { provider: label, providersSkipped } };
       }
       last = { error: tried.error, provider: label };
       if (signal.aborted) break; // the request's own end: no provider is blamed
@@ -84,9 +84,9 @@ export class ProviderChain {
       const line = tried.waitedOut ? `no first token within ${wait ?? 0} ms` : failureLine(tried.error);
       target.provider.failed(target.model, line, why && !tried.started ? this.o.cooldownMs : 0, now());
       if (!why || tried.started) break;
-      if (i < order.length - 1) skipped.push({ provider: label, ...why });
+      if (i < order.length - 1) providersSkipped.push({ provider: label, ...why });
     }
-    return { ok: false, error: last.error, route: { provider: last.provider, skipped } };
+    return { ok: false, error: last.error, route: { provider: last.provider, providersSkipped } };
   }
 }
 

@@ -12,17 +12,18 @@ export interface ProviderSkip {
   status?: number;
 }
 
+/**
+ * Named apart from a task's own `skipped` (work not done, which health does not count as a
+ * call): these are providers passed over for a call that was made.
+ */
 export interface Route {
   /** The provider that answered (or, for a failed call, failed last). */
   provider: string;
-  skipped: ProviderSkip[];
+  providersSkipped: ProviderSkip[];
 }
 
 /** The route of a result or failure as trace fields; nothing for a call made without the chain. */
-export function routeData(r: { provider?: string; skipped?: ProviderSkip[] } | Route | undefined): {
-  provider?: string;
-  skipped?: ProviderSkip[];
-} {
+export function routeData(r: Partial<Route> | undefined): Partial<Route> {
   if (!r?.provider) return {};
-  return { provider: r.provider, skipped: r.skipped ?? [] };
+  return { provider: r.provider, providersSkipped: r.providersSkipped ?? [] };
 }

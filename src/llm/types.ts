@@ -58,7 +58,7 @@ export interface CompletionResult {
   /** Which provider answered (host of its server and model, no secrets); set by the provider chain. */
   provider?: string;
   /** Providers passed over before it, and why. */
-  skipped?: ProviderSkip[];
+  providersSkipped?: ProviderSkip[];
   /** Tools were left out: this model refuses them (remembered per provider and model). */
   toolsOmitted?: boolean;
 }

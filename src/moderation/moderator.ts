@@ -65,9 +65,13 @@ export class Moderator {
   ): Promise<ModerationVerdict> {
     const byKeyword = keywordVerdict(text, settings.keywords);
     let verdict = byKeyword;
-    if (!byKeyword.flagged && this.o.endpoint && text.trim()) verdict = await this.ask(this.o.endpoint, text, direction, signal);
+    if (!byKeyword.flagged && this.o.endpoint && text.trim())
+      verdict = await this.ask(this.o.endpoint, text, direction, signal);
     else if (!byKeyword.flagged) verdict = CLEAN;
-    this.o.metrics?.moderation(direction, verdict.flagged ? 'flagged' : verdict.endpointFailed ? 'unavailable' : 'clean');
+    this.o.metrics?.moderation(
+      direction,
+      verdict.flagged ? 'flagged' : verdict.endpointFailed ? 'unavailable' : 'clean',
+    );
     return verdict;
   }
 

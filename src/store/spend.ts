@@ -16,7 +16,7 @@ const LISTED_ROWS = 5_000;
 export class SpendRepo {
   constructor(private readonly c: Collections) {}
 
-  /** Adds one call to each subject's counter of the day (upserts by `_id`, in parallel). */
+  /** Adds one call to each subject's counter of the day: upserts by `_id`, in one command. */
   async add(
     day: string,
     subjects: ReadonlyArray<{ scope: SpendScope; subjectId: string }>,
@@ -24,23 +24,16 @@ export class SpendRepo {
     at: Date,
   ): Promise<void> {
     const tokens = used.inputTokens + used.outputTokens;
-    await Promise.all(
-      subjects.map(({ scope, subjectId }) =>
-        this.c.spend.updateOne(
-          { _id: spendIdOf(day, scope, subjectId) },
-          {
-            $inc: {
-              tokens,
-              inputTokens: used.inputTokens,
-              outputTokens: used.outputTokens,
-              cost: used.cost,
-              calls: 1,
-            },
-            $set: { day, scope, subjectId, updatedAt: at },
-          },
-          { upsert: true },
-        ),
-      ),
+    const $inc = { tokens, inputTokens: used.inputTokens, outputTokens: used.outputTokens, cost: used.cost, calls: 1 };
+    await this.c.spend.bulkWrite(
+      subjects.map(({ scope, subjectId }) => ({
+        updateOne: {
+          filter: { _id: spendIdOf(day, scope, subjectId) },
+          update: { $inc, $set: { day, scope, subjectId, updatedAt: at } },
+          upsert: true,
+        },
+      })),
+      { ordered: false },
     );
   }
 

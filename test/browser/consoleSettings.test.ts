@@ -104,9 +104,9 @@ describe('console home with a model (positive control)', () => {
     );
     expect(r.body.data?.config.moderation).toEqual({ keywords: ['casino', '赌博'], check_replies: true });
     await page.reload();
-    await expect.poll(() => page.getByTestId('config-moderation.keywords').locator('textarea').inputValue()).toBe(
-      'casino\n赌博',
-    );
+    await expect
+      .poll(() => page.getByTestId('config-moderation.keywords').locator('textarea').inputValue())
+      .toBe('casino\n赌博');
     await screenshot(page, 'config-moderation-keywords');
     expect(pageErrors(page)).toEqual([]);
   });

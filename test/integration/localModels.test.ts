@@ -95,7 +95,8 @@ describe('local models that just work', () => {
     const calls = await replyCalls(h);
     expect(calls).toHaveLength(3);
     const label = `${new URL(ollama.baseURL).host} ${MODEL}`;
-    for (const call of calls) expect(call.data).toMatchObject({ provider: label, skipped: [], toolsOmitted: true });
+    for (const call of calls)
+      expect(call.data).toMatchObject({ provider: label, providersSkipped: [], toolsOmitted: true });
 
     // Embeddings: the server answered 404 (it was asked), then the offline embedder took over.
     await eventually(
@@ -144,7 +145,9 @@ describe('local models that just work', () => {
     const [call] = await replyCalls(h);
     expect(call!.data).toMatchObject({
       provider: `${new URL(lmstudio.baseURL).host} qwen2.5-7b-instruct`,
-      skipped: [{ provider: `${new URL(deepseek.baseURL).host} deepseek-chat`, reason: 'status', status: 503 }],
+      providersSkipped: [
+        { provider: `${new URL(deepseek.baseURL).host} deepseek-chat`, reason: 'status', status: 503 },
+      ],
       error: null,
     });
     const report = await health(h);

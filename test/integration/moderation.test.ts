@@ -36,7 +36,7 @@ const everyText = (h: Harness): string[] =>
     .map((c) => c.params.text)
     .filter((t): t is string => typeof t === 'string');
 
-async function say(h: Harness, n: number, text: string): Promise<void> {
+function say(h: Harness, n: number, text: string): void {
   h.tg.pushUpdate(privateText({ updateId: n, chatId: CHAT, messageId: n, text }));
 }
 
@@ -78,7 +78,7 @@ describe('moderation of replies', () => {
       chunks: ['Here is where to find ', 'the Forbidden Fruit', ': behind the old garden wall.'],
       chunkDelayMs: 150,
     });
-    await say(h, 1, 'Where can I find something sweet?');
+    say(h, 1, 'Where can I find something sweet?');
     const [withheld] = await finishedReplies(h, 1);
     await h.tg.waitFor(() => h.tg.sentText(CHAT).includes(WITHHELD), 5_000);
 
@@ -102,12 +102,20 @@ describe('moderation of replies', () => {
     const listed = (await incidents(h)).find((i) => i.kind === 'moderation');
     expect(listed).toMatchObject({ turnId: withheld!.turnId });
     expect(listed?.message).toBe('reply flagged by keyword "forbidden fruit": withheld, a notice shown instead');
-    const turn = await h.app.store.turns.get(withheld!.turnId!);
-    expect(turn?.status).toBe('responded');
+    // The platform shows the final text just before the turn is closed in the store.
+    const turn = await eventually(
+      async () => {
+        const t = await h.app.store.turns.get(withheld!.turnId!);
+        return t && t.status !== 'pending' ? t : undefined;
+      },
+      5_000,
+      'turn closed',
+    );
+    expect(turn.status).toBe('responded');
 
     // Positive control: a clean reply under the same keywords is shown whole.
     h.llm.enqueue({ kind: 'reply', chunks: ['Apples grow ', 'on trees.'], chunkDelayMs: 100 });
-    await say(h, 2, 'And something ordinary?');
+    say(h, 2, 'And something ordinary?');
     const [, clean] = await finishedReplies(h, 2);
     await h.tg.waitFor(() => h.tg.sentText(CHAT).includes('Apples grow on trees.'), 5_000);
     expect(clean!.content).toBe('Apples grow on trees.');
@@ -119,7 +127,7 @@ describe('moderation of replies', () => {
     fake = await startFakeModeration({ hurt: 'violence' });
     h = await startHarness({ MODERATION_BASE_URL: fake.baseURL, MODERATION_API_KEY: 'sk-moderation-test-0000' });
     h.llm.enqueue({ kind: 'reply', chunks: ['I will ', 'hurt you.'], chunkDelayMs: 100 });
-    await say(h, 1, 'What will you do?');
+    say(h, 1, 'What will you do?');
     const [withheld] = await finishedReplies(h, 1);
     await h.tg.waitFor(() => h.tg.sentText(CHAT).includes(WITHHELD), 5_000);
     for (const t of everyText(h)) expect(t).not.toMatch(/hurt/);
@@ -128,7 +136,12 @@ describe('moderation of replies', () => {
       error: { code: 'REPLY_WITHHELD', message: 'moderation withheld the reply (endpoint: violence)' },
     });
     const [event] = await moderationEvents(h, withheld!.turnId!);
-    expect(event?.data).toMatchObject({ direction: 'out', by: 'endpoint', categories: ['violence'], text: 'I will hurt you.' });
+    expect(event?.data).toMatchObject({
+      direction: 'out',
+      by: 'endpoint',
+      categories: ['violence'],
+      text: 'I will hurt you.',
+    });
     expect(fake.requests).toContainEqual(
       expect.objectContaining({
         model: 'omni-moderation-latest',
@@ -138,7 +151,7 @@ describe('moderation of replies', () => {
     );
 
     h.llm.enqueue({ kind: 'reply', chunks: ['I will ', 'make tea.'] });
-    await say(h, 2, 'And then?');
+    say(h, 2, 'And then?');
     const [, clean] = await finishedReplies(h, 2);
     await h.tg.waitFor(() => h.tg.sentText(CHAT).includes('I will make tea.'), 5_000);
     expect(clean!.delivery?.state).toBe('complete');
@@ -147,7 +160,10 @@ describe('moderation of replies', () => {
 
   it('shows the reply when the endpoint is down, logging a warning and recording it as unchecked', async () => {
     const lines: Array<{ level: number; msg: string; code?: string; direction?: string }> = [];
-    const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[0]) });
+    const log = pino(
+      { level: 'warn' },
+      { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[0]) },
+    );
     const port = await closedPort();
     h = await startHarness(
       { MODERATION_BASE_URL: `http://127.0.0.1:${port}/v1`, MODERATION_TIMEOUT_MS: '2000' },
@@ -157,7 +173,7 @@ describe('moderation of replies', () => {
       { log },
     );
     h.llm.enqueue({ kind: 'reply', chunks: ['Hello from ', 'the garden.'] });
-    await say(h, 1, 'Hi!');
+    say(h, 1, 'Hi!');
     const [reply] = await finishedReplies(h, 1);
     await h.tg.waitFor(() => h.tg.sentText(CHAT).includes('Hello from the garden.'), 5_000);
     expect(reply).toMatchObject({ content: 'Hello from the garden.', delivery: { state: 'complete' } });

@@ -7,6 +7,7 @@ import {
   degradedRecallIncident,
   deliveryIncident,
   mergeIncidents,
+  moderationIncident,
 } from '../../src/health/incidents.js';
 
 const at = (min: number) => new Date(Date.UTC(2026, 10, 28, 12, min));
@@ -19,6 +20,23 @@ const ev = (id: string, min: number, data: Record<string, unknown>) => ({
 });
 
 describe('incidents', () => {
+  it('says what moderation did in each direction, and when its endpoint let a text through unchecked', () => {
+    const flaggedIn = { direction: 'in', flagged: true, by: 'keyword', matched: '赌博', text: 'never shown here' };
+    expect(moderationIncident(ev('m1', 3, flaggedIn))).toMatchObject({
+      kind: 'moderation',
+      turnId: 'trn_m1',
+      message: 'incoming message flagged by keyword "赌博": not sent to the model',
+    });
+    const withheld = { direction: 'out', flagged: true, by: 'endpoint', categories: ['violence', 'hate'] };
+    expect(moderationIncident(ev('m2', 3, withheld)).message).toBe(
+      'reply flagged by endpoint: violence, hate: withheld, a notice shown instead',
+    );
+    const unchecked = { direction: 'out', flagged: false, endpointFailed: 'no answer within 5000 ms' };
+    expect(moderationIncident(ev('m3', 3, unchecked)).message).toBe(
+      'moderation endpoint failed (no answer within 5000 ms): the reply passed unchecked by it',
+    );
+  });
+
   it('names a model timeout apart from a model error, with the task and code', () => {
     expect(callIncident(ev('a', 1, { error: 'timed out after 60 s', errorCode: 'GENERATION_TIMEOUT' }))).toMatchObject({
       kind: 'model_timeout',

@@ -12,7 +12,7 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const FLOORS: readonly (readonly string[])[] = [
   ['.', 'config', 'feed', 'i18n', 'domain', 'llm', 'query', 'auth'],
   ['metrics', 'platforms', 'search', 'stats', 'tone', 'transcript', 'store'],
-  ['delivery', 'export', 'health', 'media', 'memory', 'tools', 'trace', 'budget'],
+  ['delivery', 'export', 'health', 'media', 'memory', 'tools', 'trace', 'budget', 'moderation'],
   ['knowledge', 'summary', 'persona', 'reflection'],
   ['context', 'lifecycle'],
   ['ops', 'rooms'],

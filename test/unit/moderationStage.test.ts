@@ -149,6 +149,10 @@ describe('moderationStageFactory', () => {
     });
     stage.push('Hello!');
     expect(await stage.release!()).toEqual({ text: 'Hello!' });
-    expect(recorded[0]?.data).toMatchObject({ direction: 'out', flagged: false, endpointFailed: 'connect ECONNREFUSED' });
+    expect(recorded[0]?.data).toMatchObject({
+      direction: 'out',
+      flagged: false,
+      endpointFailed: 'connect ECONNREFUSED',
+    });
   });
 });

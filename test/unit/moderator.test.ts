@@ -69,7 +69,10 @@ describe('Moderator', () => {
     });
     expect(await r.moderator.checkReply(r.config.moderation, 'Have a lovely day')).toEqual({ flagged: false });
     expect(fake.requests.map((q) => q.model)).toEqual(['omni-moderation-latest', 'omni-moderation-latest']);
-    expect(fake.requests[0]).toMatchObject({ input: 'I will hurt you, idiot', authorization: 'Bearer sk-mod-test-000' });
+    expect(fake.requests[0]).toMatchObject({
+      input: 'I will hurt you, idiot',
+      authorization: 'Bearer sk-mod-test-000',
+    });
     expect(r.counted).toEqual(['in:flagged', 'out:clean']);
     expect(r.logs.filter((l) => l.level >= 40)).toEqual([]);
   });

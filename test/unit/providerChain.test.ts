@@ -88,7 +88,7 @@ describe('provider chain', () => {
     const r = await llm.complete(ask('hello there'));
     expect(r.text).toBe('echo: hello there');
     expect(r.provider).toBe(`${host(fallback)} qwen-plus`);
-    expect(r.skipped).toEqual([{ provider: `${host(primary)} deepseek-chat`, reason: 'status', status: 503 }]);
+    expect(r.providersSkipped).toEqual([{ provider: `${host(primary)} deepseek-chat`, reason: 'status', status: 503 }]);
     // The primary was asked (and refused); the fallback answered with its own model.
     expect(primary.chatCalls().map((c) => c.status)).toEqual([503]);
     expect(fallback.chatCalls().map((c) => [c.model, c.status])).toEqual([['qwen-plus', 200]]);
@@ -101,7 +101,7 @@ describe('provider chain', () => {
     const r = await llm.complete(ask('are you there?'));
     const took = Date.now() - started;
     expect(r.provider).toBe(`${host(fallback)} qwen-plus`);
-    expect(r.skipped).toEqual([{ provider: `${host(primary)} deepseek-chat`, reason: 'timeout' }]);
+    expect(r.providersSkipped).toEqual([{ provider: `${host(primary)} deepseek-chat`, reason: 'timeout' }]);
     expect(took).toBeGreaterThanOrEqual(300);
     expect(took).toBeLessThan(3000);
     // The primary did answer (200, keep-alives) — it only never sent a token.
@@ -118,12 +118,12 @@ describe('provider chain', () => {
     // Resting: not asked at all, and the trace says why it was passed over.
     const second = await llm.complete(ask('two'));
     expect(second.provider).toBe(`${host(fallback)} qwen-plus`);
-    expect(second.skipped).toEqual([{ provider: `${host(primary)} deepseek-chat`, reason: 'cooling_down' }]);
+    expect(second.providersSkipped).toEqual([{ provider: `${host(primary)} deepseek-chat`, reason: 'cooling_down' }]);
     expect(primary.chatCalls()).toHaveLength(1);
     await new Promise((r) => setTimeout(r, 450));
     const third = await llm.complete(ask('three'));
     expect(third.provider).toBe(`${host(primary)} deepseek-chat`);
-    expect(third.skipped).toEqual([]);
+    expect(third.providersSkipped).toEqual([]);
     expect(primary.chatCalls().map((c) => c.status)).toEqual([503, 200]);
     expect(fallback.chatCalls()).toHaveLength(2);
     expect(seen.events).toEqual(['failed primary cooling', 'ok fallback-1', 'ok fallback-1', 'ok primary']);
@@ -166,7 +166,7 @@ describe('provider chain', () => {
     const throttled = chain({ OPENAI_BASE_URL: qwen.baseURL, OPENAI_API_KEY: DASHSCOPE_KEY, LLM_FALLBACKS: fallbacks });
     qwen.overload(1);
     const r = await throttled.llm.complete(ask('hi', { model: 'qwen-plus' }));
-    expect(r.skipped).toEqual([{ provider: `${host(qwen)} qwen-plus`, reason: 'status', status: 429 }]);
+    expect(r.providersSkipped).toEqual([{ provider: `${host(qwen)} qwen-plus`, reason: 'status', status: 429 }]);
     expect(r.provider).toBe(`${host(lmstudio)} qwen2.5-7b-instruct`); // LM Studio: no key given, none needed
 
     const wrongKey = chain({

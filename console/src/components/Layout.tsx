@@ -21,6 +21,7 @@ const NAV: Array<{ section: Section; href: string; label: MessageKey }> = [
   { section: 'reflections', href: '/reflections', label: 'nav.reflections' },
   { section: 'chat', href: '/chat', label: 'nav.chat' },
   { section: 'webUsers', href: '/web-users', label: 'setup.nav.webUsers' },
+  { section: 'access', href: '/access', label: 'nav.access' },
   { section: 'stats', href: '/stats', label: 'nav.stats' },
   { section: 'warnings', href: '/warnings', label: 'nav.warnings' },
   { section: 'config', href: '/config', label: 'nav.config' },

@@ -7,6 +7,7 @@ import { pagesEn, pagesZhCN } from './pageMessages.js';
 import { storyEn, storyZhCN } from './storyMessages.js';
 import { errorsEn, errorsZhCN } from './errorMessages.js';
 import { componentsEn, componentsZhCN } from './componentMessages.js';
+import { accessEn, accessZhCN } from './accessMessages.js';
 
 export const en = {
   ...setupEn,
@@ -15,6 +16,7 @@ export const en = {
   ...storyEn,
   ...errorsEn,
   ...componentsEn,
+  ...accessEn,
 
   'app.name': 'Rainbow Gateway',
   'app.sub': 'Operator console',
@@ -150,6 +152,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...storyZhCN,
   ...errorsZhCN,
   ...componentsZhCN,
+  ...accessZhCN,
 
   'app.name': 'Rainbow Gateway',
   'app.sub': '运营控制台',

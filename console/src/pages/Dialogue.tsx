@@ -23,7 +23,7 @@ export function DialoguePage(p: { id: string; query: URLSearchParams }) {
   const dlg = d.data.dialogue;
   return (
     <>
-      <DialogueHeader dialogue={dlg} live={data.liveState} act={actions.act} />
+      <DialogueHeader dialogue={dlg} live={data.liveState} act={actions.act} onChanged={() => void d.reload()} />
       <ErrorBox error={d.error} title={i18n.t('dialogue.refreshFailed')} />
       <ErrorBox error={actions.error} />
       {actions.notice && <div class="notice">{actions.notice}</div>}

@@ -1,5 +1,5 @@
 // The dialogue page's header: title, type and status, chat, people, activity, the live state and
-// (for operators) the Markdown export.
+// (for operators) the Markdown export; a group's access (admins set it).
 import { gql } from '../../lib/api.js';
 import { download } from '../../lib/download.js';
 import { graphql } from '../../lib/graphql.js';
@@ -8,6 +8,7 @@ import type { LiveState } from '../../lib/live.js';
 import { useCan } from '../../lib/viewerContext.js';
 import { Badge, LiveDot, PageHeader, StatusBadge, Time } from '../ui.js';
 import type { ActionNotice, DialogueView } from './useDialogue.js';
+import { ChatAccess, isGroup } from './ChatAccess.js';
 
 const EXPORT = graphql(`
   mutation Export($id: ID!) {
@@ -19,7 +20,13 @@ const EXPORT = graphql(`
   }
 `);
 
-export function DialogueHeader(p: { dialogue: DialogueView; live: LiveState; act: ActionNotice['act'] }) {
+export function DialogueHeader(p: {
+  dialogue: DialogueView;
+  live: LiveState;
+  act: ActionNotice['act'];
+  /** After a change of the dialogue itself (a group's access): read it again. */
+  onChanged: () => void;
+}) {
   const i18n = useI18n();
   const canAct = useCan('operator');
   const dlg = p.dialogue;
@@ -40,6 +47,9 @@ export function DialogueHeader(p: { dialogue: DialogueView; live: LiveState; act
       }
       actions={
         <>
+          {isGroup(dlg.type) && (
+            <ChatAccess dialogueId={dlg.id} access={dlg.access} act={p.act} onChanged={p.onChanged} />
+          )}
           <LiveDot state={p.live} />
           {canAct && (
             <button

@@ -20,6 +20,7 @@ const DIALOGUE = graphql(
     query Dialogue($id: ID!) {
       dialogue(id: $id) {
         ...DialogueSummaryFields
+        access
         sessions(last: 50) {
           edges {
             node {
