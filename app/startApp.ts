@@ -126,6 +126,7 @@ function buildInboundDeps(s: Shared): HandleInboundDeps {
     replyLease: s.replyLease,
     requestSummary: (sessionId, notify) => s.memoryQueue.summarize(sessionId, 'command', notify),
     budget: s.budget,
+    moderate: (text) => s.moderator.check(text),
     timezone: env.DISPLAY_TIMEZONE,
     // SET NX: of every process that refuses the same person, only the first tells them.
     claimNotice: async (key, ttlMs) =>

@@ -29,6 +29,8 @@ import { writePlacement } from './writePlacement.js';
 import type { ReplyJob } from '../domain/replyJob.js';
 import type { BudgetGate } from '../budget/budgetGate.js';
 import { senderGate } from './senderGate.js';
+import { CLEAN, type ModerationVerdict } from '../domain/moderation.js';
+import { recordInboundModeration } from '../moderation/moderationEvent.js';
 
 export type { ReplyJob } from '../domain/replyJob.js';
 
@@ -42,8 +44,8 @@ export interface IngestDeps {
   albumSettleMs?: number;
   /** Budgets before the call (SPEC §14): a sender past a cap is recorded, not answered. */
   budget?: BudgetGate;
-  /** Moderation of incoming text (SPEC §14): true when flagged. Checked before the dialogue's guard. */
-  moderate?(text: string): Promise<boolean>;
+  /** Moderation of incoming text (SPEC §14). Asked before the dialogue's guard; a flagged message is refused. */
+  moderate?(text: string): Promise<ModerationVerdict>;
   /** This process's last view of each chat's pointers: a known chat's reads go out in one round trip. */
   pointerHints?: PointerHints;
   now?: () => Date;
@@ -106,7 +108,7 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
   // under the dialogue's state guard: a redelivery racing the original sees it stored, and a
   // reply that starts meanwhile either sees this message or it opens the next turn.
   // A moderation endpoint may take a while: asked before the guard, never under it.
-  const flagged = ev.text && !ev.sender.isBot && deps.moderate ? await deps.moderate(ev.text) : false;
+  const verdict = ev.text && !ev.sender.isBot && deps.moderate ? await deps.moderate(ev.text) : CLEAN;
   const jobs: ReplyJob[] = [];
   const collecting: IngestDeps = { ...deps, enqueueReply: (job) => Promise.resolve(void jobs.push(job)) };
   const result = await deps.store.guard.run(guardKeys.dialogue(dialogueIdOf(chat)), (hold) =>
@@ -114,7 +116,7 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
       chat,
       messageId,
       albumId,
-      flagged,
+      flagged: verdict.flagged,
       // Read under the guard: the chat's messages and replies are then dated in the order they
       // were placed and read, so a reply sorts after every message its prompt held (issue 35).
       now: deps.now?.() ?? new Date(),
@@ -126,6 +128,9 @@ async function ingestMessage(deps: IngestDeps, ev: InboundMessage): Promise<Inge
   // wait for this ingest to let go of it. A job lost to a crash here is queued again by the
   // redelivered update or the sweeper.
   for (const job of jobs) await deps.enqueueReply(job);
+  // A flagged message, or one the endpoint could not check, is in the record for operators.
+  if ('dialogueId' in result)
+    await recordInboundModeration(deps.store.events, { ...result, verdict, text: ev.text ?? '' });
   return result;
 }
 

@@ -3,6 +3,18 @@ import type { MessageView } from '../lib/types.js';
 import { Badge, StatusBadge, Time } from './ui.js';
 import { Markdown } from './Markdown.js';
 import { useI18n } from '../lib/i18n.js';
+import { isMessageKey } from '../i18n/messages.js';
+
+/** Why a message was refused (SPEC §14), in the console's words; the stable code on hover. */
+function RefusedBadge(p: { code: string }) {
+  const { t } = useI18n();
+  const key = `message.refused.${p.code}`;
+  return (
+    <span title={p.code} data-testid="refused" data-code={p.code}>
+      <Badge tone="bad">{isMessageKey(key) ? t(key) : t('message.refused.other', { code: p.code })}</Badge>
+    </span>
+  );
+}
 
 export function MessageBubble(p: { m: MessageView; names?: Record<string, string> }) {
   const { m } = p;
@@ -16,7 +28,7 @@ export function MessageBubble(p: { m: MessageView; names?: Record<string, string
         <Time at={m.createdAt} />
         {m.contentType !== 'text' && <Badge tone="plain">{m.contentType}</Badge>}
         {state && state !== 'complete' && <StatusBadge status={state} />}
-        {m.rejectedCode && <Badge tone="bad">{m.rejectedCode}</Badge>}
+        {m.rejectedCode && <RefusedBadge code={m.rejectedCode} />}
         {!m.visible && <Badge tone="muted">{t('message.notShown')}</Badge>}
       </div>
       {m.content ? (

@@ -32,7 +32,11 @@ export function AccessPage() {
             {t('access.sub')}
             {mode && (
               <div data-testid="access-mode">
-                <strong>{t('access.modeNow', { mode: mode === 'allowlist' || mode === 'open' ? t(`access.mode.${mode}`) : mode })}</strong>{' '}
+                <strong>
+                  {t('access.modeNow', {
+                    mode: mode === 'allowlist' || mode === 'open' ? t(`access.mode.${mode}`) : mode,
+                  })}
+                </strong>{' '}
                 <Link href="/config">{t('access.toConfig')}</Link>
               </div>
             )}

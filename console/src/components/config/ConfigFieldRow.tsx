@@ -88,7 +88,9 @@ function ConfigInput(p: FieldProps) {
     <input
       id={f.path}
       type="number"
-      inputMode="numeric"
+      // A decimal field (a daily cost) takes fractions: without step="any" the browser calls 0.5 invalid.
+      inputMode={f.type === 'number' ? 'decimal' : 'numeric'}
+      step={f.type === 'number' ? 'any' : undefined}
       value={String(value ?? '')}
       disabled={!p.canEdit}
       aria-invalid={p.error ? 'true' : undefined}

@@ -34,12 +34,23 @@ const DIALOGUE = graphql(
   [DialogueSummaryFields, SessionSummaryFields],
 );
 
-// Messages outside any turn (an operator's post, a notice): system messages of the session.
+// Messages outside any turn: system messages of the session (an operator's post, a notice) and
+// people's refused messages (not let in, blocked, over budget, flagged), so operators see who
+// knocked. The API has no filter for refused messages: the session's latest human ones are read
+// and the refused kept.
 const LOOSE = graphql(
   `
     query SessionLoose($id: ID!, $since: DateTime!) {
       dialogue(id: $id) {
         messages(role: system, since: $since, last: 100) {
+          edges {
+            node {
+              ...MessageFields
+              sessionId
+            }
+          }
+        }
+        human: messages(role: human, since: $since, last: 100) {
           edges {
             node {
               ...MessageFields
@@ -103,13 +114,16 @@ export function useDialogue(id: string, sessionId: string | null) {
   return { d, sessions, selected, names, refresh, ...content, ...live };
 }
 
-/** The selected session's turns and the messages outside any turn (an operator's post, a notice). */
+/** The selected session's turns and the messages outside any turn (a post, a notice, a refused message). */
 function useSessionContent(id: string, sessionId: string | undefined, since: string | undefined) {
   const t = useQuery(SESSION_TURNS, { id, since: since ?? '' }, { skip: !sessionId });
   const session = nodes(t.data?.dialogue.sessions)[0];
   const turns = session && session.id === sessionId ? nodes(session.turns) : [];
   const l = useQuery(LOOSE, { id, since: since ?? '' }, { skip: !sessionId });
-  const loose = nodes(l.data?.dialogue.messages).filter((m) => m.turnId === null && m.sessionId === sessionId);
+  const loose = [
+    ...nodes(l.data?.dialogue.messages),
+    ...nodes(l.data?.dialogue.human).filter((m) => m.rejectedCode !== null),
+  ].filter((m) => m.turnId === null && m.sessionId === sessionId);
   const shown = useMemo(
     () => new Set([...turns.flatMap((x) => nodes(x.messages).map((m) => m.id)), ...loose.map((m) => m.id)]),
     [turns, loose],

@@ -12,7 +12,8 @@ import { formatNumber } from '../../lib/time.js';
 import { useViewer } from '../../lib/viewerContext.js';
 import { Empty, ErrorBox, Loading, Panel, Select, Stat } from '../ui.js';
 
-const SCOPES: Scope[] = ['PERSON', 'CHAT', 'AGENT'];
+type Listed = Exclude<Scope, 'DEPLOYMENT'>;
+const SCOPES: Listed[] = ['PERSON', 'CHAT', 'AGENT'];
 /** Rows shown per scope; the rest are counted. */
 const TOP = 10;
 
@@ -81,7 +82,7 @@ export function SpendPanel() {
   );
 }
 
-function SpendTable(p: { scope: Scope; totals: SpendTotal[]; name: ReturnType<typeof namesOf> }) {
+function SpendTable(p: { scope: Listed; totals: SpendTotal[]; name: ReturnType<typeof namesOf> }) {
   const { t, locale } = useI18n();
   const priced = p.totals.some((x) => x.cost > 0);
   return (
