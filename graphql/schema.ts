@@ -21,6 +21,7 @@ import './types/privacy.js';
 import './types/warnings.js';
 import './types/stats.js';
 import './types/health.js';
+import './types/providerHealth.js';
 import './types/subscriptions.js';
 import './types/rooms.js';
 import './types/roomEvents.js';

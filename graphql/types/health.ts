@@ -78,7 +78,7 @@ const IncidentType = builder.objectRef<Incident>('Incident').implement({
   }),
 });
 
-const HealthType = builder.objectRef<Health>('Health').implement({
+export const HealthType = builder.objectRef<Health>('Health').implement({
   fields: (t) => ({
     at: t.field({ type: 'DateTime', resolve: (h) => h.at }),
     platforms: t.field({ type: [PlatformHealthType], resolve: (h) => h.platforms }),

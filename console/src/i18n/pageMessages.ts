@@ -9,6 +9,7 @@ export const pagesEn = {
   'status.on': 'on',
   'status.degraded': 'degraded',
   'status.failing': 'failing',
+  'status.cooling': 'resting',
   'status.ready': 'ready',
   'status.notReady': 'not ready',
   'status.active': 'active',
@@ -102,6 +103,13 @@ export const pagesEn = {
   'health.recordUnreadable': 'The record cannot be read: model calls and incidents are unknown until MongoDB answers',
   'health.noModel':
     'No model is configured: every reply is a notice. Set OPENAI_API_KEY (OpenAI), or OPENAI_BASE_URL to an OpenAI-compatible server such as Ollama or vLLM (with LLM_MODEL), in .env or the environment, then restart.',
+  'health.warn.tools_refused': '{subject}: the model refused tools, so it answers without them',
+  'health.warn.embeddings_offline':
+    'Memories use the offline embedder: the embeddings endpoint is missing (set EMBEDDING_BASE_URL / EMBEDDING_MODEL to a server that has one)',
+  'health.warn.provider_cooling': '{subject} is resting after failing; the next provider answers meanwhile',
+  'home.providers': 'Model providers',
+  'home.coolingUntil': 'resting until',
+  'home.noTools': 'no tools',
   'incidents.unreadable': 'Incidents cannot be read while MongoDB is not answering.',
   'incident.model_error': 'model error',
   'incident.model_timeout': 'model timeout',
@@ -425,6 +433,7 @@ export const pagesZhCN: Record<keyof typeof pagesEn, string> = {
   'status.on': '开启',
   'status.degraded': '降级',
   'status.failing': '故障',
+  'status.cooling': '冷却中',
   'status.ready': '就绪',
   'status.notReady': '未就绪',
   'status.active': '活跃',
@@ -518,6 +527,13 @@ export const pagesZhCN: Record<keyof typeof pagesEn, string> = {
   'health.recordUnreadable': '无法读取记录：在 MongoDB 恢复响应前，模型调用和异常事件情况未知',
   'health.noModel':
     '尚未配置模型：所有回复都只会是一条提示。请在 .env 或环境变量中设置 OPENAI_API_KEY（OpenAI），或把 OPENAI_BASE_URL 指向 Ollama、vLLM 等 OpenAI 兼容服务（并设置 LLM_MODEL），然后重启。',
+  'health.warn.tools_refused': '{subject}：模型不支持工具调用，已改为不带工具回答',
+  'health.warn.embeddings_offline':
+    '记忆正在使用离线向量：嵌入接口不存在（请把 EMBEDDING_BASE_URL / EMBEDDING_MODEL 指向提供嵌入的服务）',
+  'health.warn.provider_cooling': '{subject} 出错后正在冷却，期间由下一个模型服务回答',
+  'home.providers': '模型服务',
+  'home.coolingUntil': '冷却至',
+  'home.noTools': '不带工具',
   'incidents.unreadable': 'MongoDB 未响应，暂时无法读取异常事件。',
   'incident.model_error': '模型错误',
   'incident.model_timeout': '模型超时',
@@ -811,8 +827,10 @@ export const pagesZhCN: Record<keyof typeof pagesEn, string> = {
     '每人每天可触发的 token（回复、工具轮次及其后台任务），按 DISPLAY_TIMEZONE 计日；超出后当天不再调用模型（0：不限；个人额度优先）',
   'config.field.limits.chat_daily_tokens': '每个聊天每天可消耗的 token，聊天中所有人合计（0：不限）',
   'config.field.limits.deployment_daily_cost': '整个部署每天可花费的金额，币种同价格表（需先设置价格；0：不限）',
-  'config.field.access.mode': '谁可以聊天：所有人（open），或仅限通过邀请码、运营者或已准入群组进入的人和群（allowlist）',
-  'config.field.access.refusal': '未准入的人：告知一次如何进入（notice），或不作任何回应（silent）；两种方式下其消息都会记录为已拒绝',
+  'config.field.access.mode':
+    '谁可以聊天：所有人（open），或仅限通过邀请码、运营者或已准入群组进入的人和群（allowlist）',
+  'config.field.access.refusal':
+    '未准入的人：告知一次如何进入（notice），或不作任何回应（silent）；两种方式下其消息都会记录为已拒绝',
   'config.field.preferences.summary_order': '已总结会话中摘要与最近轮次的先后顺序',
   'config.field.preferences.conversation_load_all':
     '整会话模式：将会话的全部历史放入提示（超过 conversation_max_tokens 时建议总结），而不使用滚动摘要',

@@ -65,11 +65,11 @@ export const HumanAccessFields = graphql(`
   }
 `);
 
-/** People newest first, with the deployment's mode and per-person limit they are read against. */
+/** People newest first, a page at a time (the API gives at most 100 a page). */
 export const PEOPLE = graphql(
   `
-    query AccessPeople($first: Int!) {
-      humans(first: $first) {
+    query AccessPeople($first: Int!, $after: String) {
+      humans(first: $first, after: $after) {
         edges {
           node {
             ...HumanAccessFields
@@ -77,20 +77,27 @@ export const PEOPLE = graphql(
         }
         pageInfo {
           hasNextPage
-        }
-      }
-      config {
-        access {
-          mode
-        }
-        limits {
-          person_daily_tokens
+          endCursor
         }
       }
     }
   `,
   [HumanAccessFields],
 );
+
+/** The mode and the per-person limit the people's standing and quotas are read against. */
+export const ACCESS_CONFIG = graphql(`
+  query AccessConfig {
+    config {
+      access {
+        mode
+      }
+      limits {
+        person_daily_tokens
+      }
+    }
+  }
+`);
 export type PersonView = ResultOf<typeof PEOPLE>['humans']['edges'][number]['node'];
 
 export const SET_HUMAN_ACCESS = graphql(
@@ -129,7 +136,7 @@ export const SET_CHAT_ACCESS = graphql(`
 /**
  * The spend of a span of days, and in the same request the names its rows are shown under: the
  * dialogues active since the span began (every chat that spent in it, with its people) and the
- * agents. A row whose subject is not among them (a chat quiet since, past the first 200) shows its id.
+ * agents. A row whose subject is not among them (past the 100 most recently active chats) shows its id.
  */
 export const SPEND = graphql(`
   query Spend($fromDay: String!, $toDay: String!, $activeSince: DateTime!) {
@@ -143,7 +150,7 @@ export const SPEND = graphql(`
       cost
       calls
     }
-    dialogues(first: 200, since: $activeSince) {
+    dialogues(first: 100, since: $activeSince) {
       edges {
         node {
           id

@@ -57,6 +57,19 @@ export const HEALTH_QUERY = graphql(
         }
         incidentWindowHours
         modelConfigured
+        providers {
+          id
+          label
+          state
+          lastError
+          coolingUntil
+          toolsRefused
+        }
+        warnings {
+          kind
+          subject
+          message
+        }
         recordReadable
       }
     }
@@ -89,9 +102,13 @@ export function problemsOf(h: HealthView, t: Translate = translate): string[] {
   return out;
 }
 
-/** What needs attention but is no failure: no model configured (every reply is a notice). */
-export function warningsOf(h: Pick<HealthView, 'modelConfigured'>, t: Translate = translate): string[] {
-  return h.modelConfigured ? [] : [t('health.noModel')];
+/**
+ * What needs attention but is no failure: no model configured (every reply is a notice), a model
+ * answering without tools, memories on the offline embedder, a provider resting.
+ */
+export function warningsOf(h: Pick<HealthView, 'modelConfigured' | 'warnings'>, t: Translate = translate): string[] {
+  const shown = h.warnings.map((w) => t(`health.warn.${w.kind}`, { subject: w.subject }));
+  return h.modelConfigured ? shown : [t('health.noModel'), ...shown];
 }
 
 /** A service's name as people write it. */

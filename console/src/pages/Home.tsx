@@ -11,6 +11,7 @@ import {
   type CallHealthView,
 } from '../lib/health.js';
 import { Incidents } from '../components/Incidents.js';
+import { ProviderList } from '../components/ProviderList.js';
 import { Badge, ErrorBox, Loading, PageHeader, Panel, Stat, StatusBadge, Time } from '../components/ui.js';
 import { useI18n } from '../lib/i18n.js';
 
@@ -107,6 +108,7 @@ export function Home() {
                 <CallCard c={h.model} label={t('home.model')} />
                 <CallCard c={h.embeddings} label={t('home.embeddings')} />
               </div>
+              <ProviderList providers={h.providers} />
             </Panel>
             <Panel title={t('home.platforms')}>
               <table class="table compact" data-testid="platforms">

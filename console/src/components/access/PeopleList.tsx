@@ -1,13 +1,57 @@
-// The people list of the Access page: newest first, PAGE more at a time, each with their standing
-// and quota (lib/accessQueries.ts PEOPLE, which also brings the mode and the per-person limit).
+// The people list of the Access page: newest first, a page at a time (each page its own request,
+// the next one after the last one's cursor), each person with their standing and quota.
+import { useState } from 'preact/hooks';
+import { PEOPLE } from '../../lib/accessQueries.js';
+import { useQuery } from '../../lib/hooks.js';
 import { useI18n } from '../../lib/i18n.js';
-import type { PersonView } from '../../lib/accessQueries.js';
-import { Empty } from '../ui.js';
+import { nodes } from '../../lib/types.js';
+import { Empty, ErrorBox, Loading } from '../ui.js';
 import { PersonRow } from './PersonRow.js';
 
-export function PeopleList(p: { people: PersonView[]; limit: number; onChanged: () => void }) {
+export const PAGE = 50;
+
+/** One page of people; the last page loaded offers the next. */
+function PeoplePage(p: { after: string | null; limit: number; last: boolean; onMore: (cursor: string) => void }) {
   const { t } = useI18n();
-  if (p.people.length === 0) return <Empty>{t('access.people.empty')}</Empty>;
+  const q = useQuery(PEOPLE, { first: PAGE, after: p.after });
+  const info = q.data?.humans.pageInfo;
+  return (
+    <>
+      {q.error ? (
+        <tr>
+          <td colSpan={4}>
+            <ErrorBox error={q.error} />
+          </td>
+        </tr>
+      ) : (
+        !q.data && (
+          <tr>
+            <td colSpan={4}>
+              <Loading what="people" />
+            </td>
+          </tr>
+        )
+      )}
+      {nodes(q.data?.humans).map((h) => (
+        <PersonRow key={h.id} h={h} limit={p.limit} onChanged={() => void q.reload()} />
+      ))}
+      {p.last && info?.hasNextPage && info.endCursor && (
+        <tr>
+          <td colSpan={4} class="more">
+            <button onClick={() => p.onMore(info.endCursor!)}>{t('access.people.showMore', { n: PAGE })}</button>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+export function PeopleList(p: { limit: number }) {
+  const { t } = useI18n();
+  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  // Whether anyone is listed at all: the first page, asked once more here (the same request is cheap).
+  const first = useQuery(PEOPLE, { first: 1, after: null });
+  if (first.data && first.data.humans.edges.length === 0) return <Empty>{t('access.people.empty')}</Empty>;
   return (
     <table class="table stack compact" data-testid="people">
       <thead>
@@ -19,8 +63,14 @@ export function PeopleList(p: { people: PersonView[]; limit: number; onChanged: 
         </tr>
       </thead>
       <tbody>
-        {p.people.map((h) => (
-          <PersonRow key={h.id} h={h} limit={p.limit} onChanged={p.onChanged} />
+        {cursors.map((after, i) => (
+          <PeoplePage
+            key={after ?? ''}
+            after={after}
+            limit={p.limit}
+            last={i === cursors.length - 1}
+            onMore={(c) => setCursors((cs) => [...cs, c])}
+          />
         ))}
       </tbody>
     </table>
