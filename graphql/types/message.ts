@@ -45,6 +45,12 @@ export const MessageType = builder.objectRef<Message>('Message').implement({
     platformRef: t.field({ type: PlatformRefType, nullable: true, resolve: (m) => m.platformRef ?? null }),
     delivery: t.field({ type: DeliveryType, nullable: true, resolve: (m) => m.delivery ?? null }),
     rejectedCode: t.string({ nullable: true, resolve: (m) => m.rejected?.code ?? null }),
+    rejectedReason: t.string({
+      nullable: true,
+      description:
+        'Why a sender was refused (SPEC §14): not_admitted, blocked, budget or moderation; null for refused content (BR-001) and accepted messages.',
+      resolve: (m) => m.rejected?.reason ?? null,
+    }),
     sentAt: t.field({ type: 'DateTime', nullable: true, resolve: (m) => m.sentAt ?? null }),
     createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (m) => m.updatedAt }),

@@ -124,7 +124,7 @@ export const CONFIG_FIELDS = {
       min: 0,
       max: 1_000_000_000,
       default: 0,
-      doc: 'tokens one person may cause per day (replies, tool rounds, their background tasks), counted in DISPLAY_TIMEZONE; past it no model call until midnight (0: no limit; a person\'s own quota wins)',
+      doc: "tokens one person may cause per day (replies, tool rounds, their background tasks), counted in DISPLAY_TIMEZONE; past it no model call until midnight (0: no limit; a person's own quota wins)",
     },
     chat_daily_tokens: {
       type: 'int',
@@ -286,8 +286,8 @@ function checkField(path: string, f: Field, v: unknown): string | undefined {
       : f.type === 'number'
         ? typeof v === 'number' && Number.isFinite(v) && v >= f.min && v <= f.max
         : f.type === 'bool'
-        ? typeof v === 'boolean'
-        : typeof v === 'string' && f.values.includes(v);
+          ? typeof v === 'boolean'
+          : typeof v === 'string' && f.values.includes(v);
   return ok ? undefined : `${path} must be ${describeRange(f)} (got ${JSON.stringify(v) ?? 'nothing'})`;
 }
 
@@ -331,7 +331,7 @@ export function applyConfigPatch(base: GatewayConfig, patch: unknown): GatewayCo
     }
   }
   const merged: GatewayConfig = { ...(next as SectionValues), ...(pricing?.length ? { pricing } : {}) };
-  if (problems.length === 0) problems.push(...crossFieldProblems(merged));
+  if (problems.length === 0) problems.push(...crossFieldProblems(merged), ...costCapProblems(merged));
   if (problems.length > 0) throw new GatewayError('CONFIG_INVALID', problems.join('; '));
   return merged;
 }
@@ -349,6 +349,15 @@ function crossFieldProblems(c: GatewayConfig): string[] {
     );
   }
   return out;
+}
+
+/** A daily cost cap is counted in the prices' currency: without any price nothing would ever count. */
+function costCapProblems(c: GatewayConfig): string[] {
+  if (c.limits.deployment_daily_cost > 0 && !c.pricing?.length)
+    return [
+      'limits.deployment_daily_cost needs pricing: set the models’ prices first (nothing is counted without them)',
+    ];
+  return [];
 }
 
 /**

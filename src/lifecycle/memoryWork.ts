@@ -50,7 +50,7 @@ export function memoryJobHandlers(deps: MemoryWorkDeps) {
   return {
     // A person's extraction is their share of the turn's cost (SPEC §14): spent for them and the chat.
     extract: (turnId: string, facts?: TurnFacts) =>
-      spendingFor(facts ? { humanId: facts.subjectId, dialogueId: facts.dialogueId } : {}, () =>
+      spendingFor(facts ? { humanId: facts.subjectId, dialogueId: facts.dialogueId, agentId: facts.ownerId } : {}, () =>
         extractTurnMemories(deps, { turnId, ...(facts ? { facts } : {}) }),
       ),
     rollingSummary: (sessionId: string) => updateRollingSummary(deps, { sessionId, now: new Date() }),

@@ -157,3 +157,22 @@ describe('config list fields (moderation.keywords)', () => {
     expect(readStoredConfig({ pricing: [] })).toEqual({ config: defaultConfig(), ignored: [] });
   });
 });
+
+describe('budgets in the config (SPEC §14)', () => {
+  it('takes a daily cost cap only with prices to count it in, and never a negative token cap', () => {
+    const base = defaultConfig();
+    expect(() => applyConfigPatch(base, { limits: { deployment_daily_cost: 5 } })).toThrow(/needs pricing/);
+    const priced = applyConfigPatch(base, {
+      pricing: [{ model: 'm', promptPerMillion: 1, completionPerMillion: 2 }],
+      limits: { deployment_daily_cost: 2.5 },
+    });
+    expect(priced.limits.deployment_daily_cost).toBe(2.5);
+    expect(() => applyConfigPatch(base, { limits: { person_daily_tokens: -1 } })).toThrow(
+      /limits.person_daily_tokens must be an integer between 0 and 1000000000/,
+    );
+    expect(applyConfigPatch(base, { access: { mode: 'allowlist' } }).access.mode).toBe('allowlist');
+    expect(() => applyConfigPatch(base, { access: { mode: 'closed' } })).toThrow(
+      /access.mode must be one of open, allowlist/,
+    );
+  });
+});

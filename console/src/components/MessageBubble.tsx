@@ -6,11 +6,13 @@ import { useI18n } from '../lib/i18n.js';
 import { isMessageKey } from '../i18n/messages.js';
 
 /** Why a message was refused (SPEC §14), in the console's words; the stable code on hover. */
-function RefusedBadge(p: { code: string }) {
+/** Why a message was refused: a sender's reason (not let in, blocked…) where there is one, else the code. */
+function RefusedBadge(p: { code: string; reason: string | null }) {
   const { t } = useI18n();
-  const key = `message.refused.${p.code}`;
+  const byReason = p.reason ? `message.refused.reason.${p.reason}` : undefined;
+  const key = byReason && isMessageKey(byReason) ? byReason : `message.refused.${p.code}`;
   return (
-    <span title={p.code} data-testid="refused" data-code={p.code}>
+    <span title={p.code} data-testid="refused" data-code={p.code} data-reason={p.reason ?? ''}>
       <Badge tone="bad">{isMessageKey(key) ? t(key) : t('message.refused.other', { code: p.code })}</Badge>
     </span>
   );
@@ -28,7 +30,7 @@ export function MessageBubble(p: { m: MessageView; names?: Record<string, string
         <Time at={m.createdAt} />
         {m.contentType !== 'text' && <Badge tone="plain">{m.contentType}</Badge>}
         {state && state !== 'complete' && <StatusBadge status={state} />}
-        {m.rejectedCode && <RefusedBadge code={m.rejectedCode} />}
+        {m.rejectedCode && <RefusedBadge code={m.rejectedCode} reason={m.rejectedReason} />}
         {!m.visible && <Badge tone="muted">{t('message.notShown')}</Badge>}
       </div>
       {m.content ? (

@@ -71,6 +71,7 @@ export const MessageFields = graphql(`
     createdAt
     visible
     rejectedCode
+    rejectedReason
     turnId
     delivery {
       state
@@ -135,6 +136,7 @@ export const SESSION_TURNS = graphql(`
                         createdAt
                         visible
                         rejectedCode
+                        rejectedReason
                         turnId
                         delivery {
                           state

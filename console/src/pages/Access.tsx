@@ -2,27 +2,23 @@
 // created, revoked) and the people, newest first, with their standing and daily token quota.
 // The mode itself (open or allowlist) and the deployment's limits are config fields.
 import { useState } from 'preact/hooks';
-import { INVITES, PEOPLE, type InviteView } from '../lib/accessQueries.js';
+import { ACCESS_CONFIG, INVITES, type InviteView } from '../lib/accessQueries.js';
 import { useQuery } from '../lib/hooks.js';
 import { useI18n } from '../lib/i18n.js';
 import { Link } from '../lib/router.js';
-import { nodes } from '../lib/types.js';
 import { useCan } from '../lib/viewerContext.js';
 import { ErrorBox, Loading, PageHeader, Panel, ReadOnlyNote } from '../components/ui.js';
 import { InviteForm } from '../components/access/InviteForm.js';
 import { InviteList } from '../components/access/InviteList.js';
 import { PeopleList } from '../components/access/PeopleList.js';
 
-const PAGE = 50;
-
 export function AccessPage() {
   const { t } = useI18n();
   const isAdmin = useCan('admin');
   const invites = useQuery(INVITES, {}, { skip: !isAdmin });
-  const [first, setFirst] = useState(PAGE);
-  const people = useQuery(PEOPLE, { first });
+  const config = useQuery(ACCESS_CONFIG);
   const [created, setCreated] = useState<InviteView | null>(null);
-  const mode = people.data?.config.access.mode;
+  const mode = config.data?.config.access.mode;
   return (
     <>
       <PageHeader
@@ -44,7 +40,7 @@ export function AccessPage() {
         }
       />
       {!isAdmin && <ReadOnlyNote needs="admin" />}
-      <div class="grid-2 setup-grid">
+      <div class="access-grid">
         <Panel title={t('access.invites.title')}>
           <div class="muted small">{t('access.invites.howTo')}</div>
           {!isAdmin ? (
@@ -76,21 +72,8 @@ export function AccessPage() {
       </div>
       <Panel title={t('access.people.title')}>
         <div class="muted small">{t('access.people.sub')}</div>
-        <ErrorBox error={people.error} />
-        {people.data ? (
-          <PeopleList
-            people={nodes(people.data.humans)}
-            limit={people.data.config.limits.person_daily_tokens}
-            onChanged={() => void people.reload()}
-          />
-        ) : (
-          !people.error && <Loading what="people" />
-        )}
-        {people.data?.humans.pageInfo.hasNextPage && (
-          <div class="more">
-            <button onClick={() => setFirst((n) => n + PAGE)}>{t('access.people.showMore', { n: PAGE })}</button>
-          </div>
-        )}
+        <ErrorBox error={config.error} />
+        <PeopleList limit={config.data?.config.limits.person_daily_tokens ?? 0} />
       </Panel>
     </>
   );

@@ -62,7 +62,9 @@ function InviteRow(p: { i: InviteView; onChanged: () => void }) {
     <tr data-testid="invite" data-code={i.code} class={i.revoked ? 'dim' : ''}>
       <td data-label={t('access.invites.code')}>
         <code class="strong">{i.code}</code> <InviteState i={i} />
-        {i.link ? <CopyLink link={i.link} /> : <div class="muted small">{t('access.invites.noLink')}</div>}
+        {/* A revoked code lets nobody in: its link is not offered any more. */}
+        {!i.revoked &&
+          (i.link ? <CopyLink link={i.link} /> : <div class="muted small">{t('access.invites.noLink')}</div>)}
       </td>
       <td data-label={t('access.invites.uses')} class="num" data-testid="invite-uses">
         {i.uses} / {i.maxUses}

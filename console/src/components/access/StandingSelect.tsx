@@ -20,7 +20,7 @@ export function StandingSelect(p: {
       onChange={(e) => p.onChange(e.currentTarget.value as Standing)}
     >
       {STANDINGS.map((s) => (
-        <option value={s}>{t(s === 'DEFAULT' ? 'access.standing.DEFAULTHint' : `access.standing.${s}`)}</option>
+        <option value={s}>{t(s === 'DEFAULT' ? 'access.standing.defaultLong' : `access.standing.${s}`)}</option>
       ))}
     </select>
   );

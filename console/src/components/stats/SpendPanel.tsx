@@ -62,14 +62,9 @@ export function SpendPanel() {
       ) : (
         <div data-testid="spend">
           <div class="stats-row" data-testid="spend-total">
-            <Stat
-              label={t('spend.deployment')}
-              value={formatNumber(total.tokens)}
-              hint={[
-                t('spend.calls', { n: total.calls }),
-                ...(total.cost > 0 ? [t('spend.cost', { cost: formatCost(total.cost, locale) })] : []),
-              ].join(' · ')}
-            />
+            <Stat label={t('spend.deployment')} value={formatNumber(total.tokens)} hint={t('spend.tokens')} />
+            <Stat label={t('spend.callsLabel')} value={formatNumber(total.calls)} />
+            {total.cost > 0 && <Stat label={t('spend.costCol')} value={formatCost(total.cost, locale)} />}
           </div>
           <div class="grid-2">
             {SCOPES.map((s) => (
