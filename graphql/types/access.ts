@@ -7,7 +7,7 @@ import { parseInput } from '../../src/ops/input.js';
 import { HumanType } from './participants.js';
 import { DialogueType } from './dialogue.js';
 import type { AccessStanding, Invite } from '../../src/domain/access.js';
-import { dayOf, type SpendDay, type SpendScope } from '../../src/domain/spend.js';
+import { dayOf, type SpendDay } from '../../src/domain/spend.js';
 
 const STANDINGS = {
   ALLOWED: { value: 'allowed', description: 'Let in, whatever the access mode.' },
@@ -118,7 +118,7 @@ builder.queryFields((t) => ({
         fromDay: a.fromDay ?? today,
         toDay: a.toDay ?? a.fromDay ?? today,
       });
-      return ctx.store.spend.list({ ...days, ...(a.scope ? { scope: a.scope as SpendScope } : {}) });
+      return ctx.store.spend.list({ ...days, ...(a.scope ? { scope: a.scope } : {}) });
     },
   }),
 }));

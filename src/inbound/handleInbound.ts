@@ -30,7 +30,7 @@ export interface HandleInboundDeps extends IngestDeps {
    * Claims a notice that is to be sent once in a while (`key` not claimed in the last `ttlMs`):
    * true for the first caller only. Refusals are told once, not on every message (SPEC §14).
    */
-  claimNotice?(key: string, ttlMs: number): Promise<boolean>;
+  claimNotice?: (key: string, ttlMs: number) => Promise<boolean>;
   /** DISPLAY_TIMEZONE: how a budget's reset time is shown. */
   timezone?: string;
   /** Queues the summarise action for a session (`/summary`); the worker answers when done. */

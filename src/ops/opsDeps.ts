@@ -43,7 +43,7 @@ export interface OpsDeps {
   /** Signs exports' download links (absent: no key, so exports are refused; see src/export/linkKey.ts). */
   exportLinks?: ExportLinks;
   /** The platform link that opens a chat with the bot holding an invite code (Telegram's deep link); null: none. */
-  inviteLink?(code: string): Promise<string | null>;
+  inviteLink?: (code: string) => Promise<string | null>;
   /** What the health page asks of the deployment (absent: Query.health answers INTERNAL, a wiring mistake). */
   health?: HealthProbes;
 }

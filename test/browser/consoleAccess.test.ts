@@ -76,7 +76,11 @@ describe('console access and spend', () => {
     await page.locator('#invite-hours').fill('48');
     await page.getByRole('button', { name: 'Create invite' }).click();
     await page.getByTestId('invite-created').waitFor();
-    const stored = await eventually(() => h.app.store.c.invites.findOne({}), 5_000, 'invite stored');
+    const stored = await eventually(
+      async () => (await h.app.store.c.invites.findOne({})) ?? undefined,
+      5_000,
+      'invite stored',
+    );
     inviteCode = stored._id;
     expect(stored.maxUses).toBe(3);
     expect(stored.expiresAt).toBeInstanceOf(Date);

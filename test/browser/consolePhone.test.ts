@@ -205,6 +205,7 @@ describe('operator console on a phone and a desktop', () => {
       { name: 'agent', path: '/setup/agents/agt_default', ready: 'main h1' },
       { name: 'backgrounds', path: '/backgrounds', ready: 'main h1' },
       { name: 'web-users', path: '/web-users', ready: 'main h1' },
+      { name: 'access', path: '/access', ready: 'main h1' },
     ];
     page = await newPage(browser, h.app.apiUrl!);
     await signIn(page, TEST_OPS_TOKEN);

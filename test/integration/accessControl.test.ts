@@ -56,9 +56,9 @@ describe('access under an allowlist (SPEC §14)', () => {
   /** What the bot said in a chat, once it has said `n` things there. */
   const said = (chatId: number, n: number) =>
     eventually(
-      async () => {
+      () => {
         const texts = h.tg.sentText(chatId);
-        return texts.length >= n ? texts : undefined;
+        return Promise.resolve(texts.length >= n ? texts : undefined);
       },
       10_000,
       `${n} messages in ${chatId}`,
@@ -144,7 +144,7 @@ describe('access under an allowlist (SPEC §14)', () => {
       await dm(521, 'blocked two');
       expect(blocked.rejected).toEqual({ code: 'ACCESS_DENIED', reason: 'blocked' });
       const blockedNotices = () => h.tg.sentText(521).filter((t) => t.includes('no longer'));
-      await eventually(async () => blockedNotices().length > 0, 10_000, 'the blocked notice');
+      await eventually(() => Promise.resolve(blockedNotices().length > 0), 10_000, 'the blocked notice');
       // Give a second notice the time to show up, were it to be sent.
       await new Promise((r) => setTimeout(r, 1500));
       expect(blockedNotices()).toHaveLength(1);
@@ -166,9 +166,9 @@ describe('access under an allowlist (SPEC §14)', () => {
     await h.gql('mutation($id: ID!) { setHumanAccess(humanId: $id, access: ALLOWED) { id } }', { id: humanOf(532) });
     await inGroup(532, `/allow${BOT}`);
     const notices = await eventually(
-      async () => {
+      () => {
         const texts = h.tg.sentText(PLACES.group.chatId);
-        return texts.some((t) => t.includes('this group is let in')) ? texts : undefined;
+        return Promise.resolve(texts.some((t) => t.includes('this group is let in')) ? texts : undefined);
       },
       15_000,
       'the group let in',

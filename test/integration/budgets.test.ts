@@ -66,7 +66,7 @@ describe('daily budgets (SPEC §14)', () => {
     expect(refused.rejected).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'budget' });
     expect(third.rejected).toEqual({ code: 'BUDGET_EXCEEDED', reason: 'budget' });
     const reset = nextResetAt(new Date(), 'Asia/Shanghai');
-    const notice = await eventually(async () => h.tg.sentText(ann).find((t) => t.includes('allowance')));
+    const notice = await eventually(() => Promise.resolve(h.tg.sentText(ann).find((t) => t.includes('allowance'))));
     const wall = new Intl.DateTimeFormat('sv-SE', {
       timeZone: 'Asia/Shanghai',
       year: 'numeric',

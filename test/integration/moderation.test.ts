@@ -180,10 +180,15 @@ describe('moderation of replies', () => {
     const warned = lines.find((l) => l.code === 'MODERATION_UNAVAILABLE' && l.direction === 'out');
     expect(warned?.level).toBe(40);
     expect(warned?.msg).toBe('moderation endpoint failed: the text passes unchecked by it (fail open)');
-    const [event] = await moderationEvents(h, reply!.turnId!);
+    // The person's message went unchecked too: both directions are in the turn's record.
+    const events = await moderationEvents(h, reply!.turnId!);
+    expect(events.map((e) => e.data.direction).sort()).toEqual(['in', 'out']);
+    const event = events.find((e) => e.data.direction === 'out');
     expect(event?.data).toMatchObject({ direction: 'out', flagged: false, text: 'Hello from the garden.' });
     expect(event?.data.endpointFailed).toEqual(expect.any(String));
-    const listed = (await incidents(h)).find((i) => i.kind === 'moderation');
-    expect(listed?.message).toMatch(/^moderation endpoint failed \(.+\): the reply passed unchecked by it$/);
+    const listed = (await incidents(h)).filter((i) => i.kind === 'moderation').map((i) => i.message);
+    expect(listed).toContainEqual(
+      expect.stringMatching(/^moderation endpoint failed \(.+\): the reply passed unchecked by it$/),
+    );
   });
 });

@@ -35,7 +35,7 @@ describe('moderation of incoming messages (SPEC §14)', () => {
     const flagged = await dm(701, '这里有一个违禁词', 'zh-hans');
     expect(flagged.rejected).toEqual({ code: 'MODERATION_FLAGGED', reason: 'moderation' });
     expect(flagged.turnId).toBeUndefined();
-    const told = await eventually(async () => h.tg.sentText(701).find((t) => t.includes('内容审核')));
+    const told = await eventually(() => Promise.resolve(h.tg.sentText(701).find((t) => t.includes('内容审核'))));
     expect(told).toContain('没有发给 AI');
     const event = await eventually(
       async () => (await h.app.store.c.events.findOne({ kind: 'moderation', messageId: flagged._id })) ?? undefined,
