@@ -2,19 +2,25 @@
 // before the environment is validated — the real environment wins, a missing file is fine, a
 // malformed line stops the start naming its line (never its content). `.env.example` names only
 // settings the gateway knows, holds the important ones, and is valid as written and uncommented.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadDotenv, parseDotenv } from '../../src/config/dotenv.js';
 import { ConfigError, envSchema, loadEnv } from '../../src/config/env.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLE = readFileSync(join(ROOT, '.env.example'), 'utf8');
 
+/** The folders the test wrote its files in, removed once it is done. */
+const made: string[] = [];
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 const fileWith = (text: string): string => {
-  const path = join(mkdtempSync(join(tmpdir(), 'dotenv-')), '.env');
+  const dir = mkdtempSync(join(tmpdir(), 'dotenv-'));
+  made.push(dir);
+  const path = join(dir, '.env');
   writeFileSync(path, text);
   return path;
 };
