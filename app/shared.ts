@@ -10,7 +10,6 @@ import { RedisLinkCodes } from '../src/store/linkCodes.js';
 import type { Moderator } from '../src/moderation/moderator.js';
 import { buildModerator } from './moderation.js';
 import { BudgetGate } from '../src/budget/budgetGate.js';
-import { SpendBuffer } from '../src/budget/spendBuffer.js';
 import { RedisStateGuard } from '../src/store/stateGuard.js';
 import { holdLegacyPersonas } from '../src/store/personaSplit.js';
 import { runHotPathBackfills } from '../src/store/hotPathBackfills.js';
@@ -140,9 +139,6 @@ export async function buildShared(
   await holdLegacyPersonas(store, log);
   const backfilled = runHotPathBackfills(store, log);
 
-  // Spend counted behind (src/budget/spendBuffer.ts): written out before the store closes.
-  const spendBuffer = new SpendBuffer(store.spend, { log });
-  stops.push(() => spendBuffer.flush());
   const respondQueue = new RespondQueue(redis, env.QUEUE_PREFIX);
   stops.push(() => respondQueue.close());
   const timers = new TimerQueue(redis, env.QUEUE_PREFIX);
@@ -222,7 +218,6 @@ export async function buildShared(
       store,
       config: async () => (await store.config.get()).config,
       timezone: env.DISPLAY_TIMEZONE,
-      buffer: spendBuffer,
     }),
     metrics,
     ...(prom ? { metricsRegistry: prom.registry } : {}),

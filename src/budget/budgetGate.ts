@@ -3,7 +3,6 @@
 import type { Store } from '../store/store.js';
 import type { GatewayConfig } from '../domain/config.js';
 import type { Human } from '../domain/model.js';
-import type { SpendBuffer } from './spendBuffer.js';
 import { capReached, costOf, dayOf, nextResetAt, personCap, spendSubjects, type Payer } from '../domain/spend.js';
 
 export type CapKind = 'person' | 'chat' | 'deployment';
@@ -11,8 +10,6 @@ export type CapKind = 'person' | 'chat' | 'deployment';
 export type BudgetVerdict = { ok: true } | { ok: false; cap: CapKind; resetAt: Date; day: string };
 
 export interface BudgetGateDeps {
-  /** Counts written behind (spendBuffer.ts); absent: each call's counts are written at once. */
-  buffer?: SpendBuffer;
   store: Pick<Store, 'spend' | 'participants'>;
   config(): Promise<GatewayConfig>;
   /** DISPLAY_TIMEZONE: the day of the budgets. */
@@ -52,22 +49,17 @@ export class BudgetGate {
       chatTokens: payer.dialogueId ? limits.chat_daily_tokens : 0,
       deploymentCost: limits.deployment_daily_cost,
     };
-    // What is stored, plus what this process counted and has not written yet.
-    const read = async (want: boolean, scope: 'person' | 'chat' | 'deployment', id: string | undefined) => {
-      if (!want || !id) return { tokens: 0, cost: 0 };
-      const stored = await store.spend.get(day, scope, id);
-      const unwritten = this.deps.buffer?.unwritten(day, scope, id) ?? { tokens: 0, cost: 0 };
-      return { tokens: (stored?.tokens ?? 0) + unwritten.tokens, cost: (stored?.cost ?? 0) + unwritten.cost };
-    };
+    const read = (want: boolean, scope: 'person' | 'chat' | 'deployment', id: string | undefined) =>
+      want && id ? store.spend.get(day, scope, id) : Promise.resolve(null);
     const [person, chat, deployment] = await Promise.all([
       read(caps.personTokens > 0, 'person', payer.humanId),
       read(caps.chatTokens > 0, 'chat', payer.dialogueId),
       read(caps.deploymentCost > 0, 'deployment', 'all'),
     ]);
     const cap = capReached(caps, {
-      personTokens: person.tokens,
-      chatTokens: chat.tokens,
-      deploymentCost: deployment.cost,
+      personTokens: person?.tokens ?? 0,
+      chatTokens: chat?.tokens ?? 0,
+      deploymentCost: deployment?.cost ?? 0,
     });
     return cap ? { ok: false, cap, resetAt: nextResetAt(at, timezone), day } : { ok: true };
   }
@@ -77,8 +69,6 @@ export class BudgetGate {
     const { pricing } = await this.deps.config();
     const cost = costOf(o, o.model, pricing);
     const used = { inputTokens: o.inputTokens, outputTokens: o.outputTokens, cost };
-    const day = dayOf(at, this.deps.timezone);
-    if (this.deps.buffer) this.deps.buffer.add(day, spendSubjects(payer), used);
-    else await this.deps.store.spend.add(day, spendSubjects(payer), used, at);
+    await this.deps.store.spend.add(dayOf(at, this.deps.timezone), spendSubjects(payer), used, at);
   }
 }

@@ -10,54 +10,30 @@ export interface SpendAdd {
   cost: number;
 }
 
-/** What is added to one counter: a day's use by one subject, over `calls` model calls. */
-export interface SpendRow extends SpendAdd {
-  day: string;
-  scope: SpendScope;
-  subjectId: string;
-  calls: number;
-}
-
 /** Most rows the console reads for one query. */
 const LISTED_ROWS = 5_000;
 
 export class SpendRepo {
   constructor(private readonly c: Collections) {}
 
-  /** Adds to each row's counter of its day: upserts by `_id`, in one command. */
-  async addMany(rows: readonly SpendRow[], at: Date): Promise<void> {
-    if (rows.length === 0) return;
-    await this.c.spend.bulkWrite(
-      rows.map((r) => ({
-        updateOne: {
-          filter: { _id: spendIdOf(r.day, r.scope, r.subjectId) },
-          update: {
-            $inc: {
-              tokens: r.inputTokens + r.outputTokens,
-              inputTokens: r.inputTokens,
-              outputTokens: r.outputTokens,
-              cost: r.cost,
-              calls: r.calls,
-            },
-            $set: { day: r.day, scope: r.scope, subjectId: r.subjectId, updatedAt: at },
-          },
-          upsert: true,
-        },
-      })),
-      { ordered: false },
-    );
-  }
-
-  /** Adds one call to each subject's counter of the day (a seed or a single call; the gateway batches). */
-  add(
+  /** Adds one call to each subject's counter of the day: upserts by `_id`, in one command. */
+  async add(
     day: string,
     subjects: ReadonlyArray<{ scope: SpendScope; subjectId: string }>,
     used: SpendAdd,
     at: Date,
   ): Promise<void> {
-    return this.addMany(
-      subjects.map((s) => ({ day, ...s, ...used, calls: 1 })),
-      at,
+    const tokens = used.inputTokens + used.outputTokens;
+    const $inc = { tokens, inputTokens: used.inputTokens, outputTokens: used.outputTokens, cost: used.cost, calls: 1 };
+    await this.c.spend.bulkWrite(
+      subjects.map(({ scope, subjectId }) => ({
+        updateOne: {
+          filter: { _id: spendIdOf(day, scope, subjectId) },
+          update: { $inc, $set: { day, scope, subjectId, updatedAt: at } },
+          upsert: true,
+        },
+      })),
+      { ordered: false },
     );
   }
 
